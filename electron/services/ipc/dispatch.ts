@@ -1,0 +1,53 @@
+import { CONTRACT } from '../../../shared/ipc/contract.js';
+import { CHANNELS, type Channel } from '../../../shared/ipc/channels.js';
+import { AppFailure, type AppError, type Result } from '../../../shared/ipc/result.js';
+import type { Handlers } from './handlers.js';
+
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && (CHANNELS as readonly string[]).includes(name);
+}
+
+export type InternalErrorReporter = (channel: string, error: unknown) => void;
+
+/**
+ * The one path every IPC call takes, whichever host carried it: parse the input
+ * with the channel's schema, run the handler, parse the output (which also
+ * strips anything the contract does not name), and turn every failure into a
+ * value.
+ */
+export async function dispatch(
+  handlers: Handlers,
+  channel: unknown,
+  rawInput: unknown,
+  reportInternal: InternalErrorReporter = () => undefined,
+): Promise<Result<unknown>> {
+  if (!isChannel(channel)) {
+    return { ok: false, error: { kind: 'validation', message: 'Unknown request.' } };
+  }
+  const def = CONTRACT[channel];
+  const input = def.input.safeParse(rawInput);
+  if (!input.success) {
+    const issue = input.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
+    const error: AppError = {
+      kind: 'validation',
+      message: issue?.message ?? 'The request was not valid.',
+      ...(field ? { field } : {}),
+    };
+    return { ok: false, error };
+  }
+  try {
+    const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
+    const value = await handler(input.data);
+    const output = def.output.safeParse(value);
+    if (!output.success) {
+      reportInternal(channel, output.error);
+      return { ok: false, error: { kind: 'internal', message: 'Something went wrong inside Capacity Desk.' } };
+    }
+    return { ok: true, value: output.data };
+  } catch (error) {
+    if (error instanceof AppFailure) return { ok: false, error: error.error };
+    reportInternal(channel, error);
+    return { ok: false, error: { kind: 'internal', message: 'Something went wrong inside Capacity Desk.' } };
+  }
+}

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export interface StaticFile {
+  readonly body: Buffer;
+  readonly contentType: string;
+}
+
+/**
+ * Reads a file of the built renderer for a URL path. Anything that would leave
+ * the root (.., encoded separators, absolute paths) or is not a known type is
+ * refused with null.
+ */
+export async function readStaticFile(rootDir: string, urlPath: string): Promise<StaticFile | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '');
+  const root = normalize(rootDir + sep);
+  const full = normalize(join(root, relative));
+  if (!full.startsWith(root)) return null;
+  const contentType = CONTENT_TYPES[extname(full).toLowerCase()];
+  if (!contentType) return null;
+  try {
+    return { body: await readFile(full), contentType };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,36 @@
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import type { CyberView } from '../../shared/api/cyber.js';
+
+/** What every listed policy has: its place in creation order. */
+export interface Indexed {
+  /** Position in creation order (createdDate, then id): the sort key of every list. */
+  readonly seq: number;
+}
+
+export interface CapacityEntry extends Indexed {
+  readonly kind: 'capacity';
+  readonly owner: string;
+  readonly launchMs: number;
+  readonly endMs: number;
+  /** The wire record, replaced (never edited in place) on every change. */
+  policy: CapacityPolicy;
+  /** JSON of `policy`, kept until the record changes: lists are the hot path. */
+  json: string | undefined;
+}
+
+export interface CyberEntry extends Indexed {
+  readonly kind: 'cyber';
+  readonly owner: string;
+  readonly customerId: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly nameLower: string;
+  view: CyberView;
+  terminationEventId: number | null;
+}
+
+export interface Dataset {
+  readonly capacities: CapacityEntry[];
+  readonly cyber: CyberEntry[];
+  readonly nextEventId: number;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks, then the project's npm packages.
+# On Debian/Ubuntu: Chromium (the browser host and the UI tests), libsecret
+# (to build keytar), GNOME Keyring and D-Bus (a real keychain for the tests),
+# Xvfb (headed Electron tests). Elsewhere it only runs npm ci.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(chromium libsecret-1-dev pkg-config gnome-keyring dbus xvfb xauth)
+
+if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  for pkg in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+echo "setup: npm ci"
+npm ci --no-audit --no-fund --loglevel=error

@@ -1,0 +1,32 @@
+/**
+ * The names of every IPC channel and push event, with nothing else, so the
+ * preload can expose them without carrying the schemas. contract.ts must give
+ * each name its schemas (the compiler checks both lists agree).
+ */
+export const CHANNELS = [
+  'profiles.list',
+  'session.status',
+  'session.signIn',
+  'session.signOut',
+  'accounts.list',
+] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const EVENTS = ['session.changed'] as const;
+export type EventName = (typeof EVENTS)[number];
+
+export type GroupOf<C extends string> = C extends `${infer G}.${string}` ? G : never;
+export type MethodOf<C extends string> = C extends `${string}.${infer M}` ? M : never;
+
+export function splitChannel(channel: string): [group: string, method: string] {
+  const dot = channel.indexOf('.');
+  return [channel.slice(0, dot), channel.slice(dot + 1)];
+}
+
+/** The Electron IPC channel string for a contract channel (kept apart from any other use of ipc). */
+export function ipcChannelName(channel: Channel): string {
+  return `capacity-desk:${channel}`;
+}
+export function ipcEventName(event: EventName): string {
+  return `capacity-desk-event:${event}`;
+}

@@ -1,0 +1,5 @@
+export * from './channels.js';
+export * from './contract.js';
+export * from './models.js';
+export * from './result.js';
+export type { DeskApi } from './api-shape.js';

@@ -1,0 +1,26 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/** Each test gets its own app: fresh data folder, its own sandbox, its own host. */
+export const test = base.extend<{ app: TestApp; openApp: () => Promise<Page> }>({
+  app: async ({}, use) => {
+    const app = await startTestApp();
+    await use(app);
+    await app.close();
+  },
+  openApp: async ({ app, page }, use) => {
+    await use(async () => {
+      await page.goto(app.host.launchUrl);
+      await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+      return page;
+    });
+  },
+});
+
+export { expect };
+
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('Username or e-mail').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -1,0 +1,24 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
+
+const keychain = await realKeychain();
+const service = `Capacity Desk (keychain-test-${process.pid})`;
+
+describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('the real OS keychain', () => {
+  afterAll(async () => {
+    if (keychain.store) await keychain.store.delete(service, 'someone@example.com');
+  });
+
+  it('stores, reads and deletes a real entry', async () => {
+    if (!keychain.store) throw new Error('unreachable');
+    const { store, keytar } = keychain;
+    await store.set(service, 'someone@example.com', 'value-1');
+    // Read back through keytar itself, not our wrapper, to prove it reached the keychain.
+    expect(await keytar.getPassword(service, 'someone@example.com')).toBe('value-1');
+    await store.set(service, 'someone@example.com', 'value-2');
+    expect(await store.get(service, 'someone@example.com')).toBe('value-2');
+    expect(await store.delete(service, 'someone@example.com')).toBe(true);
+    expect(await keytar.getPassword(service, 'someone@example.com')).toBeNull();
+    expect(await store.delete(service, 'someone@example.com')).toBe(false);
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
+import { createAppServices, type AppServices } from '../../electron/services/app-services.js';
+import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
+import type { SandboxOptions } from '../../sandbox/server.js';
+
+export interface TestApp {
+  readonly services: AppServices;
+  readonly host: BrowserHost;
+  readonly dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real main-process services (in-process sandbox, real keychain unless a
+ * store is given) behind the real browser host, serving the built renderer
+ * from dist/ (npm test builds it first).
+ */
+export async function startTestApp(options: { secrets?: SecretStore; sandbox?: Omit<SandboxOptions, 'host' | 'port'> } = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
+  const services = await createAppServices({
+    dataDir,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+    sandbox: { controls: true, ...options.sandbox },
+  });
+  const host = await startBrowserHost({
+    handlers: services.handlers,
+    events: services.events,
+    rendererDir: resolve('dist/renderer'),
+    shimFile: resolve('dist/host/api-shim.js'),
+    reportInternal: (where, error) => console.error(`[test-app ${where}]`, error),
+  });
+  return {
+    services,
+    host,
+    dataDir,
+    async close() {
+      await host.close();
+      await services.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

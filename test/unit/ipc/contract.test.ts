@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { buildApi } from '../../../shared/ipc/build-api.js';
+import { CHANNELS, EVENTS } from '../../../shared/ipc/channels.js';
+import { CONTRACT, EVENT_PAYLOADS } from '../../../shared/ipc/contract.js';
+import { AppFailure, type Result } from '../../../shared/ipc/result.js';
+import { dispatch } from '../../../electron/services/ipc/dispatch.js';
+import type { Handlers } from '../../../electron/services/ipc/handlers.js';
+
+const keychain = { kind: 'keychain' as const };
+const signedOut = { signedIn: false, profileId: 'sandbox', keychain };
+
+function handlers(overrides: Partial<Handlers> = {}): Handlers {
+  return {
+    'profiles.list': async () => [],
+    'session.status': async () => signedOut,
+    'session.signIn': async () => signedOut,
+    'session.signOut': async () => signedOut,
+    'accounts.list': async () => [],
+    ...overrides,
+  };
+}
+
+describe('IPC contract', () => {
+  it('gives every channel and event a schema, and names nothing else', () => {
+    expect(Object.keys(CONTRACT).sort()).toEqual([...CHANNELS].sort());
+    expect(Object.keys(EVENT_PAYLOADS).sort()).toEqual([...EVENTS].sort());
+    for (const channel of CHANNELS) expect(channel).toMatch(/^[a-z]+\.[a-zA-Z]+$/);
+  });
+
+  it('builds one named method per channel and nothing that takes a channel name', async () => {
+    const calls: Array<[string, unknown]> = [];
+    const api = buildApi(
+      async (channel, input) => {
+        calls.push([channel, input]);
+        return { ok: true, value: null };
+      },
+      () => () => undefined,
+    );
+    await api.session.signIn({ profileId: 'sandbox', username: 'u', password: 'p' });
+    await api.accounts.list();
+    expect(calls).toEqual([
+      ['session.signIn', { profileId: 'sandbox', username: 'u', password: 'p' }],
+      ['accounts.list', undefined],
+    ]);
+    const names = Object.keys(api).sort();
+    expect(names).toEqual([...new Set(CHANNELS.map((c) => c.split('.')[0]))].concat('on').sort());
+    expect('invoke' in api).toBe(false);
+    expect(Object.isFrozen(api)).toBe(true);
+    expect(() => api.on('no.such' as never, () => undefined)).toThrow(/Unknown event/);
+  });
+});
+
+describe('dispatch', () => {
+  it('refuses input that does not match the channel schema, without calling the handler', async () => {
+    let called = false;
+    const result = await dispatch(
+      handlers({
+        'session.signIn': async () => {
+          called = true;
+          return signedOut;
+        },
+      }),
+      'session.signIn',
+      { profileId: 'sandbox', username: '   ', password: 'x' },
+    );
+    expect(called).toBe(false);
+    expect(result).toEqual({ ok: false, error: { kind: 'validation', message: 'Enter your username or e-mail', field: 'username' } });
+  });
+
+  it('refuses unknown channels', async () => {
+    const result = await dispatch(handlers(), 'session.token', undefined);
+    expect(result.ok).toBe(false);
+  });
+
+  it('strips from the output anything the contract does not name (a token can never leak)', async () => {
+    const leaky = { ...signedOut, signedIn: true, username: 'a', accessToken: 'secret-token' };
+    const result = (await dispatch(handlers({ 'session.status': async () => leaky }), 'session.status', undefined)) as Result<
+      Record<string, unknown>
+    >;
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(JSON.stringify(result.value)).not.toContain('secret-token');
+  });
+
+  it('turns a thrown AppFailure into an error value and a bug into an internal error', async () => {
+    const failure = new AppFailure({ kind: 'not-found', status: 404, message: 'Policy sc_1 not found' });
+    const reported: unknown[] = [];
+    const failed = await dispatch(handlers({ 'accounts.list': async () => Promise.reject(failure) }), 'accounts.list', undefined);
+    expect(failed).toEqual({ ok: false, error: failure.error });
+    const bug = await dispatch(
+      handlers({ 'accounts.list': async () => Promise.reject(new TypeError('boom')) }),
+      'accounts.list',
+      undefined,
+      (_channel, error) => reported.push(error),
+    );
+    expect(bug).toEqual({ ok: false, error: { kind: 'internal', message: 'Something went wrong inside Capacity Desk.' } });
+    expect(reported).toHaveLength(1);
+  });
+});

@@ -1,0 +1,43 @@
+import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isAllowedExternalUrl, isAppUrl } from '../../../electron/services/security/origins.js';
+import { readStaticFile } from '../../../electron/services/static/static-files.js';
+
+describe('origins', () => {
+  it('recognises only the app origin as the app', () => {
+    expect(isAppUrl('app://capacity-desk/index.html')).toBe(true);
+    expect(isAppUrl('app://capacity-desk.evil/index.html')).toBe(false);
+    expect(isAppUrl('file:///index.html')).toBe(false);
+    expect(isAppUrl('not a url')).toBe(false);
+  });
+
+  it('allows external links only over https to allowlisted hosts, after parsing', () => {
+    expect(isAllowedExternalUrl('https://github.com/x')).toBe(true);
+    expect(isAllowedExternalUrl('http://github.com/x')).toBe(false);
+    expect(isAllowedExternalUrl('https://github.com.evil.example/x')).toBe(false);
+    expect(isAllowedExternalUrl('https://evil.example@github.com/')).toBe(false);
+    expect(isAllowedExternalUrl('https://github.com:8443/')).toBe(false);
+    expect(isAllowedExternalUrl('javascript:alert(1)')).toBe(false);
+    expect(isAllowedExternalUrl('file:///etc/passwd')).toBe(false);
+  });
+});
+
+describe('static files', () => {
+  it('serves files of the renderer folder and nothing outside it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cd-static-'));
+    await mkdir(join(root, 'renderer', 'assets'), { recursive: true });
+    await writeFile(join(root, 'renderer', 'index.html'), '<html></html>');
+    await writeFile(join(root, 'renderer', 'assets', 'app.js'), 'x');
+    await writeFile(join(root, 'secret.json'), '{}');
+    const dir = join(root, 'renderer');
+    expect((await readStaticFile(dir, '/'))?.contentType).toMatch(/text\/html/);
+    expect((await readStaticFile(dir, '/assets/app.js'))?.body.toString()).toBe('x');
+    expect(await readStaticFile(dir, '/../secret.json')).toBeNull();
+    expect(await readStaticFile(dir, '/%2e%2e/secret.json')).toBeNull();
+    expect(await readStaticFile(dir, '/..%5csecret.json')).toBeNull();
+    expect(await readStaticFile(dir, '/assets/%00app.js')).toBeNull();
+    expect(await readStaticFile(dir, '/missing.js')).toBeNull();
+  });
+});
