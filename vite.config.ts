@@ -8,7 +8,7 @@ export default defineConfig({
   base: './',
   plugins: [svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
   build: {
-    outDir: '../dist/renderer',
+    outDir: `${process.env.CD_DIST_DIR ?? '../dist'}/renderer`,
     emptyOutDir: true,
     target: 'chrome130',
     sourcemap: false,

@@ -5,6 +5,7 @@ import { build, type BuildOptions } from 'esbuild';
  * node_modules, and keytar is native); the sandboxed preload and the browser
  * shim are self-contained because they cannot load modules at run time.
  */
+const out = process.env.CD_DIST_DIR ?? 'dist';
 const common: BuildOptions = {
   bundle: true,
   sourcemap: false,
@@ -16,7 +17,7 @@ await Promise.all([
   build({
     ...common,
     entryPoints: ['electron/main/main.ts'],
-    outfile: 'dist/electron/main.mjs',
+    outfile: `${out}/electron/main.mjs`,
     platform: 'node',
     format: 'esm',
     target: 'node22',
@@ -25,7 +26,7 @@ await Promise.all([
   build({
     ...common,
     entryPoints: ['electron/preload/preload.ts'],
-    outfile: 'dist/electron/preload.cjs',
+    outfile: `${out}/electron/preload.cjs`,
     platform: 'node',
     format: 'cjs',
     target: 'node22',
@@ -34,7 +35,7 @@ await Promise.all([
   build({
     ...common,
     entryPoints: ['electron/browser-host/cli.ts'],
-    outfile: 'dist/host/host.mjs',
+    outfile: `${out}/host/host.mjs`,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -43,7 +44,7 @@ await Promise.all([
   build({
     ...common,
     entryPoints: ['electron/browser-host/shim/api-shim.ts'],
-    outfile: 'dist/host/api-shim.js',
+    outfile: `${out}/host/api-shim.js`,
     platform: 'browser',
     format: 'iife',
     target: 'chrome130',

@@ -5,6 +5,7 @@ import { ApiClient } from './api-client/api-client.js';
 import { createHttpAgent } from './api-client/http-agent.js';
 import { AppEvents } from './events.js';
 import { createHandlers } from './ipc/create-handlers.js';
+import { InFlightGuard } from './money/in-flight-guard.js';
 import type { Handlers } from './ipc/handlers.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
@@ -52,7 +53,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const profiles = new ProfileRegistry(settings, () => sandbox.url);
   const session = new SessionService({ secrets, settings, profiles, events, clientFor });
   await session.restore();
-  const handlers = createHandlers({ profiles, session });
+  const handlers = createHandlers({ profiles, session, moneyGuard: new InFlightGuard() });
 
   return {
     handlers,

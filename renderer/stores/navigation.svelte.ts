@@ -1,12 +1,70 @@
-export const VIEWS = [{ id: 'accounts', label: 'Linked accounts' }] as const;
-export type ViewId = (typeof VIEWS)[number]['id'];
+/**
+ * Where the user is. Routes are values (no URLs: a desktop app has no address
+ * bar), with a back stack so Alt+Left / the Back button work as expected.
+ */
+export type Route =
+  | { readonly view: 'overview' }
+  | { readonly view: 'capacity-list' }
+  | { readonly view: 'capacity-detail'; readonly cidrId: string }
+  | { readonly view: 'search' }
+  | { readonly view: 'cyber-list' }
+  | { readonly view: 'cyber-detail'; readonly cidrId: string }
+  | { readonly view: 'accounts' };
+
+export type ViewId = Route['view'];
+
+/** The main navigation, in order. Detail views are reached from their lists. */
+export const MAIN_VIEWS: ReadonlyArray<{ readonly route: Route; readonly label: string }> = [
+  { route: { view: 'overview' }, label: 'Overview' },
+  { route: { view: 'capacity-list' }, label: 'Capacity policies' },
+  { route: { view: 'search' }, label: 'Search & purchase' },
+  { route: { view: 'cyber-list' }, label: 'Disaster recovery' },
+  { route: { view: 'accounts' }, label: 'Linked accounts' },
+];
+
+/** Asked before leaving a view; a view with unsaved changes returns false to stay. */
+export type LeaveGuard = () => boolean;
 
 class NavigationStore {
-  current = $state<ViewId>('accounts');
+  current = $state<Route>({ view: 'overview' });
+  #back: Route[] = [];
+  #guard: LeaveGuard | null = null;
 
-  go(view: ViewId): void {
-    this.current = view;
+  go(route: Route): boolean {
+    if (sameRoute(route, this.current)) return true;
+    if (this.#guard && !this.#guard()) return false;
+    this.#guard = null;
+    this.#back.push(this.current);
+    if (this.#back.length > 50) this.#back.shift();
+    this.current = route;
+    return true;
   }
+
+  back(): boolean {
+    const previous = this.#back.at(-1);
+    if (!previous) return false;
+    if (this.#guard && !this.#guard()) return false;
+    this.#guard = null;
+    this.#back.pop();
+    this.current = previous;
+    return true;
+  }
+
+  get canGoBack(): boolean {
+    return this.#back.length > 0;
+  }
+
+  /** A view with unsaved work registers a guard; it returns the function that removes it. */
+  guardLeaving(guard: LeaveGuard): () => void {
+    this.#guard = guard;
+    return () => {
+      if (this.#guard === guard) this.#guard = null;
+    };
+  }
+}
+
+function sameRoute(a: Route, b: Route): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 export const navigation = new NavigationStore();

@@ -179,37 +179,49 @@ const wireDate = z.string({ error: RULE.required }).refine((text) => parseWireDa
 });
 const requiredText = z.string({ error: RULE.required }).trim().min(1, { error: RULE.required });
 
-/** The search query with every rule of CONTRACT.md; input is the text form. */
+const searchTextFields = {
+  instanceType: requiredText,
+  platform: requiredText,
+  availabilityZone: requiredText,
+  startDate: wireDate,
+  endDate: wireDate,
+};
+
+const utcOffsetNumber = z
+  .number({ error: RULE.utcOffset })
+  .min(SEARCH_LIMITS.minUtcOffset, { error: RULE.utcOffset })
+  .max(SEARCH_LIMITS.maxUtcOffset, { error: RULE.utcOffset });
+
+/** The window rule: end not before start, at most maxWindowDays long. */
+function checkSearchWindow(query: { startDate: string; endDate: string }, ctx: z.RefinementCtx): void {
+  const start = parseWireDate(query.startDate);
+  const end = parseWireDate(query.endDate);
+  if (!start || !end) return;
+  const days = daysBetween(start, end);
+  if (days < 0) ctx.addIssue({ code: 'custom', path: ['endDate'], message: RULE.endBeforeStart });
+  else if (days > SEARCH_LIMITS.maxWindowDays) ctx.addIssue({ code: 'custom', path: ['endDate'], message: RULE.windowTooLong });
+}
+
+/** The search query with every rule of CONTRACT.md; input is the text form of the query string. */
 export const SearchQuery = z
   .object({
-    instanceType: requiredText,
-    platform: requiredText,
-    availabilityZone: requiredText,
-    startDate: wireDate,
-    endDate: wireDate,
+    ...searchTextFields,
     clientUtcOffset: z
       .string()
       .regex(/^-?\d+(\.\d+)?$/, { error: RULE.utcOffset })
       .transform(Number)
-      .pipe(
-        z
-          .number()
-          .min(SEARCH_LIMITS.minUtcOffset, { error: RULE.utcOffset })
-          .max(SEARCH_LIMITS.maxUtcOffset, { error: RULE.utcOffset }),
-      )
+      .pipe(utcOffsetNumber)
       .default(SEARCH_LIMITS.defaultUtcOffset),
   })
-  .superRefine((query, ctx) => {
-    const start = parseWireDate(query.startDate);
-    const end = parseWireDate(query.endDate);
-    if (!start || !end) return;
-    const days = daysBetween(start, end);
-    if (days < 0) ctx.addIssue({ code: 'custom', path: ['endDate'], message: RULE.endBeforeStart });
-    else if (days > SEARCH_LIMITS.maxWindowDays)
-      ctx.addIssue({ code: 'custom', path: ['endDate'], message: RULE.windowTooLong });
-  });
+  .superRefine(checkSearchWindow);
 export type SearchQuery = z.infer<typeof SearchQuery>;
 export type SearchQueryText = z.input<typeof SearchQuery>;
+
+/** The same search as the app's forms and IPC give it: the same rules, the offset as a number. */
+export const SearchInput = z
+  .object({ ...searchTextFields, clientUtcOffset: utcOffsetNumber.default(SEARCH_LIMITS.defaultUtcOffset) })
+  .superRefine(checkSearchWindow);
+export type SearchInput = z.infer<typeof SearchInput>;
 
 /** The capacities list query, text form; `status` is checked apart (unknown is a 404). */
 export const CapacityListQuery = z.object({

@@ -9,6 +9,16 @@ export const CHANNELS = [
   'session.signIn',
   'session.signOut',
   'accounts.list',
+  'capacity.list',
+  'capacity.describe',
+  'capacity.search',
+  'capacity.purchase',
+  'capacity.configure',
+  'capacity.setAutoRenewal',
+  'capacity.cancel',
+  'cyber.list',
+  'cyber.view',
+  'cyber.terminate',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import { LinkedAccountList } from '../api/accounts.js';
+import {
+  AutoRenewalRequest,
+  AvailabilityOfferingList,
+  CapacityListInput,
+  CapacityPage,
+  CapacityPolicy,
+  CapacityView,
+  ConfigureRequest,
+  MessageResponse,
+  SearchInput,
+} from '../api/capacity.js';
+import { CyberListInput, CyberPage, CyberView } from '../api/cyber.js';
 import type { Channel, EventName } from './channels.js';
-import { Profile, SessionStatus, SignInInput } from './models.js';
+import { CancelResult, CustomerId, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
 
 const NoInput = z.undefined();
 
@@ -23,6 +35,16 @@ export const CONTRACT = {
   'session.signIn': { input: SignInInput, output: SessionStatus, mutates: true },
   'session.signOut': { input: NoInput, output: SessionStatus, mutates: true },
   'accounts.list': { input: NoInput, output: LinkedAccountList, mutates: false },
+  'capacity.list': { input: CapacityListInput, output: CapacityPage, mutates: false },
+  'capacity.describe': { input: PolicyRef, output: CapacityView, mutates: false },
+  'capacity.search': { input: SearchInput, output: AvailabilityOfferingList, mutates: false },
+  'capacity.purchase': { input: PolicyRef, output: CapacityPolicy, mutates: true },
+  'capacity.configure': { input: ConfigureRequest, output: CapacityPolicy, mutates: true },
+  'capacity.setAutoRenewal': { input: AutoRenewalRequest, output: MessageResponse, mutates: true },
+  'capacity.cancel': { input: PolicyRef, output: CancelResult, mutates: true },
+  'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: CyberPage, mutates: false },
+  'cyber.view': { input: PolicyRef, output: CyberView, mutates: false },
+  'cyber.terminate': { input: PolicyRef, output: TerminateResult, mutates: true },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

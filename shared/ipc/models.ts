@@ -37,3 +37,36 @@ export const SignInInput = z.object({
   password: z.string().min(1, { error: 'Enter your password' }).max(1024),
 });
 export type SignInInput = z.infer<typeof SignInInput>;
+
+/** Names one policy (capacity or cyber) for the single-policy channels. */
+export const PolicyRef = z.object({
+  cidrId: z
+    .string()
+    .trim()
+    .min(1, { error: 'Enter a policy id' })
+    .max(64, { error: 'A policy id is at most 64 characters' })
+    .regex(/^[A-Za-z0-9_-]+$/, { error: 'A policy id has only letters, digits, _ and -' }),
+});
+export type PolicyRef = z.infer<typeof PolicyRef>;
+
+export const CustomerId = z
+  .string()
+  .trim()
+  .min(1, { error: 'Enter a customer id' })
+  .max(64, { error: 'A customer id is at most 64 characters' })
+  .regex(/^[A-Za-z0-9_.-]+$/, { error: 'A customer id has only letters, digits, _, . and -' });
+
+export const CancelResult = z.object({
+  message: z.string(),
+  /** The early-cancellation fee read from the message; null when the message states none. */
+  fee: z.number().nullable(),
+});
+export type CancelResult = z.infer<typeof CancelResult>;
+
+export const TerminateResult = z.object({
+  /** created: 201, a new termination event; already-triggered: 200, one existed. */
+  outcome: z.enum(['created', 'already-triggered']),
+  eventId: z.number().int().nullable(),
+  message: z.string(),
+});
+export type TerminateResult = z.infer<typeof TerminateResult>;

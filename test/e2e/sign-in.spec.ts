@@ -12,6 +12,7 @@ test('a sandbox user signs in through the UI and sees their linked accounts', as
   await signIn(page, alex.username, alex.password);
 
   await expect(page.getByTestId('signed-in-user')).toHaveText(alex.username);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Linked accounts' }).click();
   const table = page.getByTestId('accounts-table');
   await expect(table).toBeVisible();
   for (const account of alex.linkedAccounts) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { findElectronBinary } from '../../scripts/lib/electron-binary.js';
+import { CHANNELS } from '../../shared/ipc/channels.js';
 
 /**
  * The real Electron shell. These run wherever an Electron binary exists (the
@@ -42,7 +43,7 @@ test.describe('Electron shell', () => {
       const g = globalThis as unknown as { require?: unknown; process?: unknown; api: Record<string, unknown> };
       return { require: typeof g.require, process: typeof g.process, api: Object.keys(g.api).sort(), frozen: Object.isFrozen(g.api) };
     });
-    expect(probe).toEqual({ require: 'undefined', process: 'undefined', api: ['accounts', 'on', 'profiles', 'session'], frozen: true });
+    expect(probe).toEqual({ require: 'undefined', process: 'undefined', api: [...new Set(CHANNELS.map((c) => c.split('.')[0]))].concat('on').sort(), frozen: true });
     // Navigation away and new windows are refused.
     await page.evaluate(() => {
       const g = globalThis as unknown as { open(url: string): unknown; location: { href: string } };
@@ -65,6 +66,7 @@ test.describe('Electron shell', () => {
     await page.getByLabel('Username or e-mail').fill(alex.username);
     await page.getByLabel('Password').fill(alex.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Linked accounts' }).click();
     await expect(page.getByTestId('accounts-table')).toContainText(alex.linkedAccounts[0]!.accountId);
   });
 });

@@ -6,6 +6,9 @@ import { createAppServices, type AppServices } from '../../electron/services/app
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import type { SandboxOptions } from '../../sandbox/server.js';
 
+/** The build the UI tests serve; CD_DIST_DIR lets parallel work build elsewhere. */
+const DIST_DIR = process.env.CD_DIST_DIR ?? 'dist';
+
 export interface TestApp {
   readonly services: AppServices;
   readonly host: BrowserHost;
@@ -28,8 +31,8 @@ export async function startTestApp(options: { secrets?: SecretStore; sandbox?: O
   const host = await startBrowserHost({
     handlers: services.handlers,
     events: services.events,
-    rendererDir: resolve('dist/renderer'),
-    shimFile: resolve('dist/host/api-shim.js'),
+    rendererDir: resolve(DIST_DIR, 'renderer'),
+    shimFile: resolve(DIST_DIR, 'host', 'api-shim.js'),
     reportInternal: (where, error) => console.error(`[test-app ${where}]`, error),
   });
   return {

@@ -5,19 +5,20 @@ import { CONTRACT, EVENT_PAYLOADS } from '../../../shared/ipc/contract.js';
 import { AppFailure, type Result } from '../../../shared/ipc/result.js';
 import { dispatch } from '../../../electron/services/ipc/dispatch.js';
 import type { Handlers } from '../../../electron/services/ipc/handlers.js';
+import { stubHandlers } from '../../support/stub-handlers.js';
 
 const keychain = { kind: 'keychain' as const };
 const signedOut = { signedIn: false, profileId: 'sandbox', keychain };
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
-  return {
+  return stubHandlers({
     'profiles.list': async () => [],
     'session.status': async () => signedOut,
     'session.signIn': async () => signedOut,
     'session.signOut': async () => signedOut,
     'accounts.list': async () => [],
     ...overrides,
-  };
+  });
 }
 
 describe('IPC contract', () => {
