@@ -1,0 +1,96 @@
+import { createCipheriv, createDecipheriv, randomBytes, type DecipherGCM } from 'node:crypto';
+import { open } from 'node:fs/promises';
+
+/**
+ * The cache file format: a magic header, then AES-256-GCM over the payload.
+ * The additional authenticated data names the owner and the kind of entry, so
+ * a file copied from another user or kind fails to open like a tampered one.
+ *
+ *   "CDCACHE1" (8) | iv (12) | tag (16) | ciphertext
+ */
+const MAGIC = Buffer.from('CDCACHE1', 'ascii');
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+export const KEY_BYTES = 32;
+
+export function encryptPayload(key: Buffer, aad: string, plaintext: Buffer): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(aad, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([MAGIC, iv, cipher.getAuthTag(), ciphertext]);
+}
+
+const HEADER_BYTES = MAGIC.length + IV_BYTES + TAG_BYTES;
+/** Large enough to amortise syscalls, small enough to overlap reading with decrypting. */
+const READ_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/** Checks the header and prepares the decipher; null when it is not our format. */
+function decipherFor(key: Buffer, aad: string, header: Buffer): DecipherGCM | null {
+  if (header.length < HEADER_BYTES || !header.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  const decipher = createDecipheriv('aes-256-gcm', key, header.subarray(MAGIC.length, MAGIC.length + IV_BYTES));
+  decipher.setAAD(Buffer.from(aad, 'utf8'));
+  decipher.setAuthTag(header.subarray(MAGIC.length + IV_BYTES, HEADER_BYTES));
+  return decipher;
+}
+
+/** Returns null for anything that is not a file we wrote with this key and owner. */
+export function decryptPayload(key: Buffer, aad: string, file: Buffer): Buffer | null {
+  try {
+    const decipher = decipherFor(key, aad, file.subarray(0, HEADER_BYTES));
+    if (!decipher) return null;
+    const plaintext = decipher.update(file.subarray(HEADER_BYTES));
+    decipher.final();
+    return plaintext;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads and decrypts a cache file, reading the next chunk from disk while the
+ * current one is decrypted. Nothing is returned unless the GCM tag verifies at
+ * the end; null for a missing, foreign, torn or tampered file.
+ */
+export async function decryptFile(key: Buffer, aad: string, path: string): Promise<Buffer | null> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const { size } = await handle.stat();
+    const header = Buffer.alloc(HEADER_BYTES);
+    if (size < HEADER_BYTES || (await handle.read(header, 0, HEADER_BYTES, 0)).bytesRead !== HEADER_BYTES) return null;
+    const decipher = decipherFor(key, aad, header);
+    if (!decipher) return null;
+    const file = handle;
+    const plaintext = Buffer.allocUnsafe(size - HEADER_BYTES);
+    const readChunk = async (position: number) => {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, size - position));
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, position);
+      return chunk.subarray(0, bytesRead);
+    };
+    let position = HEADER_BYTES;
+    let written = 0;
+    let pending: Promise<Buffer> | null = readChunk(position);
+    while (pending) {
+      const chunk: Buffer = await pending;
+      if (chunk.length === 0) return null;
+      position += chunk.length;
+      pending = position < size ? readChunk(position) : null;
+      written += decipher.update(chunk).copy(plaintext, written);
+    }
+    decipher.final();
+    return plaintext.subarray(0, written);
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+export function newCacheKey(): Buffer {
+  return randomBytes(KEY_BYTES);
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { LinkedAccountList } from '../../../shared/api/accounts.js';
+import { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
+import { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
+
+/** What the offline cache holds, one file per kind. */
+export const CACHE_KINDS = ['capacities', 'capacityViews', 'accounts', 'cyberLists', 'cyberViews'] as const;
+export type CacheKind = (typeof CACHE_KINDS)[number];
+
+const Stamped = <T extends z.ZodType>(value: T) => z.object({ fetchedAt: z.iso.datetime(), value });
+
+/**
+ * The shape of each kind. Files are authenticated by AES-GCM, so their content
+ * is exactly what this app wrote: the large capacity list is not re-validated
+ * item by item on load (that would dominate the load time at 100,000 rows).
+ */
+export const CACHE_SCHEMAS = {
+  capacities: z.array(CapacityPolicy),
+  capacityViews: z.record(z.string(), Stamped(CapacityView)),
+  accounts: LinkedAccountList,
+  cyberLists: z.record(z.string(), Stamped(z.array(CyberListItem))),
+  cyberViews: z.record(z.string(), Stamped(CyberView)),
+} as const satisfies { readonly [K in CacheKind]: z.ZodType };
+
+export type CacheValue<K extends CacheKind> = z.output<(typeof CACHE_SCHEMAS)[K]>;
+
+export interface CacheEntry<K extends CacheKind> {
+  /** When the data was fetched from the service (ISO 8601). */
+  readonly fetchedAt: string;
+  readonly value: CacheValue<K>;
+}
+
+/** Kinds small enough to validate fully on every load. */
+export const VALIDATE_ON_LOAD: ReadonlySet<CacheKind> = new Set(['capacityViews', 'accounts', 'cyberLists', 'cyberViews']);

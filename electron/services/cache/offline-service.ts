@@ -1,0 +1,296 @@
+import type { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
+import type { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
+import type { LinkedAccountList } from '../../../shared/api/accounts.js';
+import {
+  LocalCapacityQuery,
+  type CacheStatus,
+  type LocalCapacityWindow,
+  type SyncProgress,
+  type SyncSummary,
+} from '../../../shared/ipc/offline.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import { fetchAllPages } from '../bulk/fetch-all-pages.js';
+import type { AppEvents } from '../events.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { SessionService } from '../session/session-service.js';
+import { CapacityIndex } from './capacity-index.js';
+import { cacheKeyService, PolicyCache, type CacheOwner } from './policy-cache.js';
+
+export interface OfflineDeps {
+  readonly dataDir: string;
+  readonly secrets: SecretStore;
+  readonly session: SessionService;
+  readonly events: AppEvents;
+  /** Customer ids whose DR policies should be kept for offline review. */
+  readonly customersToSync?: () => readonly string[];
+  /** Usernames last signed in per profile (to open a cache without signing in). */
+  readonly lastUsername: (profileId: string) => string | undefined;
+}
+
+const PAGE_SIZE = 100;
+const CONCURRENCY = 4;
+/** Detail views kept fresh by a sync besides the ones the user opened. */
+const RECENT_DETAILS = 50;
+const MAX_CYBER_VIEWS = 200;
+
+/**
+ * Offline review: keeps the cache of whoever is signed in (or of the last user
+ * of a profile, for review without a network), syncs it, and answers queries
+ * from it.
+ */
+export class OfflineService {
+  #cache: PolicyCache | null = null;
+  #index: { cache: PolicyCache; fetchedAt: string; index: CapacityIndex } | null = null;
+  #sync: AbortController | null = null;
+  /** Set while reviewing offline without a session. */
+  #offlineOwner: CacheOwner | null = null;
+
+  constructor(private readonly deps: OfflineDeps) {}
+
+  /** The cache of the signed-in user, or of the offline owner; null when neither. */
+  async cache(): Promise<PolicyCache | null> {
+    const status = this.deps.session.status();
+    const owner: CacheOwner | null =
+      status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : this.#offlineOwner;
+    if (!owner) return null;
+    if (!this.#cache || this.#cache.owner.profileId !== owner.profileId || this.#cache.owner.username !== owner.username) {
+      this.#cache = await PolicyCache.open({ dataDir: this.deps.dataDir, secrets: this.deps.secrets, owner });
+      this.#index = null;
+    }
+    return this.#cache;
+  }
+
+  async status(): Promise<CacheStatus> {
+    const cache = await this.cache();
+    if (!cache) return { persistent: this.deps.secrets.status.kind === 'keychain', fetchedAt: {}, capacityCount: 0, discarded: 0 };
+    const fetchedAt = await cache.summary();
+    const capacities = await cache.read('capacities');
+    return {
+      persistent: cache.persistent,
+      ...(cache.persistent ? {} : { reason: 'No system keychain: the offline cache is kept in memory only and nothing is written to disk.' }),
+      fetchedAt,
+      capacityCount: capacities?.value.length ?? 0,
+      discarded: cache.discarded,
+    };
+  }
+
+  /**
+   * Opens the last user's cache of a profile for review without signing in.
+   * Only possible when that user's cache key is in this computer's keychain.
+   */
+  async enterOffline(profileId: string): Promise<CacheStatus> {
+    const username = this.deps.lastUsername(profileId);
+    if (!username || this.deps.secrets.status.kind !== 'keychain' || !(await this.deps.secrets.get(cacheKeyService(profileId), username))) {
+      throw new AppFailure({ kind: 'not-found', message: 'There is no offline copy on this computer for this profile. Sign in and sync first.' });
+    }
+    this.#offlineOwner = { profileId, username };
+    const status = await this.status();
+    if (!status.fetchedAt.capacities) {
+      this.#offlineOwner = null;
+      throw new AppFailure({ kind: 'not-found', message: 'There is no offline copy on this computer for this profile. Sign in and sync first.' });
+    }
+    return status;
+  }
+
+  leaveOffline(): void {
+    this.#offlineOwner = null;
+  }
+
+  async queryCapacities(input: LocalCapacityQuery): Promise<LocalCapacityWindow> {
+    const query = LocalCapacityQuery.parse(input);
+    const cache = await this.cache();
+    if (!cache) return { rows: [], offset: query.offset, total: 0, fetchedAt: null };
+    const entry = await cache.read('capacities');
+    if (!entry) return { rows: [], offset: query.offset, total: 0, fetchedAt: null };
+    if (!this.#index || this.#index.cache !== cache || this.#index.fetchedAt !== entry.fetchedAt) {
+      this.#index = { cache, fetchedAt: entry.fetchedAt, index: new CapacityIndex(entry.value) };
+    }
+    const { rows, total } = this.#index.index.query({ ...query, status: query.status });
+    return { rows, offset: query.offset, total, fetchedAt: entry.fetchedAt };
+  }
+
+  async capacityView(cidrId: string) {
+    return (await (await this.cache())?.read('capacityViews'))?.value[cidrId] ?? null;
+  }
+
+  async accounts() {
+    return (await (await this.cache())?.read('accounts')) ?? null;
+  }
+
+  async cyberList(customerId: string) {
+    return (await (await this.cache())?.read('cyberLists'))?.value[customerId.toUpperCase()] ?? null;
+  }
+
+  async cyberView(cidrId: string) {
+    return (await (await this.cache())?.read('cyberViews'))?.value[cidrId] ?? null;
+  }
+
+  async wipe(): Promise<CacheStatus> {
+    const cache = await this.cache();
+    await cache?.wipe();
+    this.#index = null;
+    return this.status();
+  }
+
+  /** Write-through of what the user opens online, so it can be reviewed offline later. */
+  async rememberCapacityView(cidrId: string, view: CapacityView): Promise<void> {
+    await this.#mergeRecord('capacityViews', { [cidrId]: { fetchedAt: new Date().toISOString(), value: view } });
+  }
+
+  async rememberCyberView(cidrId: string, view: CyberView): Promise<void> {
+    await this.#mergeRecord('cyberViews', { [cidrId]: { fetchedAt: new Date().toISOString(), value: view } });
+  }
+
+  async rememberAccounts(accounts: LinkedAccountList): Promise<void> {
+    const cache = await this.cache();
+    await cache?.write('accounts', accounts);
+  }
+
+  cancelSync(): boolean {
+    if (!this.#sync) return false;
+    this.#sync.abort();
+    return true;
+  }
+
+  /** Fetches everything offline review needs, with progress events; one sync at a time. */
+  async sync(): Promise<SyncSummary> {
+    if (this.#sync) throw new AppFailure({ kind: 'conflict', message: 'A sync is already running.' });
+    const cache = await this.cache();
+    if (!cache || !this.deps.session.status().signedIn) {
+      throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });
+    }
+    const controller = new AbortController();
+    this.#sync = controller;
+    const started = Date.now();
+    const progress = (p: SyncProgress) => this.deps.events.emit('offline.syncProgress', p);
+    try {
+      const capacities = await this.deps.session.authorized((client, token) =>
+        fetchAllPages<CapacityPolicy>({
+          pageSize: PAGE_SIZE,
+          concurrency: CONCURRENCY,
+          signal: controller.signal,
+          fetchPage: (page, pageSize, signal) =>
+            client.call('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'desc' } }),
+          onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
+        }),
+      );
+      const fetchedAt = new Date();
+      await cache.write('capacities', capacities, fetchedAt);
+
+      const opened = Object.keys((await cache.read('capacityViews'))?.value ?? {});
+      const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
+      const details = await this.#fetchEach(detailIds, controller.signal, 'details', progress, (client, token, id, signal) =>
+        client.call('describeCapacity', { token, signal, params: { cidr_id: id } }),
+      );
+      await cache.write('capacityViews', stampAll(details, fetchedAt), fetchedAt);
+
+      progress({ phase: 'accounts', fetched: 0, total: 1 });
+      const accounts = await this.deps.session.authorized((client, token) =>
+        client.call('linkedAccounts', { token, signal: controller.signal }),
+      );
+      await cache.write('accounts', accounts, fetchedAt);
+
+      const customers = [
+        ...new Set([...(this.deps.customersToSync?.() ?? []), ...Object.keys((await cache.read('cyberLists'))?.value ?? {})]),
+      ].map((c) => c.toUpperCase());
+      const cyberLists: Record<string, { fetchedAt: string; value: CyberListItem[] }> = {};
+      for (const [i, customerId] of customers.entries()) {
+        progress({ phase: 'cyber', fetched: i, total: customers.length });
+        try {
+          const items = await this.deps.session.authorized((client, token) =>
+            fetchAllPages<CyberListItem>({
+              pageSize: PAGE_SIZE,
+              concurrency: CONCURRENCY,
+              signal: controller.signal,
+              fetchPage: (page, pageSize, signal) =>
+                client.call('listCyberPolicies', { token, signal, params: { cid_ext: customerId }, query: { page, pageSize } }),
+            }),
+          );
+          cyberLists[customerId] = { fetchedAt: fetchedAt.toISOString(), value: items };
+        } catch (error) {
+          // A customer that no longer exists is dropped; anything else stops the sync.
+          if (!(error instanceof AppFailure && error.error.kind === 'not-found')) throw error;
+        }
+      }
+      await cache.write('cyberLists', cyberLists, fetchedAt);
+      const cyberIds = Object.values(cyberLists)
+        .flatMap((list) => list.value.map((item) => item.cidrId))
+        .slice(0, MAX_CYBER_VIEWS);
+      const cyberViews = await this.#fetchEach(cyberIds, controller.signal, 'cyber', progress, (client, token, id, signal) =>
+        client.call('viewCyberPolicy', { token, signal, params: { cidr_id: id } }),
+      );
+      await cache.write('cyberViews', stampAll(cyberViews, fetchedAt), fetchedAt);
+
+      const summary: SyncSummary = {
+        capacities: capacities.length,
+        details: Object.keys(details).length,
+        accounts: accounts.length,
+        cyberPolicies: Object.values(cyberLists).reduce((n, l) => n + l.value.length, 0),
+        customers: Object.keys(cyberLists).length,
+        durationMs: Date.now() - started,
+        fetchedAt: fetchedAt.toISOString(),
+      };
+      progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities });
+      return summary;
+    } catch (error) {
+      if (controller.signal.aborted) {
+        progress({ phase: 'cancelled', fetched: 0, total: 0, message: 'Sync cancelled; the previous offline copy is kept.' });
+        throw new AppFailure({ kind: 'validation', message: 'Sync cancelled. The previous offline copy is kept.' });
+      }
+      progress({ phase: 'failed', fetched: 0, total: 0, message: error instanceof AppFailure ? error.error.message : 'Sync failed.' });
+      throw error;
+    } finally {
+      this.#sync = null;
+    }
+  }
+
+  async #fetchEach<T>(
+    ids: readonly string[],
+    signal: AbortSignal,
+    phase: SyncProgress['phase'],
+    progress: (p: SyncProgress) => void,
+    fetchOne: Parameters<typeof fetchOneWith<T>>[1],
+  ): Promise<Record<string, T>> {
+    const result: Record<string, T> = {};
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++] as string;
+        if (signal.aborted) throw new AppFailure({ kind: 'validation', message: 'Cancelled.' });
+        try {
+          result[id] = await fetchOneWith(this.deps.session, fetchOne, id, signal);
+        } catch (error) {
+          if (!(error instanceof AppFailure && error.error.kind === 'not-found')) throw error;
+        }
+        done += 1;
+        progress({ phase, fetched: done, total: ids.length });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, worker));
+    return result;
+  }
+
+  async #mergeRecord(kind: 'capacityViews' | 'cyberViews', add: Record<string, { fetchedAt: string; value: CapacityView | CyberView }>) {
+    const cache = await this.cache();
+    if (!cache) return;
+    const current = (await cache.read(kind))?.value ?? {};
+    await cache.write(kind, { ...current, ...add } as never);
+  }
+}
+
+type FetchOne<T> = (
+  client: Parameters<Parameters<SessionService['authorized']>[0]>[0],
+  token: string,
+  id: string,
+  signal: AbortSignal,
+) => Promise<T>;
+
+function fetchOneWith<T>(session: SessionService, fetchOne: FetchOne<T>, id: string, signal: AbortSignal): Promise<T> {
+  return session.authorized((client, token) => fetchOne(client, token, id, signal));
+}
+
+function stampAll<T>(values: Record<string, T>, at: Date): Record<string, { fetchedAt: string; value: T }> {
+  const fetchedAt = at.toISOString();
+  return Object.fromEntries(Object.entries(values).map(([id, value]) => [id, { fetchedAt, value }]));
+}

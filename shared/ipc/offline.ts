@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { CapacityPolicy, CapacityStatus, CapacityView } from '../api/capacity.js';
+import { CyberListItem, CyberView } from '../api/cyber.js';
+import { LinkedAccountList } from '../api/accounts.js';
+import { SortOrder } from '../api/paging.js';
+
+/** Columns the offline capacity list can be sorted by, answered in the main process. */
+export const LOCAL_SORT_COLUMNS = [
+  'createdDate',
+  'cidrId',
+  'policyName',
+  'policyStatus',
+  'instanceType',
+  'qty',
+  'platform',
+  'availabilityZone',
+  'launch',
+  'end',
+  'autoRenewal',
+  'ourPrice',
+  'savingsPercentage',
+] as const;
+export const LocalSortColumn = z.enum(LOCAL_SORT_COLUMNS);
+export type LocalSortColumn = z.infer<typeof LocalSortColumn>;
+
+/** One window of the cached capacity list: filter, free-text search and sort happen in the main process. */
+export const LocalCapacityQuery = z.object({
+  status: CapacityStatus.optional(),
+  /** Matched, case-insensitively, against id, name, instance type, zone and account. */
+  text: z.string().max(200).default(''),
+  sortBy: LocalSortColumn.default('createdDate'),
+  sortOrder: SortOrder.default('desc'),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
+
+export const LocalCapacityWindow = z.object({
+  rows: z.array(CapacityPolicy),
+  offset: z.number().int(),
+  /** Rows matching the filter, of which `rows` is a window. */
+  total: z.number().int(),
+  /** When the cached list was fetched; null when nothing is cached. */
+  fetchedAt: z.string().nullable(),
+});
+export type LocalCapacityWindow = z.infer<typeof LocalCapacityWindow>;
+
+const stamped = <T extends z.ZodType>(value: T) => z.object({ fetchedAt: z.string(), value });
+
+export const CachedCapacityView = stamped(CapacityView).nullable();
+export const CachedAccounts = stamped(LinkedAccountList).nullable();
+export const CachedCyberList = stamped(z.array(CyberListItem)).nullable();
+export const CachedCyberView = stamped(CyberView).nullable();
+
+export const CacheStatus = z.object({
+  /** False when there is no keychain: nothing is written to disk. */
+  persistent: z.boolean(),
+  reason: z.string().optional(),
+  /** When each kind was fetched, for the kinds that are cached. */
+  fetchedAt: z.object({
+    capacities: z.string().optional(),
+    capacityViews: z.string().optional(),
+    accounts: z.string().optional(),
+    cyberLists: z.string().optional(),
+    cyberViews: z.string().optional(),
+  }),
+  capacityCount: z.number().int(),
+  /** Files discarded because they could not be opened with the key. */
+  discarded: z.number().int(),
+});
+export type CacheStatus = z.infer<typeof CacheStatus>;
+
+export const SyncProgress = z.object({
+  phase: z.enum(['capacities', 'details', 'accounts', 'cyber', 'done', 'cancelled', 'failed']),
+  fetched: z.number().int(),
+  total: z.number().int(),
+  message: z.string().optional(),
+});
+export type SyncProgress = z.infer<typeof SyncProgress>;
+
+export const SyncSummary = z.object({
+  capacities: z.number().int(),
+  details: z.number().int(),
+  accounts: z.number().int(),
+  cyberPolicies: z.number().int(),
+  customers: z.number().int(),
+  durationMs: z.number(),
+  fetchedAt: z.string(),
+});
+export type SyncSummary = z.infer<typeof SyncSummary>;

@@ -1,0 +1,130 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
+import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const alex = SANDBOX_USERS[0]!;
+const owner = { profileId: 'sandbox', username: alex.username };
+const dirs: string[] = [];
+let app: TestApp | null = null;
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cd-cache-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  } catch {
+    return [];
+  }
+}
+
+afterEach(async () => {
+  await app?.close();
+  app = null;
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+describe('the encrypted policy cache', () => {
+  it('syncs from the sandbox, answers queries offline, and keeps nothing in clear on disk', async () => {
+    const secrets = new FixedSecretStore();
+    app = await startTestApp({ secrets });
+    const { handlers, offline } = app.services;
+    await handlers['session.signIn']({ profileId: 'sandbox', username: alex.username, password: alex.password });
+    await handlers['profiles.rememberCustomer']?.({ customerId: 'CUST-1001' });
+
+    const summary = await handlers['offline.sync'](undefined);
+    const list = await handlers['capacity.list']({ pageSize: 1 });
+    expect(summary.capacities).toBe(list.total);
+    expect(summary.accounts).toBe(alex.linkedAccounts.length);
+
+    const status = await handlers['offline.status'](undefined);
+    expect(status.persistent).toBe(true);
+    expect(status.capacityCount).toBe(list.total);
+    expect(Date.parse(status.fetchedAt.capacities ?? '')).toBeGreaterThan(Date.now() - 60_000);
+
+    // The sandbox goes away: the cached list still answers, filtered and sorted in the main process.
+    await app.services.sandbox.close();
+    const window = await offline.queryCapacities({ status: 'ACTIVE', sortBy: 'ourPrice', sortOrder: 'asc', limit: 5 });
+    expect(window.rows.length).toBeGreaterThan(0);
+    expect(window.rows.every((r) => r.policyStatus === 'ACTIVE')).toBe(true);
+    const prices = window.rows.map((r) => r.pricing.ourPrice);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const someone = window.rows[0]!;
+    const byId = await offline.queryCapacities({ text: someone.cidrId });
+    expect(byId.rows.map((r) => r.cidrId)).toContain(someone.cidrId);
+
+    const files = await filesUnder(join(app.dataDir, 'cache'));
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const file of files) {
+      const bytes = await readFile(file);
+      expect(bytes.includes(Buffer.from(someone.cidrId)), file).toBe(false);
+      expect(bytes.includes(Buffer.from(someone.policyName)), file).toBe(false);
+      expect(bytes.includes(Buffer.from(alex.username)), file).toBe(false);
+    }
+  });
+
+  it('discards files it cannot open with the key, cleanly, and starts over', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const first = await PolicyCache.open({ dataDir, secrets, owner });
+    await first.write('accounts', alex.linkedAccounts.slice());
+    // Another key appears in the keychain (restored backup, another machine's key...).
+    await secrets.set(cacheKeyService('sandbox'), alex.username, Buffer.alloc(32, 7).toString('base64'));
+    const second = await PolicyCache.open({ dataDir, secrets, owner });
+    expect(await second.read('accounts')).toBeNull();
+    expect(second.discarded).toBe(1);
+    expect(await filesUnder(second.dir)).toEqual([]);
+    await second.write('accounts', alex.linkedAccounts.slice(0, 1));
+    expect((await (await PolicyCache.open({ dataDir, secrets, owner })).read('accounts'))?.value).toHaveLength(1);
+  });
+
+  it('a missing key means the old files are removed, not read', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    await (await PolicyCache.open({ dataDir, secrets, owner })).write('accounts', alex.linkedAccounts.slice());
+    secrets.entries.clear();
+    const reopened = await PolicyCache.open({ dataDir, secrets, owner });
+    expect(await reopened.read('accounts')).toBeNull();
+  });
+
+  it('with no keychain, writes nothing to disk and says so', async () => {
+    const secrets = new MemorySecretStore('No keychain in this test.');
+    app = await startTestApp({ secrets });
+    const { handlers } = app.services;
+    await handlers['session.signIn']({ profileId: 'sandbox', username: alex.username, password: alex.password });
+    await handlers['offline.sync'](undefined);
+    const status = await handlers['offline.status'](undefined);
+    expect(status.persistent).toBe(false);
+    expect(status.reason).toMatch(/nothing is written to disk/);
+    expect(status.capacityCount).toBeGreaterThan(0);
+    expect(await filesUnder(join(app.dataDir, 'cache'))).toEqual([]);
+  });
+
+  it('keeps the cache key in the real keychain', async () => {
+    const keychain = await realKeychain();
+    if (!keychain.store) {
+      expect(KEYCHAIN_REQUIRED).toBe(false);
+      return;
+    }
+    const dataDir = await tempDir();
+    const realOwner = { profileId: `test-${process.pid}`, username: alex.username };
+    const cache = await PolicyCache.open({ dataDir, secrets: keychain.store, owner: realOwner });
+    await cache.write('accounts', alex.linkedAccounts.slice());
+    const stored = await keychain.keytar.getPassword(cacheKeyService(realOwner.profileId), realOwner.username);
+    expect(Buffer.from(stored ?? '', 'base64')).toHaveLength(32);
+    expect((await (await PolicyCache.open({ dataDir, secrets: keychain.store, owner: realOwner })).read('accounts'))?.value).toHaveLength(
+      alex.linkedAccounts.length,
+    );
+    await keychain.keytar.deletePassword(cacheKeyService(realOwner.profileId), realOwner.username);
+  });
+});

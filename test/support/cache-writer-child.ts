@@ -1,0 +1,18 @@
+/**
+ * Child process of the crash-safety test: writes the capacity cache over and
+ * over, each version a list whose every item carries the version number, until
+ * it is killed. Arguments: data folder, base64 cache key.
+ */
+import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { cacheKeyService } from '../../electron/services/cache/policy-cache.js';
+import { FixedSecretStore } from './fixed-key-store.js';
+import { syntheticPolicies } from './synthetic-policies.js';
+
+const [dataDir, key] = process.argv.slice(2) as [string, string];
+const owner = { profileId: 'crash', username: 'crash@example.com' };
+const secrets = new FixedSecretStore({ [FixedSecretStore.key(cacheKeyService(owner.profileId), owner.username)]: key });
+const cache = await PolicyCache.open({ dataDir, secrets, owner });
+process.stdout.write('ready\n');
+for (let version = 1; ; version += 1) {
+  await cache.write('capacities', syntheticPolicies(1500, `v${version}`));
+}

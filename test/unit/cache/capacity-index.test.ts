@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import { CapacityIndex } from '../../../electron/services/cache/capacity-index.js';
+
+function policy(i: number, over: { status?: string; name?: string; price?: number; zone?: string } = {}): CapacityPolicy {
+  return {
+    cidrId: `sc_${1000 + i}`,
+    policyName: over.name ?? `Policy ${i}`,
+    cspAccountName: i % 2 ? 'morgan-prod' : 'morgan-analytics',
+    policyStatus: over.status ?? (i % 3 ? 'ACTIVE' : 'EXPIRED'),
+    policyOperatingState: 'QUEUED_FOR_START',
+    policyInstance: { id: i, instanceType: i % 2 ? 'm5.large' : 'p3.2xlarge', platformCode: 'Linux/UNIX', tenancyCode: 'DEDICATED', vcpu: 2, memory: 8, gpu: 0, gpuMemory: 0, qty: i % 7 },
+    cspRegion: { regionCode: 'us-east-1', regionType: 'PRIMARY', availabilityZoneId: over.zone ?? 'use1-az1' },
+    createdDate: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    capacityConfiguration: {
+      launchDateTime: '2026-12-01T00:00:00+00:00',
+      endDateTime: '2027-01-01T00:00:00+00:00',
+      autoRenewalEnabled: i % 2 === 0,
+      frequency: i % 2 === 0 ? 'ONE_WEEK' : null,
+      vpc: 'default',
+      securityGroups: 'none',
+      amiImage: 'default',
+      sshPairKey: 'none',
+      ebsVolumeSize: 10,
+    },
+    pricing: { ourPrice: over.price ?? i, cspProviderPrice: 2 * i, savings: i, savingsPercentage: 0.5, creditCardProcessingFee: null, bankAccountProcessingFee: null },
+  };
+}
+
+const base = { text: '', sortBy: 'createdDate' as const, sortOrder: 'desc' as const, offset: 0, limit: 10, status: undefined };
+
+describe('CapacityIndex', () => {
+  const rows = Array.from({ length: 100 }, (_, i) => policy(i));
+  const index = new CapacityIndex(rows);
+
+  it('returns one window of the sorted list and the full count', () => {
+    const page = index.query(base);
+    expect(page.total).toBe(100);
+    expect(page.rows.map((r) => r.cidrId)).toEqual(rows.slice(-10).reverse().map((r) => r.cidrId));
+    const second = index.query({ ...base, offset: 95, limit: 10 });
+    expect(second.rows).toHaveLength(5);
+  });
+
+  it('filters by status and free text over id, name, instance type, zone and account', () => {
+    const expired = index.query({ ...base, status: 'EXPIRED', limit: 500 });
+    expect(expired.total).toBe(rows.filter((r) => r.policyStatus === 'EXPIRED').length);
+    expect(expired.rows.every((r) => r.policyStatus === 'EXPIRED')).toBe(true);
+    expect(index.query({ ...base, text: 'SC_1042' }).rows.map((r) => r.cidrId)).toEqual(['sc_1042']);
+    expect(index.query({ ...base, text: 'p3.2x', limit: 500 }).total).toBe(50);
+    expect(index.query({ ...base, text: 'ANALYTICS', limit: 500 }).total).toBe(50);
+    expect(index.query({ ...base, text: 'nothing like this' }).total).toBe(0);
+  });
+
+  it('sorts by any column in both directions, numbers as numbers', () => {
+    const idx = new CapacityIndex([policy(1, { price: 9 }), policy(2, { price: 100 }), policy(3, { price: 10 })]);
+    expect(idx.query({ ...base, sortBy: 'ourPrice', sortOrder: 'asc' }).rows.map((r) => r.pricing.ourPrice)).toEqual([9, 10, 100]);
+    expect(idx.query({ ...base, sortBy: 'ourPrice', sortOrder: 'desc' }).rows.map((r) => r.pricing.ourPrice)).toEqual([100, 10, 9]);
+    const names = new CapacityIndex([policy(1, { name: 'beta' }), policy(2, { name: 'Alpha' }), policy(3, { name: 'gamma' })]);
+    expect(names.query({ ...base, sortBy: 'policyName', sortOrder: 'asc' }).rows.map((r) => r.policyName)).toEqual(['Alpha', 'beta', 'gamma']);
+  });
+});
