@@ -1,12 +1,23 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { META_CONTENT_SECURITY_POLICY } from './shared/security/csp.js';
+
+/** Puts the app's CSP into the built page as well as in both hosts' headers. */
+function contentSecurityPolicyMeta(): Plugin {
+  return {
+    name: 'capacity-desk-csp-meta',
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+    ],
+  };
+}
 
 // The renderer only: the main process, preload and browser host are bundled by scripts/build-node.ts.
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
+  plugins: [contentSecurityPolicyMeta(), svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
   build: {
     outDir: `${process.env.CD_DIST_DIR ?? '../dist'}/renderer`,
     emptyOutDir: true,

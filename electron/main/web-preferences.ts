@@ -14,6 +14,8 @@ export function secureWebPreferences(preloadPath: string): WebPreferences {
     experimentalFeatures: false,
     webviewTag: false,
     navigateOnDragDrop: false,
+    // Middle-click would otherwise open links as new windows, around setWindowOpenHandler.
+    disableBlinkFeatures: 'Auxclick',
     spellcheck: true,
   };
 }

@@ -42,6 +42,8 @@ export const LocalCapacityWindow = z.object({
   total: z.number().int(),
   /** When the cached list was fetched; null when nothing is cached. */
   fetchedAt: z.string().nullable(),
+  /** True while the rest of a large cache is still being loaded (only the newest rows are shown). */
+  loading: z.boolean(),
 });
 export type LocalCapacityWindow = z.infer<typeof LocalCapacityWindow>;
 

@@ -18,6 +18,15 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * The same policy as a <meta> tag in the built index.html, so it holds even
+ * where a header is lost (and static scanners can see it). frame-ancestors is
+ * ignored in a meta tag, so it stays in the header only.
+ */
+export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .filter((directive) => !directive.startsWith('frame-ancestors'))
+  .join('; ');
+
 /** Headers sent with every page and asset, by either host. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,

@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCacheKey } from '../../electron/services/cache/cache-crypto.js';
 import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { CRASH_TEST_ROWS, CRASH_TEST_SHARD_ROWS } from '../support/crash-test-constants.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 
 const ITERATIONS = 100;
@@ -33,6 +34,14 @@ function runAndKill(dataDir: string, key: string, delayMs: number): Promise<void
   });
 }
 
+/** Temp files, and capacity generations beyond the one the manifest names (at most one may exist). */
+async function leftovers(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const temps = entries.filter((e) => e.isFile() && e.name.endsWith('.tmp')).map((e) => join(e.parentPath, e.name));
+  const generations = entries.filter((e) => e.isDirectory() && /^[0-9a-f]{16}$/.test(e.name));
+  return generations.length > 1 ? [...temps, ...generations.map((g) => join(g.parentPath, g.name))] : temps;
+}
+
 describe('cache writes are crash-safe', () => {
   it(`leaves a complete previous or new version after ${ITERATIONS} kills at random moments`, async () => {
     const dataDir = join(work, 'data');
@@ -42,22 +51,18 @@ describe('cache writes are crash-safe', () => {
     let killedMidWrite = 0;
     for (let i = 0; i < ITERATIONS; i += 1) {
       await runAndKill(dataDir, key, Math.floor(Math.random() * 60));
-      const cacheDirs = await readdir(join(dataDir, 'cache')).catch(() => []);
-      for (const dir of cacheDirs) {
-        const names = await readdir(join(dataDir, 'cache', dir));
-        if (names.some((n) => n.endsWith('.tmp'))) killedMidWrite += 1;
-      }
-      const cache = await PolicyCache.open({ dataDir, secrets, owner });
+      if ((await leftovers(join(dataDir, 'cache'))).length > 0) killedMidWrite += 1;
+      const cache = await PolicyCache.open({ dataDir, secrets, owner, shardRows: CRASH_TEST_SHARD_ROWS });
       const entry = await cache.read('capacities');
       expect(cache.discarded, `iteration ${i}: a torn or unreadable file`).toBe(0);
       if (entry) {
-        expect(entry.value).toHaveLength(1500);
+        expect(entry.value).toHaveLength(CRASH_TEST_ROWS);
         const versions = new Set(entry.value.map((p) => p.policyName.split(' ')[0]));
         expect(versions.size, `iteration ${i}: items of different versions`).toBe(1);
         seenVersions.add(`${i}:${[...versions][0]}`);
       }
-      // Opening removes the temp files a killed writer left behind.
-      expect((await readdir(cache.dir).catch(() => [])).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      // Opening removes the temp files and uncommitted generations a killed writer left behind.
+      expect(await leftovers(cache.dir)).toEqual([]);
     }
     // The kills must have let writes complete often enough for the check to mean something.
     expect(seenVersions.size).toBeGreaterThan(ITERATIONS / 2);

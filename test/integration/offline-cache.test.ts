@@ -128,3 +128,34 @@ describe('the encrypted policy cache', () => {
     await keychain.keytar.deletePassword(cacheKeyService(realOwner.profileId), realOwner.username);
   });
 });
+
+describe('loading a large cache', () => {
+  it('answers the newest window and any filtered, sorted query over every shard', async () => {
+    const { OfflineService } = await import('../../electron/services/cache/offline-service.js');
+    const { AppEvents } = await import('../../electron/services/events.js');
+    const { syntheticPolicies } = await import('../support/synthetic-policies.js');
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const rows = syntheticPolicies(2500).reverse(); // newest first, as a sync stores them
+    await (await PolicyCache.open({ dataDir, secrets, owner, shardRows: 500 })).write('capacities', rows);
+    const session = {
+      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+      authorized: async () => {
+        throw new Error('offline review must not call the service');
+      },
+    };
+    const offline = new OfflineService({
+      dataDir,
+      secrets,
+      session,
+      events: new AppEvents(),
+      lastUsername: () => owner.username,
+    });
+    const full = await offline.queryCapacities({ limit: 50 });
+    expect(full.total).toBe(2500);
+    expect(full.rows.map((r) => r.cidrId)).toEqual(rows.slice(0, 50).map((r) => r.cidrId));
+    const filtered = await offline.queryCapacities({ text: 'g5.12xlarge', sortBy: 'ourPrice', limit: 500 });
+    expect(filtered.loading).toBe(false);
+    expect(filtered.total).toBe(rows.filter((r) => r.policyInstance.instanceType === 'g5.12xlarge').length);
+  });
+});

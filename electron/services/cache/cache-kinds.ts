@@ -12,7 +12,8 @@ const Stamped = <T extends z.ZodType>(value: T) => z.object({ fetchedAt: z.iso.d
 /**
  * The shape of each kind. Files are authenticated by AES-GCM, so their content
  * is exactly what this app wrote: the large capacity list is not re-validated
- * item by item on load (that would dominate the load time at 100,000 rows).
+ * item by item on load (that would dominate the load time at 100,000 rows);
+ * the smaller kinds are.
  */
 export const CACHE_SCHEMAS = {
   capacities: z.array(CapacityPolicy),
@@ -29,6 +30,3 @@ export interface CacheEntry<K extends CacheKind> {
   readonly fetchedAt: string;
   readonly value: CacheValue<K>;
 }
-
-/** Kinds small enough to validate fully on every load. */
-export const VALIDATE_ON_LOAD: ReadonlySet<CacheKind> = new Set(['capacityViews', 'accounts', 'cyberLists', 'cyberViews']);

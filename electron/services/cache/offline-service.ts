@@ -19,7 +19,7 @@ import { cacheKeyService, PolicyCache, type CacheOwner } from './policy-cache.js
 export interface OfflineDeps {
   readonly dataDir: string;
   readonly secrets: SecretStore;
-  readonly session: SessionService;
+  readonly session: Pick<SessionService, 'status' | 'authorized'>;
   readonly events: AppEvents;
   /** Customer ids whose DR policies should be kept for offline review. */
   readonly customersToSync?: () => readonly string[];
@@ -40,12 +40,18 @@ const MAX_CYBER_VIEWS = 200;
  */
 export class OfflineService {
   #cache: PolicyCache | null = null;
-  #index: { cache: PolicyCache; fetchedAt: string; index: CapacityIndex } | null = null;
+  /** The capacity list of the current cache, loading or loaded. */
+  #load: CapacityLoad | null = null;
   #sync: AbortController | null = null;
   /** Set while reviewing offline without a session. */
   #offlineOwner: CacheOwner | null = null;
 
-  constructor(private readonly deps: OfflineDeps) {}
+  constructor(private readonly deps: OfflineDeps) {
+    deps.events.subscribe((event) => {
+      if (event === 'session.changed' && deps.session.status().signedIn) this.warm();
+    });
+    if (deps.session.status().signedIn) this.warm();
+  }
 
   /** The cache of the signed-in user, or of the offline owner; null when neither. */
   async cache(): Promise<PolicyCache | null> {
@@ -55,7 +61,7 @@ export class OfflineService {
     if (!owner) return null;
     if (!this.#cache || this.#cache.owner.profileId !== owner.profileId || this.#cache.owner.username !== owner.username) {
       this.#cache = await PolicyCache.open({ dataDir: this.deps.dataDir, secrets: this.deps.secrets, owner });
-      this.#index = null;
+      this.#load = null;
     }
     return this.#cache;
   }
@@ -96,17 +102,50 @@ export class OfflineService {
     this.#offlineOwner = null;
   }
 
+  /**
+   * Starts loading the cached capacity list in the background (after sign-in,
+   * at start), so that the offline list is ready before anyone asks for it.
+   */
+  warm(): void {
+    void this.#capacityLoad().catch(() => undefined);
+  }
+
   async queryCapacities(input: LocalCapacityQuery): Promise<LocalCapacityWindow> {
     const query = LocalCapacityQuery.parse(input);
-    const cache = await this.cache();
-    if (!cache) return { rows: [], offset: query.offset, total: 0, fetchedAt: null };
-    const entry = await cache.read('capacities');
-    if (!entry) return { rows: [], offset: query.offset, total: 0, fetchedAt: null };
-    if (!this.#index || this.#index.cache !== cache || this.#index.fetchedAt !== entry.fetchedAt) {
-      this.#index = { cache, fetchedAt: entry.fetchedAt, index: new CapacityIndex(entry.value) };
+    const load = await this.#capacityLoad();
+    const empty = { rows: [], offset: query.offset, total: 0, fetchedAt: null, loading: false };
+    if (!load) return empty;
+    const end = query.offset + query.limit;
+    // While the rest loads, the newest rows (the first shards, in the default order) can already be shown.
+    if (!load.index && isDefaultOrder(query) && load.partial.length >= end && load.fetchedAt) {
+      return { rows: load.partial.slice(query.offset, end), offset: query.offset, total: load.total, fetchedAt: load.fetchedAt, loading: true };
     }
-    const { rows, total } = this.#index.index.query({ ...query, status: query.status });
-    return { rows, offset: query.offset, total, fetchedAt: entry.fetchedAt };
+    const loaded = await load.done;
+    if (!loaded) return empty;
+    const { rows, total } = loaded.index.query({ ...query, status: query.status });
+    return { rows, offset: query.offset, total, fetchedAt: loaded.fetchedAt, loading: false };
+  }
+
+  #capacityLoad(): Promise<CapacityLoad | null> {
+    return this.cache().then((cache) => {
+      if (!cache) return null;
+      if (this.#load?.cache === cache) return this.#load;
+      const load: CapacityLoad = { cache, partial: [], total: 0, fetchedAt: null, index: null, done: Promise.resolve(null) };
+      load.done = cache
+        .readCapacities((progress) => {
+          load.partial = progress.rows;
+          load.total = progress.total;
+          load.fetchedAt = progress.fetchedAt;
+        })
+        .then((entry) => {
+          if (!entry) return null;
+          load.index = new CapacityIndex(entry.value);
+          load.fetchedAt = entry.fetchedAt;
+          return { index: load.index, fetchedAt: entry.fetchedAt };
+        });
+      this.#load = load;
+      return load;
+    });
   }
 
   async capacityView(cidrId: string) {
@@ -128,7 +167,7 @@ export class OfflineService {
   async wipe(): Promise<CacheStatus> {
     const cache = await this.cache();
     await cache?.wipe();
-    this.#index = null;
+    this.#load = null;
     return this.status();
   }
 
@@ -176,6 +215,7 @@ export class OfflineService {
       );
       const fetchedAt = new Date();
       await cache.write('capacities', capacities, fetchedAt);
+      this.#load = null;
 
       const opened = Object.keys((await cache.read('capacityViews'))?.value ?? {});
       const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
@@ -279,6 +319,19 @@ export class OfflineService {
   }
 }
 
+interface CapacityLoad {
+  readonly cache: PolicyCache;
+  partial: readonly CapacityPolicy[];
+  total: number;
+  fetchedAt: string | null;
+  index: CapacityIndex | null;
+  done: Promise<{ index: CapacityIndex; fetchedAt: string } | null>;
+}
+
+function isDefaultOrder(query: { text: string; status?: string; sortBy: string; sortOrder: string }): boolean {
+  return query.text.trim() === '' && !query.status && query.sortBy === 'createdDate' && query.sortOrder === 'desc';
+}
+
 type FetchOne<T> = (
   client: Parameters<Parameters<SessionService['authorized']>[0]>[0],
   token: string,
@@ -286,7 +339,7 @@ type FetchOne<T> = (
   signal: AbortSignal,
 ) => Promise<T>;
 
-function fetchOneWith<T>(session: SessionService, fetchOne: FetchOne<T>, id: string, signal: AbortSignal): Promise<T> {
+function fetchOneWith<T>(session: OfflineDeps['session'], fetchOne: FetchOne<T>, id: string, signal: AbortSignal): Promise<T> {
   return session.authorized((client, token) => fetchOne(client, token, id, signal));
 }
 

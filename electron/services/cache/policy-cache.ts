@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { writeFileAtomic } from '../settings/json-file.js';
 import { decryptFile, encryptPayload, KEY_BYTES, newCacheKey } from './cache-crypto.js';
-import { CACHE_KINDS, CACHE_SCHEMAS, VALIDATE_ON_LOAD, type CacheEntry, type CacheKind, type CacheValue } from './cache-kinds.js';
+import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import { CACHE_KINDS, CACHE_SCHEMAS, type CacheEntry, type CacheKind, type CacheValue } from './cache-kinds.js';
+import { ShardedListStore, type ShardListener } from './sharded-list-store.js';
+
+/** Kinds kept in one file each; the capacity list is large and kept in shards. */
+type SingleFileKind = Exclude<CacheKind, 'capacities'>;
 
 export const CACHE_KEY_SERVICE_PREFIX = 'Capacity Desk cache';
 
@@ -21,11 +26,14 @@ export interface PolicyCacheOptions {
   readonly dataDir: string;
   readonly secrets: SecretStore;
   readonly owner: CacheOwner;
+  /** Rows per shard of the capacity list (tests use small shards to exercise many files). */
+  readonly shardRows?: number;
 }
 
 /**
- * The offline cache of one user of one profile: one encrypted file per kind,
- * each written atomically, each stamped with when it was fetched. The key lives
+ * The offline cache of one user of one profile: encrypted files per kind
+ * (the capacity list in shards), each written atomically, each stamped with
+ * when it was fetched. The key lives
  * in the OS keychain; without a keychain nothing is written to disk and the
  * cache lasts as long as the process.
  */
@@ -37,6 +45,7 @@ export class PolicyCache {
   /** Files that could not be opened with the key (wrong key, tampering) and were discarded. */
   discarded = 0;
   readonly #key: Buffer | null;
+  readonly #capacities: ShardedListStore<CapacityPolicy> | null;
   readonly #memory = new Map<CacheKind, CacheEntry<CacheKind>>();
   readonly #writes = new Map<CacheKind, Promise<void>>();
 
@@ -45,6 +54,7 @@ export class PolicyCache {
     this.dir = join(options.dataDir, 'cache', ownerFolder(options.owner));
     this.persistent = key !== null;
     this.#key = key;
+    this.#capacities = key ? new ShardedListStore(join(this.dir, 'capacities'), key, (part) => this.#aad(`capacities/${part}`), options.shardRows) : null;
   }
 
   static async open(options: PolicyCacheOptions): Promise<PolicyCache> {
@@ -62,10 +72,36 @@ export class PolicyCache {
     }
     const opened = cache(key);
     await opened.#removeTornTemps();
+    await opened.#capacities?.removeLeftovers();
     return opened;
   }
 
   async read<K extends CacheKind>(kind: K): Promise<CacheEntry<K> | null> {
+    if (kind === 'capacities') return (await this.readCapacities()) as CacheEntry<K> | null;
+    return this.#readSingle(kind as SingleFileKind) as Promise<CacheEntry<K> | null>;
+  }
+
+  /**
+   * The capacity list; `onRows` sees each shard as it is decrypted, so a
+   * first screen can be shown before the whole list is loaded.
+   */
+  async readCapacities(onRows?: ShardListener<CapacityPolicy>) {
+    const remembered = this.#memory.get('capacities') as CacheEntry<'capacities'> | undefined;
+    if (remembered || !this.#capacities) return remembered ?? null;
+    await this.#writes.get('capacities');
+    const result = await this.#capacities.read(onRows);
+    if (result.status === 'missing') return null;
+    if (result.status === 'unreadable') {
+      this.discarded += 1;
+      await this.#capacities.clear();
+      return null;
+    }
+    const entry: CacheEntry<'capacities'> = { fetchedAt: result.fetchedAt, value: result.value };
+    this.#memory.set('capacities', entry);
+    return entry;
+  }
+
+  async #readSingle<K extends SingleFileKind>(kind: K): Promise<CacheEntry<K> | null> {
     const remembered = this.#memory.get(kind) as CacheEntry<K> | undefined;
     if (remembered || !this.#key) return remembered ?? null;
     await this.#writes.get(kind);
@@ -88,10 +124,15 @@ export class PolicyCache {
     if (!this.#key) return;
     const key = this.#key;
     const previous = this.#writes.get(kind) ?? Promise.resolve();
+    const capacities = this.#capacities;
     const next = previous
       .catch(() => undefined)
       .then(async () => {
         await mkdir(this.dir, { recursive: true, mode: 0o700 });
+        if (kind === 'capacities' && capacities) {
+          await capacities.write(value as CapacityPolicy[], entry.fetchedAt);
+          return;
+        }
         const payload = Buffer.from(JSON.stringify(entry), 'utf8');
         await writeFileAtomic(this.#path(kind), encryptPayload(key, this.#aad(kind), payload));
       });
@@ -119,7 +160,7 @@ export class PolicyCache {
     return join(this.dir, `${kind}.bin`);
   }
 
-  #aad(kind: CacheKind): string {
+  #aad(kind: string): string {
     return `capacity-desk-cache/v1\n${this.owner.profileId}\n${this.owner.username}\n${kind}`;
   }
 
@@ -134,7 +175,7 @@ export class PolicyCache {
   }
 }
 
-function parseEntry<K extends CacheKind>(kind: K, plaintext: Buffer): CacheEntry<K> | null {
+function parseEntry<K extends SingleFileKind>(kind: K, plaintext: Buffer): CacheEntry<K> | null {
   let raw: unknown;
   try {
     raw = JSON.parse(plaintext.toString('utf8'));
@@ -144,11 +185,8 @@ function parseEntry<K extends CacheKind>(kind: K, plaintext: Buffer): CacheEntry
   if (!raw || typeof raw !== 'object') return null;
   const { fetchedAt, value } = raw as { fetchedAt?: unknown; value?: unknown };
   if (typeof fetchedAt !== 'string' || Number.isNaN(Date.parse(fetchedAt))) return null;
-  if (VALIDATE_ON_LOAD.has(kind)) {
-    const parsed = CACHE_SCHEMAS[kind].safeParse(value);
-    return parsed.success ? { fetchedAt, value: parsed.data as CacheValue<K> } : null;
-  }
-  return Array.isArray(value) ? { fetchedAt, value: value as CacheValue<K> } : null;
+  const parsed = CACHE_SCHEMAS[kind].safeParse(value);
+  return parsed.success ? { fetchedAt, value: parsed.data as CacheValue<K> } : null;
 }
 
 async function exists(path: string): Promise<boolean> {

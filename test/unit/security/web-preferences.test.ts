@@ -15,6 +15,7 @@ describe('window web preferences', () => {
       experimentalFeatures: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: true,
     });
   });

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { writeFileAtomic } from '../settings/json-file.js';
+import { decryptFile, encryptPayload } from './cache-crypto.js';
+
+/** Rows per shard: each parses in tens of milliseconds, so the main process never stalls long. */
+export const SHARD_ROWS = 10_000;
+const MANIFEST = 'manifest.bin';
+
+interface Manifest {
+  readonly generation: string;
+  readonly fetchedAt: string;
+  readonly count: number;
+  readonly shards: number;
+}
+
+/** Progress of a read: `rows` is everything loaded so far (do not keep a reference past the call). */
+export type ShardListener<T> = (progress: { rows: readonly T[]; loaded: number; total: number; fetchedAt: string }) => void;
+
+export type ShardedRead<T> =
+  | { readonly status: 'missing' }
+  | { readonly status: 'unreadable' }
+  | { readonly status: 'ok'; readonly fetchedAt: string; readonly value: T[] };
+
+/**
+ * A large list kept as encrypted shards in a generation folder, committed by
+ * atomically replacing an encrypted manifest that names the generation. A
+ * crash at any moment leaves the manifest naming either the old complete
+ * generation or the new one; reading yields to the event loop between shards
+ * and can hand out the first rows before the rest are loaded.
+ */
+export class ShardedListStore<T> {
+  constructor(
+    private readonly dir: string,
+    private readonly key: Buffer,
+    /** Authenticated data binding each file to its owner and place. */
+    private readonly aad: (part: string) => string,
+    private readonly shardRows: number = SHARD_ROWS,
+  ) {}
+
+  async write(items: readonly T[], fetchedAt: string): Promise<void> {
+    const generation = randomBytes(8).toString('hex');
+    const genDir = join(this.dir, generation);
+    await mkdir(genDir, { recursive: true, mode: 0o700 });
+    const shards = Math.max(1, Math.ceil(items.length / this.shardRows));
+    for (let i = 0; i < shards; i += 1) {
+      const rows = items.slice(i * this.shardRows, (i + 1) * this.shardRows);
+      const payload = Buffer.from(JSON.stringify(rows), 'utf8');
+      await writeFileAtomic(join(genDir, `${i}.bin`), encryptPayload(this.key, this.aad(`${generation}/${i}`), payload));
+      await yieldToEventLoop();
+    }
+    await syncDir(genDir);
+    const manifest: Manifest = { generation, fetchedAt, count: items.length, shards };
+    await writeFileAtomic(
+      join(this.dir, MANIFEST),
+      encryptPayload(this.key, this.aad(MANIFEST), Buffer.from(JSON.stringify(manifest), 'utf8')),
+    );
+    await this.removeLeftovers(generation);
+  }
+
+  /** Reads every shard in order; `onRows` sees each shard as it arrives. */
+  async read(onRows?: ShardListener<T>): Promise<ShardedRead<T>> {
+    const manifestBytes = await decryptFile(this.key, this.aad(MANIFEST), join(this.dir, MANIFEST));
+    if (!manifestBytes) return (await this.#hasManifest()) ? { status: 'unreadable' } : { status: 'missing' };
+    const manifest = parseManifest(manifestBytes);
+    if (!manifest) return { status: 'unreadable' };
+    const value: T[] = [];
+    for (let i = 0; i < manifest.shards; i += 1) {
+      const bytes = await decryptFile(this.key, this.aad(`${manifest.generation}/${i}`), join(this.dir, manifest.generation, `${i}.bin`));
+      if (!bytes) return { status: 'unreadable' };
+      let rows: unknown;
+      try {
+        rows = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        return { status: 'unreadable' };
+      }
+      if (!Array.isArray(rows)) return { status: 'unreadable' };
+      for (const row of rows as T[]) value.push(row);
+      onRows?.({ rows: value, loaded: value.length, total: manifest.count, fetchedAt: manifest.fetchedAt });
+      if (i + 1 < manifest.shards) await yieldToEventLoop();
+    }
+    if (value.length !== manifest.count) return { status: 'unreadable' };
+    return { status: 'ok', fetchedAt: manifest.fetchedAt, value };
+  }
+
+  /** Removes generations a crash left uncommitted, and torn temp files. */
+  async removeLeftovers(keep?: string): Promise<void> {
+    const current = keep ?? (await this.#currentGeneration());
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return;
+    }
+    await Promise.all(
+      names
+        .filter((name) => name !== MANIFEST && name !== current)
+        .map((name) => rm(join(this.dir, name), { recursive: true, force: true })),
+    );
+  }
+
+  async clear(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  async #currentGeneration(): Promise<string | undefined> {
+    const bytes = await decryptFile(this.key, this.aad(MANIFEST), join(this.dir, MANIFEST));
+    return bytes ? parseManifest(bytes)?.generation : undefined;
+  }
+
+  async #hasManifest(): Promise<boolean> {
+    try {
+      await (await open(join(this.dir, MANIFEST), 'r')).close();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function parseManifest(bytes: Buffer): Manifest | null {
+  try {
+    const m = JSON.parse(bytes.toString('utf8')) as Partial<Manifest>;
+    if (typeof m.generation !== 'string' || !/^[0-9a-f]{16}$/.test(m.generation)) return null;
+    if (typeof m.fetchedAt !== 'string' || typeof m.count !== 'number' || typeof m.shards !== 'number') return null;
+    return m as Manifest;
+  } catch {
+    return null;
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
