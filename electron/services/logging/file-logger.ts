@@ -1,0 +1,93 @@
+import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { Redactor } from './redact.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface Logger {
+  debug(scope: string, message: string, detail?: unknown): void;
+  info(scope: string, message: string, detail?: unknown): void;
+  warn(scope: string, message: string, detail?: unknown): void;
+  error(scope: string, message: string, detail?: unknown): void;
+}
+
+export interface FileLoggerOptions {
+  readonly dir: string;
+  /** Rotate when the current file passes this size. */
+  readonly maxBytes?: number;
+  /** Rotated files kept besides the current one. */
+  readonly keep?: number;
+  /** Also echo to stderr (development, the browser host). */
+  readonly echo?: boolean;
+  readonly now?: () => Date;
+}
+
+export const LOG_FILE = 'capacity-desk.log';
+
+/**
+ * Plain-text, line-per-event log in the app's data folder: every line passes
+ * through the redactor, files rotate by size, and writes are queued so lines
+ * never interleave. Logging never throws into the caller.
+ */
+export class FileLogger implements Logger {
+  readonly redactor = new Redactor();
+  readonly dir: string;
+  readonly #maxBytes: number;
+  readonly #keep: number;
+  readonly #echo: boolean;
+  readonly #now: () => Date;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: FileLoggerOptions) {
+    this.dir = options.dir;
+    this.#maxBytes = options.maxBytes ?? 1_000_000;
+    this.#keep = options.keep ?? 3;
+    this.#echo = options.echo ?? false;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  get file(): string {
+    return join(this.dir, LOG_FILE);
+  }
+
+  debug(scope: string, message: string, detail?: unknown): void {
+    this.#write('debug', scope, message, detail);
+  }
+  info(scope: string, message: string, detail?: unknown): void {
+    this.#write('info', scope, message, detail);
+  }
+  warn(scope: string, message: string, detail?: unknown): void {
+    this.#write('warn', scope, message, detail);
+  }
+  error(scope: string, message: string, detail?: unknown): void {
+    this.#write('error', scope, message, detail);
+  }
+
+  /** Resolves when every line logged so far is on disk. */
+  flush(): Promise<void> {
+    return this.#queue;
+  }
+
+  #write(level: LogLevel, scope: string, message: string, detail?: unknown): void {
+    const rendered = detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : inspect(detail, { depth: 4, breakLength: Infinity })}`;
+    const line = this.redactor.redact(`${this.#now().toISOString()} ${level.toUpperCase().padEnd(5)} [${scope}] ${message}${rendered}`).replace(/\n/g, '\n    ');
+    if (this.#echo) process.stderr.write(`${line}\n`);
+    this.#queue = this.#queue.then(() => this.#append(`${line}\n`)).catch(() => undefined);
+  }
+
+  async #append(text: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const size = await stat(this.file).then((s) => s.size, () => 0);
+    if (size + text.length > this.#maxBytes && size > 0) await this.#rotate();
+    await appendFile(this.file, text, { mode: 0o600 });
+  }
+
+  async #rotate(): Promise<void> {
+    await rm(`${this.file}.${this.#keep}`, { force: true });
+    for (let i = this.#keep - 1; i >= 1; i -= 1) {
+      await rename(`${this.file}.${i}`, `${this.file}.${i + 1}`).catch(() => undefined);
+    }
+    await rename(this.file, `${this.file}.1`);
+  }
+}

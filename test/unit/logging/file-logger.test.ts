@@ -1,0 +1,53 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileLogger } from '../../../electron/services/logging/file-logger.js';
+import { Redactor } from '../../../electron/services/logging/redact.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+describe('Redactor', () => {
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGV4In0.c2lnbmF0dXJlLWJ5dGVz';
+  it.each([
+    [`Authorization: Bearer ${jwt}`, jwt],
+    [`token ${jwt} leaked`, jwt],
+    ['{"username":"a","password":"sandbox-demo-1"}', 'sandbox-demo-1'],
+    ["password='hunter22hunter'", 'hunter22hunter'],
+    ['GET /__launch?key=abcdefghijklmnop', 'abcdefghijklmnop'],
+    ['{"access_token":"opaque-token-value"}', 'opaque-token-value'],
+  ])('removes secrets from %s', (line, secret) => {
+    expect(new Redactor().redact(line)).not.toContain(secret);
+  });
+
+  it('removes registered values wherever they appear', () => {
+    const redactor = new Redactor();
+    redactor.add('my-opaque-secret');
+    expect(redactor.redact('x my-opaque-secret y my-opaque-secret')).toBe('x [redacted] y [redacted]');
+    expect(redactor.redact('nothing secret here: sc_1001 canceled')).toBe('nothing secret here: sc_1001 canceled');
+  });
+});
+
+describe('FileLogger', () => {
+  it('writes redacted lines, including error details, and rotates by size', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cd-log-'));
+    dirs.push(dir);
+    const logger = new FileLogger({ dir, maxBytes: 2_000, keep: 2 });
+    logger.redactor.add('registered-secret-value');
+    logger.info('session', 'signed in', { username: 'alex', password: 'sandbox-demo-1' });
+    logger.error('ipc', 'failed with registered-secret-value', new Error('boom with Bearer abc.def.ghi'));
+    for (let i = 0; i < 60; i += 1) logger.info('fill', `line ${i} ${'x'.repeat(40)}`);
+    await logger.flush();
+    const files = (await readdir(dir)).sort();
+    expect(files).toEqual(['capacity-desk.log', 'capacity-desk.log.1', 'capacity-desk.log.2']);
+    const all = (await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')))).join('');
+    expect(all).not.toContain('sandbox-demo-1');
+    expect(all).not.toContain('registered-secret-value');
+    expect(all).not.toContain('abc.def.ghi');
+    expect(all).toContain('line 59');
+    for (const f of files) expect((await readFile(join(dir, f))).length).toBeLessThanOrEqual(2_100);
+  });
+});
