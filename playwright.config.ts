@@ -7,7 +7,8 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: 'test',
-  outputDir: 'artifacts/test-results',
+  // Parallel local runs can each take their own folder.
+  outputDir: process.env.PW_OUTPUT_DIR ?? 'artifacts/test-results',
   timeout: 30_000,
   expect: { timeout: 7_000 },
   fullyParallel: false,

@@ -1,0 +1,125 @@
+import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
+import type { AppError } from '../../shared/ipc/result.js';
+import { api, onApiResult } from '../lib/api.js';
+
+/** Why the app shows the offline copy. */
+export type OfflineReason = 'unreachable' | 'chosen' | 'review';
+
+const PROBE_INTERVAL_MS = 30_000;
+
+/**
+ * Online or offline review, and the offline copy's state. The app goes
+ * offline by itself when the service cannot be reached and a copy exists; the
+ * user can also choose to work offline, or review offline from the sign-in
+ * screen without a network. While offline it checks now and then whether the
+ * service is back, and then offers to refresh.
+ */
+class ConnectivityStore {
+  offline = $state(false);
+  reason = $state<OfflineReason>('unreachable');
+  /** While offline: the service answered again. */
+  reachable = $state(false);
+  cache = $state<CacheStatus | null>(null);
+  progress = $state<SyncProgress | null>(null);
+  lastSync = $state<SyncSummary | null>(null);
+  syncError = $state<AppError | null>(null);
+  syncing = $state(false);
+  #probe: ReturnType<typeof setInterval> | null = null;
+
+  /** The age of the offline copy of the capacity list, or null when there is none. */
+  readonly fetchedAt = $derived(this.cache?.fetchedAt.capacities ?? null);
+
+  start(): () => void {
+    const stopResults = onApiResult((channel, result) => {
+      if (channel.startsWith('offline.') || channel.startsWith('session.') || channel.startsWith('profiles.')) return;
+      if (!result.ok && (result.error.kind === 'offline' || result.error.kind === 'timeout')) void this.#unreachable();
+    });
+    const stopProgress = api.on('offline.syncProgress', (progress) => {
+      this.progress = progress;
+    });
+    void this.refreshStatus();
+    return () => {
+      stopResults();
+      stopProgress();
+      this.#stopProbe();
+    };
+  }
+
+  async refreshStatus(): Promise<void> {
+    const status = await api.offline.status();
+    if (status.ok) this.cache = status.value;
+  }
+
+  /** The user chose to work offline (e.g. before boarding). */
+  async workOffline(): Promise<void> {
+    await this.refreshStatus();
+    this.#enter('chosen');
+  }
+
+  /** From the sign-in screen, with no network: open the last user's offline copy. */
+  async review(profileId: string): Promise<AppError | null> {
+    const result = await api.offline.enter({ profileId });
+    if (!result.ok) return result.error;
+    this.cache = result.value;
+    this.#enter('review');
+    return null;
+  }
+
+  /** Back to the live service (after "Refresh" once it is reachable, or by choice). */
+  async goOnline(): Promise<void> {
+    if (this.reason === 'review') await api.offline.leave();
+    this.offline = false;
+    this.reachable = false;
+    this.#stopProbe();
+  }
+
+  async sync(): Promise<void> {
+    if (this.syncing) return;
+    this.syncing = true;
+    this.syncError = null;
+    this.progress = { phase: 'capacities', fetched: 0, total: 0 };
+    const result = await api.offline.sync();
+    this.syncing = false;
+    if (result.ok) this.lastSync = result.value;
+    else this.syncError = result.error;
+    await this.refreshStatus();
+  }
+
+  async cancelSync(): Promise<void> {
+    await api.offline.cancelSync();
+  }
+
+  async #unreachable(): Promise<void> {
+    if (this.offline) return;
+    await this.refreshStatus();
+    // Without an offline copy there is nothing to switch to: the views show their own error and retry.
+    if (this.cache?.fetchedAt.capacities) this.#enter('unreachable');
+  }
+
+  #enter(reason: OfflineReason): void {
+    this.reason = reason;
+    this.offline = true;
+    this.reachable = false;
+    this.#startProbe();
+  }
+
+  #startProbe(): void {
+    this.#stopProbe();
+    if (this.reason === 'review') return;
+    this.#probe = setInterval(() => void this.checkNow(), PROBE_INTERVAL_MS);
+  }
+
+  #stopProbe(): void {
+    if (this.#probe) clearInterval(this.#probe);
+    this.#probe = null;
+  }
+
+  /** Asks the service for something small; success means it is back. */
+  async checkNow(): Promise<boolean> {
+    const result = await api.accounts.list();
+    this.reachable = result.ok;
+    return result.ok;
+  }
+}
+
+export const connectivity = new ConnectivityStore();

@@ -1,0 +1,63 @@
+import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { expect, signIn, test } from './fixtures.js';
+
+const alex = SANDBOX_USERS[0]!;
+
+test('the service goes away mid-session: lists and details stay browsable from the offline copy, actions are off', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+
+  // Online: open one policy (its details are kept), then sync everything.
+  await nav.getByRole('button', { name: 'Capacity policies' }).click();
+  const firstRow = page.getByTestId('capacity-table').getByRole('row').nth(1);
+  await expect(firstRow).toBeVisible();
+  const cidrId = ((await firstRow.textContent()) ?? '').match(/sc_\d+/)?.[0] ?? '';
+  expect(cidrId).toMatch(/^sc_\d+$/);
+
+  await page.getByTestId('open-sync').click();
+  await page.getByTestId('sync-now').click();
+  await expect(page.getByTestId('sync-summary')).toContainText('capacity policies', { timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('sync-dialog')).toBeHidden();
+
+  // The service goes away.
+  await app.services.sandbox.close();
+  await nav.getByRole('button', { name: 'Overview' }).click();
+  await nav.getByRole('button', { name: 'Capacity policies' }).click();
+
+  const banner = page.getByTestId('offline-banner');
+  await expect(banner).toBeVisible({ timeout: 15_000 });
+  await expect(banner).toContainText('cannot be reached');
+  await expect(page.getByTestId('offline-age')).toHaveText(/now|minute|second/);
+  await expect(page.getByTestId('offline-count')).toContainText('policies');
+
+  // Search, answered by the main process from the cache.
+  await page.getByTestId('offline-search').fill(cidrId);
+  const rows = page.getByTestId('capacity-table').getByRole('row');
+  await expect(rows.filter({ hasText: cidrId })).toHaveCount(1);
+  await rows.filter({ hasText: cidrId }).click();
+  await expect(page.getByRole('heading', { name: cidrId })).toBeVisible();
+  await expect(page.getByTestId('offline-actions-disabled')).toBeVisible();
+  await expect(page.locator('#content').getByRole('button', { name: /cancel policy|purchase|save configuration|renewal/i })).toHaveCount(0);
+
+  // Screens that need the service say so.
+  await nav.getByRole('button', { name: 'Search & purchase' }).click();
+  await expect(page.getByTestId('needs-service')).toBeVisible();
+  await expect(banner).toBeVisible();
+});
+
+test('working offline by choice, and back online', async ({ openApp }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await page.getByTestId('open-sync').click();
+  await page.getByTestId('sync-now').click();
+  await expect(page.getByTestId('sync-summary')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('work-offline').click();
+  await expect(page.getByTestId('offline-banner')).toContainText('You chose to work offline');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Capacity policies' }).click();
+  await page.getByTestId('offline-status').selectOption('ACTIVE');
+  await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toContainText(/active/i);
+  await page.getByTestId('offline-banner').getByRole('button', { name: 'Go back online' }).click();
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+});
