@@ -13,7 +13,8 @@ export const LAUNCH_PATH = '/__launch';
 export const IPC_PREFIX = '/ipc/';
 export const EVENTS_PATH = '/events';
 export const SHIM_PATH = '/api-shim.js';
-const MAX_BODY_BYTES = 1_000_000;
+// Large enough for a CSV export of a long list; the host is loopback-only and behind the per-launch secret.
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export interface BrowserHostOptions {
   readonly handlers: Handlers;

@@ -24,3 +24,9 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** The account's actions (offline copy, preferences, sign out) sit behind the account button. */
+export async function openAccountMenu(page: Page): Promise<void> {
+  const button = page.getByTestId('account-menu-button');
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}

@@ -1,5 +1,5 @@
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
-import { expect, signIn, test } from './fixtures.js';
+import { expect, openAccountMenu, signIn, test } from './fixtures.js';
 
 const alex = SANDBOX_USERS[0]!;
 
@@ -15,6 +15,7 @@ test('the service goes away mid-session: lists and details stay browsable from t
   const cidrId = ((await firstRow.textContent()) ?? '').match(/sc_\d+/)?.[0] ?? '';
   expect(cidrId).toMatch(/^sc_\d+$/);
 
+  await openAccountMenu(page);
   await page.getByTestId('open-sync').click();
   await page.getByTestId('sync-now').click();
   await expect(page.getByTestId('sync-summary')).toContainText('capacity policies', { timeout: 20_000 });
@@ -50,6 +51,7 @@ test('the service goes away mid-session: lists and details stay browsable from t
 test('working offline by choice, and back online', async ({ openApp }) => {
   const page = await openApp();
   await signIn(page, alex.username, alex.password);
+  await openAccountMenu(page);
   await page.getByTestId('open-sync').click();
   await page.getByTestId('sync-now').click();
   await expect(page.getByTestId('sync-summary')).toBeVisible({ timeout: 20_000 });
@@ -60,4 +62,27 @@ test('working offline by choice, and back online', async ({ openApp }) => {
   await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toContainText(/active/i);
   await page.getByTestId('offline-banner').getByRole('button', { name: 'Go back online' }).click();
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+});
+
+test('no network at sign-in: the last user reviews the offline copy without signing in', async ({ openApp, app, page }) => {
+  await openApp();
+  await signIn(page, alex.username, alex.password);
+  await openAccountMenu(page);
+  await page.getByTestId('open-sync').click();
+  await page.getByTestId('sync-now').click();
+  await expect(page.getByTestId('sync-summary')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  await openAccountMenu(page);
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+
+  await app.services.sandbox.close();
+  await page.getByTestId('review-offline').click();
+  await expect(page.getByTestId('offline-banner')).toContainText('Reviewing offline without signing in');
+  await expect(page.getByTestId('offline-count')).toContainText('policies');
+  await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toContainText(/sc_\d+/);
+  await openAccountMenu(page);
+  await page.getByRole('button', { name: 'Leave offline review' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
 });

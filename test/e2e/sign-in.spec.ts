@@ -2,7 +2,7 @@ import { keychainService } from '../../electron/services/secrets/secret-store.js
 import { loadKeytar } from '../../electron/services/secrets/keytar-secret-store.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { KEYCHAIN_REQUIRED } from '../support/keychain.js';
-import { expect, signIn, test } from './fixtures.js';
+import { expect, openAccountMenu, signIn, test } from './fixtures.js';
 
 const [alex, jordan] = SANDBOX_USERS as [(typeof SANDBOX_USERS)[number], (typeof SANDBOX_USERS)[number]];
 
@@ -53,7 +53,9 @@ test('signing out returns to sign-in and deletes the keychain entry', async ({ o
   const keytar = loadKeytar();
   expect(await keytar.getPassword(keychainService('sandbox'), jordan.username)).not.toBeNull();
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await openAccountMenu(page);
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
   await expect.poll(() => keytar.getPassword(keychainService('sandbox'), jordan.username)).toBeNull();
 });

@@ -22,3 +22,11 @@ describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('the real OS keyc
     expect(await store.delete(service, 'someone@example.com')).toBe(false);
   });
 });
+
+describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('opening the keychain', () => {
+  it('gives every one of many simultaneous openers the real keychain (their probes never collide)', async () => {
+    const { openSecretStore } = await import('../../electron/services/secrets/open-secret-store.js');
+    const stores = await Promise.all(Array.from({ length: 8 }, () => openSecretStore()));
+    expect(stores.map((s) => s.status.kind)).toEqual(Array(8).fill('keychain'));
+  });
+});

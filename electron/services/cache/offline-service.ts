@@ -9,6 +9,7 @@ import {
   type SyncSummary,
 } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { AppEvents } from '../events.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -203,16 +204,13 @@ export class OfflineService {
     const started = Date.now();
     const progress = (p: SyncProgress) => this.deps.events.emit('offline.syncProgress', p);
     try {
-      const capacities = await this.deps.session.authorized((client, token) =>
-        fetchAllPages<CapacityPolicy>({
-          pageSize: PAGE_SIZE,
-          concurrency: CONCURRENCY,
-          signal: controller.signal,
-          fetchPage: (page, pageSize, signal) =>
-            client.call('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'desc' } }),
-          onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
-        }),
-      );
+      const oldestFirst = await syncCapacities(this.deps.session, {
+        signal: controller.signal,
+        concurrency: CONCURRENCY,
+        onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
+      });
+      // Stored newest first: the first shard is then the default first screen of the offline list.
+      const capacities = oldestFirst.reverse();
       const fetchedAt = new Date();
       await cache.write('capacities', capacities, fetchedAt);
       this.#load = null;

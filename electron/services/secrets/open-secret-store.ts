@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { KeytarSecretStore, loadKeytar, type KeytarModule } from './keytar-secret-store.js';
 import { MemorySecretStore } from './memory-secret-store.js';
 import type { SecretStore } from './secret-store.js';
 
 const PROBE_SERVICE = 'Capacity Desk (probe)';
-const PROBE_ACCOUNT = 'keychain-check';
+/** Per process and call: two app processes starting together must not read each other's probe. */
+const probeAccount = () => `keychain-check-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 /**
  * Opens the OS keychain, proving it answers with a real write, read and delete
@@ -18,10 +20,11 @@ export async function openSecretStore(load: () => KeytarModule = loadKeytar): Pr
     return new MemorySecretStore(explainKeychainFailure(error));
   }
   try {
-    const marker = `probe-${process.pid}-${Date.now()}`;
-    await keytar.setPassword(PROBE_SERVICE, PROBE_ACCOUNT, marker);
-    const read = await keytar.getPassword(PROBE_SERVICE, PROBE_ACCOUNT);
-    await keytar.deletePassword(PROBE_SERVICE, PROBE_ACCOUNT);
+    const account = probeAccount();
+    const marker = randomBytes(16).toString('hex');
+    await keytar.setPassword(PROBE_SERVICE, account, marker);
+    const read = await keytar.getPassword(PROBE_SERVICE, account);
+    await keytar.deletePassword(PROBE_SERVICE, account);
     if (read !== marker) return new MemorySecretStore('The system keychain did not return what was stored in it.');
     return new KeytarSecretStore(keytar);
   } catch (error) {

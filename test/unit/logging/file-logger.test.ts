@@ -51,3 +51,28 @@ describe('FileLogger', () => {
     for (const f of files) expect((await readFile(join(dir, f))).length).toBeLessThanOrEqual(2_100);
   });
 });
+
+describe('audit log', () => {
+  it('logs state-changing calls with their subject and outcome, never their input', async () => {
+    const { withAuditLog } = await import('../../../electron/services/logging/audit-log.js');
+    const { stubHandlers } = await import('../../support/stub-handlers.js');
+    const { AppFailure } = await import('../../../shared/ipc/result.js');
+    const lines: string[] = [];
+    const logger = { debug: () => undefined, info: (_s: string, m: string) => lines.push(m), warn: (_s: string, m: string) => lines.push(m), error: () => undefined };
+    const handlers = withAuditLog(
+      stubHandlers({
+        'session.signIn': async () => ({ signedIn: true, profileId: 'sandbox', keychain: { kind: 'keychain' } }),
+        'capacity.cancel': async () => {
+          throw new AppFailure({ kind: 'validation', message: 'x' });
+        },
+        'capacity.list': async () => ({ data: [], page: 1, pageSize: 10, total: 0 }),
+      }),
+      logger,
+    );
+    await handlers['session.signIn']({ profileId: 'sandbox', username: 'alex', password: 'the-password-1' });
+    await expect(handlers['capacity.cancel']({ cidrId: 'sc_42' })).rejects.toThrow();
+    await handlers['capacity.list']({});
+    expect(lines).toEqual(['session.signIn [profileId=sandbox username=alex] succeeded', 'capacity.cancel [cidrId=sc_42] failed (validation)']);
+    expect(lines.join('\n')).not.toContain('the-password-1');
+  });
+});

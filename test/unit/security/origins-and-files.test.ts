@@ -41,3 +41,15 @@ describe('static files', () => {
     expect(await readStaticFile(dir, '/missing.js')).toBeNull();
   });
 });
+
+describe('web permissions', () => {
+  it('grants only clipboard writes, and only to the app itself', async () => {
+    const { isPermissionGranted } = await import('../../../electron/services/security/permissions.js');
+    expect(isPermissionGranted('clipboard-sanitized-write', 'app://capacity-desk/index.html')).toBe(true);
+    expect(isPermissionGranted('clipboard-sanitized-write', 'app://capacity-desk')).toBe(true);
+    expect(isPermissionGranted('clipboard-sanitized-write', 'https://evil.example/')).toBe(false);
+    for (const permission of ['clipboard-read', 'media', 'geolocation', 'notifications', 'openExternal', 'fullscreen']) {
+      expect(isPermissionGranted(permission, 'app://capacity-desk/index.html')).toBe(false);
+    }
+  });
+});
