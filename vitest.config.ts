@@ -19,6 +19,16 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        // Installers and release pipeline, checked offline (issue 8): config schema, packed file list, fuses, workflows.
+        test: {
+          name: 'packaging',
+          include: ['test/packaging/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
+      },
     ],
   },
 });

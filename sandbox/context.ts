@@ -1,6 +1,7 @@
 import type { SandboxUser } from './accounts.js';
 import type { JwtSigner } from './auth/jwt.js';
 import type { UserDirectory } from './auth/users.js';
+import type { BufferPool } from './http/buffer-pool.js';
 import type { Reply } from './http/reply.js';
 import type { SandboxClock } from './state/clock.js';
 import type { SandboxStore } from './state/store.js';
@@ -24,6 +25,8 @@ export interface SandboxServices {
   readonly clock: SandboxClock;
   readonly users: UserDirectory;
   readonly jwt: JwtSigner;
+  /** Output buffers for large bodies. */
+  readonly buffers: BufferPool;
   /** Resolves once the latest change is on disk (at once without a data file). */
   persist(): Promise<void>;
 }

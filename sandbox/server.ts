@@ -12,13 +12,14 @@ import { FaultInjector } from './controls/faults.js';
 import { CONTROL_PREFIX, handleControl, type ResetInput } from './controls/routes.js';
 import { RequestStats } from './controls/stats.js';
 import { readBody } from './http/body.js';
+import { BufferPool } from './http/buffer-pool.js';
 import { ApiError, errorEnvelope } from './http/envelope.js';
 import { json, type Reply } from './http/reply.js';
 import { HANDLERS } from './routes/index.js';
 import { Router } from './router.js';
-import { DEFAULT_SCALE, generateDataset, startOfUtcDay } from './seed/generate.js';
+import { DEFAULT_SCALE, MAX_SCALE, generateDataset, startOfUtcDay } from './seed/generate.js';
 import { SandboxClock } from './state/clock.js';
-import { Persister, loadState, serializeState } from './state/persistence.js';
+import { Persister, loadOrSetAside, serializeState } from './state/persistence.js';
 import { SandboxStore } from './state/store.js';
 
 export interface SandboxOptions {
@@ -54,9 +55,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (initialNowMs !== undefined) clock.set(initialNowMs, false);
   };
 
-  const saved = options.dataFile ? await loadState(options.dataFile) : null;
+  const saved = options.dataFile ? await loadOrSetAside(options.dataFile, log ?? ((line) => process.stderr.write(`${line}\n`))) : null;
   let seed = saved?.seed ?? options.seed ?? 1;
-  let scale = saved?.scale ?? options.scale ?? DEFAULT_SCALE;
+  let scale = normalizeScale(saved?.scale ?? options.scale ?? DEFAULT_SCALE);
   let anchorMs: number;
   if (saved) {
     clock.restore(saved.clock);
@@ -66,12 +67,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     anchorMs = startOfUtcDay(clock.nowMs());
   }
 
-  const [users] = await Promise.all([UserDirectory.create()]);
+  const users = await UserDirectory.create();
   const services: SandboxServices = {
     store: new SandboxStore(generateDataset({ seed, scale, anchorMs }), clock.nowMs(), saved?.overlay),
     clock,
     users,
     jwt: new JwtSigner(),
+    buffers: new BufferPool(),
     persist: () => Promise.resolve(),
   };
   const persister = options.dataFile
@@ -88,11 +90,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultInjector();
   const stats = new RequestStats();
   const controlsEnabled = options.controls === true;
-  let openApiText: string | undefined;
+  let openApiText: Buffer | undefined;
 
   const reset = async (input: ResetInput) => {
     seed = input.seed ?? seed;
-    scale = input.scale ?? scale;
+    scale = normalizeScale(input.scale ?? scale);
     startClock();
     anchorMs = startOfUtcDay(clock.nowMs());
     services.store = new SandboxStore(generateDataset({ seed, scale, anchorMs }), clock.nowMs());
@@ -117,7 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new ApiError(404, MESSAGE.routeNotFound(method, path));
     }
     if (path === OPENAPI_PATH && method === 'GET') {
-      openApiText ??= JSON.stringify(buildOpenApiDocument({ serverUrl: handle.url }));
+      openApiText ??= Buffer.from(JSON.stringify(buildOpenApiDocument({ serverUrl: handle.url })));
       return { status: 200, json: openApiText };
     }
 
@@ -154,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     if (fault?.throwInHandler) throw new Error(`injected handler failure in ${route.name}`);
     const reply = await route.handler(context, services);
-    return fault?.malformed ? { ...reply, json: reply.json.slice(0, Math.max(1, Math.floor(reply.json.length / 2))) } : reply;
+    return fault?.malformed ? { status: reply.status, json: truncate(reply.json) } : reply;
   };
 
   let inFlight = 0;
@@ -182,10 +184,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       })
       .then((reply) => {
         if (!reply) return;
+        // Only a fully written body gives its buffer back; after an abort the socket may still hold it.
+        if (reply.release) res.once('finish', reply.release);
         if (res.destroyed) return;
         res.writeHead(reply.status, {
           'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(reply.json),
+          'content-length': typeof reply.json === 'string' ? Buffer.byteLength(reply.json) : reply.json.length,
           'cache-control': 'no-store',
           ...reply.headers,
         });
@@ -229,6 +233,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
   return handle;
+}
+
+function normalizeScale(scale: number): number {
+  return Math.max(0, Math.min(MAX_SCALE, Math.floor(Number.isFinite(scale) ? scale : DEFAULT_SCALE)));
+}
+
+/** Half of a JSON body: never valid JSON, since every body is an object or array. */
+function truncate(json: string | Buffer): string | Buffer {
+  const half = Math.max(1, Math.floor(json.length / 2));
+  return typeof json === 'string' ? json.slice(0, half) : json.subarray(0, half);
 }
 
 /** The bearer token's user, or the contract's 401. */

@@ -23,18 +23,19 @@ const { values } = parseArgs({
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = values['data-dir'] ?? defaultDataDir();
 await mkdir(dataDir, { recursive: true });
-const services = await createAppServices({ dataDir });
+const services = await createAppServices({ dataDir, echoLogs: true });
 const host = await startBrowserHost({
   handlers: services.handlers,
   events: services.events,
   rendererDir: join(here, '..', 'renderer'),
   shimFile: join(here, 'api-shim.js'),
   port: values.port ? Number(values.port) : 0,
-  reportInternal: (where, error) => console.error(`[${where}]`, error),
-  log: (line) => console.error(`[host] ${line}`),
+  reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
+  log: (line) => services.logger.warn('browser-host', line),
 });
 
 console.log(`Capacity Desk (browser host) is running. Data folder: ${dataDir}`);
+console.log(`Logs: ${services.logger.dir}`);
 if (services.secrets.status.kind === 'memory') console.log(`Keychain: ${services.secrets.status.reason}`);
 
 const shutdown = async (code = 0) => {

@@ -1,10 +1,17 @@
-import { app, BrowserWindow, session } from 'electron';
+import { isPermissionGranted } from '../services/security/permissions.js';
+import { app, BrowserWindow, session, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppServices, type AppServices } from '../services/app-services.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
-import { forwardEvents, registerContract } from './ipc-bridge.js';
-import { createMainWindow } from './window.js';
+import { registerContract } from './ipc-bridge.js';
+import { electronSaveFileHost } from './save-dialog.js';
+import { appMenuTemplate, type MenuAction } from '../services/desktop/app-menu.js';
+import { APP_ID, APP_NAME } from '../services/desktop/app-identity.js';
+import { SingleInstance } from '../services/desktop/single-instance.js';
+import { appIconPath, applyAboutPanel, electronDesktopHost } from './desktop-host.js';
+import { MainWindows } from './main-windows.js';
+import { installApplicationMenu } from './menu.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -12,39 +19,80 @@ const preloadPath = join(here, 'preload.cjs');
 
 // Tests and portable installs point the data folder elsewhere.
 if (process.env.CAPACITY_DESK_DATA_DIR) app.setPath('userData', process.env.CAPACITY_DESK_DATA_DIR);
+// Windows ties notifications and taskbar grouping to this id (the installer's shortcuts carry it too).
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 
-registerAppScheme();
+// One copy per data folder (the lock lives there): a second launch focuses the first and quits.
+const instance = new SingleInstance(app);
+const primary = instance.claim();
+if (primary) registerAppScheme();
 
 let services: AppServices | null = null;
+let windows: MainWindows | null = null;
 
 async function start(): Promise<void> {
   await app.whenReady();
-  // No page of ours asks for a permission: refuse all of them.
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  // Everything is refused except what isPermissionGranted allows (clipboard writes from the app itself).
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(isPermissionGranted(permission, details.requestingUrl)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    isPermissionGranted(permission, requestingOrigin),
+  );
   serveRenderer(rendererDir);
-  services = await createAppServices({ dataDir: app.getPath('userData') });
-  registerContract(services.handlers, (channel, error) => console.error(`[ipc] ${channel} failed`, error));
-  const window = createMainWindow(preloadPath);
-  forwardEvents(services.events, window.webContents);
+  const icon = appIconPath();
+  applyAboutPanel(icon);
+  const dataDir = app.getPath('userData');
+  services = await createAppServices({
+    dataDir,
+    saveFile: electronSaveFileHost,
+    desktop: electronDesktopHost(() => windows?.focus(), icon),
+  });
+  const logger = services.logger;
+  registerContract(services.handlers, (channel, error) => logger.error('ipc', `${channel} failed`, error));
+  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events });
+  installApplicationMenu(
+    appMenuTemplate({
+      platform: process.platform,
+      appName: APP_NAME,
+      devTools: !app.isPackaged,
+      updatesAvailable: services.desktop.appInfo().updates.available,
+    }),
+    onMenuAction,
+  );
+  await windows.open();
 }
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
-
-app.on('activate', () => {
-  if (services && BrowserWindow.getAllWindows().length === 0) {
-    const window = createMainWindow(preloadPath);
-    forwardEvents(services.events, window.webContents);
+/** Menu entries the renderer carries out (navigation, dialogs) go to it as app.command events. */
+function onMenuAction(action: MenuAction): void {
+  if (!services) return;
+  if (action.kind === 'check-updates') {
+    void services.desktop.updates.check();
+    return;
   }
-});
+  if (action.kind === 'open-logs') {
+    void shell.openPath(services.logger.dir);
+    return;
+  }
+  windows?.focus();
+  services.desktop.command(action.command);
+}
 
-app.on('will-quit', () => {
-  void services?.close();
-});
+if (primary) {
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
 
-start().catch((error: unknown) => {
-  console.error('Capacity Desk failed to start', error);
-  app.exit(1);
-});
+  app.on('activate', () => {
+    if (windows && BrowserWindow.getAllWindows().length === 0) void windows.open();
+  });
+
+  app.on('will-quit', () => {
+    void services?.close();
+  });
+
+  start().catch((error: unknown) => {
+    console.error('Capacity Desk failed to start', error);
+    app.exit(1);
+  });
+}

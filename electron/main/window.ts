@@ -1,20 +1,39 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
+import { MAIN_WINDOW_LIMITS } from '../services/desktop/app-identity.js';
+import type { Placement } from '../services/desktop/window-placement.js';
 import { APP_START_URL, isAllowedExternalUrl, isAppUrl } from '../services/security/origins.js';
 import { secureWebPreferences } from './web-preferences.js';
 
-export function createMainWindow(preloadPath: string): BrowserWindow {
+const DEFAULT_PLACEMENT: Placement = {
+  width: MAIN_WINDOW_LIMITS.defaultWidth,
+  height: MAIN_WINDOW_LIMITS.defaultHeight,
+  maximized: false,
+  fullScreen: false,
+};
+
+/** The main window, opened where placeWindow() said (the remembered place, checked against the displays). */
+export function createMainWindow(preloadPath: string, placement: Placement = DEFAULT_PLACEMENT, icon?: string): BrowserWindow {
+  // electronegativity-accept CONTEXT_ISOLATION_JS_CHECK: webPreferences come from secureWebPreferences() (contextIsolation: true), asserted by test/unit/security/web-preferences.test.ts and the _electron suite.
+  // electronegativity-accept SANDBOX_JS_CHECK: sandbox: true is set by secureWebPreferences(), asserted by the same tests.
+  // electronegativity-accept AUXCLICK_JS_CHECK: secureWebPreferences() sets disableBlinkFeatures: 'Auxclick'.
   const window = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    minWidth: 900,
-    minHeight: 600,
+    ...(placement.x !== undefined && placement.y !== undefined ? { x: placement.x, y: placement.y } : {}),
+    width: placement.width,
+    height: placement.height,
+    minWidth: MAIN_WINDOW_LIMITS.minWidth,
+    minHeight: MAIN_WINDOW_LIMITS.minHeight,
     show: false,
     title: 'Capacity Desk',
     backgroundColor: '#111418',
+    ...(icon ? { icon } : {}),
     webPreferences: secureWebPreferences(preloadPath),
   });
   lockDownContents(window.webContents);
-  window.once('ready-to-show', () => window.show());
+  window.once('ready-to-show', () => {
+    if (placement.maximized) window.maximize();
+    if (placement.fullScreen) window.setFullScreen(true);
+    window.show();
+  });
   void window.loadURL(APP_START_URL);
   return window;
 }
@@ -29,6 +48,7 @@ export function lockDownContents(contents: WebContents): void {
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
+    // electronegativity-accept OPEN_EXTERNAL_JS_CHECK: only https URLs to an allowlisted host, checked after URL parsing by isAllowedExternalUrl (test/unit/security).
     if (isAllowedExternalUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });

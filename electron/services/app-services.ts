@@ -2,9 +2,18 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 import { ApiClient } from './api-client/api-client.js';
-import { createHttpAgent } from './api-client/http-agent.js';
+import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-client/http-agent.js';
+import type { RetryPolicy } from './api-client/retry-policy.js';
+import { readNetworkConfig } from './network/network-config.js';
 import { AppEvents } from './events.js';
+import { OfflineService } from './cache/offline-service.js';
+import { withWriteThrough } from './cache/offline-handlers.js';
+import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
+import { withAuditLog } from './logging/audit-log.js';
+import { FileLogger } from './logging/file-logger.js';
+import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
+import { OverviewService } from './overview/overview-service.js';
 import { InFlightGuard } from './money/in-flight-guard.js';
 import type { Handlers } from './ipc/handlers.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
@@ -12,58 +21,139 @@ import { openSecretStore } from './secrets/open-secret-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { SessionService } from './session/session-service.js';
 import { SettingsStore } from './settings/settings-store.js';
+import { createDesktopServices, type DesktopServices } from './desktop/desktop-services.js';
+import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
+import { readPackageVersion } from './desktop/package-version.js';
+import { activeCapacityDates } from './desktop/policy-source.js';
 
 export interface AppServicesOptions {
   readonly dataDir: string;
+  /** Also print log lines to stderr (the browser host's terminal). */
+  readonly echoLogs?: boolean;
   /** Tests pass a store; the app opens the OS keychain. */
   readonly secrets?: SecretStore;
   /** Options of the built-in Sandbox profile's in-process server. */
   readonly sandbox?: Omit<SandboxOptions, 'host' | 'port'>;
+  /** Electron passes its save dialog; the browser host has none (its page downloads exports). */
+  readonly saveFile?: SaveFileHost;
+  /** HTTP timeouts and the GET retry policy; tests shorten them. */
+  readonly http?: { readonly timeouts?: AgentTimeouts; readonly retry?: RetryPolicy };
+  /** When a money action's policy is re-read after an unanswered request; tests shorten it. */
+  readonly moneyCheckDelaysMs?: readonly number[];
+  /** How long before expiry the session warns; tests shorten it. */
+  readonly expiryWarningMs?: number;
+  /** Where proxy and trust settings are read from (default: process.env). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
+  readonly desktop?: DesktopHost;
 }
 
 export interface AppServices {
   readonly handlers: Handlers;
   readonly events: AppEvents;
   readonly session: SessionService;
+  readonly offline: OfflineService;
+  readonly logger: FileLogger;
   readonly sandbox: SandboxHandle;
   readonly secrets: SecretStore;
   readonly dataDir: string;
+  readonly desktop: DesktopServices;
   close(): Promise<void>;
 }
 
 /** The composition root of the main process, shared by the Electron and browser hosts. */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
+  // Redacted, rotating log in the data folder; nothing secret reaches it.
+  const logger = new FileLogger({ dir: join(options.dataDir, 'logs'), echo: options.echoLogs ?? false });
   const settings = new SettingsStore(options.dataDir);
   await settings.load();
   const [secrets, sandbox] = await Promise.all([
     options.secrets ? Promise.resolve(options.secrets) : openSecretStore(),
     startSandbox({ dataFile: join(options.dataDir, 'sandbox-state.json'), ...options.sandbox, host: '127.0.0.1', port: 0 }),
   ]);
-  const agent: Dispatcher = createHttpAgent();
+  const network = readNetworkConfig(options.env ?? process.env);
+  const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
+  const agent: Dispatcher = createHttpAgent({ timeouts, network });
   const clients = new Map<string, ApiClient>();
   const clientFor = (baseUrl: string): ApiClient => {
     let client = clients.get(baseUrl);
     if (!client) {
-      client = new ApiClient({ baseUrl, dispatcher: agent });
+      client = new ApiClient({
+        baseUrl,
+        dispatcher: agent,
+        timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs },
+        ...(options.http?.retry ? { retry: options.http.retry } : {}),
+      });
       clients.set(baseUrl, client);
     }
     return client;
   };
   const events = new AppEvents();
   const profiles = new ProfileRegistry(settings, () => sandbox.url);
-  const session = new SessionService({ secrets, settings, profiles, events, clientFor });
+  const session = new SessionService({
+    secrets,
+    settings,
+    profiles,
+    events,
+    clientFor,
+    ...(options.expiryWarningMs !== undefined ? { expiryWarningMs: options.expiryWarningMs } : {}),
+  });
   await session.restore();
-  const handlers = createHandlers({ profiles, session, moneyGuard: new InFlightGuard() });
+  const desktop = await createDesktopServices({
+    host: options.desktop ?? browserDesktopHost(readPackageVersion()),
+    dataDir: options.dataDir,
+    events,
+    signedIn: () => session.status().signedIn,
+    loadPolicies: activeCapacityDates(session),
+    report: (where, error) => logger.error(where, 'failed', error),
+  });
+  const offline = new OfflineService({
+    dataDir: options.dataDir,
+    secrets,
+    session,
+    events,
+    lastUsername: (profileId) => settings.current.lastUsernames[profileId],
+    customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
+  });
+  const handlers = withAuditLog(withWriteThrough(
+    createHandlers({
+      profiles,
+      session,
+      moneyGuard: new InFlightGuard(),
+      offline,
+      overview: new OverviewService({ session }),
+      saveFile: options.saveFile,
+      network,
+      moneyCheckDelaysMs: options.moneyCheckDelaysMs,
+      desktop,
+    }),
+    offline,
+    (error) => logger.warn('offline-cache', 'write-through failed', error),
+  ), logger);
+
+  desktop.start();
+  if (secrets instanceof ResilientSecretStore) {
+    secrets.onDegraded((keychain) => {
+      logger.warn('keychain', `the system keychain stopped answering; secrets are now kept in memory (${keychain.reason ?? ''})`);
+      events.emit('session.changed', session.status());
+    });
+  }
 
   return {
     handlers,
     events,
     session,
+    offline,
+    logger,
     sandbox,
     secrets,
     dataDir: options.dataDir,
+    desktop,
     async close() {
+      desktop.stop();
+      session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
+      await logger.flush();
     },
   };
 }

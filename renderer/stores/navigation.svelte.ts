@@ -13,6 +13,13 @@ export type Route =
 
 export type ViewId = Route['view'];
 
+/** The main-navigation entry a route belongs to (a detail view belongs to its list). */
+export function sectionOf(view: ViewId): ViewId {
+  if (view === 'capacity-detail') return 'capacity-list';
+  if (view === 'cyber-detail') return 'cyber-list';
+  return view;
+}
+
 /** The main navigation, in order. Detail views are reached from their lists. */
 export const MAIN_VIEWS: ReadonlyArray<{ readonly route: Route; readonly label: string }> = [
   { route: { view: 'overview' }, label: 'Overview' },
@@ -22,8 +29,8 @@ export const MAIN_VIEWS: ReadonlyArray<{ readonly route: Route; readonly label: 
   { route: { view: 'accounts' }, label: 'Linked accounts' },
 ];
 
-/** Asked before leaving a view; a view with unsaved changes returns false to stay. */
-export type LeaveGuard = () => boolean;
+/** Asked before leaving a view (with where to); a view with unsaved changes returns false to stay. */
+export type LeaveGuard = (to?: Route) => boolean;
 
 class NavigationStore {
   current = $state<Route>({ view: 'overview' });
@@ -32,7 +39,7 @@ class NavigationStore {
 
   go(route: Route): boolean {
     if (sameRoute(route, this.current)) return true;
-    if (this.#guard && !this.#guard()) return false;
+    if (this.#guard && !this.#guard(route)) return false;
     this.#guard = null;
     this.#back.push(this.current);
     if (this.#back.length > 50) this.#back.shift();
@@ -43,7 +50,7 @@ class NavigationStore {
   back(): boolean {
     const previous = this.#back.at(-1);
     if (!previous) return false;
-    if (this.#guard && !this.#guard()) return false;
+    if (this.#guard && !this.#guard(previous)) return false;
     this.#guard = null;
     this.#back.pop();
     this.current = previous;

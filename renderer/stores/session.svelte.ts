@@ -1,14 +1,32 @@
 import type { AppError } from '../../shared/ipc/result.js';
-import type { Profile, SessionStatus, SignInInput } from '../../shared/ipc/models.js';
+import type { NetworkStatus, Profile, ProfileInput, SessionExpiring, SessionStatus, SignInInput } from '../../shared/ipc/models.js';
 import { api } from '../lib/api.js';
+
+/** A session that ended while the app was in use: the same person is asked for the password again. */
+export interface Reauth {
+  readonly profileId: string;
+  readonly username: string;
+  readonly reason: 'expired' | 'rejected';
+}
 
 /** The signed-in state and the profiles, as the main process reports them. */
 class SessionStore {
   status = $state<SessionStatus | null>(null);
   profiles = $state<Profile[]>([]);
   loadError = $state<AppError | null>(null);
+  /** Set while the re-sign-in dialog is up; the current view stays mounted underneath. */
+  reauth = $state<Reauth | null>(null);
+  /** The latest expiry warning of the live session. */
+  expiring = $state<SessionExpiring | null>(null);
+  /**
+   * Goes up each time a session is resumed by signing in again; a view whose
+   * calls failed while signed out can re-run them by reading it in an effect.
+   */
+  resumed = $state(0);
 
   readonly signedIn = $derived(this.status?.signedIn === true);
+  /** The app (not the sign-in view) is shown: signed in, or waiting for the password again. */
+  readonly showsApp = $derived(this.signedIn || this.reauth !== null);
 
   async load(): Promise<void> {
     const [status, profiles] = await Promise.all([api.session.status(), api.profiles.list()]);
@@ -18,24 +36,84 @@ class SessionStore {
     else this.loadError = profiles.error;
   }
 
+  async reloadProfiles(): Promise<AppError | null> {
+    const result = await api.profiles.list();
+    if (!result.ok) return result.error;
+    this.profiles = result.value;
+    return null;
+  }
+
   /** Returns the error for the form to show; null on success. */
   async signIn(input: SignInInput): Promise<AppError | null> {
     const result = await api.session.signIn(input);
     if (!result.ok) return result.error;
-    this.status = result.value;
+    this.#apply(result.value);
+    void this.reloadProfiles();
     return null;
+  }
+
+  /** Signs the same person in again, from the re-sign-in dialog. */
+  async reauthenticate(password: string): Promise<AppError | null> {
+    const pending = this.reauth;
+    if (!pending) return null;
+    const error = await this.signIn({ profileId: pending.profileId, username: pending.username, password });
+    if (!error) this.resumed += 1;
+    return error;
   }
 
   async signOut(): Promise<void> {
     const result = await api.session.signOut();
-    if (result.ok) this.status = result.value;
+    if (result.ok) this.#apply(result.value);
+    // Signing out is the way out of the re-sign-in dialog, even if the main process could not answer.
+    this.reauth = null;
   }
 
-  /** Pushed by the main process, e.g. when the service rejects the token. */
+  /** Saves a profile; the error carries the offending field. */
+  async saveProfile(input: ProfileInput): Promise<{ profile: Profile } | { error: AppError }> {
+    const result = await api.profiles.save(input);
+    if (!result.ok) return { error: result.error };
+    await this.reloadProfiles();
+    return { profile: result.value };
+  }
+
+  async removeProfile(profileId: string): Promise<AppError | null> {
+    const result = await api.profiles.remove({ profileId });
+    if (!result.ok) return result.error;
+    this.profiles = result.value;
+    return null;
+  }
+
+  async networkStatus(): Promise<NetworkStatus | null> {
+    const result = await api.network.status();
+    return result.ok ? result.value : null;
+  }
+
+  /** Pushed by the main process: sign-in and out, a token that ended, the warning before it ends. */
   listen(): () => void {
-    return api.on('session.changed', (status) => {
-      this.status = status;
+    const offChanged = api.on('session.changed', (status) => this.#apply(status));
+    const offExpiring = api.on('session.expiring', (warning) => {
+      if (this.status?.signedIn && this.status.username === warning.username) this.expiring = warning;
     });
+    return () => {
+      offChanged();
+      offExpiring();
+    };
+  }
+
+  #apply(status: SessionStatus): void {
+    const wasInApp = this.showsApp;
+    this.status = status;
+    if (status.signedIn) {
+      this.reauth = null;
+      if (this.expiring?.expiresAt !== status.expiresAt) this.expiring = null;
+      return;
+    }
+    this.expiring = null;
+    // Only a session that ended under the user's hands is resumed in place; at start, the sign-in view asks.
+    this.reauth =
+      wasInApp && status.endedBecause && status.username
+        ? { profileId: status.profileId, username: status.username, reason: status.endedBecause }
+        : null;
   }
 }
 

@@ -8,6 +8,7 @@ export interface TokenClaims {
   readonly jti: string;
 }
 
+const MAX_CACHED_TOKENS = 1024;
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 /**
@@ -16,6 +17,8 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
  */
 export class JwtSigner {
   private readonly secret: Buffer;
+  /** Tokens already checked: a client sends the same one on every call, and HMAC is the costliest step of a request. */
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(secret: Buffer = randomBytes(32)) {
     this.secret = secret;
@@ -34,6 +37,16 @@ export class JwtSigner {
 
   /** The claims of a well-formed, correctly signed, unexpired token; otherwise null. */
   verify(token: string, nowSeconds: number): TokenClaims | null {
+    const known = this.verified.get(token);
+    if (known) return known.exp > nowSeconds ? known : null;
+    const claims = this.check(token);
+    if (!claims) return null;
+    if (this.verified.size >= MAX_CACHED_TOKENS) this.verified.clear();
+    this.verified.set(token, claims);
+    return claims.exp > nowSeconds ? claims : null;
+  }
+
+  private check(token: string): TokenClaims | null {
     const parts = token.split('.');
     if (parts.length !== 3) return null;
     const [header, payload, signature] = parts as [string, string, string];
@@ -42,9 +55,7 @@ export class JwtSigner {
     const given = Buffer.from(signature, 'base64url');
     const expected = this.mac(`${header}.${payload}`);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const claims = parseClaims(payload);
-    if (!claims || claims.exp <= nowSeconds) return null;
-    return claims;
+    return parseClaims(payload);
   }
 
   private mac(input: string): Buffer {

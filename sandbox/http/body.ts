@@ -4,9 +4,15 @@ import { MESSAGE } from '../../shared/api/contract-choices.js';
 import { ApiError } from './envelope.js';
 
 /** Far above any body of this API; stops a runaway client from filling memory. */
+const UNKNOWN_FIELD = 'is not a known field';
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export function readBody(req: IncomingMessage): Promise<Buffer> {
+const EMPTY = Buffer.alloc(0);
+
+export function readBody(req: IncomingMessage): Promise<Buffer> | Buffer {
+  // No length and no chunking means no body: skip the stream machinery (most requests are GETs).
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return EMPTY;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -24,6 +30,8 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 /** `<field>: <rule>` from the first issue, or the generic text when no field is to blame. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   const first = issues[0];
+  // Only the strict schemas of the test controls reject unknown fields; API bodies ignore them.
+  if (first?.code === 'unrecognized_keys') return MESSAGE.fieldRule(first.keys[0] ?? '', UNKNOWN_FIELD);
   const field = first?.path[0];
   if (!first || field === undefined) return MESSAGE.bodyUnparsable;
   return MESSAGE.fieldRule(String(field), first.message);

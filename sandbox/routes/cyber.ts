@@ -1,6 +1,6 @@
 import { CYBER_STATUSES, MESSAGE } from '../../shared/api/contract-choices.js';
 import { CyberListQuery, type CyberListItem } from '../../shared/api/cyber.js';
-import { requireUser, type Handler } from '../context.js';
+import { requireUser, type Handler, type RequestContext, type SandboxServices } from '../context.js';
 import { parseQuery } from '../http/body.js';
 import { ApiError } from '../http/envelope.js';
 import { json } from '../http/reply.js';
@@ -31,7 +31,7 @@ export const listCyberPolicies: Handler = (req, services) => {
   return json(200, { data: items.map(listItem), page: query.page, pageSize: query.pageSize, total });
 };
 
-function cyberPolicyOf(req: Parameters<Handler>[0], services: Parameters<Handler>[1]): CyberEntry {
+function cyberPolicyOf(req: RequestContext, services: SandboxServices): CyberEntry {
   const cidrId = req.params['cidr_id'] ?? '';
   const entry = services.store.cyberOf(requireUser(req).username, cidrId);
   if (!entry) throw new ApiError(404, MESSAGE.policyNotFound(cidrId));

@@ -119,6 +119,7 @@ function generateCapacities(rng: Rng, scale: number, anchorMs: number): Capacity
       endMs: draft.endMs,
       policy,
       json: undefined,
+      viewJson: undefined,
     } satisfies CapacityEntry;
   });
 }

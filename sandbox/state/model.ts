@@ -14,8 +14,10 @@ export interface CapacityEntry extends Indexed {
   readonly endMs: number;
   /** The wire record, replaced (never edited in place) on every change. */
   policy: CapacityPolicy;
-  /** JSON of `policy`, kept until the record changes: lists are the hot path. */
-  json: string | undefined;
+  /** UTF-8 JSON of `policy`, kept until the record changes: lists are the hot path. */
+  json: Buffer | undefined;
+  /** UTF-8 JSON of the describe view, kept likewise. */
+  viewJson: Buffer | undefined;
 }
 
 export interface CyberEntry extends Indexed {

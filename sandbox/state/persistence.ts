@@ -59,7 +59,12 @@ export function serializeState(parts: StateParts, savedAt: Date): string {
   return `${JSON.stringify(state)}\n`;
 }
 
-/** The saved state, or null when there is no file yet. A damaged file is an error, never silently replaced. */
+/** A state file that exists but cannot be read back. */
+export class DamagedStateError extends Error {
+  override readonly name = 'DamagedStateError';
+}
+
+/** The saved state, or null when there is no file yet; DamagedStateError when it cannot be used. */
 export async function loadState(file: string): Promise<PersistedState | null> {
   let text: string;
   try {
@@ -72,10 +77,10 @@ export async function loadState(file: string): Promise<PersistedState | null> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error(`sandbox state file ${file} is not JSON; move it away to start from the seed`);
+    throw new DamagedStateError(`sandbox state file ${file} is not JSON`);
   }
   const parsed = PersistedState.safeParse(value);
-  if (!parsed.success) throw new Error(`sandbox state file ${file} has an unknown shape: ${parsed.error.issues[0]?.message ?? ''}`);
+  if (!parsed.success) throw new DamagedStateError(`sandbox state file ${file} has an unknown shape: ${parsed.error.issues[0]?.message ?? ''}`);
   return parsed.data;
 }
 
@@ -142,5 +147,21 @@ export class Persister {
     };
     run.then(clear, clear);
     return run;
+  }
+}
+
+/**
+ * Loads the state; a damaged file is moved aside (kept for inspection, never
+ * overwritten) and the sandbox starts from its seed, so the app still starts.
+ */
+export async function loadOrSetAside(file: string, log?: (line: string) => void): Promise<PersistedState | null> {
+  try {
+    return await loadState(file);
+  } catch (error) {
+    if (!(error instanceof DamagedStateError)) throw error;
+    const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await rename(file, aside);
+    log?.(`${error.message}; moved to ${aside}, starting from the seed`);
+    return null;
   }
 }

@@ -130,10 +130,16 @@ export class SandboxStore {
     return { items: pageOfItems(items, options.page, options.pageSize, options.sortOrder), total: items.length };
   }
 
-  /** The record's JSON, built once per version of the record. */
-  capacityJson(entry: CapacityEntry): string {
-    entry.json ??= JSON.stringify(entry.policy);
+  /** The record's JSON, encoded once per version of the record. */
+  capacityJson(entry: CapacityEntry): Buffer {
+    entry.json ??= Buffer.from(JSON.stringify(entry.policy));
     return entry.json;
+  }
+
+  /** The describe view's JSON, rendered once per version of the record. */
+  capacityViewJson(entry: CapacityEntry, render: (policy: CapacityPolicy) => unknown): Buffer {
+    entry.viewJson ??= Buffer.from(JSON.stringify(render(entry.policy)));
+    return entry.viewJson;
   }
 
   purchase(entry: CapacityEntry, nowMs: number): CapacityPolicy {
@@ -240,6 +246,7 @@ export class SandboxStore {
       if (!entry) continue;
       entry.policy = policy;
       entry.json = undefined;
+      entry.viewJson = undefined;
       this.changedCapacity.add(policy.cidrId);
     }
     for (const change of overlay.cyber) {
@@ -266,6 +273,7 @@ export class SandboxStore {
     const from = entry.policy.policyStatus;
     entry.policy = policy;
     entry.json = undefined;
+    entry.viewJson = undefined;
     this.capacityByOwner.get(entry.owner)?.move(entry, from, policy.policyStatus);
   }
 

@@ -19,10 +19,33 @@ export const CHANNELS = [
   'cyber.list',
   'cyber.view',
   'cyber.terminate',
+  'profiles.save',
+  'profiles.remove',
+  'profiles.rememberCustomer',
+  'network.status',
+  'offline.status',
+  'offline.enter',
+  'offline.leave',
+  'offline.sync',
+  'offline.cancelSync',
+  'offline.capacities',
+  'offline.capacityView',
+  'offline.accounts',
+  'offline.cyberList',
+  'offline.cyberView',
+  'offline.wipe',
+  'overview.summary',
+  'files.saveCsv',
+  'app.info',
+  'updates.status',
+  'updates.check',
+  'updates.install',
+  'preferences.get',
+  'preferences.set',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export const EVENTS = ['session.changed'] as const;
+export const EVENTS = ['session.changed', 'session.expiring', 'offline.syncProgress', 'updates.changed', 'app.command'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export type GroupOf<C extends string> = C extends `${infer G}.${string}` ? G : never;

@@ -14,6 +14,20 @@ import {
 import { CyberListInput, CyberPage, CyberView } from '../api/cyber.js';
 import type { Channel, EventName } from './channels.js';
 import { CancelResult, CustomerId, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
+import {
+  CacheStatus,
+  CachedAccounts,
+  CachedCapacityView,
+  CachedCyberList,
+  CachedCyberView,
+  LocalCapacityQuery,
+  LocalCapacityWindow,
+  SyncProgress as OfflineSyncProgress,
+  SyncSummary,
+} from './offline.js';
+import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
+import { OverviewSummary, SaveCsvInput, SaveCsvResult } from './models.js';
+import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
 
 const NoInput = z.undefined();
 
@@ -45,10 +59,39 @@ export const CONTRACT = {
   'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: CyberPage, mutates: false },
   'cyber.view': { input: PolicyRef, output: CyberView, mutates: false },
   'cyber.terminate': { input: PolicyRef, output: TerminateResult, mutates: true },
+  'profiles.save': { input: ProfileInput, output: Profile, mutates: true },
+  'profiles.remove': { input: ProfileIdInput, output: z.array(Profile), mutates: true },
+  'profiles.rememberCustomer': { input: RememberCustomerInput, output: Profile, mutates: true },
+  'network.status': { input: NoInput, output: NetworkStatus, mutates: false },
+  'offline.status': { input: NoInput, output: CacheStatus, mutates: false },
+  'offline.enter': { input: z.object({ profileId: z.string().min(1) }), output: CacheStatus, mutates: false },
+  'offline.leave': { input: NoInput, output: z.null(), mutates: false },
+  'offline.sync': { input: NoInput, output: SyncSummary, mutates: false },
+  'offline.cancelSync': { input: NoInput, output: z.boolean(), mutates: false },
+  'offline.capacities': { input: LocalCapacityQuery, output: LocalCapacityWindow, mutates: false },
+  'offline.capacityView': { input: PolicyRef, output: CachedCapacityView, mutates: false },
+  'offline.accounts': { input: NoInput, output: CachedAccounts, mutates: false },
+  'offline.cyberList': { input: z.object({ customerId: CustomerId }), output: CachedCyberList, mutates: false },
+  'offline.cyberView': { input: PolicyRef, output: CachedCyberView, mutates: false },
+  'offline.wipe': { input: NoInput, output: CacheStatus, mutates: true },
+  'overview.summary': { input: NoInput, output: OverviewSummary, mutates: false },
+  // Writes a file only where the person chooses it in the save dialog.
+  'files.saveCsv': { input: SaveCsvInput, output: SaveCsvResult, mutates: false },
+  'app.info': { input: NoInput, output: AppInfo, mutates: false },
+  'updates.status': { input: NoInput, output: UpdateState, mutates: false },
+  'updates.check': { input: NoInput, output: UpdateState, mutates: false },
+  // Quits and restarts into the downloaded version.
+  'updates.install': { input: NoInput, output: UpdateState, mutates: true },
+  'preferences.get': { input: NoInput, output: Preferences, mutates: false },
+  'preferences.set': { input: PreferencesPatch, output: Preferences, mutates: true },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {
   'session.changed': SessionStatus,
+  'session.expiring': SessionExpiring,
+  'offline.syncProgress': OfflineSyncProgress,
+  'updates.changed': UpdateState,
+  'app.command': AppCommand,
 } as const satisfies { readonly [E in EventName]: z.ZodType };
 
 export type Input<C extends Channel> = z.input<(typeof CONTRACT)[C]['input']>;

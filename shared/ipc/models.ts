@@ -8,6 +8,8 @@ export const Profile = z.object({
   baseUrl: z.string(),
   builtIn: z.boolean(),
   lastUsername: z.string().optional(),
+  /** Customer ids last used with this profile, most recent first (at most MAX_REMEMBERED_CUSTOMERS). */
+  lastCustomerIds: z.array(z.string()),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -70,3 +72,173 @@ export const TerminateResult = z.object({
   message: z.string(),
 });
 export type TerminateResult = z.infer<typeof TerminateResult>;
+
+/** How many customer ids each profile remembers. */
+export const MAX_REMEMBERED_CUSTOMERS = 8;
+
+const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** True for a URL that never leaves this computer, where plain http is acceptable. */
+export function isLoopbackUrl(url: URL): boolean {
+  return LOOPBACK_HOSTS.test(url.hostname);
+}
+
+/**
+ * A profile's base URL: http(s) only, https required unless the host is this
+ * computer (a token sent over plain http to another host could be read on the way).
+ */
+export const ProfileBaseUrl = z
+  .string()
+  .trim()
+  .min(1, { error: 'Enter the base URL of the service' })
+  .superRefine((text, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Enter a full URL, e.g. https://api.example.com' });
+      return;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      ctx.addIssue({ code: 'custom', message: 'The URL must start with https://' });
+    } else if (url.protocol === 'http:' && !isLoopbackUrl(url)) {
+      ctx.addIssue({ code: 'custom', message: 'Use https:// for a service on another computer (plain http is only for localhost)' });
+    } else if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'Do not put a username or password in the URL' });
+    } else if (url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: 'The base URL takes no ?query or #fragment' });
+    }
+  })
+  .transform((text) => text.replace(/\/+$/, ''));
+
+/** A profile as the profile manager saves it: no id creates one. */
+export const ProfileInput = z.object({
+  id: z.string().min(1).max(64).optional(),
+  name: z.string().trim().min(1, { error: 'Enter a name' }).max(60, { error: 'A name is at most 60 characters' }),
+  baseUrl: ProfileBaseUrl,
+});
+export type ProfileInput = z.input<typeof ProfileInput>;
+
+export const ProfileIdInput = z.object({ profileId: z.string().min(1) });
+export type ProfileIdInput = z.infer<typeof ProfileIdInput>;
+
+/** Remembers a customer id for a profile (default: the profile of the current session). */
+export const RememberCustomerInput = z.object({
+  customerId: CustomerId,
+  profileId: z.string().min(1).optional(),
+});
+export type RememberCustomerInput = z.input<typeof RememberCustomerInput>;
+
+/** Pushed about five minutes before the access token stops working. */
+export const SessionExpiring = z.object({
+  profileId: z.string(),
+  username: z.string(),
+  expiresAt: z.string(),
+  minutesLeft: z.number().int().min(0),
+});
+export type SessionExpiring = z.infer<typeof SessionExpiring>;
+
+/** How the main process reaches the network, for the user's (and support's) eyes. */
+export const NetworkStatus = z.object({
+  /** The proxy in use (credentials removed), or null for direct connections. */
+  proxy: z.string().nullable(),
+  noProxy: z.string().nullable(),
+  /** NODE_EXTRA_CA_CERTS names a file of extra trusted certificates. */
+  extraCaCertsFile: z.string().nullable(),
+  /** Whether the OS trust store is trusted too (needs Node 22.15+ or 23.10+; see README, "Corporate networks"). */
+  systemCa: z.enum(['on', 'off', 'unsupported']),
+  nodeVersion: z.string(),
+});
+export type NetworkStatus = z.infer<typeof NetworkStatus>;
+
+/* ---- Overview and file export (issue 6) ---- */
+
+/** The overview looks this many days ahead for launches, ends and renewals. */
+export const OVERVIEW_WINDOW_DAYS = 30;
+/**
+ * "Monthly" savings: each ACTIVE policy's savings spread evenly over its window
+ * (launch to end), counted for this many days. Written once so the overview's
+ * figure and the words that explain it cannot disagree.
+ */
+export const SAVINGS_MONTH_DAYS = 30;
+
+const Count = z.number().int().min(0);
+
+export const StatusCount = z.object({ status: z.string(), count: Count });
+export type StatusCount = z.infer<typeof StatusCount>;
+
+/** Policies meeting one rule, split by status so each part can open the filtered list. */
+export const StatusBreakdown = z.object({ total: Count, byStatus: z.array(StatusCount) });
+export type StatusBreakdown = z.infer<typeof StatusBreakdown>;
+
+/** A policy's launch or end inside the overview's window. */
+export const PolicyMilestone = z.object({
+  cidrId: z.string(),
+  policyName: z.string(),
+  policyStatus: z.string(),
+  kind: z.enum(['launch', 'end']),
+  at: z.iso.datetime({ offset: true }),
+});
+export type PolicyMilestone = z.infer<typeof PolicyMilestone>;
+
+export const FamilySavings = z.object({
+  /** The instance family (the type's part before the dot, e.g. m5), or "other" for the rest. */
+  family: z.string(),
+  monthly: z.number(),
+  policies: Count,
+});
+export type FamilySavings = z.infer<typeof FamilySavings>;
+
+/** One day of the launch/end timeline; day 0 starts at asOf. */
+export const TimelineDay = z.object({ day: Count, launches: Count, ends: Count });
+export type TimelineDay = z.infer<typeof TimelineDay>;
+
+/** overview.summary: every capacity policy of the user, aggregated in the main process. */
+export const OverviewSummary = z.object({
+  /** The instant the figures were computed for; "the next N days" start here. */
+  asOf: z.iso.datetime({ offset: true }),
+  windowDays: z.number().int().min(1),
+  totalPolicies: Count,
+  /** Every known status in contract order (zero counts included), then any unknown one. */
+  byStatus: z.array(StatusCount),
+  /** ACTIVE and READY_FOR_PURCHASE policies launching within the window. */
+  launching: StatusBreakdown,
+  /** ACTIVE and READY_FOR_PURCHASE policies ending within the window. */
+  ending: StatusBreakdown,
+  /** ACTIVE policies with auto-renewal off that end within the window, soonest first (a few). */
+  endingWithoutRenewal: z.object({ total: Count, soonest: z.array(PolicyMilestone) }),
+  monthlySavings: z.object({
+    total: z.number(),
+    activePolicies: Count,
+    monthDays: z.number().int().min(1),
+    byFamily: z.array(FamilySavings),
+  }),
+  timeline: z.array(TimelineDay),
+  /** The next launches and ends, soonest first (a few, for a readable list). */
+  upcoming: z.array(PolicyMilestone),
+});
+export type OverviewSummary = z.infer<typeof OverviewSummary>;
+
+/** A cell of an exported list: the CSV writer turns it into text. */
+export const ExportCell = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]);
+
+/** files.saveCsv: a list as the user sees it, to be written as CSV by the main process. */
+export const SaveCsvInput = z.object({
+  /** Offered as the file name; unsafe characters are replaced and .csv is added. */
+  suggestedName: z.string().trim().min(1).max(120),
+  header: z.array(z.string().max(200)).min(1).max(50),
+  rows: z.array(z.array(ExportCell).max(50)).max(20_000),
+});
+export type SaveCsvInput = z.input<typeof SaveCsvInput>;
+
+/**
+ * saved: written where the person chose (Electron's save dialog);
+ * canceled: they closed the dialog; download: this host has no save dialog, so
+ * the renderer offers the content as a browser download.
+ */
+export const SaveCsvResult = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('saved'), fileName: z.string(), path: z.string(), rows: Count }),
+  z.object({ outcome: z.literal('canceled') }),
+  z.object({ outcome: z.literal('download'), fileName: z.string(), content: z.string(), rows: Count }),
+]);
+export type SaveCsvResult = z.infer<typeof SaveCsvResult>;

@@ -1,32 +1,29 @@
-import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
+import { expect, test, type ElectronApplication } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
-import { findElectronBinary } from '../../scripts/lib/electron-binary.js';
 import { CHANNELS } from '../../shared/ipc/channels.js';
+import { appUnderTest, launchApp } from './launch.js';
 
 /**
  * The real Electron shell. These run wherever an Electron binary exists (the
  * release workflow's matrix); on a machine without one they are reported as
  * not run, with the reason, rather than faked.
  */
-const binary = findElectronBinary();
+const target = appUnderTest();
 const alex = SANDBOX_USERS[0]!;
 
 test.describe('Electron shell', () => {
-  test.skip(binary.path === null, `Electron binary not available, so the Electron suite did not run: ${binary.path === null ? binary.reason : ''}`);
+  test.skip(target.executable === null, `Electron binary not available, so the Electron suite did not run: ${target.executable === null ? target.reason : ''}`);
 
   let app: ElectronApplication;
   let dataDir: string;
 
   test.beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-electron-'));
-    app = await electron.launch({
-      executablePath: binary.path ?? undefined,
-      args: ['.'],
-      env: { ...process.env, CAPACITY_DESK_DATA_DIR: dataDir },
-    });
+    if (target.executable === null) return;
+    app = await launchApp(target, dataDir);
   });
 
   test.afterEach(async () => {

@@ -11,7 +11,7 @@ import { stubHandlers } from '../support/stub-handlers.js';
 /** Raw HTTP against the browser host: the secret, Host and Origin checks. */
 const keychain = { kind: 'memory' as const, reason: 'test' };
 const handlers: Handlers = stubHandlers({
-  'profiles.list': async () => [{ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: true }],
+  'profiles.list': async () => [{ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: true, lastCustomerIds: [] }],
   'session.status': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),
   'session.signIn': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),
   'session.signOut': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),

@@ -88,6 +88,20 @@ describe('GET capacities', () => {
     for (const policy of jordan) expect(jordanAccounts.has(policy.cspAccountName)).toBe(true);
   });
 
+  it('large pages stay intact when many are in flight at once (output buffers are reused)', async () => {
+    const queries = Array.from({ length: 24 }, (_, i) => ({
+      [QUERY.page]: 1 + (i % 2),
+      [QUERY.pageSize]: 100 - i,
+      [QUERY.sortOrder]: i % 3 ? 'asc' : 'desc',
+    }));
+    const expected: string[] = [];
+    for (const query of queries) expected.push((await sandbox.call('listCapacities', alexToken, { query })).text);
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(queries.map((query) => sandbox.call('listCapacities', alexToken, { query })));
+      expect(answers.map((a) => a.text)).toEqual(expected);
+    }
+  });
+
   it('ids are sc_ and digits', async () => {
     for (const policy of (await page(alexToken, { [QUERY.pageSize]: 100 })).data) expect(policy.cidrId).toMatch(/^sc_\d+$/);
   });

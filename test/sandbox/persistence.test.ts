@@ -113,10 +113,19 @@ describe('persistence with dataFile', () => {
     }
   });
 
-  it('refuses a damaged state file instead of overwriting it', async () => {
+  it('moves a damaged state file aside, keeps it, and starts from the seed', async () => {
     await writeFile(file, '{"format": "capacity-desk-sandbox/1", "seed": ');
-    await expect(Sandbox.start({ dataFile: file })).rejects.toThrow(/not JSON/);
-    expect(await readFile(file, 'utf8')).toContain('"seed": ');
+    const lines: string[] = [];
+    const sandbox = await Sandbox.start({ dataFile: file, log: (line) => lines.push(line) });
+    try {
+      expect(lines[0]).toMatch(/not JSON; moved to .*damaged/);
+      const aside = (await readdir(dir)).find((name) => name.includes('.damaged-'));
+      expect(await readFile(join(dir, aside as string), 'utf8')).toContain('"seed": ');
+      expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ format: STATE_FORMAT });
+      await sandbox.signIn(ALEX);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

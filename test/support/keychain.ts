@@ -1,4 +1,4 @@
-import type { KeytarSecretStore} from '../../electron/services/secrets/keytar-secret-store.js';
+import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { loadKeytar, type KeytarModule } from '../../electron/services/secrets/keytar-secret-store.js';
 import { openSecretStore } from '../../electron/services/secrets/open-secret-store.js';
 
@@ -10,12 +10,12 @@ import { openSecretStore } from '../../electron/services/secrets/open-secret-sto
  */
 export const KEYCHAIN_REQUIRED = process.env.CAPACITY_DESK_KEYCHAIN === 'required';
 
-export async function realKeychain(): Promise<{ store: KeytarSecretStore; keytar: KeytarModule } | { store: null; reason: string }> {
+export async function realKeychain(): Promise<{ store: SecretStore; keytar: KeytarModule } | { store: null; reason: string }> {
   const store = await openSecretStore();
   if (store.status.kind !== 'keychain') {
     const reason = store.status.reason ?? 'no keychain';
     if (KEYCHAIN_REQUIRED) throw new Error(`A real keychain is required here but is not usable: ${reason}`);
     return { store: null, reason };
   }
-  return { store: store as KeytarSecretStore, keytar: loadKeytar() };
+  return { store: store as SecretStore, keytar: loadKeytar() };
 }

@@ -33,7 +33,8 @@ export async function startTestApp(options: { secrets?: SecretStore; sandbox?: O
     events: services.events,
     rendererDir: resolve(DIST_DIR, 'renderer'),
     shimFile: resolve(DIST_DIR, 'host', 'api-shim.js'),
-    reportInternal: (where, error) => console.error(`[test-app ${where}]`, error),
+    reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
+    log: (line) => services.logger.warn('browser-host', line),
   });
   return {
     services,

@@ -1,8 +1,15 @@
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { NetworkConfig } from '../network/network-config.js';
 
 /**
- * One connection pool for the whole app, with every timeout set on purpose:
- * a person is waiting on each of these requests.
+ * Every timeout set on purpose, because a person is waiting on each request:
+ * - connect: a TCP+TLS handshake that takes 10 s is not going to finish;
+ * - headers: the service's slowest documented work (search, a 100-row page)
+ *   answers in well under a second, so 30 s means it is stuck, and a money
+ *   action is then re-checked rather than left hanging;
+ * - body: the gap allowed between two chunks of an answer, not its total time.
+ * The dispatcher never retries by itself: no retry interceptor is composed in,
+ * so the only retries are the client's own, for GET only.
  */
 export const DEFAULT_TIMEOUTS = {
   connectMs: 10_000,
@@ -16,12 +23,40 @@ export interface AgentTimeouts {
   readonly bodyMs: number;
 }
 
-export function createHttpAgent(timeouts: AgentTimeouts = DEFAULT_TIMEOUTS): Dispatcher {
-  return new Agent({
-    connect: { timeout: timeouts.connectMs },
+export interface HttpAgentOptions {
+  readonly timeouts?: AgentTimeouts;
+  /** Proxy and trust settings; none = direct, Node's default trust. */
+  readonly network?: NetworkConfig;
+}
+
+/** Keep-alive shorter than the sandbox's and most servers' 5 s, so a pooled socket is never reused as it closes. */
+const KEEP_ALIVE_MS = 4_000;
+const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '[::1]'];
+/** Per origin: enough for the bulk fetch's concurrency plus the user's own clicks. */
+const CONNECTIONS_PER_ORIGIN = 16;
+
+/** The app's one connection pool; behind a proxy when HTTPS_PROXY / HTTP_PROXY are set. */
+export function createHttpAgent(options: HttpAgentOptions = {}): Dispatcher {
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+  const secureContext = options.network?.trust.secureContext;
+  const tlsOptions = { timeout: timeouts.connectMs, ...(secureContext ? { secureContext } : {}) };
+  const common = {
+    connect: tlsOptions,
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
-    keepAliveTimeout: 10_000,
-    connections: 16,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    connections: CONNECTIONS_PER_ORIGIN,
+  };
+  const proxy = options.network?.proxy;
+  if (!proxy) return new Agent(common);
+  return new EnvHttpProxyAgent({
+    ...common,
+    ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}),
+    ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}),
+    // The built-in sandbox runs on this computer: never send it through the proxy.
+    noProxy: [proxy.noProxy, ...LOOPBACK_NO_PROXY].filter(Boolean).join(','),
+    // Through a tunnel, the target's TLS and the proxy's own TLS are set apart.
+    requestTls: tlsOptions,
+    proxyTls: tlsOptions,
   });
 }

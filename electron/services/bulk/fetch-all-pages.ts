@@ -1,4 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { cancelledError } from '../api-client/errors.js';
 
 export interface PageAnswer<T> {
   readonly data: readonly T[];
@@ -28,6 +30,8 @@ export interface FetchAllOptions<T> {
 export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]> {
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const controller = new AbortController();
+  // Every request in flight listens on this one signal (and retries wait on it): more than Node's default of 10 is expected.
+  setMaxListeners(4 * concurrency + 10, controller.signal);
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -64,5 +68,5 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
 }
 
 function throwIfCancelled(signal: AbortSignal): void {
-  if (signal.aborted) throw new AppFailure({ kind: 'validation', message: 'Cancelled.' });
+  if (signal.aborted) throw new AppFailure(cancelledError());
 }

@@ -1,22 +1,42 @@
-import { parseCancellationFee } from '../../../shared/api/contract-choices.js';
+import { createOfflineHandlers } from '../cache/offline-handlers.js';
+import type { OfflineService } from '../cache/offline-service.js';
+import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { InFlightGuard } from '../money/in-flight-guard.js';
+import { MoneyActions } from '../money/money-actions.js';
+import { networkStatus, readNetworkConfig, type NetworkConfig } from '../network/network-config.js';
+import { ProfileEditor } from '../profiles/profile-editor.js';
+import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
 import type { Handlers } from './handlers.js';
+import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
+import type { DesktopServices } from '../desktop/desktop-services.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
   readonly session: SessionService;
   readonly moneyGuard: InFlightGuard;
+  readonly offline: OfflineService;
+  readonly overview: OverviewService;
+  /** Where exports go: Electron's save dialog; absent in the browser host, whose page downloads them. */
+  readonly saveFile?: SaveFileHost | undefined;
+  /** Proxy and trust settings the HTTP agent uses, reported by network.status. */
+  readonly network?: NetworkConfig | undefined;
+  /** When a money action's policy is re-read after an unanswered request (tests shorten it). */
+  readonly moneyCheckDelaysMs?: readonly number[] | undefined;
+  /** Preferences, updates and app facts: what the host provides (issue 8). */
+  readonly desktop: DesktopServices;
 }
 
-export function createHandlers({ profiles, session, moneyGuard }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
-  /** One money action per policy and profile at a time. */
-  const guarded = <T>(cidrId: string, action: string, work: () => Promise<T>) =>
-    moneyGuard.run(`${session.status().profileId}:${cidrId}`, action, work);
+  /** One money action per policy and profile at a time, sent once, re-checked when unanswered. */
+  const money = new MoneyActions({ session, guard: moneyGuard, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
+  const profileEditor = new ProfileEditor(profiles, session);
 
   return {
+    ...createOfflineHandlers(offline),
+    ...createDesktopHandlers(desktop),
     'profiles.list': async () => profiles.list(),
     'session.status': async () => session.status(),
     'session.signIn': (input) => session.signIn(input),
@@ -27,25 +47,22 @@ export function createHandlers({ profiles, session, moneyGuard }: HandlerDeps): 
     'capacity.describe': ({ cidrId }) =>
       call((client, token) => client.call('describeCapacity', { token, params: { cidr_id: cidrId } })),
     'capacity.search': (input) => call((client, token) => client.call('searchCapacity', { token, query: input })),
-    'capacity.purchase': ({ cidrId }) =>
-      guarded(cidrId, 'purchase', () => call((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } }))),
+    'capacity.purchase': ({ cidrId }) => money.purchase(cidrId),
     'capacity.configure': (input) => call((client, token) => client.call('configureCapacity', { token, body: input })),
     'capacity.setAutoRenewal': (input) => call((client, token) => client.call('setAutoRenewal', { token, body: input })),
-    'capacity.cancel': ({ cidrId }) =>
-      guarded(cidrId, 'cancellation', async () => {
-        const { message } = await call((client, token) => client.call('cancelCapacity', { token, body: { cidrId } }));
-        return { message, fee: parseCancellationFee(message) };
-      }),
+    'capacity.cancel': ({ cidrId }) => money.cancel(cidrId),
 
     'cyber.list': ({ customerId, ...query }) =>
       call((client, token) => client.call('listCyberPolicies', { token, params: { cid_ext: customerId }, query })),
     'cyber.view': ({ cidrId }) => call((client, token) => client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
-    'cyber.terminate': ({ cidrId }) =>
-      guarded(cidrId, 'termination', async () => {
-        const answer = await call((client, token) => client.call('terminateCyberEvent', { token, params: { cidr_id: cidrId } }));
-        return answer.code === 201
-          ? { outcome: 'created' as const, eventId: answer.data.id, message: answer.message }
-          : { outcome: 'already-triggered' as const, eventId: null, message: answer.message };
-      }),
+    'cyber.terminate': ({ cidrId }) => money.terminate(cidrId),
+
+    'overview.summary': () => overview.summary(),
+    'files.saveCsv': (input) => saveCsv(input, saveFile),
+
+    'profiles.save': (input) => profileEditor.save(input),
+    'profiles.remove': (input) => profileEditor.remove(input),
+    'profiles.rememberCustomer': (input) => profileEditor.rememberCustomer(input),
+    'network.status': async () => networkStatus(network ?? readNetworkConfig()),
   };
 }

@@ -1,9 +1,22 @@
-import type { Profile } from '../../../shared/ipc/models.js';
-import type { SettingsStore } from '../settings/settings-store.js';
+import { MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/models.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type { SettingsStore, StoredProfile } from '../settings/settings-store.js';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
+export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
-/** The built-in Sandbox profile plus the user's own environments. */
+/** A profile as the registry stores it; the base URL is already validated (ProfileInput). */
+export interface ProfileDraft {
+  readonly id?: string | undefined;
+  readonly name: string;
+  readonly baseUrl: string;
+}
+
+/**
+ * The built-in Sandbox profile (always first) plus the user's own environments,
+ * kept in the settings file. Ids are stable: the keychain entry of a session is
+ * named after its profile id, so renaming or moving a profile keeps it.
+ */
 export class ProfileRegistry {
   constructor(
     private readonly settings: SettingsStore,
@@ -11,17 +24,25 @@ export class ProfileRegistry {
   ) {}
 
   list(): Profile[] {
-    const { profiles, lastUsernames } = this.settings.current;
+    const { profiles, lastUsernames, lastCustomerIds } = this.settings.current;
     const sandbox: Profile = {
       id: SANDBOX_PROFILE_ID,
-      name: 'Sandbox',
+      name: SANDBOX_PROFILE_NAME,
       baseUrl: this.sandboxUrl(),
       builtIn: true,
       ...(lastUsernames[SANDBOX_PROFILE_ID] ? { lastUsername: lastUsernames[SANDBOX_PROFILE_ID] } : {}),
+      lastCustomerIds: lastCustomerIds[SANDBOX_PROFILE_ID] ?? [],
     };
     const own = profiles.map((p): Profile => {
       const lastUsername = lastUsernames[p.id] ?? p.lastUsername;
-      return { id: p.id, name: p.name, baseUrl: p.baseUrl, builtIn: false, ...(lastUsername ? { lastUsername } : {}) };
+      return {
+        id: p.id,
+        name: p.name,
+        baseUrl: p.baseUrl,
+        builtIn: false,
+        ...(lastUsername ? { lastUsername } : {}),
+        lastCustomerIds: lastCustomerIds[p.id] ?? [],
+      };
     });
     return [sandbox, ...own];
   }
@@ -29,4 +50,71 @@ export class ProfileRegistry {
   find(id: string): Profile | undefined {
     return this.list().find((profile) => profile.id === id);
   }
+
+  /** Creates (no id) or updates a profile of the user's; the Sandbox cannot be changed. */
+  async save(draft: ProfileDraft): Promise<Profile> {
+    const { profiles } = this.settings.current;
+    if (draft.id === SANDBOX_PROFILE_ID) {
+      throw new AppFailure({ kind: 'validation', field: 'name', message: 'The built-in Sandbox profile cannot be changed.' });
+    }
+    if (draft.id !== undefined && !profiles.some((p) => p.id === draft.id)) {
+      throw new AppFailure({ kind: 'not-found', message: 'That profile no longer exists.' });
+    }
+    const clash = this.list().find((p) => p.id !== draft.id && p.name.toLocaleLowerCase() === draft.name.toLocaleLowerCase());
+    if (clash) throw new AppFailure({ kind: 'validation', field: 'name', message: `A profile named “${clash.name}” already exists.` });
+
+    const id = draft.id ?? uniqueId(draft.name, new Set([SANDBOX_PROFILE_ID, ...profiles.map((p) => p.id)]));
+    const stored: StoredProfile = { id, name: draft.name, baseUrl: draft.baseUrl };
+    await this.settings.update((s) => ({
+      ...s,
+      profiles: draft.id === undefined ? [...s.profiles, stored] : s.profiles.map((p) => (p.id === id ? { ...p, ...stored } : p)),
+    }));
+    return this.find(id) as Profile;
+  }
+
+  /** Removes a profile of the user's and everything remembered for it. */
+  async remove(id: string): Promise<Profile[]> {
+    if (id === SANDBOX_PROFILE_ID) throw new AppFailure({ kind: 'validation', message: 'The built-in Sandbox profile cannot be removed.' });
+    if (!this.settings.current.profiles.some((p) => p.id === id)) {
+      throw new AppFailure({ kind: 'not-found', message: 'That profile no longer exists.' });
+    }
+    await this.settings.update((s) => ({
+      ...s,
+      activeProfileId: s.activeProfileId === id ? SANDBOX_PROFILE_ID : s.activeProfileId,
+      profiles: s.profiles.filter((p) => p.id !== id),
+      lastUsernames: without(s.lastUsernames, id),
+      lastCustomerIds: without(s.lastCustomerIds, id),
+    }));
+    return this.list();
+  }
+
+  /** Puts a customer id first in the profile's recent list. */
+  async rememberCustomer(profileId: string, customerId: string): Promise<Profile> {
+    if (!this.find(profileId)) throw new AppFailure({ kind: 'not-found', message: 'That profile no longer exists.' });
+    await this.settings.update((s) => {
+      const previous = s.lastCustomerIds[profileId] ?? [];
+      const next = [customerId, ...previous.filter((id) => id !== customerId)].slice(0, MAX_REMEMBERED_CUSTOMERS);
+      return { ...s, lastCustomerIds: { ...s.lastCustomerIds, [profileId]: next } };
+    });
+    return this.find(profileId) as Profile;
+  }
+}
+
+/** A readable id (it shows in the keychain's service name), made unique with a counter. */
+function uniqueId(name: string, taken: ReadonlySet<string>): string {
+  const base =
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'profile';
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n += 1) candidate = `${base}-${n}`;
+  return candidate;
+}
+
+function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  const { [key]: _removed, ...rest } = record;
+  return rest;
 }

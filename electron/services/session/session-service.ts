@@ -6,6 +6,7 @@ import type { AppEvents } from '../events.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import { keychainService, type SecretStore } from '../secrets/secret-store.js';
 import type { SettingsStore } from '../settings/settings-store.js';
+import { ExpiryTimers, type Timers } from './expiry-timers.js';
 
 /** What the keychain entry holds: the token and when it stops working. */
 const StoredToken = z.object({ accessToken: z.string().min(1), expiresAt: z.iso.datetime() });
@@ -17,6 +18,17 @@ interface ActiveSession {
   readonly token: StoredToken;
 }
 
+type EndReason = NonNullable<SessionStatus['endedBecause']>;
+
+/** The session that ended on its own, so the renderer can ask the same user for the password again. */
+interface EndedSession {
+  readonly profileId: string;
+  readonly username: string;
+  readonly reason: EndReason;
+}
+
+export const EXPIRY_WARNING_MS = 5 * 60_000;
+
 export interface SessionDeps {
   readonly secrets: SecretStore;
   readonly settings: SettingsStore;
@@ -24,6 +36,10 @@ export interface SessionDeps {
   readonly events: AppEvents;
   readonly clientFor: (baseUrl: string) => ApiClient;
   readonly now?: () => Date;
+  /** Tests drive time by hand; the app uses the real timers. */
+  readonly timers?: Timers;
+  /** How long before expiry the renderer is warned. */
+  readonly expiryWarningMs?: number;
 }
 
 /**
@@ -33,18 +49,28 @@ export interface SessionDeps {
  */
 export class SessionService {
   #active: ActiveSession | null = null;
-  #endedBecause: SessionStatus['endedBecause'];
+  #ended: EndedSession | null = null;
   readonly #now: () => Date;
+  readonly #timers: ExpiryTimers;
 
   constructor(private readonly deps: SessionDeps) {
     this.#now = deps.now ?? (() => new Date());
+    this.#timers = new ExpiryTimers({
+      now: () => this.#now().getTime(),
+      warningMs: deps.expiryWarningMs ?? EXPIRY_WARNING_MS,
+      ...(deps.timers ? { timers: deps.timers } : {}),
+    });
   }
 
   status(): SessionStatus {
-    const profileId = this.#active?.profileId ?? this.deps.settings.current.activeProfileId;
-    const base = { profileId, keychain: this.deps.secrets.status };
-    if (!this.#active) return { ...base, signedIn: false, ...(this.#endedBecause ? { endedBecause: this.#endedBecause } : {}) };
-    return { ...base, signedIn: true, username: this.#active.username, expiresAt: this.#active.token.expiresAt };
+    const keychain = this.deps.secrets.status;
+    const active = this.#active;
+    if (active) {
+      return { signedIn: true, profileId: active.profileId, username: active.username, expiresAt: active.token.expiresAt, keychain };
+    }
+    const ended = this.#ended;
+    if (ended) return { signedIn: false, profileId: ended.profileId, username: ended.username, endedBecause: ended.reason, keychain };
+    return { signedIn: false, profileId: this.deps.settings.current.activeProfileId, keychain };
   }
 
   /** Restores a still-valid session from the keychain at start. */
@@ -54,7 +80,10 @@ export class SessionService {
     if (!username || !this.deps.profiles.find(activeProfileId)) return this.status();
     const stored = await this.#readToken(activeProfileId, username);
     if (stored && Date.parse(stored.expiresAt) > this.#now().getTime()) {
-      this.#active = { profileId: activeProfileId, username, token: stored };
+      this.#begin({ profileId: activeProfileId, username, token: stored });
+    } else if (stored) {
+      // An expired token is of no use to anyone; do not leave it in the keychain.
+      await this.forgetStoredToken(activeProfileId, username);
     }
     return this.status();
   }
@@ -72,8 +101,7 @@ export class SessionService {
     };
     if (this.#active) await this.#forget(this.#active);
     await this.deps.secrets.set(keychainService(profile.id), input.username, JSON.stringify(token));
-    this.#active = { profileId: profile.id, username: input.username, token };
-    this.#endedBecause = undefined;
+    this.#begin({ profileId: profile.id, username: input.username, token });
     await this.deps.settings.update((s) => ({
       ...s,
       activeProfileId: profile.id,
@@ -85,9 +113,11 @@ export class SessionService {
   }
 
   async signOut(): Promise<SessionStatus> {
-    if (this.#active) await this.#forget(this.#active);
+    const active = this.#active;
     this.#active = null;
-    this.#endedBecause = undefined;
+    this.#ended = null;
+    this.#timers.clear();
+    if (active) await this.#forget(active);
     const status = this.status();
     this.deps.events.emit('session.changed', status);
     return status;
@@ -109,19 +139,50 @@ export class SessionService {
     try {
       return await work(this.deps.clientFor(profile.baseUrl), active.token.accessToken);
     } catch (error) {
-      if (error instanceof AppFailure && error.error.kind === 'unauthorized' && this.#active === active) {
-        this.#end(active, 'rejected');
+      if (error instanceof AppFailure && error.error.kind === 'unauthorized') {
+        if (this.#active === active) this.#end(active, 'rejected');
         throw new AppFailure({ ...error.error, message: 'Your session is no longer valid. Sign in again to continue.' });
       }
       throw error;
     }
   }
 
-  #end(session: ActiveSession, reason: 'expired' | 'rejected'): void {
+  /** Deletes a stored token that no session is using (a removed profile, an expired entry). */
+  async forgetStoredToken(profileId: string, username: string): Promise<void> {
+    if (this.#active?.profileId === profileId && this.#active.username === username) return;
+    await this.deps.secrets.delete(keychainService(profileId), username).catch(() => false);
+  }
+
+  /** Stops the expiry timers (the app is closing). */
+  dispose(): void {
+    this.#timers.clear();
+  }
+
+  #begin(session: ActiveSession): void {
+    this.#active = session;
+    this.#ended = null;
+    this.#timers.schedule(Date.parse(session.token.expiresAt), {
+      warn: (minutesLeft) => {
+        if (this.#active !== session) return;
+        this.deps.events.emit('session.expiring', {
+          profileId: session.profileId,
+          username: session.username,
+          expiresAt: session.token.expiresAt,
+          minutesLeft,
+        });
+      },
+      expire: () => {
+        if (this.#active === session) this.#end(session, 'expired');
+      },
+    });
+  }
+
+  #end(session: ActiveSession, reason: EndReason): void {
     this.#active = null;
+    this.#timers.clear();
     // The token is useless now; a failed delete only leaves a dead entry behind.
     this.#forget(session).catch(() => undefined);
-    this.#endedBecause = reason;
+    this.#ended = { profileId: session.profileId, username: session.username, reason };
     this.deps.events.emit('session.changed', this.status());
   }
 

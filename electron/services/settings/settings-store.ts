@@ -17,10 +17,12 @@ export const Settings = z.object({
   profiles: z.array(StoredProfile).default([]),
   /** Usernames last signed in per profile, to restore the session at start. */
   lastUsernames: z.record(z.string(), z.string()).default({}),
+  /** Customer ids last used per profile, most recent first (the Sandbox has no stored profile, so keyed apart). */
+  lastCustomerIds: z.record(z.string(), z.array(z.string())).default({}),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const DEFAULTS: Settings = { version: 1, activeProfileId: 'sandbox', profiles: [], lastUsernames: {} };
+const DEFAULTS: Settings = { version: 1, activeProfileId: 'sandbox', profiles: [], lastUsernames: {}, lastCustomerIds: {} };
 
 /** The settings file, read once and written atomically on every change. */
 export class SettingsStore {

@@ -1,0 +1,42 @@
+import { app, BrowserWindow, dialog, type SaveDialogOptions } from 'electron';
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { AppFailure } from '../../shared/ipc/result.js';
+import type { SaveFileHost, SaveFileRequest } from '../services/files/save-file.js';
+
+/**
+ * Saving through the OS save dialog: the person picks the place, so the
+ * renderer never names a path and can write nowhere else.
+ */
+export const electronSaveFileHost: SaveFileHost = {
+  async save(request: SaveFileRequest) {
+    const options: SaveDialogOptions = {
+      title: 'Export as CSV',
+      defaultPath: join(app.getPath('downloads'), request.suggestedName),
+      filters: [{ name: request.filter.name, extensions: [...request.filter.extensions] }],
+      properties: ['createDirectory', 'showOverwriteConfirmation'],
+    };
+    const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+    const answer = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+    if (answer.canceled || !answer.filePath) return null;
+    await writeWhole(answer.filePath, request.content);
+    return { path: answer.filePath };
+  },
+};
+
+/** Writes beside the target and renames, so a failed write never leaves half a file under the chosen name. */
+async function writeWhole(path: string, content: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, content, { encoding: 'utf8', flush: true });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    const code = typeof error === 'object' && error && 'code' in error ? String(error.code) : 'unknown error';
+    throw new AppFailure({
+      kind: 'internal',
+      message: `The file could not be written to ${dirname(path)} (${code}). Choose another folder and try again.`,
+    });
+  }
+}

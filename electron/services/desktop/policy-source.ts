@@ -1,0 +1,36 @@
+import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import { PAGING } from '../../../shared/api/contract-choices.js';
+import type { Authorized } from '../bulk/capacity-sync.js';
+import { fetchAllPages } from '../bulk/fetch-all-pages.js';
+import type { PolicyDates } from './policy-alerts.js';
+
+/**
+ * A background look at the user's active capacity policies for the date
+ * notifications: gentle (two requests at a time) and bounded, so a very large
+ * book never turns a reminder into a bulk download; the offline sync exists
+ * for that.
+ */
+export const NOTIFY_MAX_PAGES = 20;
+
+export function activeCapacityDates(session: Authorized, maxPages: number = NOTIFY_MAX_PAGES): () => Promise<PolicyDates[]> {
+  return async () => {
+    const policies = await fetchAllPages<CapacityPolicy>({
+      pageSize: PAGING.maxPageSize,
+      concurrency: 2,
+      fetchPage: async (page, pageSize, signal) => {
+        const answer = await session.authorized((client, token) =>
+          client.call('listCapacities', { token, signal, query: { page, pageSize, status: 'ACTIVE' } }),
+        );
+        // Reporting a smaller total is how the page count is capped.
+        return { data: answer.data, total: Math.min(answer.total, maxPages * pageSize) };
+      },
+    });
+    return policies.map((policy) => ({
+      cidrId: policy.cidrId,
+      policyName: policy.policyName,
+      policyStatus: policy.policyStatus,
+      launchDateTime: policy.capacityConfiguration.launchDateTime,
+      endDateTime: policy.capacityConfiguration.endDateTime,
+    }));
+  };
+}

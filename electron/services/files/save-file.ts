@@ -1,0 +1,53 @@
+import { toCsv } from '../../../shared/format/csv.js';
+import type { SaveCsvResult } from '../../../shared/ipc/models.js';
+import type { ParsedInput } from '../../../shared/ipc/contract.js';
+
+export interface SaveFileRequest {
+  /** A safe file name with its extension, offered in the dialog. */
+  readonly suggestedName: string;
+  readonly content: string;
+  readonly filter: { readonly name: string; readonly extensions: readonly string[] };
+}
+
+/**
+ * A host that can ask the person where to put a file and write it there.
+ * Electron gives one (electron/main/save-dialog.ts); the browser host has none,
+ * because its page can download the file itself.
+ */
+export interface SaveFileHost {
+  /** The path written, or null when the person closed the dialog. */
+  save(request: SaveFileRequest): Promise<{ readonly path: string } | null>;
+}
+
+/** Characters that are not allowed, or not wise, in a file name on any of the three systems. */
+const UNSAFE_IN_NAME = /[\\/:*?"<>|\p{Cc}]+/gu;
+
+/** A file name that every OS accepts, ending in the extension, from whatever the renderer suggested. */
+export function safeFileName(suggested: string, extension: string): string {
+  const suffix = `.${extension}`;
+  let base = suggested.normalize('NFC').replace(UNSAFE_IN_NAME, '-').replace(/\s+/g, ' ').trim();
+  if (base.toLowerCase().endsWith(suffix)) base = base.slice(0, -suffix.length);
+  // Windows refuses names ending in a dot or space, and a leading dot hides the file elsewhere.
+  base = base.replace(/^[.\s-]+|[.\s]+$/g, '').slice(0, 100);
+  if (/^(con|prn|aux|nul|com\d|lpt\d)$/i.test(base)) base = `${base}-export`;
+  return `${base || 'export'}${suffix}`;
+}
+
+/**
+ * files.saveCsv: the CSV is always written here, in the main process, so both
+ * hosts export the same bytes; the host decides where they go.
+ */
+export async function saveCsv(input: ParsedInput<'files.saveCsv'>, host: SaveFileHost | undefined): Promise<SaveCsvResult> {
+  const fileName = safeFileName(input.suggestedName, 'csv');
+  // The BOM makes spreadsheet apps read the file as UTF-8 (names with accents).
+  const content = toCsv(input.header, input.rows, { bom: true });
+  const rows = input.rows.length;
+  if (!host) return { outcome: 'download', fileName, content, rows };
+  const saved = await host.save({ suggestedName: fileName, content, filter: { name: 'CSV (comma-separated values)', extensions: ['csv'] } });
+  if (!saved) return { outcome: 'canceled' };
+  return { outcome: 'saved', fileName: baseName(saved.path), path: saved.path, rows };
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}

@@ -1,0 +1,54 @@
+import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { OverviewSummary } from '../../../shared/ipc/models.js';
+import { fetchAllPages } from '../bulk/fetch-all-pages.js';
+import type { SessionService } from '../session/session-service.js';
+import { summarizeCapacities } from './summarize.js';
+
+export interface OverviewDeps {
+  readonly session: Pick<SessionService, 'status' | 'authorized'>;
+  readonly now?: () => Date;
+  /** The service's largest page: fewest requests for the whole list. */
+  readonly pageSize?: number;
+  /** Pages in flight at once; the service is shared, so keep it small. */
+  readonly concurrency?: number;
+}
+
+/**
+ * The overview is computed here, next to the data: every capacity page is
+ * fetched in the main process and only the figures cross to the renderer, so
+ * a user with 100,000 policies costs the renderer a few kilobytes.
+ */
+export class OverviewService {
+  readonly #deps: OverviewDeps;
+  /** One computation per signed-in user at a time; a second caller shares it. */
+  #running: { key: string; promise: Promise<OverviewSummary> } | null = null;
+
+  constructor(deps: OverviewDeps) {
+    this.#deps = deps;
+  }
+
+  summary(): Promise<OverviewSummary> {
+    const status = this.#deps.session.status();
+    const key = `${status.profileId}:${status.username ?? ''}`;
+    if (this.#running?.key === key) return this.#running.promise;
+    const promise = this.#compute().finally(() => {
+      if (this.#running?.promise === promise) this.#running = null;
+    });
+    this.#running = { key, promise };
+    return promise;
+  }
+
+  async #compute(): Promise<OverviewSummary> {
+    const { session } = this.#deps;
+    const policies = await fetchAllPages<CapacityPolicy>({
+      pageSize: this.#deps.pageSize ?? 100,
+      concurrency: this.#deps.concurrency ?? 4,
+      fetchPage: (page, pageSize, signal) =>
+        session.authorized((client, token) =>
+          // Oldest first: a policy created while the pages are read lands at the end, not in the middle.
+          client.call('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } }),
+        ),
+    });
+    return summarizeCapacities(policies, (this.#deps.now ?? (() => new Date()))());
+  }
+}

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Preferences, type PreferencesPatch } from '../../../shared/ipc/desktop.js';
+import { readJsonFile, writeFileAtomic } from '../settings/json-file.js';
+
+export const PREFERENCES_FILE = 'preferences.json';
+
+/** What a new install starts with: updates on, notifications opt-in (off). */
+export const DEFAULT_PREFERENCES: Preferences = Object.freeze({ autoUpdate: true, notifyPolicyDates: false });
+
+/**
+ * The file's schema: a field that is missing or damaged (hand-edited, written
+ * by a future version) falls back to its default on its own, so one bad value
+ * never resets the others.
+ */
+const StoredPreferences = z.object({
+  version: z.literal(1).catch(1),
+  autoUpdate: z.boolean().catch(DEFAULT_PREFERENCES.autoUpdate),
+  notifyPolicyDates: z.boolean().catch(DEFAULT_PREFERENCES.notifyPolicyDates),
+});
+
+export type PreferencesListener = (preferences: Preferences) => void;
+
+/** The desktop preferences, in their own file in the data folder, written atomically. */
+export class PreferencesStore {
+  readonly path: string;
+  #current: Preferences = DEFAULT_PREFERENCES;
+  #writes: Promise<void> = Promise.resolve();
+  readonly #listeners = new Set<PreferencesListener>();
+
+  constructor(dataDir: string) {
+    this.path = join(dataDir, PREFERENCES_FILE);
+  }
+
+  async load(): Promise<Preferences> {
+    const stored = await readJsonFile(this.path, StoredPreferences, { version: 1, ...DEFAULT_PREFERENCES });
+    this.#current = Preferences.parse(stored);
+    return this.#current;
+  }
+
+  get current(): Preferences {
+    return this.#current;
+  }
+
+  /** Applies a validated patch; writes are serialised so quick changes never interleave on disk. */
+  async update(patch: PreferencesPatch): Promise<Preferences> {
+    const next = Preferences.parse({ ...this.#current, ...definedOnly(patch) });
+    const changed = next.autoUpdate !== this.#current.autoUpdate || next.notifyPolicyDates !== this.#current.notifyPolicyDates;
+    this.#current = next;
+    const snapshot = JSON.stringify({ version: 1, ...next }, null, 2);
+    // A failed write must not wedge every later one.
+    const write = this.#writes.catch(() => undefined).then(() => writeFileAtomic(this.path, snapshot));
+    this.#writes = write;
+    await write;
+    if (changed) for (const listener of this.#listeners) listener(next);
+    return next;
+  }
+
+  subscribe(listener: PreferencesListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}
+
+function definedOnly(patch: PreferencesPatch): Partial<Preferences> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+}

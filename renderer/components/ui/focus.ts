@@ -1,0 +1,53 @@
+/** Focus helpers for dialogs and overlays (DOM only, no framework). */
+
+const TABBABLE = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]:not([tabindex="-1"])',
+  'summary',
+].join(',');
+
+/** The elements Tab reaches inside `root`, in order. */
+export function tabbables(root: HTMLElement): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>(TABBABLE)).filter(
+    (element) => !element.closest('[inert]') && element.getClientRects().length > 0,
+  );
+}
+
+/**
+ * Keeps Tab and Shift+Tab inside `root`. A modal <dialog> already makes the page
+ * behind it inert, but Tab from its last control would leave for the browser's
+ * own UI; this wraps it round instead.
+ */
+export function trapTab(event: KeyboardEvent, root: HTMLElement): void {
+  if (event.key !== 'Tab') return;
+  const items = tabbables(root);
+  if (items.length === 0) {
+    event.preventDefault();
+    root.focus();
+    return;
+  }
+  const first = items[0] as HTMLElement;
+  const last = items[items.length - 1] as HTMLElement;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === root)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/** Focus the element named by `selector`, else `[data-autofocus]`, else the first tabbable, else root. */
+export function focusInitial(root: HTMLElement, selector?: string): void {
+  const wanted =
+    (selector ? root.querySelector<HTMLElement>(selector) : null) ??
+    root.querySelector<HTMLElement>('[data-autofocus]') ??
+    tabbables(root)[0] ??
+    root;
+  wanted.focus();
+}

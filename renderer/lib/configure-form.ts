@@ -1,0 +1,94 @@
+import { ConfigureFields, type CapacityConfiguration, type ConfigureRequest } from '../../shared/api/capacity.js';
+import { CONFIGURABLE_FIELDS, parseFieldRule } from '../../shared/api/contract-choices.js';
+import type { AppError } from '../../shared/ipc/result.js';
+
+/** The configure form's logic, free of any UI: values, rules, the body to send, server errors. */
+
+export type ConfigField = (typeof CONFIGURABLE_FIELDS)[number];
+
+export interface ConfigValues {
+  vpc: string;
+  securityGroup: string;
+  amiImage: string;
+  sshPairKey: string;
+  /** null while the number box is empty. */
+  ebsVolumeSize: number | null;
+}
+
+export type ConfigErrors = Partial<Record<ConfigField, string>>;
+
+/** The form's starting values: the policy's current configuration (note the plural in responses). */
+export function configValuesOf(configuration: CapacityConfiguration): ConfigValues {
+  return {
+    vpc: configuration.vpc,
+    securityGroup: configuration.securityGroups,
+    amiImage: configuration.amiImage,
+    sshPairKey: configuration.sshPairKey,
+    ebsVolumeSize: configuration.ebsVolumeSize,
+  };
+}
+
+function valueForRule(values: ConfigValues, field: ConfigField): unknown {
+  // An empty number box is "no number", which the rule rejects with its own text.
+  return field === 'ebsVolumeSize' ? (values.ebsVolumeSize ?? Number.NaN) : values[field];
+}
+
+/** The shared rule's message for one field, or null when the value passes. */
+export function fieldError(values: ConfigValues, field: ConfigField): string | null {
+  const result = ConfigureFields[field].safeParse(valueForRule(values, field));
+  return result.success ? null : (result.error.issues[0]?.message ?? 'is not valid');
+}
+
+/** Rule messages for every field that fails, by field. */
+export function configErrors(values: ConfigValues, fields: readonly ConfigField[] = CONFIGURABLE_FIELDS): ConfigErrors {
+  const errors: ConfigErrors = {};
+  for (const field of fields) {
+    const message = fieldError(values, field);
+    if (message) errors[field] = message;
+  }
+  return errors;
+}
+
+export function changedFields(values: ConfigValues, base: ConfigValues): ConfigField[] {
+  return CONFIGURABLE_FIELDS.filter((field) => values[field] !== base[field]);
+}
+
+/**
+ * The body for configure: only the changed fields (omitted ones keep their
+ * value on the server), or null when nothing changed.
+ */
+export function configureBody(cidrId: string, values: ConfigValues, base: ConfigValues): ConfigureRequest | null {
+  const changed = changedFields(values, base);
+  if (changed.length === 0) return null;
+  const body: ConfigureRequest = { cidrId };
+  for (const field of changed) {
+    if (field === 'ebsVolumeSize') body.ebsVolumeSize = values.ebsVolumeSize ?? Number.NaN;
+    else body[field] = values[field];
+  }
+  return body;
+}
+
+/** The form field a failure belongs to, from `error.field` only (the response's plural maps to the form's singular). */
+export function configFieldOf(error: AppError): ConfigField | null {
+  if (error.kind !== 'validation' || !error.field) return null;
+  const field = error.field === 'securityGroups' ? 'securityGroup' : error.field;
+  return (CONFIGURABLE_FIELDS as readonly string[]).includes(field) ? (field as ConfigField) : null;
+}
+
+/** The rule text to show under the field: the service's own, after its "field: " prefix. */
+export function ruleText(error: AppError): string {
+  const described = error.description ? parseFieldRule(error.description) : null;
+  return described?.rule ?? error.message;
+}
+
+/** "must match ^vpc-.*" -> "Must match ^vpc-.*" */
+export function sentence(rule: string): string {
+  return rule.length === 0 ? rule : rule[0]!.toUpperCase() + rule.slice(1);
+}
+
+/** The EBS box's text as a number: null when empty, NaN when it is not a plain number (the rule then says why). */
+export function parseEbsText(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return /^[-+]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}

@@ -1,0 +1,56 @@
+import { SearchInput } from '../../shared/api/capacity.js';
+import { isoDateToWire } from '../../shared/format/dates.js';
+
+/** The search form's logic: what the user typed, the query it makes, the rules' messages. */
+
+export interface SearchDraft {
+  instanceType: string;
+  platform: string;
+  availabilityZone: string;
+  /** yyyy-MM-dd, what <input type=date> holds (shown in the user's locale by the browser). */
+  startIso: string;
+  endIso: string;
+  /** Hours east of UTC; null while the box is empty. */
+  utcOffset: number | null;
+}
+
+export type SearchField = 'instanceType' | 'platform' | 'availabilityZone' | 'startDate' | 'endDate' | 'clientUtcOffset';
+export type SearchErrors = Partial<Record<SearchField, string>>;
+
+export type SearchCheck = { ok: true; input: SearchInput } | { ok: false; errors: SearchErrors };
+
+/** The wire form of the query (dates as MM/dd/yyyy) checked by the shared schema. */
+export function checkSearch(draft: SearchDraft): SearchCheck {
+  const parsed = SearchInput.safeParse({
+    instanceType: draft.instanceType,
+    platform: draft.platform,
+    availabilityZone: draft.availabilityZone,
+    startDate: isoDateToWire(draft.startIso) ?? '',
+    endDate: isoDateToWire(draft.endIso) ?? '',
+    clientUtcOffset: draft.utcOffset ?? Number.NaN,
+  });
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const errors: SearchErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && !(field in errors)) errors[field as SearchField] = issue.message;
+  }
+  return { ok: false, errors };
+}
+
+function isoOf(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** A sensible first window: from tomorrow, 30 days, in local calendar days. */
+export function defaultWindow(today: Date): { startIso: string; endIso: string } {
+  const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
+  const end = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 29);
+  return { startIso: isoOf(start), endIso: isoOf(end) };
+}
+
+/** The IANA zone name of this computer, for the offset's hint ("Europe/Berlin"). */
+export function localZoneName(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'this computer';
+}

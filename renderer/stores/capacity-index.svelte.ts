@@ -1,0 +1,67 @@
+import type { AppError } from '../../shared/ipc/result.js';
+import { PAGING } from '../../shared/api/contract-choices.js';
+import { api } from '../lib/api.js';
+import type { PolicyEntry } from '../lib/palette-search.js';
+import { capacityList } from './capacity-list.svelte.js';
+
+/** The newest policies the palette indexes by name; any policy can still be opened by its full id. */
+export const INDEX_MAX_PAGES = 20;
+
+/**
+ * A light index of the user's capacity policies (id, name, status) for the
+ * command palette: the newest pages of capacity.list, fetched on first use,
+ * plus whatever the list view has loaded.
+ */
+class CapacityIndex {
+  #entries = new Map<string, PolicyEntry>();
+  version = $state(0);
+  total = $state<number | null>(null);
+  loading = $state(false);
+  error = $state<AppError | null>(null);
+  #scope: string | null = null;
+  #loadedAt = 0;
+
+  get indexed(): number {
+    void this.version;
+    return this.#entries.size;
+  }
+
+  entries(): PolicyEntry[] {
+    void this.version;
+    // The list's rows join in only when they are this user's.
+    if (capacityList.scope === this.#scope) for (const row of capacityList.loadedRows()) this.#entries.set(row.cidrId, row);
+    return [...this.#entries.values()];
+  }
+
+  /** Loads the index once per user, and again when it is more than a minute old. */
+  async ensure(scope: string | null): Promise<void> {
+    if (scope !== null && scope !== this.#scope) {
+      this.#scope = scope;
+      this.#entries.clear();
+      this.total = null;
+      this.#loadedAt = 0;
+    }
+    if (this.loading || Date.now() - this.#loadedAt < 60_000) return;
+    this.loading = true;
+    this.error = null;
+    const requestScope = this.#scope;
+    for (let page = 1; page <= INDEX_MAX_PAGES; page++) {
+      const result = await api.capacity.list({ page, pageSize: PAGING.maxPageSize, sortOrder: 'desc' });
+      if (requestScope !== this.#scope) return;
+      if (!result.ok) {
+        this.error = result.error;
+        break;
+      }
+      this.total = result.value.total;
+      for (const policy of result.value.data) {
+        this.#entries.set(policy.cidrId, { cidrId: policy.cidrId, policyName: policy.policyName, policyStatus: policy.policyStatus });
+      }
+      this.version++;
+      if (page * PAGING.maxPageSize >= result.value.total) break;
+    }
+    this.#loadedAt = this.error ? 0 : Date.now();
+    this.loading = false;
+  }
+}
+
+export const capacityIndex = new CapacityIndex();

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { CapacityStatus, type CapacityPolicy } from '../../shared/api/capacity.js';
+import { PAGING } from '../../shared/api/contract-choices.js';
+import { SortOrder } from '../../shared/api/paging.js';
+import type { AppError } from '../../shared/ipc/result.js';
+import { api } from '../lib/api.js';
+import { nowIso } from '../lib/capacity-format.js';
+import { loadPersisted, savePersisted } from '../lib/persisted.js';
+import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
+
+/** Rows per server page: the most the service allows, so scrolling asks for few pages. */
+export const LIST_PAGE_SIZE = PAGING.maxPageSize;
+/** How long a scroll must rest before pages are fetched (a fast fling fetches only where it stops). */
+const FETCH_SETTLE_MS = 70;
+const MAX_PARALLEL_FETCHES = 3;
+
+const ListPrefs = z.object({
+  status: CapacityStatus.nullable(),
+  sortOrder: SortOrder,
+  /** The first row in view: the "page" the user was on. */
+  topIndex: z.number().int().min(0),
+});
+type ListPrefs = z.infer<typeof ListPrefs>;
+export const LIST_PREFS_KEY = 'capacity-desk.capacity-list.v1';
+
+/**
+ * The capacity policies list: server pages fetched as rows come into view,
+ * with the filter, the sort and the position kept in localStorage so they
+ * survive navigation and restarts. One instance for the app; it holds one
+ * user's rows at a time.
+ */
+class CapacityListStore {
+  status = $state<CapacityStatus | null>(null);
+  sortOrder = $state<SortOrder>(PAGING.defaultSortOrder);
+  topIndex = $state(0);
+  /** Rows matching the filter on the server; null until the first page answers. */
+  total = $state<number | null>(null);
+  error = $state<AppError | null>(null);
+  fetching = $state(0);
+  /** ISO instant of the last page that arrived. */
+  loadedAt = $state<string | null>(null);
+  /** Bumped whenever pages change, so readers of row() re-run. */
+  version = $state(0);
+
+  #pages = new Map<number, CapacityPolicy[]>();
+  #inFlight = new Set<number>();
+  #generation = 0;
+  #scope: string | null = null;
+  #stale = false;
+  #wanted: RowRange = { start: 0, end: 1 };
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    const saved = loadPersisted(LIST_PREFS_KEY, ListPrefs);
+    if (saved) {
+      this.status = saved.status;
+      this.sortOrder = saved.sortOrder;
+      this.topIndex = saved.topIndex;
+    }
+    // A position still waiting for its debounced save is written before the window goes away.
+    globalThis.addEventListener?.('pagehide', () => this.flush());
+  }
+
+  /** Writes the preferences now (the view calls it when it closes). */
+  flush(): void {
+    if (this.#saveTimer !== undefined) this.#savePrefs();
+  }
+
+  /** Whose rows these are (see session-scope.ts); null before the first open. */
+  get scope(): string | null {
+    return this.#scope;
+  }
+
+  get pageCount(): number {
+    return this.total === null ? 0 : Math.max(1, Math.ceil(this.total / LIST_PAGE_SIZE));
+  }
+
+  /** 1-based page of the first row in view. */
+  get currentPage(): number {
+    return Math.floor(this.topIndex / LIST_PAGE_SIZE) + 1;
+  }
+
+  /** The row at an index, or undefined while its page is not loaded. */
+  row(index: number): CapacityPolicy | undefined {
+    void this.version;
+    return this.#pages.get(Math.floor(index / LIST_PAGE_SIZE) + 1)?.[index % LIST_PAGE_SIZE];
+  }
+
+  /** Every row loaded so far (the command palette searches them). */
+  loadedRows(): CapacityPolicy[] {
+    void this.version;
+    return [...this.#pages.values()].flat();
+  }
+
+  /**
+   * The view calls this when it opens: another user starts from nothing, and
+   * a list that a purchase or a cancel changed is fetched again.
+   */
+  open(scope: string | null): void {
+    if (scope !== null && scope !== this.#scope) {
+      this.#scope = scope;
+      this.#clear();
+      // Start where the user left off: the page holding the saved position comes first.
+      this.#wanted = { start: this.topIndex, end: this.topIndex + 1 };
+      this.#fetchWanted();
+    } else if (this.#stale || this.total === null || this.error) {
+      this.refresh();
+    }
+  }
+
+  setStatus(status: CapacityStatus | null): void {
+    if (status === this.status) return;
+    this.status = status;
+    this.#restart();
+  }
+
+  setSortOrder(order: SortOrder): void {
+    if (order === this.sortOrder) return;
+    this.sortOrder = order;
+    this.#restart();
+  }
+
+  /** The rows now in view: remembered as the position, and fetched if missing. */
+  show(range: RowRange): void {
+    this.#wanted = range;
+    if (range.end > range.start && range.start !== this.topIndex) {
+      this.topIndex = range.start;
+      this.#savePrefsSoon();
+    }
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#fetchWanted(), FETCH_SETTLE_MS);
+  }
+
+  /** Fetches the rows in view again, keeping the old ones on screen until the new ones arrive. */
+  refresh(): void {
+    this.#generation++;
+    this.#stale = false;
+    this.error = null;
+    this.#inFlight.clear();
+    const keep = new Set(pagesOfRange(this.#wanted, LIST_PAGE_SIZE));
+    for (const page of [...this.#pages.keys()]) if (!keep.has(page)) this.#pages.delete(page);
+    this.#fetchWanted(true);
+  }
+
+  retry(): void {
+    this.refresh();
+  }
+
+  /** Something changed on the server (purchase, cancel): fetch again on the next open, or now if open. */
+  invalidate(): void {
+    this.#stale = true;
+  }
+
+  /** A record the app just got back (configure, purchase): shown at once where loaded. */
+  replace(policy: CapacityPolicy): void {
+    for (const rows of this.#pages.values()) {
+      const at = rows.findIndex((row) => row.cidrId === policy.cidrId);
+      if (at >= 0) {
+        rows[at] = policy;
+        this.version++;
+      }
+    }
+  }
+
+  #restart(): void {
+    this.topIndex = 0;
+    this.#savePrefs();
+    this.#clear();
+    this.#wanted = { start: 0, end: 1 };
+    this.#fetchWanted();
+  }
+
+  #clear(): void {
+    this.#generation++;
+    this.#pages.clear();
+    this.#inFlight.clear();
+    this.total = null;
+    this.error = null;
+    this.#stale = false;
+    this.version++;
+  }
+
+  #fetchWanted(force = false): void {
+    const wanted = pagesOfRange(this.#wanted.end > this.#wanted.start ? this.#wanted : { start: 0, end: 1 }, LIST_PAGE_SIZE);
+    for (const page of wanted) {
+      if (this.#inFlight.size >= MAX_PARALLEL_FETCHES) break;
+      if (this.#inFlight.has(page) || (!force && this.#pages.has(page))) continue;
+      if (this.total !== null && page > 1 && (page - 1) * LIST_PAGE_SIZE >= this.total) continue;
+      void this.#fetch(page);
+    }
+  }
+
+  async #fetch(page: number): Promise<void> {
+    const generation = this.#generation;
+    this.#inFlight.add(page);
+    this.fetching++;
+    const result = await api.capacity.list({
+      page,
+      pageSize: LIST_PAGE_SIZE,
+      sortOrder: this.sortOrder,
+      ...(this.status ? { status: this.status } : {}),
+    });
+    this.fetching--;
+    if (generation !== this.#generation) return;
+    this.#inFlight.delete(page);
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    this.error = null;
+    this.total = result.value.total;
+    this.#pages.set(page, result.value.data);
+    this.loadedAt = nowIso();
+    this.version++;
+    // The rows in view may have moved on while this page was in flight.
+    this.#fetchWanted();
+  }
+
+  #savePrefsSoon(): void {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => this.#savePrefs(), 250);
+  }
+
+  #savePrefs(): void {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = undefined;
+    const prefs: ListPrefs = { status: this.status, sortOrder: this.sortOrder, topIndex: this.topIndex };
+    savePersisted(LIST_PREFS_KEY, prefs);
+  }
+}
+
+export const capacityList = new CapacityListStore();

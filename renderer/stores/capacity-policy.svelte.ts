@@ -1,0 +1,135 @@
+import type {
+  AutoRenewalRequest,
+  CapacityPolicy,
+  CapacityView,
+  ConfigureRequest,
+  MessageResponse,
+} from '../../shared/api/capacity.js';
+import type { CancelResult } from '../../shared/ipc/models.js';
+import type { AppError, Result } from '../../shared/ipc/result.js';
+import { api } from '../lib/api.js';
+import { nowIso } from '../lib/capacity-format.js';
+import { capacityList } from './capacity-list.svelte.js';
+import { readyPolicies } from './capacity-search.svelte.js';
+
+/** One policy's describe view, as loaded; kept while the app runs so going back shows it at once. */
+export class PolicyDetail {
+  view = $state<CapacityView | null>(null);
+  error = $state<AppError | null>(null);
+  loading = $state(false);
+  /** ISO instant of the last answer. */
+  loadedAt = $state<string | null>(null);
+  #request = 0;
+
+  constructor(readonly cidrId: string) {}
+
+  async load(): Promise<void> {
+    const request = ++this.#request;
+    this.loading = true;
+    const result = await api.capacity.describe({ cidrId: this.cidrId });
+    if (request !== this.#request) return;
+    this.loading = false;
+    if (result.ok) {
+      this.view = result.value;
+      this.error = null;
+      this.loadedAt = nowIso();
+    } else {
+      this.error = result.error;
+    }
+  }
+
+  /** A fresh record from purchase or configure: shown at once, before the describe view follows. */
+  applyPolicy(policy: CapacityPolicy): void {
+    if (!this.view || policy.cidrId !== this.cidrId) return;
+    this.view = {
+      ...this.view,
+      policyDetails: {
+        ...this.view.policyDetails,
+        policyStatus: policy.policyStatus,
+        policyOperatingState: policy.policyOperatingState,
+      },
+      configuration: policy.capacityConfiguration,
+      pricing: policy.pricing,
+    };
+  }
+}
+
+class PolicyDetails {
+  #details = new Map<string, PolicyDetail>();
+  #scope: string | null = null;
+
+  /** The detail of a policy for the signed-in user; another user's cache is dropped first. */
+  get(scope: string | null, cidrId: string): PolicyDetail {
+    if (scope !== null && scope !== this.#scope) {
+      this.#scope = scope;
+      this.#details.clear();
+    }
+    let detail = this.#details.get(cidrId);
+    if (!detail) {
+      detail = new PolicyDetail(cidrId);
+      this.#details.set(cidrId, detail);
+    }
+    return detail;
+  }
+
+  /** Loads the policy again if it is cached (a change made elsewhere in the app). */
+  refresh(cidrId: string): void {
+    void this.#details.get(cidrId)?.load();
+  }
+
+  apply(policy: CapacityPolicy): void {
+    this.#details.get(policy.cidrId)?.applyPolicy(policy);
+  }
+}
+
+export const policyDetails = new PolicyDetails();
+
+/**
+ * The state-changing calls, each followed by what must be fetched again. The
+ * main process refuses a second money action for a policy while one is in
+ * flight (kind 'conflict'); the callers also disable their buttons meanwhile.
+ */
+export const capacityActions = {
+  async purchase(cidrId: string): Promise<Result<CapacityPolicy>> {
+    const result = await api.capacity.purchase({ cidrId });
+    if (result.ok) {
+      capacityList.replace(result.value);
+      policyDetails.apply(result.value);
+    }
+    // Bought now, or (a refusal) bought elsewhere already: either way no longer for sale.
+    if (result.ok || result.error.kind === 'validation' || result.error.kind === 'not-found') readyPolicies.remove(cidrId);
+    afterChange(cidrId, result);
+    return result;
+  },
+
+  async configure(body: ConfigureRequest): Promise<Result<CapacityPolicy>> {
+    const result = await api.capacity.configure(body);
+    if (result.ok) {
+      capacityList.replace(result.value);
+      policyDetails.apply(result.value);
+      policyDetails.refresh(body.cidrId);
+    }
+    return result;
+  },
+
+  async setAutoRenewal(body: AutoRenewalRequest): Promise<Result<MessageResponse>> {
+    const result = await api.capacity.setAutoRenewal(body);
+    afterChange(body.cidrId, result);
+    return result;
+  },
+
+  async cancel(cidrId: string): Promise<Result<CancelResult>> {
+    const result = await api.capacity.cancel({ cidrId });
+    afterChange(cidrId, result);
+    return result;
+  },
+};
+
+/** A success changed the policy; a refusal may mean it changed elsewhere (another window): look again. */
+function afterChange(cidrId: string, result: Result<unknown>): void {
+  if (result.ok || result.error.kind === 'validation' || result.error.kind === 'not-found') {
+    capacityList.invalidate();
+    readyPolicies.invalidate();
+    policyDetails.refresh(cidrId);
+  }
+}

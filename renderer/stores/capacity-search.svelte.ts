@@ -1,0 +1,123 @@
+import type { AvailabilityOffering, CapacityPolicy, SearchInput } from '../../shared/api/capacity.js';
+import type { AppError } from '../../shared/ipc/result.js';
+import { api } from '../lib/api.js';
+
+/** How many ready policies to fetch at a time beside the search. */
+export const READY_PAGE_SIZE = 25;
+
+/** The policies waiting to be bought, oldest first (the ones whose launch is nearest come first). */
+class ReadyPolicies {
+  items = $state<CapacityPolicy[]>([]);
+  total = $state<number | null>(null);
+  error = $state<AppError | null>(null);
+  loading = $state(false);
+  #page = 0;
+  #scope: string | null = null;
+  #stale = false;
+  #request = 0;
+
+  get hasMore(): boolean {
+    return this.total !== null && this.items.length < this.total;
+  }
+
+  open(scope: string | null): void {
+    if (scope !== null && scope !== this.#scope) {
+      this.#scope = scope;
+      void this.reload();
+    } else if (this.#stale || this.total === null || this.error) {
+      void this.reload();
+    }
+  }
+
+  async reload(): Promise<void> {
+    this.#stale = false;
+    this.#page = 0;
+    await this.#fetch(true);
+  }
+
+  async loadMore(): Promise<void> {
+    if (!this.loading && this.hasMore) await this.#fetch(false);
+  }
+
+  /** Bought here or elsewhere: gone from this list at once. */
+  remove(cidrId: string): void {
+    const before = this.items.length;
+    this.items = this.items.filter((policy) => policy.cidrId !== cidrId);
+    if (this.total !== null && this.items.length < before) this.total -= 1;
+  }
+
+  invalidate(): void {
+    this.#stale = true;
+  }
+
+  async #fetch(replace: boolean): Promise<void> {
+    const request = ++this.#request;
+    const page = replace ? 1 : this.#page + 1;
+    this.loading = true;
+    const result = await api.capacity.list({ page, pageSize: READY_PAGE_SIZE, sortOrder: 'asc', status: 'READY_FOR_PURCHASE' });
+    if (request !== this.#request) return;
+    this.loading = false;
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    this.error = null;
+    this.#page = page;
+    this.total = result.value.total;
+    const known = new Set(replace ? [] : this.items.map((policy) => policy.cidrId));
+    const fresh = result.value.data.filter((policy) => !known.has(policy.cidrId));
+    this.items = replace ? fresh : [...this.items, ...fresh];
+  }
+}
+
+/** The last search and its answer; kept while the app runs so coming back shows it. */
+class SearchResults {
+  offerings = $state<AvailabilityOffering[] | null>(null);
+  error = $state<AppError | null>(null);
+  busy = $state(false);
+  /** The query the shown results answer. */
+  query = $state<SearchInput | null>(null);
+  /** The record of the last purchase made from this view, until dismissed. */
+  lastPurchase = $state<CapacityPolicy | null>(null);
+  #request = 0;
+  #scope: string | null = null;
+
+  /** Another user starts with no results and no purchase record. */
+  useScope(scope: string | null): void {
+    if (scope === null || scope === this.#scope) return;
+    if (this.#scope !== null) {
+      this.clear();
+      this.lastPurchase = null;
+    }
+    this.#scope = scope;
+  }
+
+  async run(input: SearchInput): Promise<AppError | null> {
+    const request = ++this.#request;
+    this.busy = true;
+    this.error = null;
+    const result = await api.capacity.search(input);
+    if (request !== this.#request) return null;
+    this.busy = false;
+    if (result.ok) {
+      this.offerings = result.value;
+      this.query = input;
+      return null;
+    }
+    this.error = result.error;
+    this.offerings = null;
+    this.query = input;
+    return result.error;
+  }
+
+  clear(): void {
+    this.#request++;
+    this.offerings = null;
+    this.error = null;
+    this.query = null;
+    this.busy = false;
+  }
+}
+
+export const readyPolicies = new ReadyPolicies();
+export const searchResults = new SearchResults();

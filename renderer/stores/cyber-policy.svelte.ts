@@ -1,0 +1,78 @@
+import { TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
+import type { CyberView } from '../../shared/api/cyber.js';
+import type { TerminateResult } from '../../shared/ipc/models.js';
+import type { AppError } from '../../shared/ipc/result.js';
+import { api } from '../lib/api.js';
+
+type DrEvent = CyberView['disasterRecoveryEvents'][number];
+
+/** The termination event of a view, if one was ever triggered. */
+export function terminationEventOf(view: CyberView): DrEvent | undefined {
+  return view.disasterRecoveryEvents.find((event) => event.type === TERMINATION_EVENT_TYPE);
+}
+
+/**
+ * The words the person types to confirm a termination: the policy id exactly,
+ * or its name (spaces at the ends and letter case do not matter for the name).
+ */
+export function confirmsTermination(typed: string, view: CyberView): boolean {
+  const text = typed.trim();
+  if (text === '') return false;
+  const { cidrId, policyName } = view.policyDetails;
+  return text === cidrId || text.toLocaleLowerCase() === policyName.trim().toLocaleLowerCase();
+}
+
+/** One disaster-recovery policy's view and its termination, for the detail screen. */
+export class CyberPolicyStore {
+  readonly cidrId: string;
+  view = $state<CyberView | null>(null);
+  loading = $state(false);
+  error = $state<AppError | null>(null);
+
+  terminating = $state(false);
+  terminateError = $state<AppError | null>(null);
+  /** The last termination answer, shown until the view is left. */
+  outcome = $state<TerminateResult | null>(null);
+
+  #sequence = 0;
+
+  constructor(cidrId: string) {
+    this.cidrId = cidrId;
+  }
+
+  async load(): Promise<void> {
+    const sequence = ++this.#sequence;
+    this.loading = true;
+    const result = await api.cyber.view({ cidrId: this.cidrId });
+    if (sequence !== this.#sequence) return;
+    this.loading = false;
+    if (result.ok) {
+      this.view = result.value;
+      this.error = null;
+    } else {
+      this.error = result.error;
+    }
+  }
+
+  /**
+   * Sends the termination once: a second call while one is in flight returns
+   * at once (the button is disabled too, and the main process refuses a
+   * concurrent one). Returns true when the service answered with an outcome.
+   */
+  async terminate(): Promise<boolean> {
+    if (this.terminating) return false;
+    this.terminating = true;
+    this.terminateError = null;
+    try {
+      const result = await api.cyber.terminate({ cidrId: this.cidrId });
+      if (result.ok) this.outcome = result.value;
+      else this.terminateError = result.error;
+      // Whatever happened (even a timeout whose fate is unknown), show the timeline as it is now,
+      // and only then allow another attempt.
+      await this.load();
+      return result.ok;
+    } finally {
+      this.terminating = false;
+    }
+  }
+}

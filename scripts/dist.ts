@@ -1,0 +1,29 @@
+import { build } from 'electron-builder';
+import { resolve } from 'node:path';
+import { parseDistArgs, planDist } from './lib/dist-plan.js';
+
+/**
+ * `npm run dist` (installers for this OS), `npm run dist:test` (the unpacked
+ * test build for the _electron suite). Run after `npm run build`.
+ * CAPACITY_DESK_REQUIRE_SIGNING=1 (set by the release workflow on tags) turns
+ * any missing signing secret into a failure instead of an unsigned installer.
+ */
+// electron-builder packs dist/ (its `files`); a build elsewhere would ship a stale app.
+if (process.env.CD_DIST_DIR && resolve(process.env.CD_DIST_DIR) !== resolve('dist')) {
+  console.error(`dist: CD_DIST_DIR=${process.env.CD_DIST_DIR} is set, but installers are made from dist/. Unset it and run again.`);
+  process.exit(1);
+}
+
+const plan = planDist(parseDistArgs(process.argv.slice(2)), process.env, process.platform);
+for (const line of plan.signing) console.log(`dist: ${line}`);
+if (plan.missing.length > 0) {
+  const message = `dist: not set: ${plan.missing.join('; ')} (see docs/release.md)`;
+  if (process.env.CAPACITY_DESK_REQUIRE_SIGNING === '1') {
+    console.error(message);
+    process.exit(1);
+  }
+  console.warn(message);
+}
+
+const artifacts = await build({ config: plan.config, dir: plan.dir, publish: plan.publish });
+for (const artifact of artifacts) console.log(`dist: built ${artifact}`);

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * Shapes of the desktop integration (issue 8): app facts, auto-update state,
+ * preferences, and commands the application menu or a notification sends to
+ * the renderer.
+ */
+
+/** A desktop feature this host has, or in plain words why not. */
+export const HostFeature = z.object({
+  available: z.boolean(),
+  reason: z.string().optional(),
+});
+export type HostFeature = z.infer<typeof HostFeature>;
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  /** electron: the desktop app; browser: the loopback browser host. */
+  host: z.enum(['electron', 'browser']),
+  platform: z.string(),
+  /** Runtime versions worth quoting in a support request (electron, chrome, node). */
+  versions: z.record(z.string(), z.string()),
+  updates: HostFeature,
+  notifications: HostFeature,
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+const Instant = z.iso.datetime({ offset: true });
+
+/**
+ * Where automatic updating stands. unavailable: this host or build cannot
+ * update itself (browser host, a copy run from the source tree, a test build);
+ * off: the person turned automatic updates off (a manual check still works).
+ */
+export const UpdateState = z.discriminatedUnion('phase', [
+  z.object({ phase: z.literal('unavailable'), reason: z.string() }),
+  z.object({ phase: z.literal('off') }),
+  z.object({ phase: z.literal('idle') }),
+  z.object({ phase: z.literal('checking') }),
+  z.object({ phase: z.literal('up-to-date'), checkedAt: Instant }),
+  z.object({ phase: z.literal('downloading'), version: z.string(), percent: z.number().min(0).max(100) }),
+  z.object({ phase: z.literal('ready'), version: z.string() }),
+  z.object({ phase: z.literal('error'), message: z.string(), at: Instant }),
+]);
+export type UpdateState = z.infer<typeof UpdateState>;
+export type UpdatePhase = UpdateState['phase'];
+
+export const Preferences = z.object({
+  /** Check for, download and install updates without asking. */
+  autoUpdate: z.boolean(),
+  /** OS notifications when a capacity policy launches or ends soon. Opt-in. */
+  notifyPolicyDates: z.boolean(),
+});
+export type Preferences = z.infer<typeof Preferences>;
+
+export const PreferencesPatch = z
+  .strictObject({
+    autoUpdate: z.boolean().optional(),
+    notifyPolicyDates: z.boolean().optional(),
+  })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'Change at least one preference' });
+export type PreferencesPatch = z.infer<typeof PreferencesPatch>;
+
+/** The main views a menu shortcut can open (detail views are reached from their lists). */
+export const COMMAND_VIEWS = ['overview', 'capacity-list', 'search', 'cyber-list', 'accounts'] as const;
+export type CommandView = (typeof COMMAND_VIEWS)[number];
+
+/**
+ * Something the main process asks the renderer to do: the application menu's
+ * entries (the renderer owns navigation and its dialogs) and a click on a
+ * policy notification.
+ */
+export const AppCommand = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('go'), view: z.enum(COMMAND_VIEWS) }),
+  z.object({ kind: z.literal('back') }),
+  z.object({ kind: z.literal('command-palette') }),
+  z.object({ kind: z.literal('preferences') }),
+  z.object({ kind: z.literal('open-policy'), cidrId: z.string().min(1).max(64) }),
+]);
+export type AppCommand = z.infer<typeof AppCommand>;

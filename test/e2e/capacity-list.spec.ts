@@ -1,0 +1,172 @@
+import type { Page } from '@playwright/test';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { formatAmount } from '../../shared/format/money.js';
+import {
+  ALEX,
+  JORDAN,
+  addFault,
+  clearFaults,
+  expect,
+  expectAccessible,
+  navTo,
+  openList,
+  otherWindow,
+  screenshot,
+  expireSession,
+  signInAgain,
+  signInAs,
+  test,
+} from './support/capacity.js';
+
+const table = (page: Page) => page.getByTestId('capacity-table');
+const rowAt = (page: Page, index: number) => table(page).locator(`[role="row"][data-index="${index}"]`);
+
+async function newestFirst(app: Parameters<typeof otherWindow>[0], status?: CapacityPolicy['policyStatus']): Promise<{ data: CapacityPolicy[]; total: number }> {
+  return otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'desc', ...(status ? { status: status as 'ACTIVE' } : {}) });
+}
+
+test.describe.configure({ timeout: 60_000 });
+
+test('the list shows every column of each policy, newest first, and a row opens its detail', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openList(page);
+  const expected = await newestFirst(app);
+
+  await expect(page.getByTestId('list-summary')).toContainText(`${expected.total.toLocaleString('en-US')} policies`);
+  const headers = table(page).getByRole('columnheader');
+  await expect(headers).toHaveText(['Policy ID', 'Policy name', 'Status', 'Instances', 'Platform', 'Zone', 'Launch – end', 'Renewal', 'Our price', 'Savings'].map((text) => new RegExp(text)));
+
+  const first = expected.data[0] as CapacityPolicy;
+  const row = rowAt(page, 0);
+  await expect(row).toContainText(first.cidrId);
+  await expect(row).toContainText(first.policyName);
+  await expect(row.getByTestId('status-badge')).toHaveAttribute('data-status', first.policyStatus);
+  await expect(row).toContainText(`${first.policyInstance.instanceType} × ${first.policyInstance.qty}`);
+  await expect(row).toContainText(first.policyInstance.platformCode);
+  await expect(row).toContainText(first.cspRegion.availabilityZoneId);
+  await expect(row).toContainText(formatAmount(first.pricing.ourPrice, 'en-US'));
+  await expect(row).toContainText(first.capacityConfiguration.autoRenewalEnabled ? /Weekly|Every 2 weeks|Monthly/ : 'Off');
+  // Only the rows in view (and a few more) are in the page.
+  expect(await table(page).locator('[role="row"][data-index]').count()).toBeLessThan(40);
+
+  await expectAccessible(page, 'capacity list');
+  await screenshot(page, 'list');
+
+  // Keyboard: the grid is one Tab stop; arrows move, Enter opens.
+  // Focusing the grid makes the first row in view the active one.
+  await table(page).focus();
+  await expect(rowAt(page, 0)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowDown');
+  const second = expected.data[1] as CapacityPolicy;
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-cidr')).toHaveText(second.cidrId);
+
+  await page.getByRole('button', { name: 'Capacity policies' }).first().click();
+  await rowAt(page, 2).click();
+  await expect(page.getByTestId('detail-cidr')).toHaveText((expected.data[2] as CapacityPolicy).cidrId);
+});
+
+test('filter, sort and position survive navigation and a restart of the window', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openList(page);
+
+  const active = await newestFirst(app, 'ACTIVE');
+  await page.getByTestId('status-filter').getByRole('radio', { name: 'Active' }).check();
+  await expect(page.getByTestId('list-summary')).toContainText(`${active.total} active policies`);
+  for (const index of [0, 1, 2]) {
+    await expect(rowAt(page, index).getByTestId('status-badge')).toHaveAttribute('data-status', 'ACTIVE');
+  }
+
+  await page.getByTestId('sort-order').selectOption('asc');
+  const oldestActive = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'asc', status: 'ACTIVE' });
+  await expect(rowAt(page, 0)).toContainText((oldestActive.data[0] as CapacityPolicy).cidrId);
+
+  // Scroll down a little: the position is part of the remembered state.
+  await table(page).focus();
+  for (let i = 0; i < 25; i += 1) await page.keyboard.press('ArrowDown');
+  // Focus starts on row 0, so 25 presses land on row 25.
+  const remembered = (oldestActive.data[25] as CapacityPolicy).cidrId;
+  await expect(table(page).locator('[aria-selected="true"]')).toContainText(remembered);
+
+  await navTo(page, 'Overview');
+  await navTo(page, 'Capacity policies');
+  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Active' })).toBeChecked();
+  await expect(page.getByTestId('sort-order')).toHaveValue('asc');
+  await expect(table(page)).toContainText(remembered);
+
+  // A restart: the renderer starts from nothing but localStorage.
+  await page.reload();
+  await navTo(page, 'Capacity policies');
+  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Active' })).toBeChecked();
+  await expect(page.getByTestId('sort-order')).toHaveValue('asc');
+  await expect(page.getByTestId('list-summary')).toContainText(`${active.total} active policies`);
+  await expect(table(page)).toContainText(remembered);
+
+  // A filter with nothing in it has its own empty state, with a way back.
+  await page.getByTestId('status-filter').getByRole('radio', { name: 'All' }).check();
+  await expect(page.getByTestId('list-summary')).toContainText(`${(await newestFirst(app)).total} policies`);
+});
+
+test('a service that cannot answer shows the failure with a retry, and the rows come back', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 503 });
+  await navTo(page, 'Capacity policies');
+  const error = page.getByTestId('error-message');
+  await expect(error).toBeVisible();
+  await expect(error).toHaveAttribute('data-kind', 'server');
+  await expectAccessible(page, 'capacity list error');
+  await screenshot(page, 'list-error');
+
+  await clearFaults(app);
+  await error.getByRole('button', { name: 'Try again' }).click();
+  await expect(error).toBeHidden();
+  await expect(rowAt(page, 0)).toContainText(/sc_\d+/);
+});
+
+test('offline: a service that drops the connection is shown as unreachable, and the list comes back', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', dropRate: 1 });
+  await navTo(page, 'Capacity policies');
+  const error = page.getByTestId('error-message');
+  await expect(error).toHaveAttribute('data-kind', 'offline', { timeout: 20_000 });
+  await expect(error).toContainText('The service cannot be reached');
+  await screenshot(page, 'list-offline');
+  await clearFaults(app);
+  await error.getByRole('button', { name: 'Try again' }).click();
+  await expect(rowAt(page, 0)).toContainText(/sc_\d+/);
+});
+
+test('the session ends while the list is open: after signing in again the rows load, filter kept', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page, ALEX);
+  await openList(page);
+  await page.getByTestId('status-filter').getByRole('radio', { name: 'Failed' }).check();
+  await expect(page.getByTestId('list-summary')).toContainText('failed');
+  await expireSession(app);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await signInAgain(page);
+  await expect(page.getByTestId('error-message')).toHaveCount(0);
+  await expect(rowAt(page, 0).getByTestId('status-badge')).toHaveAttribute('data-status', 'FAILED');
+  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Failed' })).toBeChecked();
+});
+
+test('another user signing in on the same window sees only their own policies', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page, ALEX);
+  await openList(page);
+  const alexTotal = (await newestFirst(app)).total;
+  await expect(page.getByTestId('list-summary')).toContainText(`${alexTotal} policies`);
+  // Signed out from elsewhere (the account menu's flow is another view's): the sign-in screen comes back.
+  await otherWindow(app)['session.signOut'](undefined);
+  await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+  await signInAs(page, JORDAN);
+  await openList(page);
+  const jordan = await newestFirst(app);
+  expect(jordan.total).not.toBe(alexTotal);
+  await expect(page.getByTestId('list-summary')).toContainText(`${jordan.total} policies`);
+  await expect(rowAt(page, 0)).toContainText((jordan.data[0] as CapacityPolicy).cidrId);
+});

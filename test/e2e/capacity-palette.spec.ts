@@ -1,0 +1,62 @@
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { expect, expectAccessible, otherWindow, screenshot, signInAs, test } from './support/capacity.js';
+
+test.describe.configure({ timeout: 60_000 });
+
+test('Ctrl+K jumps to a policy by name or id, to a filtered list and to every view', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const newest = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'desc' });
+  const target = newest.data[7] as CapacityPolicy;
+
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Go to…' });
+  const input = palette.getByRole('combobox');
+  await expect(input).toBeFocused();
+  // With nothing typed, it offers every view.
+  await expect(palette.getByRole('option')).toHaveText([/Overview/, /Capacity policies/, /Search & purchase/, /Disaster recovery/, /Linked accounts/]);
+
+  await input.fill(target.policyName);
+  const option = palette.getByRole('option', { name: new RegExp(target.cidrId) });
+  await expect(option).toBeVisible();
+  await expect(palette.getByRole('option').first()).toContainText(target.cidrId);
+  await expectAccessible(page, 'command palette', '[data-testid="command-palette"]');
+  await screenshot(page, 'palette');
+  await input.press('Enter');
+  await expect(palette).toBeHidden();
+  await expect(page.getByTestId('detail-cidr')).toHaveText(target.cidrId);
+
+  // By id, with arrows to choose.
+  const other = newest.data[3] as CapacityPolicy;
+  await page.keyboard.press('Control+k');
+  await input.fill(other.cidrId);
+  await expect(palette.getByRole('option').first()).toContainText(other.cidrId);
+  await input.press('ArrowDown');
+  await input.press('ArrowUp');
+  await input.press('Enter');
+  await expect(page.getByTestId('detail-cidr')).toHaveText(other.cidrId);
+
+  // A whole id the index has not seen is still opened (the detail says if it does not exist).
+  await page.keyboard.press('Control+k');
+  await input.fill('sc_9999999');
+  await expect(palette.getByRole('option').first()).toHaveText(/Open policy sc_9999999/);
+  await input.press('Enter');
+  await expect(page.getByTestId('error-message')).toHaveAttribute('data-kind', 'not-found');
+
+  // A filtered list.
+  await page.keyboard.press('Control+k');
+  await input.fill('expired');
+  await palette.getByRole('option', { name: /Expired capacity policies/ }).click();
+  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Expired' })).toBeChecked();
+
+  // Views, and Escape closes without going anywhere.
+  await page.keyboard.press('Control+k');
+  await input.fill('search');
+  await input.press('Enter');
+  await expect(page.getByTestId('search-view')).toBeVisible();
+  await page.getByRole('button', { name: /Go to…/ }).click();
+  await expect(input).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(palette).toBeHidden();
+  await expect(page.getByTestId('search-view')).toBeVisible();
+});

@@ -1,0 +1,207 @@
+import type { Page } from '@playwright/test';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { formatAmount, formatFraction } from '../../shared/format/money.js';
+import {
+  addFault,
+  expect,
+  expectAccessible,
+  firstWithStatus,
+  navTo,
+  otherWindow,
+  requestCount,
+  screenshot,
+  signInAs,
+  test,
+} from './support/capacity.js';
+
+test.describe.configure({ timeout: 60_000 });
+// A zone without daylight saving, so the offset taken from the OS is known: +05:30.
+test.use({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
+
+const form = (page: Page) => page.getByTestId('search-form');
+
+async function openSearch(page: Page): Promise<void> {
+  await navTo(page, 'Search & purchase');
+  await expect(page.getByTestId('search-view')).toBeVisible();
+  await expect(page.getByTestId('ready-count')).toBeVisible();
+}
+
+async function fillSearch(page: Page, values: { instanceType: string; platform: string; zone: string; start: string; end: string }): Promise<void> {
+  await form(page).getByLabel('Instance type').fill(values.instanceType);
+  await form(page).getByLabel('Platform').fill(values.platform);
+  await form(page).getByLabel('Availability zone').fill(values.zone);
+  await form(page).getByLabel('Start date').fill(values.start);
+  await form(page).getByLabel('End date').fill(values.end);
+}
+
+function fieldError(page: Page, label: string) {
+  return form(page).locator('.field', { has: page.getByLabel(label) }).getByTestId('field-error');
+}
+
+test('a search shows the offerings with their status; dates picked in the locale go out as MM/dd/yyyy with the OS offset', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  const sample = await firstWithStatus(app, 'READY_FOR_PURCHASE');
+
+  await expect(form(page).getByLabel('UTC offset (hours)')).toHaveValue('5.5');
+  await expect(form(page)).toContainText(/Asia\/(Kolkata|Calcutta)/);
+  await fillSearch(page, {
+    instanceType: sample.policyInstance.instanceType,
+    platform: sample.policyInstance.platformCode,
+    zone: sample.cspRegion.availabilityZoneId,
+    start: '2027-03-01',
+    end: '2027-03-20',
+  });
+  await expect(form(page)).toContainText('Sent as 03/01/2027');
+  await expect(form(page)).toContainText('Sent as 03/20/2027');
+  await form(page).getByRole('button', { name: 'Search availability' }).click();
+
+  const offerings = page.getByTestId('offering');
+  await expect(offerings.first()).toBeVisible();
+  // The service names the window it read: the dates arrived as MM/dd/yyyy, the times carry the offset sent.
+  await expect(offerings.first()).toContainText('03/01/2027 to 03/20/2027');
+  await expect(offerings.first().locator('time').first()).toHaveAttribute('datetime', /\+05:30$/);
+  await expect(offerings.first().getByTestId('status-badge')).toHaveAttribute('data-status', /^(AVAILABLE_ALL|AVAILABLE_PARTIAL|NOT_AVAILABLE)$/);
+  expect(await requestCount(app, 'searchCapacity')).toBe(1);
+  await expectAccessible(page, 'search results');
+  await screenshot(page, 'search-results');
+});
+
+test('an offering status the app does not know is shown exactly as it came', async ({ openApp }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  await page.route('**/ipc/capacity.search', (route) =>
+    route.fulfill({
+      json: {
+        ok: true,
+        value: [{ title: 'm5.large (Linux/UNIX) in use1-az1, 03/01/2027 to 03/02/2027', status: 'WAITLISTED', startDateTime: '2027-03-01T00:00:00+05:30', endDateTime: '2027-03-02T23:59:59+05:30' }],
+      },
+    }),
+  );
+  await fillSearch(page, { instanceType: 'm5.large', platform: 'Linux/UNIX', zone: 'use1-az1', start: '2027-03-01', end: '2027-03-02' });
+  await form(page).getByRole('button', { name: 'Search availability' }).click();
+  const badge = page.getByTestId('offering').getByTestId('status-badge');
+  await expect(badge).toHaveText('Availability: WAITLISTED', { useInnerText: true });
+  await expect(badge).toHaveAttribute('data-status', 'WAITLISTED');
+});
+
+test('an unsupported instance type is refused by the service and said next to the form', async ({ openApp }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  await fillSearch(page, { instanceType: 'z9.mega', platform: 'Linux/UNIX', zone: 'use1-az1', start: '2027-03-01', end: '2027-03-05' });
+  await form(page).getByRole('button', { name: 'Search availability' }).click();
+  const error = page.getByTestId('search-error');
+  await expect(error).toHaveAttribute('data-kind', 'not-found');
+  await expect(error).toContainText('Instance type z9.mega with platform Linux/UNIX is not supported');
+  await expect(form(page).getByLabel('Instance type')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form(page).getByLabel('Instance type')).toBeFocused();
+  await expectAccessible(page, 'search refused');
+  await screenshot(page, 'search-unsupported');
+});
+
+test('a bad date range and missing fields are caught as the user types, and nothing is sent', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  await fillSearch(page, { instanceType: 'm5.large', platform: 'Linux/UNIX', zone: 'use1-az1', start: '2027-03-10', end: '2027-03-01' });
+  await expect(fieldError(page, 'End date')).toHaveText('Must not be before startDate');
+  await expect(form(page).getByLabel('End date')).toHaveAttribute('aria-invalid', 'true');
+
+  await form(page).getByLabel('End date').fill('2028-03-20');
+  await expect(fieldError(page, 'End date')).toHaveText('Window must be at most 366 days');
+  await form(page).getByLabel('End date').fill('2028-03-09');
+  await expect(fieldError(page, 'End date')).toHaveCount(0);
+
+  await form(page).getByLabel('Instance type').fill('');
+  await form(page).getByLabel('UTC offset (hours)').fill('19');
+  await form(page).getByRole('button', { name: 'Search availability' }).click();
+  await expect(fieldError(page, 'Instance type')).toHaveText('Is required');
+  await expect(fieldError(page, 'UTC offset (hours)')).toHaveText('Must be a number of hours between -18 and 18');
+  await expect(form(page).getByLabel('Instance type')).toBeFocused();
+  expect(await requestCount(app, 'searchCapacity')).toBe(0);
+  await expectAccessible(page, 'search form errors');
+  await screenshot(page, 'search-errors');
+});
+
+test('purchase: price, provider price and savings are confirmed, then the purchased record is shown', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  const countBefore = Number((await page.getByTestId('ready-count').textContent())?.replace(/\D/g, ''));
+  const first = page.getByTestId('ready-policy').first();
+  const cidrId = (await first.getAttribute('data-cidr')) as string;
+  const policy = (await otherWindow(app)['capacity.describe']({ cidrId })).pricing;
+
+  await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
+  await expect(dialog.getByRole('button', { name: /^Purchase for/ })).toBeFocused();
+  await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(policy.ourPrice, 'en-US'));
+  await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(policy.cspProviderPrice, 'en-US'));
+  await expect(dialog.getByTestId('purchase-savings')).toContainText(formatAmount(policy.savings, 'en-US'));
+  await expect(dialog.getByTestId('purchase-savings')).toContainText(formatFraction(policy.savingsPercentage, 'en-US'));
+  await expectAccessible(page, 'purchase confirmation', '[data-testid="purchase-dialog"]');
+  await screenshot(page, 'search-purchase-confirm');
+
+  await dialog.getByRole('button', { name: /^Purchase for/ }).dblclick();
+  await expect(dialog).toBeHidden();
+  const record = page.getByTestId('purchased-record');
+  await expect(record).toContainText(cidrId);
+  const badges = record.getByTestId('status-badge');
+  await expect(badges.nth(0)).toHaveAttribute('data-status', 'ACTIVE');
+  await expect(badges.nth(1)).toHaveAttribute('data-status', 'QUEUED_FOR_START');
+  for (const [term, value] of [['VPC', 'default'], ['Security group', 'none'], ['AMI', 'default'], ['Key pair', 'none'], ['EBS volume', '10 GB']]) {
+    await expect(record.locator('div', { has: page.getByText(term as string, { exact: true }) }).locator('dd')).toHaveText(value as string);
+  }
+  await expect(page.locator(`[data-testid="ready-policy"][data-cidr="${cidrId}"]`)).toHaveCount(0);
+  await expect(page.getByTestId('ready-count')).toHaveText((countBefore - 1).toLocaleString('en-US'));
+  expect(await requestCount(app, 'purchaseCapacity')).toBe(1);
+  await expectAccessible(page, 'purchased record');
+  await screenshot(page, 'search-purchased');
+
+  await record.getByRole('button', { name: 'Open and configure' }).click();
+  await expect(page.getByTestId('detail-cidr')).toHaveText(cidrId);
+});
+
+test('purchase of a policy that another window bought first is refused and leaves the list', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  const first = page.getByTestId('ready-policy').first();
+  const cidrId = (await first.getAttribute('data-cidr')) as string;
+  const bought: CapacityPolicy = await otherWindow(app)['capacity.purchase']({ cidrId });
+  expect(bought.policyStatus).toBe('ACTIVE');
+
+  await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
+  await dialog.getByRole('button', { name: /^Purchase for/ }).click();
+  const error = dialog.getByTestId('error-message');
+  await expect(error).toHaveAttribute('data-kind', 'validation');
+  await expect(error).toContainText(`cidrId: policy ${cidrId} cannot be purchased in status ACTIVE`);
+  await screenshot(page, 'search-purchase-refused');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(page.locator(`[data-testid="ready-policy"][data-cidr="${cidrId}"]`)).toHaveCount(0);
+  await expect(page.getByTestId('purchased-record')).toHaveCount(0);
+});
+
+test('a purchase already on its way from another window is refused here, and sent only once', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  const first = page.getByTestId('ready-policy').first();
+  const cidrId = (await first.getAttribute('data-cidr')) as string;
+  // The other window's purchase is slow to answer.
+  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/purchase', method: 'POST', latencyMs: 2500 });
+  const elsewhere = otherWindow(app)['capacity.purchase']({ cidrId });
+
+  await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
+  await dialog.getByRole('button', { name: /^Purchase for/ }).click();
+  const error = dialog.getByTestId('error-message');
+  await expect(error).toHaveAttribute('data-kind', 'conflict');
+  await expect(error).toContainText('already being sent');
+  expect((await elsewhere).policyStatus).toBe('ACTIVE');
+  expect(await requestCount(app, 'purchaseCapacity')).toBe(1);
+});

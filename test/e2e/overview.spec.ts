@@ -1,0 +1,116 @@
+import type { Page } from '@playwright/test';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { CAPACITY_STATUSES } from '../../shared/api/contract-choices.js';
+import { JORDAN, SandboxClient, addFault, clearFaults, expectAccessible, goTo, screenshot, signInTo } from './cyber-support.js';
+import { expect, test } from './fixtures.js';
+
+const DAY = 86_400_000;
+
+/**
+ * The overview's figures worked out here, from the sandbox's own list over
+ * HTTP, following the definitions the overview states on screen.
+ */
+function expectedFigures(policies: readonly CapacityPolicy[], asOfMs: number) {
+  const within = (iso: string) => Date.parse(iso) >= asOfMs && Date.parse(iso) < asOfMs + 30 * DAY;
+  const upcoming = policies.filter((p) => p.policyStatus === 'ACTIVE' || p.policyStatus === 'READY_FOR_PURCHASE');
+  const active = policies.filter((p) => p.policyStatus === 'ACTIVE');
+  let monthly = 0;
+  for (const p of active) {
+    const days = (Date.parse(p.capacityConfiguration.endDateTime) - Date.parse(p.capacityConfiguration.launchDateTime)) / DAY;
+    monthly += p.pricing.savings * (days > 0 ? Math.min(1, 30 / days) : 1);
+  }
+  return {
+    byStatus: Object.fromEntries(CAPACITY_STATUSES.map((s) => [s, policies.filter((p) => p.policyStatus === s).length])),
+    launching: upcoming.filter((p) => within(p.capacityConfiguration.launchDateTime)).length,
+    ending: upcoming.filter((p) => within(p.capacityConfiguration.endDateTime)).length,
+    renewal: active.filter((p) => !p.capacityConfiguration.autoRenewalEnabled && within(p.capacityConfiguration.endDateTime)).length,
+    monthly: Math.round(monthly * 100) / 100,
+  };
+}
+
+async function localAmount(page: Page, value: number): Promise<string> {
+  return page.evaluate((n) => new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n), value);
+}
+
+test('the overview’s figures agree with the sandbox’s data, and only figures cross to the window', async ({ openApp, app, page }) => {
+  const summaryAnswers: number[] = [];
+  page.on('response', async (response) => {
+    if (response.url().endsWith('/ipc/overview.summary')) summaryAnswers.push((await response.body()).length);
+  });
+  await openApp();
+  await signInTo(page, JORDAN);
+  const overview = page.getByTestId('overview');
+  await expect(overview).toHaveAttribute('data-as-of', /Z$/);
+  const asOf = Date.parse((await overview.getAttribute('data-as-of')) as string);
+
+  const sandbox = await SandboxClient.signIn(app, JORDAN);
+  const policies = await sandbox.allCapacities();
+  const expected = expectedFigures(policies, asOf);
+  // The seeded data gives every figure something to count.
+  expect(expected.launching).toBeGreaterThan(0);
+  expect(expected.renewal).toBeGreaterThan(0);
+
+  const counts = page.getByTestId('status-counts');
+  await expect(counts.locator('[data-status="ALL"] [data-testid="count"]')).toHaveText(policies.length.toLocaleString('en-US'));
+  for (const status of CAPACITY_STATUSES) {
+    await expect(counts.locator(`[data-status="${status}"] [data-testid="count"]`), status).toHaveText(String(expected.byStatus[status]));
+  }
+  await expect(page.getByTestId('tile-launching').getByTestId('figure-value')).toHaveText(String(expected.launching));
+  await expect(page.getByTestId('tile-ending').getByTestId('figure-value')).toHaveText(String(expected.ending));
+  await expect(page.getByTestId('tile-renewal').getByTestId('figure-value')).toHaveText(String(expected.renewal));
+  await expect(page.getByTestId('tile-savings').getByTestId('figure-value')).toHaveText(await localAmount(page, expected.monthly));
+  // "Monthly" is defined where the figure is.
+  await expect(page.getByTestId('tile-savings')).toContainText('spread evenly over its window (launch to end), counted for 30 days');
+
+  // The charts are there, with their words for those who do not see them.
+  await expect(page.getByTestId('chart-savings').getByRole('img', { name: /Monthly savings by instance family/ })).toBeVisible();
+  await expect(page.getByTestId('chart-timeline').getByRole('img', { name: /Launches and ends, next 30 days/ })).toBeVisible();
+  await expect(page.getByTestId('chart-timeline')).toContainText(
+    `${expected.launching} ${expected.launching === 1 ? 'launch' : 'launches'} and ${expected.ending} ${expected.ending === 1 ? 'end' : 'ends'}`,
+  );
+  await expect(page.getByTestId('renewal-list').locator('li')).toHaveCount(Math.min(8, expected.renewal));
+
+  // The whole list stayed in the main process: a few kilobytes crossed, not the policies.
+  expect(summaryAnswers.length).toBeGreaterThan(0);
+  expect(Math.max(...summaryAnswers)).toBeLessThan(12_000);
+  expect(JSON.stringify(policies).length).toBeGreaterThan(10 * Math.max(...summaryAnswers));
+});
+
+test('a status tile opens the capacity list filtered by that status', async ({ openApp }) => {
+  const page = await openApp();
+  await signInTo(page);
+  await page.getByTestId('status-counts').locator('[data-status="EXPIRED"]').click();
+  await expect(page.getByRole('heading', { name: 'Capacity policies', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Expired' })).toBeChecked();
+
+  await goTo(page, 'Overview');
+  await page.getByTestId('tile-launching').getByRole('button', { name: /ready for purchase/ }).click();
+  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Ready for purchase' })).toBeChecked();
+});
+
+test('a failing service is explained, and Try again recovers', async ({ openApp, app }) => {
+  const page = await openApp();
+  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 500 });
+  await signInTo(page);
+  const error = page.getByTestId('error-message');
+  await expect(error).toHaveAttribute('data-kind', 'server');
+  await expect(error).toContainText('An unexpected error occurred');
+  await expectAccessible(page, 'overview error');
+  await clearFaults(app);
+  await error.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('tile-savings').getByTestId('figure-value')).toBeVisible();
+  await expect(error).toHaveCount(0);
+});
+
+test('the overview is accessible in light and dark, and looks right', async ({ openApp }) => {
+  const page = await openApp();
+  await signInTo(page);
+  await expect(page.getByTestId('tile-savings').getByTestId('figure-value')).toBeVisible();
+  await expectAccessible(page, 'overview');
+  await screenshot(page, 'overview');
+  await screenshot(page, 'overview', 'dark');
+  // The charts' table form is reachable and accessible too.
+  await page.getByTestId('chart-savings').getByText('Show as a table').click();
+  await page.getByTestId('chart-timeline').getByText('Show as a table').click();
+  await expectAccessible(page, 'overview with chart tables open');
+});

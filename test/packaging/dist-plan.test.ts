@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { parseDistArgs, planDist, TEST_CONFIG } from '../../scripts/lib/dist-plan.js';
+
+const release = parseDistArgs([]);
+
+describe('npm run dist: what is built and how it is signed', () => {
+  it('parses its flags strictly', () => {
+    expect(parseDistArgs(['--test'])).toEqual({ test: true, dir: false, publish: 'never' });
+    expect(parseDistArgs(['--publish', 'always', '--dir'])).toEqual({ test: false, dir: true, publish: 'always' });
+    expect(() => parseDistArgs(['--publish', 'sometimes'])).toThrow();
+    expect(() => parseDistArgs(['--sign-with', 'x'])).toThrow();
+  });
+
+  it('the test build uses its own configuration, unpacked, never signed or published', () => {
+    expect(planDist(parseDistArgs(['--test']), { CSC_LINK: 'x' }, 'linux')).toMatchObject({ config: TEST_CONFIG, dir: true, publish: 'never', missing: [] });
+    expect(() => planDist(parseDistArgs(['--test', '--publish', 'always']), {}, 'linux')).toThrow(/never published/);
+  });
+
+  it('Windows: Azure Trusted Signing from AZURE_* variables', () => {
+    const plan = planDist(
+      release,
+      {
+        AZURE_TRUSTED_SIGNING_ENDPOINT: 'https://eus.codesigning.azure.net',
+        AZURE_TRUSTED_SIGNING_ACCOUNT: 'capacity-desk',
+        AZURE_TRUSTED_SIGNING_PROFILE: 'public-trust',
+        AZURE_TRUSTED_SIGNING_PUBLISHER: 'Capacity Desk Ltd',
+        AZURE_TENANT_ID: 't',
+        AZURE_CLIENT_ID: 'c',
+        AZURE_CLIENT_SECRET: 's',
+      },
+      'win32',
+    );
+    expect(plan.missing).toEqual([]);
+    expect(plan.config).toEqual({
+      win: {
+        azureSignOptions: {
+          endpoint: 'https://eus.codesigning.azure.net',
+          codeSigningAccountName: 'capacity-desk',
+          certificateProfileName: 'public-trust',
+          publisherName: 'Capacity Desk Ltd',
+        },
+      },
+    });
+  });
+
+  it('Windows: names what Azure signing still lacks', () => {
+    const plan = planDist(release, { AZURE_TRUSTED_SIGNING_ENDPOINT: 'https://eus.codesigning.azure.net' }, 'win32');
+    expect(plan.missing).toEqual([
+      'AZURE_TRUSTED_SIGNING_ACCOUNT',
+      'AZURE_TRUSTED_SIGNING_PROFILE',
+      'AZURE_TRUSTED_SIGNING_PUBLISHER',
+      'AZURE_TENANT_ID',
+      'AZURE_CLIENT_ID',
+      'AZURE_CLIENT_SECRET',
+    ]);
+  });
+
+  it('Windows: a certificate from WIN_CSC_LINK is left to electron-builder, which reads it itself', () => {
+    expect(planDist(release, { WIN_CSC_LINK: 'base64...', WIN_CSC_KEY_PASSWORD: 'p' }, 'win32')).toMatchObject({ config: {}, missing: [] });
+    expect(planDist(release, { WIN_CSC_LINK: 'base64...' }, 'win32').missing).toEqual(['WIN_CSC_KEY_PASSWORD']);
+    expect(planDist(release, {}, 'win32').missing).toEqual(['AZURE_TRUSTED_SIGNING_* or WIN_CSC_LINK']);
+  });
+
+  it('macOS: signs and notarises with the certificate and App Store Connect key', () => {
+    const env = { CSC_LINK: 'p12', CSC_KEY_PASSWORD: 'p', APPLE_API_KEY: '/tmp/key.p8', APPLE_API_KEY_ID: 'K', APPLE_API_ISSUER: 'I' };
+    expect(planDist(release, env, 'darwin')).toMatchObject({ config: {}, missing: [] });
+    const appleId = { CSC_LINK: 'p12', CSC_KEY_PASSWORD: 'p', APPLE_ID: 'a@b.c', APPLE_APP_SPECIFIC_PASSWORD: 'x', APPLE_TEAM_ID: 'T' };
+    expect(planDist(release, appleId, 'darwin')).toMatchObject({ config: {}, missing: [] });
+  });
+
+  it('macOS: without a certificate the local build is unsigned and not notarised, and says so', () => {
+    const plan = planDist(release, {}, 'darwin');
+    expect(plan.config).toEqual({ mac: { identity: null, notarize: false } });
+    expect(plan.missing).toEqual(['CSC_LINK', 'CSC_KEY_PASSWORD']);
+    const unnotarised = planDist(release, { CSC_LINK: 'p12', CSC_KEY_PASSWORD: 'p' }, 'darwin');
+    expect(unnotarised.config).toEqual({ mac: { notarize: false } });
+    expect(unnotarised.missing).toHaveLength(1);
+  });
+
+  it('publishes to the repository the workflow runs in, and needs a token to do so', () => {
+    const plan = planDist(parseDistArgs(['--publish', 'always']), { GITHUB_REPOSITORY: 'acme/capacity-desk', GH_TOKEN: 't' }, 'linux');
+    expect(plan.config).toEqual({ publish: { provider: 'github', owner: 'acme', repo: 'capacity-desk', releaseType: 'draft' } });
+    expect(plan.missing).toEqual([]);
+    expect(planDist(parseDistArgs(['--publish', 'always']), {}, 'linux').missing).toEqual(['GH_TOKEN']);
+  });
+});

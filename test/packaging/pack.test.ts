@@ -1,0 +1,184 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extractAll } from '@electron/asar';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFuses, RELEASE_FUSES, TEST_BUILD_FUSES } from '../../scripts/lib/fuses.js';
+import { offendingFiles, REQUIRED_IN_ASAR } from '../../scripts/lib/package-rules.js';
+import { ROOT } from './support/builder-config.js';
+import { writeElectronStandIn } from './support/electron-standin.js';
+import { distDir, packLinuxDir, type PackResult } from './support/pack.js';
+
+/**
+ * Packs the app with electron-builder itself (`--linux dir`, a stand-in
+ * Electron folder, no downloads) and checks what would ship: app.asar holds
+ * the built main, preload and renderer and the production dependencies, and
+ * nothing else; the fuses were flipped in the binary.
+ */
+let release: PackResult;
+let testBuild: PackResult;
+
+beforeAll(async () => {
+  [release, testBuild] = await Promise.all([packLinuxDir('electron-builder.yml'), packLinuxDir('electron-builder.test.yml')]);
+});
+
+afterAll(async () => {
+  await Promise.all([release, testBuild].filter(Boolean).map((pack) => rm(pack.project, { recursive: true, force: true })));
+});
+
+interface LockPackage {
+  /** Only in the dev tree. (`devOptional` packages are also needed by an optional production dependency: keytar.) */
+  readonly dev?: boolean;
+}
+
+async function lockPackages(): Promise<Array<{ name: string; dev: boolean }>> {
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockPackage> };
+  return Object.entries(lock.packages)
+    .filter(([path]) => path.startsWith('node_modules/'))
+    .map(([path, info]) => ({ name: path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length), dev: info.dev === true }));
+}
+
+/** Names of the packages in the archive (hoisting may differ from npm's, names do not). */
+function packagesIn(files: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) {
+    const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(file);
+    if (match?.[1]) names.add(match[1]);
+  }
+  return names;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => `/${relative(dir, join(entry.parentPath, entry.name)).replaceAll('\\', '/')}`);
+}
+
+describe('the packed app (release configuration)', () => {
+  it('holds the built main process, preload and every renderer file', async () => {
+    const packageJson = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { main: string };
+    expect(release.asar).toContain(`/${packageJson.main}`);
+    expect(release.asar).toContain('/dist/electron/preload.cjs');
+    const renderer = await filesUnder(join(distDir(), 'renderer'));
+    expect(renderer.length).toBeGreaterThan(1);
+    for (const file of renderer) expect(release.asar).toContain(`/dist/renderer${file}`);
+  });
+
+  it('holds every production dependency, keytar’s native module outside the archive', async () => {
+    const production = (await lockPackages()).filter((pkg) => !pkg.dev).map((pkg) => pkg.name);
+    const shipped = packagesIn([...release.asar, ...release.unpacked]);
+    expect([...new Set(production)].filter((name) => !shipped.has(name))).toEqual([]);
+    expect(release.unpacked).toContain('/node_modules/keytar/build/Release/keytar.node');
+  });
+
+  it('every production dependency, and each of theirs, resolves where the app loads it from', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'capacity-desk-asar-'));
+    try {
+      extractAll(join(release.appOutDir, 'resources', 'app.asar'), dir);
+      const app = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
+      const unresolved: string[] = [];
+      const resolveFrom = (packageJson: string, name: string) => {
+        try {
+          createRequire(packageJson).resolve(name);
+        } catch {
+          unresolved.push(`${relative(dir, packageJson)} -> ${name}`);
+        }
+      };
+      for (const name of Object.keys({ ...app.dependencies, ...app.optionalDependencies })) resolveFrom(join(dir, 'package.json'), name);
+      const manifests = (await readdir(join(dir, 'node_modules'), { recursive: true })).filter((path) => /(^|[\\/])package\.json$/.test(path) && !/[\\/](test|dist|lib|src)[\\/]/.test(path));
+      for (const manifest of manifests) {
+        const path = join(dir, 'node_modules', manifest);
+        const pkg = JSON.parse(await readFile(path, 'utf8')) as { name?: string; dependencies?: Record<string, string> };
+        if (!pkg.name) continue;
+        for (const name of Object.keys(pkg.dependencies ?? {})) resolveFrom(path, name);
+      }
+      expect(manifests.length).toBeGreaterThan(40);
+      expect(unresolved).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds no development dependency', async () => {
+    const packages = await lockPackages();
+    const production = new Set(packages.filter((pkg) => !pkg.dev).map((pkg) => pkg.name));
+    const devOnly = new Set(packages.filter((pkg) => pkg.dev && !production.has(pkg.name)).map((pkg) => pkg.name));
+    expect(devOnly).toContain('electron');
+    expect(devOnly).toContain('vitest');
+    const shipped = packagesIn(release.asar);
+    expect([...shipped].filter((name) => devOnly.has(name))).toEqual([]);
+  });
+
+  it('holds no sources, tests, source maps, docs or browser-host files', () => {
+    expect(offendingFiles([...release.asar, ...release.unpacked])).toEqual([]);
+    expect(release.asar).toEqual(expect.arrayContaining([...REQUIRED_IN_ASAR]));
+  });
+
+  it('the rule that finds such files does find them', () => {
+    const planted = ['/electron/main/main.ts', '/dist/electron/main.mjs.map', '/node_modules/zod/README.md', '/node_modules/undici/test/x.js', '/dist/host/host.mjs', '/test/e2e/a.js'];
+    expect(offendingFiles([...planted, '/dist/electron/main.mjs', '/node_modules/zod/index.js', '/node_modules/sax/LICENSE.md'])).toEqual(planted);
+  });
+
+  it('keeps the licences of the packages it ships', () => {
+    expect(release.asar).toContain('/node_modules/sax/LICENSE.md');
+    expect(release.asar.filter((file) => /\.md$/i.test(file) && !/\/licen[cs]e[^/]*$/i.test(file))).toEqual([]);
+  });
+
+  it('has the update feed and the icon beside the archive', async () => {
+    expect(release.resources).toEqual(expect.arrayContaining(['app.asar', 'app-update.yml', 'icon.png']));
+    const feed = parse(await readFile(join(release.appOutDir, 'resources', 'app-update.yml'), 'utf8')) as Record<string, unknown>;
+    expect(feed).toMatchObject({ provider: 'github', owner: 'capacity-desk', repo: 'capacity-desk' });
+  });
+
+  it('flipped the fuses in the binary: no Node mode, no NODE_OPTIONS, no inspector, asar only and checked', async () => {
+    expect(await readFuses(release.executable)).toEqual(RELEASE_FUSES);
+  });
+
+  it('started from Electron’s permissive defaults, so the state above is electron-builder’s doing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'capacity-desk-standin-'));
+    try {
+      await writeElectronStandIn(dir, '45.0.0');
+      expect(await readFuses(join(dir, 'electron'))).toMatchObject({ runAsNode: true, enableNodeCliInspectArguments: true, onlyLoadAppFromAsar: false });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('downloaded nothing', () => {
+    expect(release.log).not.toMatch(/downloading|downloaded/i);
+  });
+});
+
+describe('the packed test build', () => {
+  it('ships the same files as the release', () => {
+    expect([...testBuild.asar].sort()).toEqual([...release.asar].sort());
+  });
+
+  it('has the inspector fuse on (Playwright attaches with --inspect) and everything else locked', async () => {
+    expect(await readFuses(testBuild.executable)).toEqual(TEST_BUILD_FUSES);
+  });
+
+  it('has no update feed, so it can never update itself into a release', () => {
+    expect(testBuild.resources).not.toContain('app-update.yml');
+  });
+});
+
+describe('npm run dist:check on packaged output', () => {
+  const distCheck = (spec: string) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/dist-check.ts', '--built', spec], { cwd: ROOT, timeout: 60_000 });
+
+  it('accepts the release and the test build as what they are', async () => {
+    const { stdout } = await distCheck(`${dirname(release.appOutDir)}:release`);
+    expect(stdout).toMatch(/linux-unpacked: release fuses and \d+ packed files checked/);
+    await expect(distCheck(`${dirname(testBuild.appOutDir)}:test`)).resolves.toBeTruthy();
+  });
+
+  it('refuses a test build passed off as a release', async () => {
+    await expect(distCheck(`${dirname(testBuild.appOutDir)}:release`)).rejects.toMatchObject({
+      stderr: expect.stringMatching(/fuse enableNodeCliInspectArguments is on, expected off[\s\S]*no app-update.yml/),
+    });
+  });
+});

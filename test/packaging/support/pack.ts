@@ -1,0 +1,97 @@
+import { listPackage } from '@electron/asar';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+import { writeElectronStandIn } from './electron-standin.js';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+
+/** The build under test: the one `npm test` just made, or CD_DIST_DIR's. */
+export function distDir(): string {
+  return resolve(ROOT, process.env.CD_DIST_DIR ?? 'dist');
+}
+
+/** Files `electron .` loads; without them there is nothing to pack. */
+export const REQUIRED_BUILD = ['electron/main.mjs', 'electron/preload.cjs', 'renderer/index.html'] as const;
+
+export interface PackResult {
+  /** The scratch project; the caller removes it. */
+  readonly project: string;
+  readonly appOutDir: string;
+  /** Paths inside app.asar, '/'-rooted as asar lists them. */
+  readonly asar: readonly string[];
+  /** Paths under app.asar.unpacked, '/'-rooted. */
+  readonly unpacked: readonly string[];
+  /** Files beside app.asar in resources/. */
+  readonly resources: readonly string[];
+  readonly executable: string;
+  readonly log: string;
+}
+
+/**
+ * Packs the app the way the release does, minus the downloads: a scratch copy
+ * of the project (package.json, lockfile, electron-builder configs, build/,
+ * the built dist/ and a link to node_modules), a stand-in Electron folder, and
+ * `electron-builder --linux dir` with the real configuration extended only by
+ * where Electron comes from, no native rebuild (keytar is already built for
+ * this machine) and a publish owner (the feed file needs one).
+ */
+export async function packLinuxDir(configFile: 'electron-builder.yml' | 'electron-builder.test.yml'): Promise<PackResult> {
+  const dist = distDir();
+  const missing = REQUIRED_BUILD.filter((file) => !existsSync(join(dist, file)));
+  if (missing.length > 0) throw new Error(`No build to pack in ${dist} (missing ${missing.join(', ')}): run \`npm run build\` first.`);
+
+  const project = await mkdtemp(join(tmpdir(), 'capacity-desk-pack-'));
+  for (const file of ['package.json', 'package-lock.json', 'electron-builder.yml', 'electron-builder.test.yml']) {
+    await cp(join(ROOT, file), join(project, file));
+  }
+  await cp(join(ROOT, 'build'), join(project, 'build'), { recursive: true });
+  await cp(dist, join(project, 'dist'), { recursive: true });
+  await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+  const electronVersion = JSON.parse(await readFile(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string;
+  await writeElectronStandIn(join(project, 'electron-standin'), electronVersion);
+  await writeFile(
+    join(project, 'electron-builder.check.yml'),
+    stringify({
+      extends: `file:${configFile}`,
+      electronDist: 'electron-standin',
+      npmRebuild: false,
+      directories: { output: 'out' },
+      ...(configFile === 'electron-builder.yml' ? { publish: { provider: 'github', owner: 'capacity-desk', repo: 'capacity-desk' } } : {}),
+    }),
+  );
+
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'electron-builder', 'cli.js'), '--projectDir', project, '--config', 'electron-builder.check.yml', '--linux', 'dir', '--x64', '--publish', 'never'],
+    {
+      cwd: project,
+      timeout: 90_000,
+      maxBuffer: 16 * 1024 * 1024,
+      // Anything that tries the network fails fast instead of hanging: the check is offline by construction.
+      env: { ...process.env, HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', npm_config_offline: 'true', CI: 'true' },
+    },
+  );
+  const appOutDir = join(project, 'out', 'linux-unpacked');
+  const resources = join(appOutDir, 'resources');
+  const unpackedRoot = join(resources, 'app.asar.unpacked');
+  return {
+    project,
+    appOutDir,
+    asar: listPackage(join(resources, 'app.asar'), { isPack: false }).map((path) => path.replaceAll('\\', '/')),
+    unpacked: existsSync(unpackedRoot) ? (await walk(unpackedRoot)).map((path) => `/${relative(unpackedRoot, path).replaceAll('\\', '/')}`) : [],
+    resources: await readdir(resources),
+    executable: join(appOutDir, 'capacity-desk'),
+    log: `${stdout}\n${stderr}`,
+  };
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+}

@@ -1,0 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ROOT } from './support/builder-config.js';
+
+/** The parts of a GitHub Actions workflow these checks read. */
+const Step = z.object({
+  name: z.string(),
+  if: z.string().optional(),
+  run: z.string().optional(),
+  uses: z.string().optional(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+type Step = z.infer<typeof Step>;
+const Job = z.object({
+  needs: z.union([z.string(), z.array(z.string())]).optional(),
+  'runs-on': z.string(),
+  permissions: z.record(z.string(), z.string()).optional(),
+  strategy: z.object({ matrix: z.object({ os: z.array(z.string()) }) }).optional(),
+  steps: z.array(Step),
+});
+type Job = z.infer<typeof Job>;
+const Workflow = z.object({
+  name: z.string(),
+  on: z.record(z.string(), z.unknown()),
+  permissions: z.record(z.string(), z.string()),
+  jobs: z.record(z.string(), Job),
+});
+type Workflow = z.infer<typeof Workflow>;
+
+async function workflow(file: string): Promise<{ parsed: Workflow; text: string }> {
+  const text = await readFile(join(ROOT, '.github', 'workflows', file), 'utf8');
+  return { parsed: Workflow.parse(parse(text)), text };
+}
+
+const step = (job: Job, name: RegExp): Step => {
+  const found = job.steps.find((s) => name.test(s.name));
+  if (!found) throw new Error(`no step named ${name} (steps: ${job.steps.map((s) => s.name).join(' | ')})`);
+  return found;
+};
+
+const MATRIX = ['ubuntu-latest', 'windows-latest', 'macos-latest'];
+
+/** What every tested matrix job must do, in this order. */
+function expectTestSteps(job: Job): void {
+  expect(job.strategy?.matrix.os).toEqual(MATRIX);
+  const linux = step(job, /^Install system packages \(Linux\)$/);
+  expect(linux.if).toBe("runner.os == 'Linux'");
+  for (const pkg of ['libsecret-1-dev', 'gnome-keyring', 'dbus', 'xvfb']) expect(linux.run).toContain(pkg);
+  expect(step(job, /^Install dependencies$/).run).toMatch(/^npm ci\b/);
+  expect(step(job, /^Download the Electron binary$/).run).toContain('electron/install.js');
+  expect(step(job, /^Run the tests$/).run).toBe('bash scripts/test.sh');
+  expect(step(job, /^Build the test package/).run).toBe('npm run dist:test');
+  const packaged = step(job, /^Electron tests on the packaged test build$/);
+  expect(packaged.env?.CAPACITY_DESK_PACKAGED_DIR).toBe('release/test');
+  expect(packaged.run).toMatch(/xvfb-run[^\n]*playwright test --project electron/);
+  const order = ['Install system packages (Linux)', 'Install dependencies', 'Download the Electron binary', 'Run the tests', 'Build the test package', 'Electron tests on the packaged'].map((prefix) =>
+    job.steps.findIndex((s) => s.name.startsWith(prefix)),
+  );
+  expect(order).toEqual([...order].sort((a, b) => a - b));
+}
+
+describe('release workflow', () => {
+  let release: Workflow;
+  let text: string;
+  beforeAll(async () => {
+    ({ parsed: release, text } = await workflow('release.yml'));
+  });
+
+  it('runs on version tags only', () => {
+    expect(release.on).toEqual({ push: { tags: ['v*'] } });
+  });
+
+  it('tests on Windows, macOS and Linux first, the _electron suite under Xvfb included', () => {
+    expectTestSteps(release.jobs.test!);
+    // scripts/test.sh runs the _electron suite under xvfb-run on Linux.
+    expect(step(release.jobs.test!, /^Check the tag matches package.json$/).run).toContain('GITHUB_REF_NAME');
+  });
+
+  it('creates one draft release, then builds and publishes signed installers on each OS', () => {
+    const draft = release.jobs['draft-release']!;
+    expect(draft.needs).toBe('test');
+    expect(step(draft, /^Create the draft release$/).run).toContain('--draft');
+    const installers = release.jobs.installers!;
+    expect(installers.needs).toBe('draft-release');
+    expect(installers.strategy?.matrix.os).toEqual(MATRIX);
+    expect(installers.permissions).toEqual({ contents: 'write' });
+    const publish = step(installers, /^Build and publish signed installers$/);
+    expect(publish.run).toBe('npm run dist -- --publish always');
+    expect(publish.env).toMatchObject({
+      GH_TOKEN: '${{ secrets.GITHUB_TOKEN }}',
+      CAPACITY_DESK_REQUIRE_SIGNING: expect.stringContaining("'1'"),
+      WIN_CSC_LINK: '${{ secrets.WIN_CSC_LINK }}',
+      AZURE_TRUSTED_SIGNING_ENDPOINT: '${{ secrets.AZURE_TRUSTED_SIGNING_ENDPOINT }}',
+      APPLE_API_KEY_ID: '${{ secrets.APPLE_API_KEY_ID }}',
+    });
+    expect(publish.env?.CSC_LINK).toContain('secrets.MAC_CSC_LINK');
+    expect(step(installers, /^Check the packaged release/).run).toBe('npm run dist:check -- --built release:release');
+    expect(text).not.toMatch(/pull_request_target/);
+  });
+
+  it('gives write access only to the jobs that publish', () => {
+    expect(release.permissions).toEqual({ contents: 'read' });
+    expect(release.jobs.test!.permissions).toBeUndefined();
+  });
+
+  it('documents every secret it uses in docs/release.md', async () => {
+    const docs = await readFile(join(ROOT, 'docs', 'release.md'), 'utf8');
+    const secrets = [...new Set([...text.matchAll(/secrets\.([A-Z0-9_]+)/g)].map((match) => match[1]!))];
+    expect(secrets.length).toBeGreaterThan(10);
+    expect(secrets.filter((name) => !docs.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it('passes every variable scripts/dist-plan.ts reads', async () => {
+    const plan = await readFile(join(ROOT, 'scripts', 'lib', 'dist-plan.ts'), 'utf8');
+    const publish = step(release.jobs.installers!, /^Build and publish signed installers$/);
+    const read = [...new Set([...plan.matchAll(/'((?:AZURE|APPLE|WIN_CSC|CSC)_[A-Z_]+)'/g)].map((match) => match[1]!))];
+    // APPLE_API_KEY is a file path written by the step before; the Apple ID route is an alternative documented in docs/release.md.
+    const provided = new Set([...Object.keys(publish.env ?? {}), 'APPLE_API_KEY', 'APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID', 'CSC_NAME']);
+    expect(read.filter((name) => !provided.has(name))).toEqual([]);
+  });
+});
+
+describe('CI workflow', () => {
+  it('tests every push and pull request on the three OSes, with no secrets', async () => {
+    const { parsed: ci, text } = await workflow('ci.yml');
+    expect(Object.keys(ci.on).sort()).toEqual(['pull_request', 'push']);
+    expectTestSteps(ci.jobs.test!);
+    expect(step(ci.jobs.test!, /^Check the packaged test build/).run).toBe('npm run dist:check -- --built release/test:test');
+    expect(text).not.toMatch(/secrets\./);
+    expect(ci.permissions).toEqual({ contents: 'read' });
+  });
+});

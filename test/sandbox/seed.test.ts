@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { CapacityPolicy } from '../../shared/api/capacity.js';
+import { CAPACITY_STATUSES, CYBER_STATUSES, QUERY, TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
+import { CyberView } from '../../shared/api/cyber.js';
+import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { INSTANCE_CATALOG, PLATFORMS, RETIRED_INSTANCE, findSupported } from '../../sandbox/seed/catalog.js';
+import { DEFAULT_SCALE, generateDataset, startOfUtcDay } from '../../sandbox/seed/generate.js';
+import { SandboxStore } from '../../sandbox/state/store.js';
+import { ALEX, Sandbox } from './helpers.js';
+
+const anchorMs = startOfUtcDay(Date.UTC(2026, 10, 22));
+
+describe('generateDataset', () => {
+  it('is deterministic for a seed and differs between seeds', () => {
+    const a = generateDataset({ seed: 1, scale: DEFAULT_SCALE, anchorMs });
+    const b = generateDataset({ seed: 1, scale: DEFAULT_SCALE, anchorMs });
+    const c = generateDataset({ seed: 2, scale: DEFAULT_SCALE, anchorMs });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(JSON.stringify(a.capacities.map((e) => e.policy))).not.toBe(JSON.stringify(c.capacities.map((e) => e.policy)));
+  });
+
+  it('gives both users every capacity status and every customer every cyber status', () => {
+    const data = generateDataset({ seed: 4, scale: 100, anchorMs });
+    for (const user of SANDBOX_USERS) {
+      const statuses = new Set(data.capacities.filter((e) => e.owner === user.username).map((e) => e.policy.policyStatus));
+      for (const status of CAPACITY_STATUSES) expect(statuses.has(status), `${user.username} ${status}`).toBe(true);
+      for (const customer of user.customers) {
+        const mine = data.cyber.filter((e) => e.customerId === customer.cidExt);
+        expect(mine.every((e) => e.owner === user.username)).toBe(true);
+        const cyberStatuses = new Set(mine.map((e) => e.view.policyDetails.policyStatus));
+        for (const status of CYBER_STATUSES) expect(cyberStatuses.has(status), `${customer.cidExt} ${status}`).toBe(true);
+        expect(mine.some((e) => e.terminationEventId !== null)).toBe(true);
+      }
+    }
+  });
+
+  it('makes valid, consistent records with sc_ ids, unique across both kinds', () => {
+    const data = generateDataset({ seed: 8, scale: DEFAULT_SCALE, anchorMs });
+    const ids = new Set<string>();
+    let last = -Infinity;
+    for (const entry of data.capacities) {
+      const policy = CapacityPolicy.parse(entry.policy);
+      expect(policy.cidrId).toMatch(/^sc_\d+$/);
+      ids.add(policy.cidrId);
+      const created = Date.parse(policy.createdDate);
+      expect(created).toBeGreaterThanOrEqual(last);
+      last = created;
+      expect(created).toBeLessThanOrEqual(anchorMs);
+      expect(Date.parse(policy.capacityConfiguration.endDateTime)).toBeGreaterThan(Date.parse(policy.capacityConfiguration.launchDateTime));
+      expect(policy.pricing.savings).toBeCloseTo(policy.pricing.cspProviderPrice - policy.pricing.ourPrice, 1);
+      if (policy.policyInstance.instanceType !== RETIRED_INSTANCE.instanceType)
+        expect(findSupported(policy.policyInstance.instanceType, policy.policyInstance.platformCode)).toBeDefined();
+      const owner = SANDBOX_USERS.find((u) => u.username === entry.owner);
+      expect(owner?.linkedAccounts.map((a) => a.accountName)).toContain(policy.cspAccountName);
+    }
+    for (const entry of data.cyber) {
+      const view = CyberView.parse(entry.view);
+      expect(view.policyDetails.cidrId).toMatch(/^sc_\d+$/);
+      ids.add(view.policyDetails.cidrId);
+      const terminations = view.disasterRecoveryEvents.filter((e) => e.type === TERMINATION_EVENT_TYPE);
+      expect(terminations.length).toBe(entry.terminationEventId === null ? 0 : 1);
+    }
+    expect(ids.size).toBe(data.capacities.length + data.cyber.length);
+    expect(data.capacities.some((e) => e.policy.policyInstance.instanceType === RETIRED_INSTANCE.instanceType)).toBe(true);
+  });
+
+  it('has a catalog of Linux/UNIX and Windows types with GPU figures', () => {
+    expect(INSTANCE_CATALOG.some((s) => s.platforms.includes(PLATFORMS.windows))).toBe(true);
+    expect(INSTANCE_CATALOG.some((s) => !s.platforms.includes(PLATFORMS.windows))).toBe(true);
+    expect(INSTANCE_CATALOG.some((s) => s.gpu > 0 && s.gpuMemory > 0)).toBe(true);
+  });
+
+  it('generates 100,000 policies in a few seconds', () => {
+    const started = performance.now();
+    const data = generateDataset({ seed: 1, scale: 100_000, anchorMs });
+    const store = new SandboxStore(data, anchorMs);
+    const elapsed = performance.now() - started;
+    expect(store.capacityCount).toBe(100_000);
+    expect(elapsed).toBeLessThan(5000);
+  });
+});
+
+describe('a 100,000-policy sandbox over HTTP', () => {
+  it('starts in seconds and serves deep pages and filters fast', async () => {
+    const started = performance.now();
+    const sandbox = await Sandbox.start({ scale: 100_000 });
+    try {
+      expect(performance.now() - started).toBeLessThan(8000);
+      const token = await sandbox.signIn(ALEX);
+      const total = ((await sandbox.call('listCapacities', token)).body as { total: number }).total;
+      expect(total).toBeGreaterThan(50_000);
+      const timings: number[] = [];
+      const queries: Record<string, string | number>[] = [
+        { [QUERY.page]: 1, [QUERY.pageSize]: 100 },
+        { [QUERY.page]: 400, [QUERY.pageSize]: 100, [QUERY.sortOrder]: 'asc' },
+        { [QUERY.page]: 40, [QUERY.pageSize]: 100, [QUERY.status]: 'FAILED' },
+      ];
+      for (const query of queries) {
+        const t = performance.now();
+        const answer = await sandbox.call('listCapacities', token, { query });
+        timings.push(performance.now() - t);
+        expect(answer.status).toBe(200);
+        expect((answer.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      }
+      expect(Math.max(...timings)).toBeLessThan(250);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

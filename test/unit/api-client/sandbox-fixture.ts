@@ -1,0 +1,116 @@
+/**
+ * A sandbox started in-process with its test controls, and an ApiClient
+ * pointed at it, for the client's tests over real HTTP. Timeouts and retry
+ * delays are short so fault tests stay fast.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient, type RequestTimeouts } from '../../../electron/services/api-client/api-client.js';
+import { createAppServices, type AppServices } from '../../../electron/services/app-services.js';
+import { dispatch } from '../../../electron/services/ipc/dispatch.js';
+import { MemorySecretStore } from '../../../electron/services/secrets/memory-secret-store.js';
+import type { SecretStore } from '../../../electron/services/secrets/secret-store.js';
+import type { Channel } from '../../../shared/ipc/channels.js';
+import type { Result } from '../../../shared/ipc/result.js';
+import type { RetryPolicy } from '../../../electron/services/api-client/retry-policy.js';
+import type { EndpointName } from '../../../shared/api/endpoints.js';
+import { SANDBOX_USERS, type SandboxUser } from '../../../sandbox/accounts.js';
+import type { FaultRuleInput } from '../../../sandbox/controls/faults.js';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../../sandbox/server.js';
+
+export const ALEX = SANDBOX_USERS[0] as SandboxUser;
+export const JORDAN = SANDBOX_USERS[1] as SandboxUser;
+
+export const FAST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 };
+/** undici checks these on a coarse (about half-second) timer, so a timeout fires up to ~0.5 s late. */
+export const SHORT_TIMEOUTS: RequestTimeouts = { headersMs: 200, bodyMs: 200 };
+
+export interface ClientSandbox {
+  readonly sandbox: SandboxHandle;
+  readonly client: ApiClient;
+  signIn(user?: SandboxUser): Promise<string>;
+  addFault(rule: FaultRuleInput): Promise<void>;
+  clearFaults(): Promise<void>;
+  stats(): Promise<Record<EndpointName, number>>;
+  resetStats(): Promise<void>;
+  setClock(body: { now?: string; advanceSeconds?: number; frozen?: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startClientSandbox(
+  options: { sandbox?: SandboxOptions; timeouts?: RequestTimeouts; retry?: RetryPolicy } = {},
+): Promise<ClientSandbox> {
+  const sandbox = await startSandbox({ controls: true, ...options.sandbox });
+  const client = new ApiClient({
+    baseUrl: sandbox.url,
+    timeouts: options.timeouts ?? SHORT_TIMEOUTS,
+    retry: options.retry ?? FAST_RETRY,
+  });
+  const controls = sandboxControls(sandbox.url);
+  return {
+    sandbox,
+    client,
+    async signIn(user = ALEX) {
+      const answer = await client.call('signIn', { body: { username: user.username, password: user.password } });
+      return answer.access_token;
+    },
+    ...controls,
+    async close() {
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** Talks to a sandbox's test controls. */
+export function sandboxControls(url: string) {
+  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const response = await fetch(`${url}/sandbox${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    if (!response.ok) throw new Error(`sandbox control ${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
+  return {
+    addFault: async (rule: FaultRuleInput) => void (await control('POST', '/faults', rule)),
+    clearFaults: async () => void (await control('DELETE', '/faults')),
+    stats: async () => (await control('GET', '/stats')) as Record<EndpointName, number>,
+    resetStats: async () => void (await control('POST', '/stats/reset')),
+    setClock: async (body: { now?: string; advanceSeconds?: number; frozen?: boolean }) => void (await control('POST', '/clock', body)),
+  };
+}
+
+export interface FastApp {
+  readonly services: AppServices;
+  readonly controls: ReturnType<typeof sandboxControls>;
+  /** One IPC call through the real dispatch path. */
+  call(channel: Channel, input?: unknown): Promise<Result<unknown>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real main-process services on their in-process sandbox (controls on),
+ * with short timeouts and retry delays, and the keychain given (memory unless
+ * a test needs the real one).
+ */
+export async function startFastApp(options: { secrets?: SecretStore; dataDir?: string; moneyCheckDelaysMs?: readonly number[] } = {}): Promise<FastApp> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'capacity-desk-client-')));
+  const services = await createAppServices({
+    dataDir,
+    secrets: options.secrets ?? new MemorySecretStore('tests use a memory store'),
+    sandbox: { controls: true },
+    http: { timeouts: { connectMs: 2_000, ...SHORT_TIMEOUTS }, retry: FAST_RETRY },
+    moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
+  });
+  return {
+    services,
+    controls: sandboxControls(services.sandbox.url),
+    call: (channel, input) => dispatch(services.handlers, channel, input, (where, error) => console.error(where, error)),
+    async close() {
+      await services.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

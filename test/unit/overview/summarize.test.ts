@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
+import { OverviewSummary } from '../../../shared/ipc/models.js';
+import { instanceFamily, monthlySavingsOf, summarizeCapacities } from '../../../electron/services/overview/summarize.js';
+
+const DAY = 86_400_000;
+const NOW = new Date('2026-03-10T12:00:00.000Z');
+const at = (days: number) => new Date(NOW.getTime() + days * DAY).toISOString();
+
+let nextId = 1;
+function policy(overrides: {
+  status?: string;
+  launchIn: number;
+  endIn: number;
+  savings?: number;
+  type?: string;
+  renews?: boolean;
+}): CapacityPolicy {
+  const id = nextId++;
+  return {
+    cidrId: `sc_${id}`,
+    policyName: `Policy ${id}`,
+    cspAccountName: 'acct',
+    policyStatus: overrides.status ?? 'ACTIVE',
+    policyOperatingState: 'RUNNING',
+    policyInstance: {
+      id,
+      instanceType: overrides.type ?? 'm5.large',
+      platformCode: 'Linux/UNIX',
+      tenancyCode: 'DEDICATED',
+      vcpu: 2,
+      memory: 8,
+      gpu: 0,
+      gpuMemory: 0,
+      qty: 1,
+    },
+    cspRegion: { regionCode: 'us-east-1', regionType: 'PRIMARY', availabilityZoneId: 'use1-az1' },
+    createdDate: at(-100),
+    capacityConfiguration: {
+      launchDateTime: at(overrides.launchIn),
+      endDateTime: at(overrides.endIn),
+      autoRenewalEnabled: overrides.renews ?? false,
+      frequency: overrides.renews ? 'ONE_WEEK' : null,
+      vpc: 'default',
+      securityGroups: 'none',
+      amiImage: 'default',
+      sshPairKey: 'none',
+      ebsVolumeSize: 10,
+    },
+    pricing: {
+      ourPrice: 100,
+      cspProviderPrice: 100 + (overrides.savings ?? 0),
+      savings: overrides.savings ?? 0,
+      savingsPercentage: 0,
+      creditCardProcessingFee: null,
+      bankAccountProcessingFee: null,
+    },
+  };
+}
+
+describe('instanceFamily', () => {
+  it('is the part of the type before the dot', () => {
+    expect(instanceFamily('m5.2xlarge')).toBe('m5');
+    expect(instanceFamily('G4dn.xlarge')).toBe('g4dn');
+    expect(instanceFamily('custom')).toBe('custom');
+    expect(instanceFamily('')).toBe('other');
+  });
+});
+
+describe('monthlySavingsOf', () => {
+  it('spreads savings over the window and counts 30 days of it', () => {
+    expect(monthlySavingsOf(policy({ launchIn: 0, endIn: 90, savings: 900 }))).toBeCloseTo(300, 9);
+    expect(monthlySavingsOf(policy({ launchIn: -200, endIn: 165, savings: 365 }))).toBeCloseTo(30, 9);
+  });
+
+  it('never counts more than the whole savings of a policy shorter than a month', () => {
+    expect(monthlySavingsOf(policy({ launchIn: 0, endIn: 7, savings: 70 }))).toBe(70);
+    expect(monthlySavingsOf(policy({ launchIn: 5, endIn: 5, savings: 12 }))).toBe(12);
+  });
+});
+
+describe('summarizeCapacities', () => {
+  it('gives zero counts for every known status on an empty list', () => {
+    const summary = summarizeCapacities([], NOW);
+    expect(OverviewSummary.parse(summary)).toEqual(summary);
+    expect(summary.byStatus).toEqual(CAPACITY_STATUSES.map((status) => ({ status, count: 0 })));
+    expect(summary.totalPolicies).toBe(0);
+    expect(summary.timeline).toHaveLength(30);
+    expect(summary.monthlySavings).toEqual({ total: 0, activePolicies: 0, monthDays: 30, byFamily: [] });
+    expect(summary.asOf).toBe(NOW.toISOString());
+  });
+
+  it('counts statuses, keeping an unknown one after the known ones', () => {
+    const summary = summarizeCapacities(
+      [
+        policy({ status: 'ACTIVE', launchIn: -10, endIn: 100 }),
+        policy({ status: 'ACTIVE', launchIn: -10, endIn: 100 }),
+        policy({ status: 'FAILED', launchIn: -10, endIn: 100 }),
+        policy({ status: 'PAUSED', launchIn: -10, endIn: 100 }),
+      ],
+      NOW,
+    );
+    expect(summary.totalPolicies).toBe(4);
+    expect(summary.byStatus.find((s) => s.status === 'ACTIVE')?.count).toBe(2);
+    expect(summary.byStatus.find((s) => s.status === 'FAILED')?.count).toBe(1);
+    expect(summary.byStatus.at(-1)).toEqual({ status: 'PAUSED', count: 1 });
+  });
+
+  it('counts launches and ends inside [now, now + 30 days) of live policies only', () => {
+    const policies = [
+      policy({ status: 'ACTIVE', launchIn: 0, endIn: 60 }), // launch exactly now: in
+      policy({ status: 'READY_FOR_PURCHASE', launchIn: 29.99, endIn: 40 }), // launch just inside
+      policy({ status: 'READY_FOR_PURCHASE', launchIn: 30, endIn: 40 }), // launch exactly at the edge: out
+      policy({ status: 'ACTIVE', launchIn: -50, endIn: 10 }), // ends inside
+      policy({ status: 'ACTIVE', launchIn: -50, endIn: -0.001 }), // ended just before now: out
+      policy({ status: 'CANCELED', launchIn: 3, endIn: 9 }), // not live: out
+      policy({ status: 'EXPIRED', launchIn: 2, endIn: 5 }), // not live: out
+    ];
+    const summary = summarizeCapacities(policies, NOW);
+    expect(summary.launching).toEqual({
+      total: 2,
+      byStatus: [
+        { status: 'ACTIVE', count: 1 },
+        { status: 'READY_FOR_PURCHASE', count: 1 },
+      ],
+    });
+    expect(summary.ending).toEqual({ total: 1, byStatus: [{ status: 'ACTIVE', count: 1 }] });
+    expect(summary.timeline[0]).toEqual({ day: 0, launches: 1, ends: 0 });
+    expect(summary.timeline[29]).toEqual({ day: 29, launches: 1, ends: 0 });
+    expect(summary.timeline[10]).toEqual({ day: 10, launches: 0, ends: 1 });
+    const timelineTotal = summary.timeline.reduce((sum, d) => sum + d.launches + d.ends, 0);
+    expect(timelineTotal).toBe(summary.launching.total + summary.ending.total);
+    expect(summary.upcoming.map((m) => [m.cidrId, m.kind])).toEqual([
+      [policies[0]!.cidrId, 'launch'],
+      [policies[3]!.cidrId, 'end'],
+      [policies[1]!.cidrId, 'launch'],
+    ]);
+  });
+
+  it('lists ACTIVE policies without auto-renewal that end within the window, soonest first', () => {
+    const late = policy({ status: 'ACTIVE', launchIn: -5, endIn: 20 });
+    const soon = policy({ status: 'ACTIVE', launchIn: -5, endIn: 2 });
+    const summary = summarizeCapacities(
+      [
+        late,
+        soon,
+        policy({ status: 'ACTIVE', launchIn: -5, endIn: 3, renews: true }),
+        policy({ status: 'ACTIVE', launchIn: -5, endIn: 45 }),
+        policy({ status: 'READY_FOR_PURCHASE', launchIn: 1, endIn: 8 }),
+      ],
+      NOW,
+    );
+    expect(summary.endingWithoutRenewal.total).toBe(2);
+    expect(summary.endingWithoutRenewal.soonest.map((m) => m.cidrId)).toEqual([soon.cidrId, late.cidrId]);
+  });
+
+  it('sums monthly savings of ACTIVE policies by family, rounded to cents, the rest as "other"', () => {
+    const policies = [
+      policy({ status: 'ACTIVE', launchIn: -10, endIn: 80, savings: 300, type: 'm5.large' }), // 100 a month
+      policy({ status: 'ACTIVE', launchIn: 0, endIn: 30, savings: 50.006, type: 'm5.xlarge' }), // 50.006
+      policy({ status: 'ACTIVE', launchIn: 0, endIn: 60, savings: 20, type: 'c5.xlarge' }), // 10
+      policy({ status: 'ACTIVE', launchIn: 0, endIn: 30, savings: 5, type: 'p3.2xlarge' }), // 5
+      policy({ status: 'COMPLETED', launchIn: -60, endIn: -1, savings: 1000, type: 'r5.2xlarge' }), // not ACTIVE
+    ];
+    const summary = summarizeCapacities(policies, NOW, { familyLimit: 2 });
+    expect(summary.monthlySavings.activePolicies).toBe(4);
+    expect(summary.monthlySavings.total).toBe(165.01);
+    expect(summary.monthlySavings.byFamily).toEqual([
+      { family: 'm5', monthly: 150.01, policies: 2 },
+      { family: 'c5', monthly: 10, policies: 1 },
+      { family: 'other', monthly: 5, policies: 1 },
+    ]);
+  });
+
+  it('keeps the lists short however many policies there are', () => {
+    const many = Array.from({ length: 500 }, (_, i) => policy({ status: 'ACTIVE', launchIn: -1, endIn: 1 + (i % 28) }));
+    const summary = summarizeCapacities(many, NOW);
+    expect(summary.ending.total).toBe(500);
+    expect(summary.endingWithoutRenewal.total).toBe(500);
+    expect(summary.upcoming).toHaveLength(8);
+    expect(summary.endingWithoutRenewal.soonest).toHaveLength(8);
+    expect(JSON.stringify(summary).length).toBeLessThan(8_000);
+  });
+});

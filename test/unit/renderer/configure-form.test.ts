@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { CapacityConfiguration } from '../../../shared/api/capacity.js';
+import { ConfigureRequest } from '../../../shared/api/capacity.js';
+import { RULE } from '../../../shared/api/contract-choices.js';
+import {
+  changedFields,
+  configErrors,
+  configFieldOf,
+  configValuesOf,
+  configureBody,
+  fieldError,
+  parseEbsText,
+  ruleText,
+  sentence,
+} from '../../../renderer/lib/configure-form.js';
+
+const current: CapacityConfiguration = {
+  launchDateTime: '2027-01-01T00:00:00+00:00',
+  endDateTime: '2027-02-01T00:00:00+00:00',
+  autoRenewalEnabled: false,
+  frequency: null,
+  vpc: 'default',
+  securityGroups: 'none',
+  amiImage: 'default',
+  sshPairKey: 'none',
+  ebsVolumeSize: 10,
+};
+
+describe('configure form', () => {
+  it('starts from the current configuration, reading the plural securityGroups into the singular field', () => {
+    expect(configValuesOf(current)).toEqual({ vpc: 'default', securityGroup: 'none', amiImage: 'default', sshPairKey: 'none', ebsVolumeSize: 10 });
+  });
+
+  it('applies each shared rule with its own text', () => {
+    const base = configValuesOf(current);
+    expect(fieldError({ ...base, vpc: 'net-1' }, 'vpc')).toBe(RULE.vpc);
+    expect(fieldError({ ...base, vpc: 'vpc-1' }, 'vpc')).toBeNull();
+    expect(fieldError({ ...base, securityGroup: 'sg-1234567' }, 'securityGroup')).toBe(RULE.securityGroup);
+    expect(fieldError({ ...base, securityGroup: 'sg-1234567g' }, 'securityGroup')).toBe(RULE.securityGroup);
+    expect(fieldError({ ...base, securityGroup: 'sg-0123ABCD' }, 'securityGroup')).toBeNull();
+    expect(fieldError({ ...base, amiImage: 'image' }, 'amiImage')).toBe(RULE.amiImage);
+    expect(fieldError({ ...base, sshPairKey: '' }, 'sshPairKey')).toBe(RULE.nonEmpty);
+    for (const ebs of [0, 16385, 1.5, Number.NaN, null]) {
+      expect(fieldError({ ...base, ebsVolumeSize: ebs }, 'ebsVolumeSize'), String(ebs)).toBe(RULE.ebsVolumeSize);
+    }
+    expect(fieldError({ ...base, ebsVolumeSize: 16384 }, 'ebsVolumeSize')).toBeNull();
+  });
+
+  it("checks only the fields asked for, so a new policy's defaults do not block a change elsewhere", () => {
+    const base = configValuesOf(current);
+    expect(Object.keys(configErrors(base))).toEqual(['vpc', 'securityGroup', 'amiImage']);
+    const edited = { ...base, ebsVolumeSize: 50 };
+    expect(configErrors(edited, changedFields(edited, base))).toEqual({});
+  });
+
+  it('sends only the changed fields, or nothing at all, in a body the shared request schema accepts', () => {
+    const base = configValuesOf(current);
+    expect(configureBody('sc_1', base, base)).toBeNull();
+    const body = configureBody('sc_1', { ...base, vpc: 'vpc-9', ebsVolumeSize: 20 }, base);
+    expect(body).toEqual({ cidrId: 'sc_1', vpc: 'vpc-9', ebsVolumeSize: 20 });
+    expect(ConfigureRequest.safeParse(body).success).toBe(true);
+  });
+
+  it('reads the EBS box: empty is no number, anything but a plain number is refused by the rule', () => {
+    expect(parseEbsText('')).toBeNull();
+    expect(parseEbsText(' 42 ')).toBe(42);
+    expect(parseEbsText('1.5')).toBe(1.5);
+    expect(parseEbsText('ten')).toBeNaN();
+    expect(parseEbsText('1e3')).toBeNaN();
+  });
+
+  it('places a service refusal by error.field only, and shows the rule after the field name', () => {
+    const description = 'securityGroup: must match ^sg-[0-9a-fA-F]{8,}$';
+    const refusal = { kind: 'validation' as const, status: 400, field: 'securityGroup', message: description, description };
+    expect(configFieldOf(refusal)).toBe('securityGroup');
+    expect(configFieldOf({ ...refusal, field: 'securityGroups' })).toBe('securityGroup');
+    expect(configFieldOf({ ...refusal, field: 'capacityConfiguration' })).toBeNull();
+    expect(configFieldOf({ kind: 'not-found', message: 'Instance type m4.large with platform Linux/UNIX is not supported' })).toBeNull();
+    expect(ruleText(refusal)).toBe('must match ^sg-[0-9a-fA-F]{8,}$');
+    expect(ruleText({ kind: 'validation', message: 'Enter a policy id' })).toBe('Enter a policy id');
+    expect(sentence('must not be empty')).toBe('Must not be empty');
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ProfileRegistry } from '../../../electron/services/profiles/profile-registry.js';
+import { SettingsStore } from '../../../electron/services/settings/settings-store.js';
+import { MAX_REMEMBERED_CUSTOMERS, ProfileInput } from '../../../shared/ipc/models.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function openRegistry(): Promise<{ registry: ProfileRegistry; settings: SettingsStore }> {
+  const dir = await mkdtemp(join(tmpdir(), 'capacity-desk-profiles-'));
+  dirs.push(dir);
+  const settings = new SettingsStore(dir);
+  await settings.load();
+  return { registry: new ProfileRegistry(settings, () => 'http://127.0.0.1:4010'), settings };
+}
+
+function messageOf(input: unknown): string | undefined {
+  const parsed = ProfileInput.safeParse(input);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
+}
+
+describe('profile base URLs', () => {
+  it('require https for any host but this computer', () => {
+    expect(messageOf({ name: 'Prod', baseUrl: 'http://api.example.com' })).toBe(
+      'Use https:// for a service on another computer (plain http is only for localhost)',
+    );
+    for (const local of ['http://localhost:8080', 'http://127.0.0.1:4010', 'http://[::1]:9000']) {
+      expect(messageOf({ name: 'Local', baseUrl: local })).toBeUndefined();
+    }
+    expect(ProfileInput.parse({ name: ' Prod ', baseUrl: 'https://api.example.com/base/' })).toEqual({
+      name: 'Prod',
+      baseUrl: 'https://api.example.com/base',
+    });
+  });
+
+  it('refuse what is not a plain service address, with a clear message', () => {
+    expect(messageOf({ name: 'x', baseUrl: 'api.example.com' })).toBe('Enter a full URL, e.g. https://api.example.com');
+    expect(messageOf({ name: 'x', baseUrl: 'ftp://api.example.com' })).toBe('The URL must start with https://');
+    expect(messageOf({ name: 'x', baseUrl: 'https://me:pw@api.example.com' })).toBe('Do not put a username or password in the URL');
+    expect(messageOf({ name: 'x', baseUrl: 'https://api.example.com/?env=1' })).toBe('The base URL takes no ?query or #fragment');
+    expect(messageOf({ name: '', baseUrl: 'https://api.example.com' })).toBe('Enter a name');
+  });
+});
+
+describe('the profile registry', () => {
+  it('lists the built-in Sandbox first, then saved profiles with stable readable ids', async () => {
+    const { registry, settings } = await openRegistry();
+    const staging = await registry.save({ name: 'Staging EU', baseUrl: 'https://staging.example.com' });
+    const again = await registry.save({ name: 'Staging-EU 2', baseUrl: 'https://staging2.example.com' });
+    expect(staging).toEqual({ id: 'staging-eu', name: 'Staging EU', baseUrl: 'https://staging.example.com', builtIn: false, lastCustomerIds: [] });
+    expect(again.id).toBe('staging-eu-2');
+    expect(registry.list().map((p) => p.id)).toEqual(['sandbox', 'staging-eu', 'staging-eu-2']);
+
+    const renamed = await registry.save({ id: 'staging-eu', name: 'Staging', baseUrl: 'https://staging.example.org' });
+    expect(renamed).toMatchObject({ id: 'staging-eu', name: 'Staging', baseUrl: 'https://staging.example.org' });
+    const file = JSON.parse(await readFile(settings.path, 'utf8')) as { profiles: unknown[] };
+    expect(file.profiles).toHaveLength(2);
+  });
+
+  it('refuses duplicate names and any change to the Sandbox', async () => {
+    const { registry } = await openRegistry();
+    await registry.save({ name: 'Prod', baseUrl: 'https://api.example.com' });
+    await expect(registry.save({ name: 'prod', baseUrl: 'https://other.example.com' })).rejects.toMatchObject({
+      error: { kind: 'validation', field: 'name' },
+    });
+    await expect(registry.save({ id: 'sandbox', name: 'Mine', baseUrl: 'https://x.example.com' })).rejects.toBeInstanceOf(AppFailure);
+    await expect(registry.remove('sandbox')).rejects.toMatchObject({ error: { kind: 'validation' } });
+    await expect(registry.remove('nope')).rejects.toMatchObject({ error: { kind: 'not-found' } });
+  });
+
+  it('remembers the last customer ids per profile, most recent first, without repeats', async () => {
+    const { registry } = await openRegistry();
+    await registry.rememberCustomer('sandbox', 'CUST-1001');
+    await registry.rememberCustomer('sandbox', 'CUST-1002');
+    const sandbox = await registry.rememberCustomer('sandbox', 'CUST-1001');
+    expect(sandbox.lastCustomerIds).toEqual(['CUST-1001', 'CUST-1002']);
+    for (let i = 0; i < MAX_REMEMBERED_CUSTOMERS + 3; i++) await registry.rememberCustomer('sandbox', `C-${i}`);
+    expect(registry.find('sandbox')?.lastCustomerIds).toHaveLength(MAX_REMEMBERED_CUSTOMERS);
+    expect(registry.find('sandbox')?.lastCustomerIds[0]).toBe(`C-${MAX_REMEMBERED_CUSTOMERS + 2}`);
+    await expect(registry.rememberCustomer('gone', 'C-1')).rejects.toMatchObject({ error: { kind: 'not-found' } });
+  });
+
+  it('forgets everything remembered for a removed profile and falls back to the Sandbox', async () => {
+    const { registry, settings } = await openRegistry();
+    const prod = await registry.save({ name: 'Prod', baseUrl: 'https://api.example.com' });
+    await registry.rememberCustomer(prod.id, 'CUST-1');
+    await settings.update((s) => ({ ...s, activeProfileId: prod.id, lastUsernames: { [prod.id]: 'me@example.com' } }));
+    expect(await registry.remove(prod.id)).toHaveLength(1);
+    expect(settings.current).toMatchObject({ activeProfileId: 'sandbox', lastUsernames: {}, lastCustomerIds: {} });
+  });
+});
