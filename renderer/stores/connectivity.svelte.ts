@@ -1,11 +1,18 @@
 import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
 import type { AppError } from '../../shared/ipc/result.js';
+import type { Channel } from '../../shared/ipc/channels.js';
+import { CONTRACT } from '../../shared/ipc/contract.js';
 import { api, onApiResult } from '../lib/api.js';
 
 /** Why the app shows the offline copy. */
 export type OfflineReason = 'unreachable' | 'chosen' | 'review';
 
 const PROBE_INTERVAL_MS = 30_000;
+
+function isServiceRead(channel: string): boolean {
+  if (!(channel in CONTRACT) || /^(offline|session|profiles|preferences|app|updates)\./.test(channel)) return false;
+  return !CONTRACT[channel as Channel].mutates;
+}
 
 /**
  * Online or offline review, and the offline copy's state. The app goes
@@ -31,8 +38,10 @@ class ConnectivityStore {
 
   start(): () => void {
     const stopResults = onApiResult((channel, result) => {
-      if (channel.startsWith('offline.') || channel.startsWith('session.') || channel.startsWith('profiles.')) return;
-      if (!result.ok && (result.error.kind === 'offline' || result.error.kind === 'timeout')) void this.#unreachable();
+      // Only a read that could not reach the service switches to the offline copy: a failed save
+      // or purchase stays on its form, with its message and a retry.
+      if (result.ok || result.error.kind !== 'offline' || !isServiceRead(channel)) return;
+      void this.#unreachable();
     });
     const stopProgress = api.on('offline.syncProgress', (progress) => {
       this.progress = progress;

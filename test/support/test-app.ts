@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
-import { createAppServices, type AppServices } from '../../electron/services/app-services.js';
+import { createAppServices, type AppServices, type AppServicesOptions } from '../../electron/services/app-services.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import type { SandboxOptions } from '../../sandbox/server.js';
 
@@ -21,12 +21,22 @@ export interface TestApp {
  * store is given) behind the real browser host, serving the built renderer
  * from dist/ (npm test builds it first).
  */
-export async function startTestApp(options: { secrets?: SecretStore; sandbox?: Omit<SandboxOptions, 'host' | 'port'> } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  readonly secrets?: SecretStore;
+  readonly sandbox?: Omit<SandboxOptions, 'host' | 'port'>;
+  /** Short client timeouts and read-back delays for fault tests. */
+  readonly http?: AppServicesOptions['http'];
+  readonly moneyCheckDelaysMs?: readonly number[];
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
   const services = await createAppServices({
     dataDir,
     ...(options.secrets ? { secrets: options.secrets } : {}),
     sandbox: { controls: true, ...options.sandbox },
+    ...(options.http ? { http: options.http } : {}),
+    ...(options.moneyCheckDelaysMs ? { moneyCheckDelaysMs: options.moneyCheckDelaysMs } : {}),
   });
   const host = await startBrowserHost({
     handlers: services.handlers,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { writeFileAtomic } from '../settings/json-file.js';
+import { syncDirectory, writeFileAtomic } from '../settings/json-file.js';
 import { decryptFile, encryptPayload } from './cache-crypto.js';
 
 /** Rows per shard: each parses in tens of milliseconds, so the main process never stalls long. */
@@ -51,7 +51,7 @@ export class ShardedListStore<T> {
       await writeFileAtomic(join(genDir, `${i}.bin`), encryptPayload(this.key, this.aad(`${generation}/${i}`), payload));
       await yieldToEventLoop();
     }
-    await syncDir(genDir);
+    await syncDirectory(genDir);
     const manifest: Manifest = { generation, fetchedAt, count: items.length, shards };
     await writeFileAtomic(
       join(this.dir, MANIFEST),
@@ -128,15 +128,5 @@ function parseManifest(bytes: Buffer): Manifest | null {
     return m as Manifest;
   } catch {
     return null;
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -27,7 +27,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   await syncDirectory(dirname(path));
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+export async function syncDirectory(dir: string): Promise<void> {
   // Windows cannot open a folder for fsync; the rename is already durable there.
   if (process.platform === 'win32') return;
   const handle = await open(dir, 'r');

@@ -1,7 +1,7 @@
 import { listPackage } from '@electron/asar';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,9 +11,9 @@ import { writeElectronStandIn } from './electron-standin.js';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 
-/** The build under test: the one `npm test` just made, or CD_DIST_DIR's. */
+/** The build under test: the one `npm test` just made in dist/ (what electron-builder packs). */
 export function distDir(): string {
-  return resolve(ROOT, process.env.CD_DIST_DIR ?? 'dist');
+  return resolve(ROOT, 'dist');
 }
 
 /** Files `electron .` loads; without them there is nothing to pack. */
@@ -46,31 +46,29 @@ export async function packLinuxDir(configFile: 'electron-builder.yml' | 'electro
   const missing = REQUIRED_BUILD.filter((file) => !existsSync(join(dist, file)));
   if (missing.length > 0) throw new Error(`No build to pack in ${dist} (missing ${missing.join(', ')}): run \`npm run build\` first.`);
 
+  // The scratch folder holds only what the check adds (stand-in Electron, config, output); the
+  // project packed is the repository itself, so electron-builder collects its dependencies from the
+  // real node_modules exactly as a release build does (a linked copy confused npm's tree in a fresh clone).
   const project = await mkdtemp(join(tmpdir(), 'capacity-desk-pack-'));
-  for (const file of ['package.json', 'package-lock.json', 'electron-builder.yml', 'electron-builder.test.yml']) {
-    await cp(join(ROOT, file), join(project, file));
-  }
-  await cp(join(ROOT, 'build'), join(project, 'build'), { recursive: true });
-  await cp(dist, join(project, 'dist'), { recursive: true });
-  await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
   const electronVersion = JSON.parse(await readFile(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string;
   await writeElectronStandIn(join(project, 'electron-standin'), electronVersion);
+  const checkConfig = join(project, 'electron-builder.check.yml');
   await writeFile(
-    join(project, 'electron-builder.check.yml'),
+    checkConfig,
     stringify({
-      extends: `file:${configFile}`,
-      electronDist: 'electron-standin',
+      extends: join(ROOT, configFile),
+      electronDist: join(project, 'electron-standin'),
       npmRebuild: false,
-      directories: { output: 'out' },
+      directories: { output: join(project, 'out'), buildResources: join(ROOT, 'build') },
       ...(configFile === 'electron-builder.yml' ? { publish: { provider: 'github', owner: 'capacity-desk', repo: 'capacity-desk' } } : {}),
     }),
   );
 
   const { stdout, stderr } = await run(
     process.execPath,
-    [join(ROOT, 'node_modules', 'electron-builder', 'cli.js'), '--projectDir', project, '--config', 'electron-builder.check.yml', '--linux', 'dir', '--x64', '--publish', 'never'],
+    [join(ROOT, 'node_modules', 'electron-builder', 'cli.js'), '--projectDir', ROOT, '--config', checkConfig, '--linux', 'dir', '--x64', '--publish', 'never'],
     {
-      cwd: project,
+      cwd: ROOT,
       timeout: 90_000,
       maxBuffer: 16 * 1024 * 1024,
       // Anything that tries the network fails fast instead of hanging: the check is offline by construction.
