@@ -46,10 +46,13 @@ class ConnectivityStore {
     const stopProgress = api.on('offline.syncProgress', (progress) => {
       this.progress = progress;
     });
+    // Whose copy it is changes with the session: its status is read again each time.
+    const stopSession = api.on('session.changed', () => void this.refreshStatus());
     void this.refreshStatus();
     return () => {
       stopResults();
       stopProgress();
+      stopSession();
       this.#stopProbe();
     };
   }

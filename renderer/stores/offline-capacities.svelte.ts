@@ -4,7 +4,7 @@ import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 import type { RowRange } from '../lib/virtual-range.js';
 
-const BLOCK = 100;
+const BLOCK = 50;
 
 /**
  * The offline capacity list as a window onto the main process's index: only

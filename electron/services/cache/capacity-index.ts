@@ -29,6 +29,12 @@ export class CapacityIndex {
   readonly #rows: readonly CapacityPolicy[];
   readonly #haystacks: readonly string[];
   readonly #orders = new Map<LocalSortColumn, Uint32Array>();
+  readonly #descending = new Map<string, Uint32Array>();
+  /**
+   * The rows the last query matched, in display order. Typing narrows a search
+   * ("m5" after "m"), so the next keystroke only needs to look at these.
+   */
+  #last: { readonly key: string; readonly needle: string; readonly matches: Uint32Array } | null = null;
 
   constructor(rows: readonly CapacityPolicy[]) {
     this.#rows = rows;
@@ -47,21 +53,38 @@ export class CapacityIndex {
     rows: CapacityPolicy[];
     total: number;
   } {
-    const order = this.#order(query.sortBy);
     const needle = query.text.trim().toLowerCase();
-    const descending = query.sortOrder === 'desc';
-    const end = query.offset + query.limit;
-    const rows: CapacityPolicy[] = [];
+    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}`;
+    const last = this.#last;
+    const candidates =
+      last && last.key === key && needle.startsWith(last.needle) ? last.matches : this.#displayOrder(query.sortBy, query.sortOrder);
+    const matches = new Uint32Array(candidates.length);
     let total = 0;
-    for (let i = 0; i < order.length; i += 1) {
-      const index = order[descending ? order.length - 1 - i : i] as number;
-      const row = this.#rows[index] as CapacityPolicy;
-      if (query.status && row.policyStatus !== query.status) continue;
+    for (let i = 0; i < candidates.length; i += 1) {
+      const index = candidates[i] as number;
+      if (query.status && (this.#rows[index] as CapacityPolicy).policyStatus !== query.status) continue;
       if (needle && !(this.#haystacks[index] as string).includes(needle)) continue;
-      if (total >= query.offset && total < end) rows.push(row);
+      matches[total] = index;
       total += 1;
     }
+    this.#last = { key, needle, matches: matches.subarray(0, total) };
+    const end = Math.min(total, query.offset + query.limit);
+    const rows: CapacityPolicy[] = [];
+    for (let i = query.offset; i < end; i += 1) rows.push(this.#rows[matches[i] as number] as CapacityPolicy);
     return { rows, total };
+  }
+
+  /** Row indices in display order for a column and direction (the reverse is kept too). */
+  #displayOrder(column: LocalSortColumn, direction: 'asc' | 'desc'): Uint32Array {
+    const ascending = this.#order(column);
+    if (direction === 'asc') return ascending;
+    const cacheKey = `${column}:desc`;
+    let descending = this.#descending.get(cacheKey);
+    if (!descending) {
+      descending = ascending.slice().reverse();
+      this.#descending.set(cacheKey, descending);
+    }
+    return descending;
   }
 
   #order(column: LocalSortColumn): Uint32Array {

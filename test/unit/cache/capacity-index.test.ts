@@ -59,3 +59,31 @@ describe('CapacityIndex', () => {
     expect(names.query({ ...base, sortBy: 'policyName', sortOrder: 'asc' }).rows.map((r) => r.policyName)).toEqual(['Alpha', 'beta', 'gamma']);
   });
 });
+
+describe('CapacityIndex, query after query', () => {
+  it('answers exactly as a fresh index would, however the user types, filters, sorts and scrolls', async () => {
+    const fc = (await import('fast-check')).default;
+    const { syntheticPolicies } = await import('../../support/synthetic-policies.js');
+    const rows = syntheticPolicies(600);
+    const step = fc.record({
+      text: fc.constantFrom('', 'm', 'm5', 'm5.', 'm5.2', 'sc_1', 'sc_10', 'sc_100', 'morgan', 'use1', 'p3', 'zzz'),
+      status: fc.constantFrom(undefined, 'ACTIVE', 'EXPIRED'),
+      sortBy: fc.constantFrom('createdDate' as const, 'ourPrice' as const, 'policyName' as const),
+      sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
+      offset: fc.integer({ min: 0, max: 400 }),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const index = new CapacityIndex(rows);
+        for (const s of steps) {
+          const query = { ...s, limit: 50 };
+          const expected = new CapacityIndex(rows).query(query);
+          const actual = index.query(query);
+          expect(actual.total).toBe(expected.total);
+          expect(actual.rows.map((r) => r.cidrId)).toEqual(expected.rows.map((r) => r.cidrId));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
