@@ -1,5 +1,4 @@
 import { chromium } from '@playwright/test';
-import { performance } from 'node:perf_hooks';
 import { PolicyCache } from '../electron/services/cache/policy-cache.js';
 import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';

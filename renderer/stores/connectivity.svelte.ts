@@ -3,6 +3,7 @@ import type { AppError } from '../../shared/ipc/result.js';
 import type { Channel } from '../../shared/ipc/channels.js';
 import { CONTRACT } from '../../shared/ipc/contract.js';
 import { api, onApiResult } from '../lib/api.js';
+import { navigation } from './navigation.svelte.js';
 
 /** Why the app shows the offline copy. */
 export type OfflineReason = 'unreachable' | 'chosen' | 'review';
@@ -112,6 +113,8 @@ class ConnectivityStore {
     this.reason = reason;
     this.offline = true;
     this.reachable = false;
+    // The overview's figures are live only; the offline copy opens on its list.
+    if (navigation.current.view === 'overview') navigation.go({ view: 'capacity-list' });
     this.#startProbe();
   }
 
