@@ -6,6 +6,7 @@ import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-cli
 import type { RetryPolicy } from './api-client/retry-policy.js';
 import { readNetworkConfig } from './network/network-config.js';
 import { AppEvents } from './events.js';
+import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
 import { withWriteThrough } from './cache/offline-handlers.js';
 import type { SaveFileHost } from './files/save-file.js';
@@ -132,6 +133,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   ), logger);
 
   desktop.start();
+  const backgroundSync = new BackgroundSync({
+    intervalMinutes: () => desktop.preferences.current.offlineRefreshMinutes,
+    signedIn: () => session.status().signedIn,
+    lastFetchedAt: async () => (await offline.status()).fetchedAt.capacities ?? null,
+    sync: () => offline.sync(),
+    logger,
+  });
+  backgroundSync.start();
   if (secrets instanceof ResilientSecretStore) {
     secrets.onDegraded((keychain) => {
       logger.warn('keychain', `the system keychain stopped answering; secrets are now kept in memory (${keychain.reason ?? ''})`);
@@ -151,6 +160,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     desktop,
     async close() {
       desktop.stop();
+      backgroundSync.stop();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
       await logger.flush();

@@ -46,11 +46,18 @@ export const UpdateState = z.discriminatedUnion('phase', [
 export type UpdateState = z.infer<typeof UpdateState>;
 export type UpdatePhase = UpdateState['phase'];
 
+/** How often the offline copy refreshes itself in the background, in minutes; 0 is off. */
+export const OFFLINE_REFRESH_CHOICES = [0, 30, 60, 240] as const;
+export const OfflineRefreshMinutes = z.literal(OFFLINE_REFRESH_CHOICES);
+export type OfflineRefreshMinutes = z.infer<typeof OfflineRefreshMinutes>;
+
 export const Preferences = z.object({
   /** Check for, download and install updates without asking. */
   autoUpdate: z.boolean(),
   /** OS notifications when a capacity policy launches or ends soon. Opt-in. */
   notifyPolicyDates: z.boolean(),
+  /** Background refresh of the offline copy while signed in. Opt-in. */
+  offlineRefreshMinutes: OfflineRefreshMinutes,
 });
 export type Preferences = z.infer<typeof Preferences>;
 
@@ -58,6 +65,7 @@ export const PreferencesPatch = z
   .strictObject({
     autoUpdate: z.boolean().optional(),
     notifyPolicyDates: z.boolean().optional(),
+    offlineRefreshMinutes: OfflineRefreshMinutes.optional(),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'Change at least one preference' });
 export type PreferencesPatch = z.infer<typeof PreferencesPatch>;

@@ -86,3 +86,17 @@ test('no network at sign-in: the last user reviews the offline copy without sign
   await page.getByRole('button', { name: 'Leave offline review' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
 });
+
+test('background refresh of the offline copy is chosen in Preferences and kept', async ({ openApp, app, page }) => {
+  await openApp();
+  await signIn(page, alex.username, alex.password);
+  await openAccountMenu(page);
+  await page.getByTestId('open-preferences').click();
+  await page.getByTestId('pref-offline-refresh').selectOption('60');
+  await expect.poll(async () => (await app.services.handlers['preferences.get'](undefined)).offlineRefreshMinutes).toBe(60);
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await openAccountMenu(page);
+  await page.getByTestId('open-preferences').click();
+  await expect(page.getByTestId('pref-offline-refresh')).toHaveValue('60');
+});

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Preferences, type PreferencesPatch } from '../../../shared/ipc/desktop.js';
+import { OfflineRefreshMinutes, Preferences, type PreferencesPatch } from '../../../shared/ipc/desktop.js';
 import { readJsonFile, writeFileAtomic } from '../settings/json-file.js';
 
 export const PREFERENCES_FILE = 'preferences.json';
 
 /** What a new install starts with: updates on, notifications opt-in (off). */
-export const DEFAULT_PREFERENCES: Preferences = Object.freeze({ autoUpdate: true, notifyPolicyDates: false });
+export const DEFAULT_PREFERENCES: Preferences = Object.freeze({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
 
 /**
  * The file's schema: a field that is missing or damaged (hand-edited, written
@@ -17,6 +17,7 @@ const StoredPreferences = z.object({
   version: z.literal(1).catch(1),
   autoUpdate: z.boolean().catch(DEFAULT_PREFERENCES.autoUpdate),
   notifyPolicyDates: z.boolean().catch(DEFAULT_PREFERENCES.notifyPolicyDates),
+  offlineRefreshMinutes: OfflineRefreshMinutes.catch(DEFAULT_PREFERENCES.offlineRefreshMinutes),
 });
 
 export type PreferencesListener = (preferences: Preferences) => void;
@@ -45,7 +46,7 @@ export class PreferencesStore {
   /** Applies a validated patch; writes are serialised so quick changes never interleave on disk. */
   async update(patch: PreferencesPatch): Promise<Preferences> {
     const next = Preferences.parse({ ...this.#current, ...definedOnly(patch) });
-    const changed = next.autoUpdate !== this.#current.autoUpdate || next.notifyPolicyDates !== this.#current.notifyPolicyDates;
+    const changed = JSON.stringify(next) !== JSON.stringify(this.#current);
     this.#current = next;
     const snapshot = JSON.stringify({ version: 1, ...next }, null, 2);
     // A failed write must not wedge every later one.

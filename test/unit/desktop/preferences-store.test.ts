@@ -15,8 +15,8 @@ afterEach(async () => {
 
 describe('preferences', () => {
   it('start with updates on and notifications off (opt-in)', async () => {
-    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: false });
-    expect(DEFAULT_PREFERENCES).toEqual({ autoUpdate: true, notifyPolicyDates: false });
+    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
+    expect(DEFAULT_PREFERENCES).toEqual({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
   });
 
   it('persist a change and announce it, once', async () => {
@@ -24,16 +24,16 @@ describe('preferences', () => {
     await store.load();
     const heard: Preferences[] = [];
     store.subscribe((preferences) => heard.push(preferences));
-    expect(await store.update({ notifyPolicyDates: true })).toEqual({ autoUpdate: true, notifyPolicyDates: true });
+    expect(await store.update({ notifyPolicyDates: true })).toEqual({ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 });
     await store.update({ notifyPolicyDates: true });
-    expect(heard).toEqual([{ autoUpdate: true, notifyPolicyDates: true }]);
-    expect(JSON.parse(await readFile(join(dataDir, PREFERENCES_FILE), 'utf8'))).toEqual({ version: 1, autoUpdate: true, notifyPolicyDates: true });
-    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: true });
+    expect(heard).toEqual([{ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 }]);
+    expect(JSON.parse(await readFile(join(dataDir, PREFERENCES_FILE), 'utf8'))).toEqual({ version: 1, autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 });
+    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 });
   });
 
   it('fall back field by field when the file is damaged', async () => {
     await writeFile(join(dataDir, PREFERENCES_FILE), JSON.stringify({ version: 7, autoUpdate: false, notifyPolicyDates: 'yes' }));
-    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: false, notifyPolicyDates: false });
+    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
     await writeFile(join(dataDir, PREFERENCES_FILE), 'not json');
     expect(await new PreferencesStore(dataDir).load()).toEqual(DEFAULT_PREFERENCES);
   });
@@ -43,5 +43,7 @@ describe('preferences', () => {
     expect(PreferencesPatch.safeParse({}).success).toBe(false);
     expect(PreferencesPatch.safeParse({ autoUpdate: 'false' }).success).toBe(false);
     expect(PreferencesPatch.safeParse({ autoUpdate: true, feedUrl: 'https://evil.example' }).success).toBe(false);
+    expect(PreferencesPatch.safeParse({ offlineRefreshMinutes: 60 }).success).toBe(true);
+    expect(PreferencesPatch.safeParse({ offlineRefreshMinutes: 1 }).success).toBe(false);
   });
 });

@@ -1,0 +1,60 @@
+import type { Logger } from '../logging/file-logger.js';
+
+export interface BackgroundSyncDeps {
+  /** Minutes between refreshes; 0 turns background refresh off. */
+  readonly intervalMinutes: () => number;
+  readonly signedIn: () => boolean;
+  /** When the offline copy was last fetched (ISO), or null when there is none. */
+  readonly lastFetchedAt: () => Promise<string | null>;
+  readonly sync: () => Promise<unknown>;
+  readonly logger: Logger;
+  readonly now?: () => number;
+  /** How often to look whether a refresh is due. */
+  readonly checkEveryMs?: number;
+}
+
+/**
+ * Keeps the offline copy fresh while the user is signed in, at the interval
+ * chosen in Preferences: it looks every minute whether the copy is older than
+ * that and, if so, syncs (one at a time, never while another sync runs).
+ */
+export class BackgroundSync {
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #running = false;
+  readonly #now: () => number;
+
+  constructor(private readonly deps: BackgroundSyncDeps) {
+    this.#now = deps.now ?? Date.now;
+  }
+
+  start(): void {
+    this.stop();
+    this.#timer = setInterval(() => void this.tick(), this.deps.checkEveryMs ?? 60_000);
+    this.#timer.unref?.();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /** One look: syncs when due. Returns whether it synced. */
+  async tick(): Promise<boolean> {
+    const minutes = this.deps.intervalMinutes();
+    if (this.#running || minutes <= 0 || !this.deps.signedIn()) return false;
+    const last = await this.deps.lastFetchedAt();
+    if (last && this.#now() - Date.parse(last) < minutes * 60_000) return false;
+    this.#running = true;
+    try {
+      await this.deps.sync();
+      this.deps.logger.info('offline-cache', 'background refresh done');
+      return true;
+    } catch (error) {
+      // A conflict means the user's own sync is running; anything else is retried at the next look.
+      this.deps.logger.warn('offline-cache', 'background refresh failed', error);
+      return false;
+    } finally {
+      this.#running = false;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { BackgroundSync } from '../../../electron/services/cache/background-sync.js';
+
+const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+function setup(options: { minutes: number; signedIn?: boolean; lastFetchedAt?: string | null; now: number; fails?: boolean }) {
+  let syncs = 0;
+  const background = new BackgroundSync({
+    intervalMinutes: () => options.minutes,
+    signedIn: () => options.signedIn ?? true,
+    lastFetchedAt: async () => options.lastFetchedAt ?? null,
+    sync: async () => {
+      syncs += 1;
+      if (options.fails) throw new Error('offline');
+    },
+    logger: quiet,
+    now: () => options.now,
+  });
+  return { background, syncs: () => syncs };
+}
+
+describe('BackgroundSync', () => {
+  const t0 = Date.parse('2026-11-22T10:00:00Z');
+
+  it('refreshes a copy older than the chosen interval, and only then', async () => {
+    const due = setup({ minutes: 30, lastFetchedAt: new Date(t0 - 31 * 60_000).toISOString(), now: t0 });
+    expect(await due.background.tick()).toBe(true);
+    const fresh = setup({ minutes: 30, lastFetchedAt: new Date(t0 - 29 * 60_000).toISOString(), now: t0 });
+    expect(await fresh.background.tick()).toBe(false);
+    expect(fresh.syncs()).toBe(0);
+    expect(await setup({ minutes: 60, lastFetchedAt: null, now: t0 }).background.tick()).toBe(true);
+  });
+
+  it('does nothing when off or signed out, and survives a failed sync', async () => {
+    expect(await setup({ minutes: 0, now: t0 }).background.tick()).toBe(false);
+    const signedOut = setup({ minutes: 30, signedIn: false, now: t0 });
+    expect(await signedOut.background.tick()).toBe(false);
+    expect(signedOut.syncs()).toBe(0);
+    const failing = setup({ minutes: 30, now: t0, fails: true });
+    expect(await failing.background.tick()).toBe(false);
+    expect(await failing.background.tick()).toBe(false);
+    expect(failing.syncs()).toBe(2);
+  });
+});
