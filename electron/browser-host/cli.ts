@@ -60,10 +60,20 @@ if (browser && hasDisplay()) {
       '--disable-component-update',
       '--disable-sync',
       '--window-size=1280,800',
+      // Chromium refuses to start as root with its sandbox (containers, CI machines); nowhere else.
+      ...(process.platform === 'linux' && process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ],
     { stdio: 'ignore' },
   );
-  child.on('exit', () => void shutdown());
+  const openedAt = Date.now();
+  child.on('exit', (code) => {
+    // A browser that could not start at all should not take the app down: offer the address instead.
+    if (code !== 0 && Date.now() - openedAt < 10_000) {
+      console.log(`Chromium could not be opened (exit code ${code}). Open this address instead:\n\n  ${host.launchUrl}\n`);
+      return;
+    }
+    void shutdown();
+  });
 } else {
   // The launch URL carries the per-launch secret: it is printed for the person at the keyboard only.
   console.log(`Open this address in Chromium or Chrome:\n\n  ${host.launchUrl}\n\nPress Ctrl+C to stop.`);

@@ -47,3 +47,14 @@ describe('openSecretStore fallback', () => {
     expect(entries.size).toBe(0);
   });
 });
+
+describe('a keychain that never answers', () => {
+  it('does not hold up the start: memory, with the reason, after the time limit', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const hanging: KeytarModule = { getPassword: never, setPassword: never, deletePassword: never };
+    const started = Date.now();
+    const store = await openSecretStore(() => hanging, 50);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(store.status).toEqual({ kind: 'memory', reason: expect.stringMatching(/did not answer in time/) });
+  });
+});
