@@ -1,3 +1,5 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -17,6 +19,16 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        // The renderer's rune stores (*.svelte.ts), compiled as the app ships them: the client build, so $state and $derived react.
+        plugins: [svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'stores',
+          include: ['test/stores/**/*.svelte.test.ts'],
+          environment: './test/stores/client-environment.ts',
         },
       },
       {

@@ -32,7 +32,7 @@ export const MAIN_VIEWS: ReadonlyArray<{ readonly route: Route; readonly label: 
 /** Asked before leaving a view (with where to); a view with unsaved changes returns false to stay. */
 export type LeaveGuard = (to?: Route) => boolean;
 
-class NavigationStore {
+export class NavigationStore {
   current = $state<Route>({ view: 'overview' });
   #back: Route[] = [];
   #guard: LeaveGuard | null = null;

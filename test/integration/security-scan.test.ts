@@ -48,7 +48,14 @@ describe('security scan gate', () => {
       const text = await readFile(file, 'utf8');
       await writeFile(file, text.replace(/^.*electronegativity-accept OPEN_EXTERNAL_JS_CHECK.*$/m, ''));
     });
+    // The output first: when this fails, the report says what the scan saw.
+    expect(unjustified.output).toMatch(/MEDIUM OPEN_EXTERNAL_JS_CHECK .*main\/window\.ts/);
     expect(unjustified.code).toBe(1);
-    expect(unjustified.output).toMatch(/OPEN_EXTERNAL_JS_CHECK/);
+  }, 60_000);
+
+  it('fails on a source file it cannot parse, rather than passing what it never read', async () => {
+    const result = await scan((dir) => writeFile(join(dir, 'main', 'zz-unparsable.ts'), 'export const = ;\n'));
+    expect(result.output).toMatch(/NOT SCANNED .*zz-unparsable\.ts/);
+    expect(result.code).toBe(1);
   }, 60_000);
 });
