@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -67,18 +68,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     anchorMs = startOfUtcDay(clock.nowMs());
   }
 
+  const tokenSecret = saved?.tokenSecret ? Buffer.from(saved.tokenSecret, 'base64url') : randomBytes(32);
   const users = await UserDirectory.create();
   const services: SandboxServices = {
     store: new SandboxStore(generateDataset({ seed, scale, anchorMs }), clock.nowMs(), saved?.overlay),
     clock,
     users,
-    jwt: new JwtSigner(),
+    jwt: new JwtSigner(tokenSecret),
     buffers: new BufferPool(),
     persist: () => Promise.resolve(),
   };
   const persister = options.dataFile
     ? new Persister(options.dataFile, () =>
-        serializeState({ seed, scale, anchorMs, clock: clock.snapshot(), overlay: services.store.overlay() }, new Date()),
+        serializeState({ seed, scale, anchorMs, clock: clock.snapshot(), tokenSecret, overlay: services.store.overlay() }, new Date()),
       )
     : null;
   if (persister) {

@@ -12,8 +12,9 @@ const MAX_CACHED_TOKENS = 1024;
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 /**
- * HS256 tokens with a secret that lives only in this process: a restart
- * invalidates every token, which is what a sandbox wants.
+ * HS256 tokens. The secret is made fresh by each process (a restart signs
+ * everyone out) unless the sandbox keeps state in a file, which keeps the
+ * secret too, so the app's built-in sandbox restores a saved session.
  */
 export class JwtSigner {
   private readonly secret: Buffer;

@@ -16,6 +16,11 @@ export const PersistedState = z.object({
   scale: z.number().int().min(0),
   anchorMs: z.number(),
   clock: z.object({ offsetMs: z.number(), frozenAtMs: z.number().nullable() }),
+  /**
+   * The token-signing secret (base64url), so a restart keeps everyone signed in,
+   * as a real service does. Optional: files written before it start a new one.
+   */
+  tokenSecret: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
   overlay: z.object({
     settledThroughMs: z.number(),
     nextEventId: z.number().int(),
@@ -37,6 +42,7 @@ export interface StateParts {
   readonly scale: number;
   readonly anchorMs: number;
   readonly clock: ClockState;
+  readonly tokenSecret: Buffer;
   readonly overlay: StoreOverlay;
 }
 
@@ -48,6 +54,7 @@ export function serializeState(parts: StateParts, savedAt: Date): string {
     scale: parts.scale,
     anchorMs: parts.anchorMs,
     clock: { ...parts.clock },
+    tokenSecret: parts.tokenSecret.toString('base64url'),
     overlay: {
       // -Infinity (nothing settled yet) is not JSON.
       settledThroughMs: Number.isFinite(parts.overlay.settledThroughMs) ? parts.overlay.settledThroughMs : 0,

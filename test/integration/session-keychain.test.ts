@@ -89,6 +89,18 @@ describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('the keychain ent
     expect(await entry('sandbox', JORDAN.username)).toBeNull();
   });
 
+  it('survives a restart of the whole app on the built-in sandbox, which keeps its signing key with its state', async () => {
+    const dir = await dataDir();
+    const app = await start(dir);
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    await app.close();
+
+    const restarted = await start(dir);
+    expect(value(await restarted.call('session.status'))).toMatchObject({ signedIn: true, username: ALEX.username });
+    expect(await restarted.call('accounts.list')).toMatchObject({ ok: true });
+    expect(await entry('sandbox', ALEX.username)).not.toBeNull();
+  });
+
   it('is deleted when the service rejects the token, and when it has expired by the next start', async () => {
     const dir = await dataDir();
     const app = await start(dir);

@@ -77,6 +77,39 @@ describe('persistence with dataFile', () => {
     }
   });
 
+  it('keeps its token-signing key with the state, so a restart keeps everyone signed in; without a file it does not', async () => {
+    let sandbox = await Sandbox.start({ dataFile: file, scale: 50 });
+    const token = await sandbox.signIn(ALEX);
+    await sandbox.close();
+    sandbox = await Sandbox.start({ dataFile: file });
+    expect((await sandbox.call('linkedAccounts', token)).status).toBe(200);
+    await sandbox.close();
+
+    let memoryOnly = await Sandbox.start({ scale: 50 });
+    const forgotten = await memoryOnly.signIn(ALEX);
+    await memoryOnly.close();
+    memoryOnly = await Sandbox.start({ scale: 50 });
+    expect((await memoryOnly.call('linkedAccounts', forgotten)).status).toBe(401);
+    await memoryOnly.close();
+  });
+
+  it('reads a state file written before it kept the key, and signs with a new one', async () => {
+    let sandbox = await Sandbox.start({ dataFile: file, scale: 50 });
+    const token = await sandbox.signIn(ALEX);
+    await sandbox.close();
+    const { tokenSecret, ...older } = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(tokenSecret).toEqual(expect.any(String));
+    await writeFile(file, JSON.stringify(older));
+
+    sandbox = await Sandbox.start({ dataFile: file });
+    expect((await sandbox.call('linkedAccounts', token)).status).toBe(401);
+    expect((await sandbox.call('linkedAccounts', await sandbox.signIn(ALEX))).status).toBe(200);
+    await sandbox.close();
+    const rewritten = JSON.parse(await readFile(file, 'utf8')) as { tokenSecret?: string };
+    expect(rewritten.tokenSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(rewritten.tokenSecret).not.toBe(tokenSecret);
+  });
+
   it('keeps time-driven changes even after the clock is moved back', async () => {
     let sandbox = await Sandbox.start({ dataFile: file, scale: 120 });
     await sandbox.setClock({ advanceSeconds: 800 * 86_400 });
