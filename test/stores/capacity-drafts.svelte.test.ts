@@ -1,20 +1,10 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { CapacityConfiguration } from '../../shared/api/capacity.js';
 import { RULE } from '../../shared/api/contract-choices.js';
 import { ConfigDraft, capacityDrafts as drafts } from '../../renderer/stores/capacity-drafts.svelte.js';
+import { NEW_POLICY_CONFIGURATION } from '../support/capacity-configuration.js';
 
-const current: CapacityConfiguration = {
-  launchDateTime: '2027-01-01T00:00:00+00:00',
-  endDateTime: '2027-02-01T00:00:00+00:00',
-  autoRenewalEnabled: false,
-  frequency: null,
-  vpc: 'default',
-  securityGroups: 'none',
-  amiImage: 'default',
-  sshPairKey: 'none',
-  ebsVolumeSize: 10,
-};
+const current = NEW_POLICY_CONFIGURATION;
 
 /** Runs `read` in an effect, as a view would, and returns every value it saw. */
 function watch<T>(read: () => T): { seen: T[]; stop: () => void } {

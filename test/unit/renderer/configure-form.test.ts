@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CapacityConfiguration } from '../../../shared/api/capacity.js';
 import { ConfigureRequest } from '../../../shared/api/capacity.js';
 import { RULE } from '../../../shared/api/contract-choices.js';
 import {
@@ -13,18 +12,9 @@ import {
   ruleText,
   sentence,
 } from '../../../renderer/lib/configure-form.js';
+import { NEW_POLICY_CONFIGURATION } from '../../support/capacity-configuration.js';
 
-const current: CapacityConfiguration = {
-  launchDateTime: '2027-01-01T00:00:00+00:00',
-  endDateTime: '2027-02-01T00:00:00+00:00',
-  autoRenewalEnabled: false,
-  frequency: null,
-  vpc: 'default',
-  securityGroups: 'none',
-  amiImage: 'default',
-  sshPairKey: 'none',
-  ebsVolumeSize: 10,
-};
+const current = NEW_POLICY_CONFIGURATION;
 
 describe('configure form', () => {
   it('starts from the current configuration, reading the plural securityGroups into the singular field', () => {
