@@ -29,6 +29,8 @@ import { activeCapacityDates } from './desktop/policy-source.js';
 
 export interface AppServicesOptions {
   readonly dataDir: string;
+  /** Where the log goes; Electron passes the OS's place (app.getPath('logs')), by default dataDir/logs. */
+  readonly logsDir?: string;
   /** Also print log lines to stderr (the browser host's terminal). */
   readonly echoLogs?: boolean;
   /** Tests pass a store; the app opens the OS keychain. */
@@ -65,7 +67,7 @@ export interface AppServices {
 /** The composition root of the main process, shared by the Electron and browser hosts. */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
-  const logger = new FileLogger({ dir: join(options.dataDir, 'logs'), echo: options.echoLogs ?? false });
+  const logger = new FileLogger({ dir: options.logsDir ?? join(options.dataDir, 'logs'), echo: options.echoLogs ?? false });
   const settings = new SettingsStore(options.dataDir);
   await settings.load();
   const [secrets, sandbox] = await Promise.all([
