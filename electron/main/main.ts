@@ -54,6 +54,8 @@ async function start(): Promise<void> {
   services = await createAppServices({
     dataDir,
     logsDir,
+    // The OS proxy settings (manual, PAC, WPAD), as Chromium resolves them for each base URL.
+    resolveProxy: (url) => session.defaultSession.resolveProxy(url),
     saveFile: electronSaveFileHost,
     desktop: electronDesktopHost(() => windows?.focus(), icon),
   });

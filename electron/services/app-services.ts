@@ -4,7 +4,8 @@ import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../san
 import { ApiClient } from './api-client/api-client.js';
 import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-client/http-agent.js';
 import type { RetryPolicy } from './api-client/retry-policy.js';
-import { readNetworkConfig } from './network/network-config.js';
+import { proxyReporter, readNetworkConfig } from './network/network-config.js';
+import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
@@ -47,6 +48,8 @@ export interface AppServicesOptions {
   readonly expiryWarningMs?: number;
   /** Where proxy and trust settings are read from (default: process.env). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Electron's resolver of the OS proxy settings; the browser host has none and reads the proxy variables only. */
+  readonly resolveProxy?: ResolveProxy;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
   readonly desktop?: DesktopHost;
 }
@@ -76,7 +79,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network });
+  const agent: Dispatcher = createHttpAgent({ timeouts, network, ...(options.resolveProxy ? { resolveProxy: options.resolveProxy } : {}) });
   const clients = new Map<string, ApiClient>();
   const clientFor = (baseUrl: string): ApiClient => {
     let client = clients.get(baseUrl);
@@ -127,6 +130,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       overview: new OverviewService({ session }),
       saveFile: options.saveFile,
       network,
+      proxyInUse: proxyReporter(network, agent),
       moneyCheckDelaysMs: options.moneyCheckDelaysMs,
       desktop,
     }),

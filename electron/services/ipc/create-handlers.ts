@@ -4,6 +4,7 @@ import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { InFlightGuard } from '../money/in-flight-guard.js';
 import { MoneyActions } from '../money/money-actions.js';
 import { networkStatus, readNetworkConfig, type NetworkConfig } from '../network/network-config.js';
+import type { ProxyInUse } from '../../../shared/ipc/models.js';
 import { ProfileEditor } from '../profiles/profile-editor.js';
 import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
@@ -22,13 +23,15 @@ export interface HandlerDeps {
   readonly saveFile?: SaveFileHost | undefined;
   /** Proxy and trust settings the HTTP agent uses, reported by network.status. */
   readonly network?: NetworkConfig | undefined;
+  /** The route requests to a base URL take (OS proxy settings or variables), listed per environment by network.status. */
+  readonly proxyInUse?: ((baseUrl: string) => Promise<ProxyInUse>) | undefined;
   /** When a money action's policy is re-read after an unanswered request (tests shorten it). */
   readonly moneyCheckDelaysMs?: readonly number[] | undefined;
   /** Preferences, updates and app facts: what the host provides (issue 8). */
   readonly desktop: DesktopServices;
 }
 
-export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, proxyInUse, moneyCheckDelaysMs, desktop }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered. */
   const money = new MoneyActions({ session, guard: moneyGuard, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
@@ -63,6 +66,7 @@ export function createHandlers({ profiles, session, moneyGuard, offline, overvie
     'profiles.save': (input) => profileEditor.save(input),
     'profiles.remove': (input) => profileEditor.remove(input),
     'profiles.rememberCustomer': (input) => profileEditor.rememberCustomer(input),
-    'network.status': async () => networkStatus(network ?? readNetworkConfig()),
+    'network.status': async () =>
+      networkStatus(network ?? readNetworkConfig(), proxyInUse ? await Promise.all(profiles.list().map((profile) => proxyInUse(profile.baseUrl))) : []),
   };
 }
