@@ -14,6 +14,7 @@ import { MainWindows } from './main-windows.js';
 import { installApplicationMenu } from './menu.js';
 import { applySpellcheckPolicy } from './context-menu.js';
 import { reportStartFailure } from './recovery.js';
+import { electronSafeStorage } from './safe-storage.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -56,6 +57,7 @@ async function start(): Promise<void> {
     logsDir,
     // The OS proxy settings (manual, PAC, WPAD), as Chromium resolves them for each base URL.
     resolveProxy: (url) => session.defaultSession.resolveProxy(url),
+    safeStorage: electronSafeStorage(),
     saveFile: electronSaveFileHost,
     desktop: electronDesktopHost(() => windows?.focus(), icon),
   });

@@ -20,6 +20,7 @@ import { InFlightGuard } from './money/in-flight-guard.js';
 import type { Handlers } from './ipc/handlers.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
+import type { SafeStoragePort } from './secrets/safe-storage-secret-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { SessionService } from './session/session-service.js';
 import { SettingsStore } from './settings/settings-store.js';
@@ -50,6 +51,8 @@ export interface AppServicesOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Electron's resolver of the OS proxy settings; the browser host has none and reads the proxy variables only. */
   readonly resolveProxy?: ResolveProxy;
+  /** Electron's safeStorage: the secret store's tier after the keychain (the browser host has none). */
+  readonly safeStorage?: SafeStoragePort;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
   readonly desktop?: DesktopHost;
 }
@@ -74,7 +77,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const settings = new SettingsStore(options.dataDir);
   await settings.load();
   const [secrets, sandbox] = await Promise.all([
-    options.secrets ? Promise.resolve(options.secrets) : openSecretStore(),
+    options.secrets
+      ? Promise.resolve(options.secrets)
+      : openSecretStore(undefined, undefined, options.safeStorage ? { port: options.safeStorage, dataDir: options.dataDir } : undefined),
     startSandbox({ dataFile: join(options.dataDir, 'sandbox-state.json'), ...options.sandbox, host: '127.0.0.1', port: 0 }),
   ]);
   const network = readNetworkConfig(options.env ?? process.env);

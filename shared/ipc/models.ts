@@ -14,8 +14,12 @@ export const Profile = z.object({
 export type Profile = z.infer<typeof Profile>;
 
 export const KeychainStatus = z.object({
-  /** `memory` means the session is not kept past this run. */
-  kind: z.enum(['keychain', 'memory']),
+  /**
+   * Which store holds the session: the system keychain (keytar), else the OS's
+   * encryption (Electron's safeStorage, in a 0600 file in the data folder),
+   * else `memory`: not kept past this run.
+   */
+  kind: z.enum(['keychain', 'safe-storage', 'memory']),
   /** Why the OS keychain is not used, in plain words. */
   reason: z.string().optional(),
 });

@@ -69,7 +69,7 @@ export class OfflineService {
 
   async status(): Promise<CacheStatus> {
     const cache = await this.cache();
-    if (!cache) return { persistent: this.deps.secrets.status.kind === 'keychain', fetchedAt: {}, capacityCount: 0, discarded: 0 };
+    if (!cache) return { persistent: this.deps.secrets.status.kind !== 'memory', fetchedAt: {}, capacityCount: 0, discarded: 0 };
     const fetchedAt = await cache.summary();
     const capacities = await cache.read('capacities');
     return {
@@ -87,7 +87,7 @@ export class OfflineService {
    */
   async enterOffline(profileId: string): Promise<CacheStatus> {
     const username = this.deps.lastUsername(profileId);
-    if (!username || this.deps.secrets.status.kind !== 'keychain' || !(await this.deps.secrets.get(cacheKeyService(profileId), username))) {
+    if (!username || this.deps.secrets.status.kind === 'memory' || !(await this.deps.secrets.get(cacheKeyService(profileId), username))) {
       throw new AppFailure({ kind: 'not-found', message: 'There is no offline copy on this computer for this profile. Sign in and sync first.' });
     }
     this.#offlineOwner = { profileId, username };
