@@ -206,4 +206,16 @@ test.describe('Desktop integration', () => {
     // Linux: spellcheck is off rather than downloading dictionaries (electron/services/desktop/context-menu.ts).
     expect(shown.spellcheck).toBe(process.platform !== 'linux');
   });
+
+  test('the OS proxy settings decide the route (network.status): the built-in sandbox is reached directly', async () => {
+    const app = await launch();
+    const page = await app.firstWindow();
+    const status = await page.evaluate(async () => {
+      const g = globalThis as unknown as { api: { network: { status(): Promise<{ ok: boolean; value: { proxies: unknown[] } }> } } };
+      return (await g.api.network.status()).value;
+    });
+    // With no proxy variable set, Electron's resolver is in charge ('system'); loopback never goes through a proxy.
+    const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => process.env[name]);
+    expect(status.proxies[0]).toMatchObject({ source: proxied ? 'none' : 'system', proxy: null, usable: true });
+  });
 });
