@@ -12,7 +12,7 @@ import { withWriteThrough } from './cache/offline-handlers.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
 import { withAuditLog } from './logging/audit-log.js';
-import { FileLogger } from './logging/file-logger.js';
+import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { InFlightGuard } from './money/in-flight-guard.js';
@@ -55,6 +55,8 @@ export interface AppServices {
   readonly session: SessionService;
   readonly offline: OfflineService;
   readonly logger: FileLogger;
+  /** State-changing calls only, in a file of their own that no flood of other lines can rotate away. */
+  readonly auditLog: FileLogger;
   readonly sandbox: SandboxHandle;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -66,6 +68,9 @@ export interface AppServices {
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logger = new FileLogger({ dir: join(options.dataDir, 'logs'), echo: options.echoLogs ?? false });
+  // Only successful or failed state-changing calls write here (a few a minute at most), so
+  // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
+  const auditLog = new FileLogger({ dir: join(options.dataDir, 'logs'), fileName: AUDIT_LOG_FILE, keep: 9 });
   const settings = new SettingsStore(options.dataDir);
   await settings.load();
   const [secrets, sandbox] = await Promise.all([
@@ -130,7 +135,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }),
     offline,
     (error) => logger.warn('offline-cache', 'write-through failed', error),
-  ), logger);
+  ), auditLog);
 
   desktop.start();
   const backgroundSync = new BackgroundSync({
@@ -154,6 +159,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     session,
     offline,
     logger,
+    auditLog,
     sandbox,
     secrets,
     dataDir: options.dataDir,
@@ -163,7 +169,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       backgroundSync.stop();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
-      await logger.flush();
+      await Promise.all([logger.flush(), auditLog.flush()]);
     },
   };
 }
