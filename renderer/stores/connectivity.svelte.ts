@@ -57,6 +57,8 @@ class ConnectivityStore {
     });
     const stopProgress = api.on('offline.syncProgress', (progress) => {
       this.progress = progress;
+      // A background refresh may have replaced an unreadable copy: the notice follows the copy.
+      if (progress.phase === 'done' && !this.syncing) void this.refreshStatus();
     });
     // Whose copy it is changes with the session: its status is read again each time.
     const stopSession = api.on('session.changed', () => void this.refreshStatus());

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { addFault, clearFaults } from './cyber-support.js';
 import { expect, openAccountMenu, signIn, test } from './fixtures.js';
 
 const alex = SANDBOX_USERS[0]!;
@@ -103,7 +104,7 @@ test('background refresh of the offline copy is chosen in Preferences and kept',
   await expect(page.getByTestId('pref-offline-refresh')).toHaveValue('60');
 });
 
-test('an offline copy damaged on disk, with the service down: the user is told it could not be read, how old it was and what was lost', async ({ openApp, app }) => {
+test('an offline copy damaged on disk, with the service down: the user is told it could not be read, how old it was and what was lost, and a fresh sync replaces it', async ({ openApp, app }) => {
   const page = await openApp();
   await signIn(page, alex.username, alex.password);
   await openAccountMenu(page);
@@ -121,7 +122,7 @@ test('an offline copy damaged on disk, with the service down: the user is told i
   const bytes = await readFile(shards[0]!);
   bytes[bytes.length >> 1]! ^= 0x01;
   await writeFile(shards[0]!, bytes);
-  await app.services.sandbox.close();
+  await addFault(app, { dropRate: 1 });
 
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.getByRole('button', { name: 'Overview' }).click();
@@ -140,5 +141,10 @@ test('an offline copy damaged on disk, with the service down: the user is told i
   await notice.getByRole('button', { name: 'Sync a fresh copy' }).click();
   const dialog = page.getByRole('dialog', { name: 'Sync for offline use' });
   await expect(dialog).toContainText('Your previous offline copy could not be read');
-  await expect(dialog.getByRole('button', { name: 'Sync now' })).toBeVisible();
+
+  // The service is back: a fresh sync replaces the copy, and the notice goes.
+  await clearFaults(app);
+  await dialog.getByRole('button', { name: 'Sync now' }).click();
+  await expect(dialog.getByTestId('sync-summary')).toContainText('capacity policies', { timeout: 20_000 });
+  await expect(notice).toHaveCount(0);
 });

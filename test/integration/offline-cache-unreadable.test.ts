@@ -197,6 +197,32 @@ describe('an offline copy that cannot be read', () => {
     expect(lines[0]).toContain('(key-missing)');
   });
 
+  it('reviewing offline without signing in: a copy whose key is lost is entered as unreadable, with nothing to show', async () => {
+    const owner = { profileId: 'sandbox', username: alex.username };
+    const secrets = new FixedSecretStore();
+    const { dataDir, before, logger } = await writtenCopy(secrets, owner);
+    await secrets.delete(cacheKeyService(owner.profileId), owner.username);
+    const offline = new OfflineService({
+      dataDir,
+      secrets,
+      session: {
+        status: () => ({ signedIn: false, profileId: owner.profileId, keychain: { kind: 'keychain' as const } }),
+        authorized: async () => {
+          throw new Error('offline review must not call the service');
+        },
+      },
+      events: new AppEvents(),
+      lastUsername: () => owner.username,
+      logger,
+    });
+    const handlers = createOfflineHandlers(offline) as unknown as Handlers;
+    const entered = await dispatch(handlers, 'offline.enter', { profileId: owner.profileId });
+    expect(entered.ok && CacheStatus.parse(entered.value).unreadable).toMatchObject({ reason: 'key-missing', recordsLost: ROWS });
+    const listed = await dispatch(handlers, 'offline.capacities', { limit: 50 });
+    expectUnreadable(LocalCapacityWindow.parse(listed.ok ? listed.value : null), 'key-missing', before);
+    expect(await logLines(logger)).toHaveLength(1);
+  });
+
   it('a key lost from the real keychain is reported the same way', async () => {
     const keychain = await realKeychain();
     if (!keychain.store) {

@@ -277,7 +277,12 @@ export class PolicyCache {
   async wipe(): Promise<void> {
     await Promise.allSettled(this.#writes.values());
     this.#memory.clear();
+    this.#seen = null;
+    this.epoch += 1;
     await rm(this.dir, { recursive: true, force: true });
+    // Wiped by the user's choice: there is nothing left to report either.
+    this.#unreadable = null;
+    this.#declaring = null;
   }
 
   #path(kind: CacheKind): string {
