@@ -120,6 +120,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     events,
     lastUsername: (profileId) => settings.current.lastUsernames[profileId],
     customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
+    logger,
   });
   const handlers = withAuditLog(withWriteThrough(
     createHandlers({
