@@ -137,7 +137,8 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
 
   await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
-  await expect(dialog.getByRole('button', { name: /^Purchase for/ })).toBeFocused();
+  // The safe choice has the focus (issue 13): Enter, Enter must not buy.
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(policy.ourPrice, 'en-US'));
   await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(policy.cspProviderPrice, 'en-US'));
   await expect(dialog.getByTestId('purchase-savings')).toContainText(formatAmount(policy.savings, 'en-US'));

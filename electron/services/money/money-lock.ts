@@ -116,7 +116,7 @@ export class MoneyLock {
               since,
               finalAfter: since + this.#finalAfterMs,
               check,
-              message: error.message,
+              message: error.detail,
               checking: null,
             });
           } else {
@@ -157,7 +157,7 @@ export class MoneyLock {
     } catch (error) {
       if (this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
       const reason = error instanceof AppFailure ? error.error.message : 'the check failed';
-      entry.message = `We could not confirm whether the ${WORDS[entry.action].request} went through: the policy could not be read (${reason}). Nothing will be sent again until we know.`;
+      entry.message = `The policy could not be read to check the ${WORDS[entry.action].request} (${reason}). Try Check status again in a moment.`;
       return this.#changed(profileId, cidrId, entry);
     }
     return this.#apply(profileId, cidrId, entry, fact);
@@ -183,8 +183,8 @@ export class MoneyLock {
     }
     const wait = Math.ceil((entry.finalAfter - now) / 1000);
     entry.message =
-      `We could not confirm whether the ${words.request} went through. The policy does not show as ${words.done} yet, but the service ` +
-      `may still carry it out. Nothing will be sent again until we know; check again in about ${wait} s.`;
+      `Checked just now: the policy does not show as ${words.done} yet, but the service may still carry out the ${words.request}. ` +
+      `If it still does not show in about ${wait} s, it did not go through and you can try again.`;
     return this.#changed(profileId, cidrId, entry);
   }
 

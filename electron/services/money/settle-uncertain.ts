@@ -41,11 +41,18 @@ export interface MoneyRequest<T> {
  * money actions stay locked (see MoneyLock) until a later read-back settles it.
  */
 export class UnsettledOutcome extends AppFailure {
-  constructor(error: AppError) {
+  constructor(
+    error: AppError,
+    /** What is known, without the "nothing is sent" sentence the UI states on its own. */
+    readonly detail: string,
+  ) {
     super(error);
     this.name = 'UnsettledOutcome';
   }
 }
+
+/** Said to every caller whose money action ends with an unknown outcome. */
+export const LOCKED_SENTENCE = 'Nothing will be sent again until we know: use Check status to read the policy back.';
 
 /** The request got no clear answer, but a read-back showed it carried out: settled, and not sent again. */
 export class DoneAfterAll extends AppFailure {
@@ -80,12 +87,14 @@ export async function sendOnce<T>(request: MoneyRequest<T>): Promise<T> {
     // The kind stays what happened (timeout, lost connection, unreadable answer, 5xx); the message says where things stand.
     const cause = error.error.kind === 'server' ? `the service reported a problem (HTTP ${error.error.status ?? 500})` : (CAUSES[error.error.kind] ?? 'no clear answer');
     const verdict = await settle(request, cause);
-    const failure: AppError = {
+    const failure = (message: string): AppError => ({
       kind: error.error.kind,
       ...(error.error.status !== undefined ? { status: error.error.status } : {}),
-      message: verdict.message,
-    };
-    throw verdict.done ? new DoneAfterAll(failure) : new UnsettledOutcome(failure);
+      message,
+    });
+    throw verdict.done
+      ? new DoneAfterAll(failure(verdict.message))
+      : new UnsettledOutcome(failure(`${verdict.message} ${LOCKED_SENTENCE}`), verdict.message);
   }
 }
 
@@ -93,7 +102,6 @@ async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<{ don
   const words = WORDS[request.action];
   const lead = `The ${words.request} of policy ${request.cidrId} got no clear answer (${cause}).`;
   const delays = request.checkDelaysMs ?? DEFAULT_CHECK_DELAYS_MS;
-  const locked = `We could not confirm whether the ${words.request} went through. Nothing will be sent again until we know: use Check status to read the policy back.`;
   let checked = 0;
   let lastProblem = '';
   for (const delay of delays) {
@@ -109,11 +117,12 @@ async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<{ don
     }
   }
   if (checked === 0) {
-    return { done: false, message: `${lead} The policy could not be checked either (${lastProblem}). ${locked}` };
+    return { done: false, message: `${lead} The policy could not be checked either (${lastProblem}).` };
   }
   const seconds = Math.round(delays.reduce((sum, d) => sum + d, 0) / 1000);
+  const how = checked === 1 ? 'checked once' : `checked ${checked} times over ${seconds} s`;
   return {
     done: false,
-    message: `${lead} The policy does not show as ${words.done} yet (checked ${checked} time${checked === 1 ? '' : 's'} over ${seconds} s), but the service may still carry it out. ${locked}`,
+    message: `${lead} The policy does not show as ${words.done} yet (${how}), but the service may still carry it out.`,
   };
 }
