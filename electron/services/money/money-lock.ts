@@ -105,7 +105,8 @@ export class MoneyLock {
       .then(work)
       .then(
         (value) => {
-          this.#settle(profileId, cidrId, action, 'done', '');
+          // Answered: nothing was read back, so there is no read-back outcome to report.
+          this.#settle(profileId, cidrId, action, null, '');
           return value;
         },
         (error: unknown) => {
@@ -121,7 +122,8 @@ export class MoneyLock {
             });
           } else {
             // Answered (a refusal is final), or settled by the read-backs: free again.
-            this.#settle(profileId, cidrId, action, error instanceof DoneAfterAll ? 'done' : null, '');
+            if (error instanceof DoneAfterAll) this.#settle(profileId, cidrId, action, 'done', error.message);
+            else this.#settle(profileId, cidrId, action, null, '');
           }
           throw error;
         },
