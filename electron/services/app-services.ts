@@ -15,7 +15,7 @@ import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
-import { InFlightGuard } from './money/in-flight-guard.js';
+import { MoneyLock } from './money/money-lock.js';
 import type { Handlers } from './ipc/handlers.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
@@ -41,6 +41,8 @@ export interface AppServicesOptions {
   readonly http?: { readonly timeouts?: AgentTimeouts; readonly retry?: RetryPolicy };
   /** When a money action's policy is re-read after an unanswered request; tests shorten it. */
   readonly moneyCheckDelaysMs?: readonly number[];
+  /** How long after an unanswered money request a read-back not showing it done is final; tests shorten it. */
+  readonly moneyFinalAfterMs?: number;
   /** How long before expiry the session warns; tests shorten it. */
   readonly expiryWarningMs?: number;
   /** Where proxy and trust settings are read from (default: process.env). */
@@ -126,7 +128,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     createHandlers({
       profiles,
       session,
-      moneyGuard: new InFlightGuard(),
+      moneyLock: new MoneyLock({
+        ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
+        onChange: (state) => events.emit('money.changed', state),
+      }),
       offline,
       overview: new OverviewService({ session }),
       saveFile: options.saveFile,
