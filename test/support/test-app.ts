@@ -27,6 +27,8 @@ export interface TestAppOptions {
   /** Short client timeouts and read-back delays for fault tests. */
   readonly http?: AppServicesOptions['http'];
   readonly moneyCheckDelaysMs?: readonly number[];
+  /** How long an unknown money outcome stays locked before a read-back not showing it done is final. */
+  readonly moneyFinalAfterMs?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -37,6 +39,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     sandbox: { controls: true, ...options.sandbox },
     ...(options.http ? { http: options.http } : {}),
     ...(options.moneyCheckDelaysMs ? { moneyCheckDelaysMs: options.moneyCheckDelaysMs } : {}),
+    ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
   });
   const host = await startBrowserHost({
     handlers: services.handlers,
