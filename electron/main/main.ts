@@ -12,6 +12,7 @@ import { SingleInstance } from '../services/desktop/single-instance.js';
 import { appIconPath, applyAboutPanel, electronDesktopHost } from './desktop-host.js';
 import { MainWindows } from './main-windows.js';
 import { installApplicationMenu } from './menu.js';
+import { armSmokeLaunch } from './smoke-launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -26,6 +27,7 @@ if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 const instance = new SingleInstance(app);
 const primary = instance.claim();
 if (primary) registerAppScheme();
+if (primary) armSmokeLaunch();
 
 let services: AppServices | null = null;
 let windows: MainWindows | null = null;
