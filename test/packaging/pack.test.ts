@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extractAll } from '@electron/asar';
 import { execFile } from 'node:child_process';
@@ -6,11 +7,12 @@ import { existsSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFuses, RELEASE_FUSES, TEST_BUILD_FUSES } from '../../scripts/lib/fuses.js';
 import { MAIN_EXTERNAL, NATIVE_MODULES } from '../../scripts/lib/bundle-rules.js';
 import { offendingFiles, REQUIRED_IN_ASAR } from '../../scripts/lib/package-rules.js';
+import { appUpdateProblems } from '../../scripts/lib/update-feed.js';
 import { ROOT } from './support/builder-config.js';
 import { writeElectronStandIn } from './support/electron-standin.js';
 import { distDir, packLinuxDir, type PackResult } from './support/pack.js';
@@ -144,7 +146,9 @@ describe('the packed app (release configuration)', () => {
   it('has the update feed and the icon beside the archive', async () => {
     expect(release.resources).toEqual(expect.arrayContaining(['app.asar', 'app-update.yml', 'icon.png']));
     const feed = parse(await readFile(join(release.appOutDir, 'resources', 'app-update.yml'), 'utf8')) as Record<string, unknown>;
+    // owner and repo come from package.json's repository (pack.ts adds no publish settings).
     expect(feed).toMatchObject({ provider: 'github', owner: 'capacity-desk', repo: 'capacity-desk' });
+    expect(appUpdateProblems(join(release.appOutDir, 'resources', 'app-update.yml'))).toEqual([]);
   });
 
   it('flipped the fuses in the binary: no Node mode, no NODE_OPTIONS, no inspector, asar only and checked', async () => {
@@ -188,6 +192,48 @@ describe('npm run dist:check on packaged output', () => {
     const { stdout } = await distCheck(`${dirname(release.appOutDir)}:release`);
     expect(stdout).toMatch(/linux-unpacked: release fuses and \d+ packed files checked/);
     await expect(distCheck(`${dirname(testBuild.appOutDir)}:test`)).resolves.toBeTruthy();
+  });
+
+  /** A copy of the packed release output to spoil, so the other checks keep the real one. */
+  async function spoiledCopy(spoil: (outputDir: string, resources: string) => Promise<void>): Promise<string> {
+    const outputDir = await mkdtemp(join(tmpdir(), 'capacity-desk-spoiled-'));
+    await cp(release.appOutDir, join(outputDir, 'linux-unpacked'), { recursive: true });
+    await spoil(outputDir, join(outputDir, 'linux-unpacked', 'resources'));
+    return outputDir;
+  }
+
+  it('parses the update feed: refuses an app-update.yml with no provider (a build with no repository)', async () => {
+    const outputDir = await spoiledCopy((_, resources) => writeFile(join(resources, 'app-update.yml'), 'updaterCacheDirName: capacity-desk-updater\n'));
+    try {
+      await expect(distCheck(`${outputDir}:release`)).rejects.toMatchObject({ stderr: expect.stringMatching(/app-update\.yml: provider: no provider: set "repository" in package\.json/) });
+    } finally {
+      await rm(outputDir, { recursive: true, force: true });
+    }
+  });
+
+  it('parses latest*.yml beside the installers: this version, real files, SHA-512 sums', async () => {
+    const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const installer = 'capacity-desk-x86_64.AppImage';
+    const body = Buffer.from('an installer');
+    const sha512 = createHash('sha512').update(body).digest('base64');
+    const feed = (v: string, url: string) => stringify({ version: v, files: [{ url, sha512, size: body.length }], path: url, sha512, releaseDate: '2026-11-22T20:00:00.000Z' });
+    const good = await spoiledCopy(async (outputDir) => {
+      await writeFile(join(outputDir, installer), body);
+      await writeFile(join(outputDir, 'latest-linux.yml'), feed(version, installer));
+    });
+    const bad = await spoiledCopy(async (outputDir) => {
+      await writeFile(join(outputDir, 'latest-linux.yml'), feed('0.0.1-stale', 'gone.AppImage'));
+      await writeFile(join(outputDir, 'latest.yml'), 'version: 1\n');
+    });
+    try {
+      await expect(distCheck(`${good}:release`)).resolves.toBeTruthy();
+      const refused = distCheck(`${bad}:release`);
+      await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('latest-linux.yml: version 0.0.1-stale, but package.json says') });
+      await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('latest-linux.yml: lists gone.AppImage') });
+      await expect(refused).rejects.toMatchObject({ stderr: expect.stringMatching(/latest\.yml: version: .*files: /) });
+    } finally {
+      await Promise.all([good, bad].map((dir) => rm(dir, { recursive: true, force: true })));
+    }
   });
 
   it('refuses a test build passed off as a release', async () => {
