@@ -56,7 +56,8 @@ beforeAll(async () => {
     env: { ...process.env, CAPACITY_DESK_DISABLE_UPDATES: '1', CAPACITY_DESK_DATA_DIR: join(work, 'data-wiring') },
   });
   report = Report.parse(stdout);
-});
+  // A pack and a start-up, on a machine shared with the other packaging checks.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all([pack?.project, work].filter(Boolean).map((dir) => rm(dir!, { recursive: true, force: true })));
