@@ -69,7 +69,9 @@ if (process.platform === 'linux') {
     prepare: () => {
       sh('hdiutil', ['attach', '-nobrowse', '-readonly', '-mountpoint', mount, one(/\.dmg$/, 'dmg')]);
       const app = join(mount, `${PRODUCT}.app`);
-      sh('lipo', ['-archs', join(app, 'Contents', 'MacOS', PRODUCT)]);
+      // The universal app: both slices, or Intel or Apple silicon users get nothing that starts.
+      const archs = execFileSync('lipo', ['-archs', join(app, 'Contents', 'MacOS', PRODUCT)], { encoding: 'utf8' }).trim().split(/\s+/);
+      if (!archs.includes('x86_64') || !archs.includes('arm64')) throw new Error(`the app is not universal (lipo -archs: ${archs.join(' ')})`);
       if (requireSigning) {
         sh('codesign', ['--verify', '--deep', '--strict', '--verbose=2', app]);
         // Gatekeeper's own verdict: Developer ID signed and notarised, as a downloaded copy is judged.

@@ -20,7 +20,8 @@ export type AppUpdateConfig = z.infer<typeof AppUpdateConfig>;
 const Sha512 = z.string().regex(/^[A-Za-z0-9+/]{86}==$/, { error: 'not a base64 SHA-512' });
 export const UpdateInfo = z.object({
   version: z.string().min(1),
-  files: z.array(z.object({ url: z.string().min(1), sha512: Sha512, size: z.number().int().positive() })).min(1),
+  // size is written with a blockmap (NSIS, AppImage, the macOS zip); electron-updater does not require it.
+  files: z.array(z.object({ url: z.string().min(1), sha512: Sha512, size: z.number().int().positive().optional() })).min(1),
   path: z.string().min(1),
   sha512: Sha512,
   releaseDate: z.string().min(1),
