@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { smokeLaunch } from './lib/smoke-launch.js';
 
 /**
@@ -44,7 +44,8 @@ if (process.platform === 'linux') {
   targets.push({
     name: 'deb, installed with apt',
     prepare: () => {
-      sh('sudo', ['apt-get', 'install', '-y', '-qq', `./${one(/\.deb$/, '.deb')}`]);
+      // apt takes a local package only as a path (./x.deb or absolute), never a bare name.
+      sh('sudo', ['apt-get', 'install', '-y', '-qq', resolve(one(/\.deb$/, '.deb'))]);
       return `/opt/${PRODUCT}/capacity-desk`;
     },
   });
