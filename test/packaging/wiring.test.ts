@@ -135,7 +135,9 @@ describe('the strict electron stand-in is strict', () => {
     BrowserWindow: new (options: object) => unknown;
     protocol: { registerSchemesAsPrivileged(schemes: object[]): void; handle(scheme: string, handler: unknown): void };
     session: { defaultSession: unknown };
-    app: Record<string, unknown>;
+    app: Record<string, unknown> & { commandLine: { appendSwitch(name: string): void } };
+    safeStorage: { encryptString(text: string): Buffer; isEncryptionAvailable(): boolean };
+    dialog: { showErrorBox(title: string, content: string): void };
     contextBridge: { exposeInMainWorld(key: string, value: unknown): void };
   };
 
@@ -144,6 +146,11 @@ describe('the strict electron stand-in is strict', () => {
     expect(() => new main.BrowserWindow({})).toThrow(StandInViolation);
     expect(() => main.session.defaultSession).toThrow(/before the app is ready/);
     expect(() => main.protocol.handle('app', () => undefined)).toThrow(/before the app is ready/);
+    expect(() => main.safeStorage.encryptString('secret')).toThrow(/before the app is ready/);
+    expect(main.safeStorage.isEncryptionAvailable()).toBe(false);
+    // What Electron does allow before ready.
+    expect(() => main.dialog.showErrorBox('Capacity Desk could not start', 'reason')).not.toThrow();
+    expect(() => main.app.commandLine.appendSwitch('no-sandbox')).not.toThrow();
   });
 
   it('throws on registering a privileged scheme after ready, on renderer APIs in the main process, and on anything unmodelled', () => {
@@ -153,5 +160,6 @@ describe('the strict electron stand-in is strict', () => {
     expect(() => main.protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: {} }])).toThrow(/before the app is ready/);
     expect(() => main.contextBridge.exposeInMainWorld('api', {})).toThrow(/renderer API, used in the main process/);
     expect(() => main.app.relaunch).toThrow(/app.relaunch is not modelled/);
+    expect(() => main.app.commandLine.appendSwitch('no-sandbox')).toThrow(/after the app is ready has no effect/);
   });
 });

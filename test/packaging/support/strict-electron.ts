@@ -74,6 +74,7 @@ export class StrictElectron {
   readonly windows: StandInWindow[] = [];
   readonly permissionHandlers: { request?: unknown; check?: unknown } = {};
   applicationMenu: unknown = null;
+  readonly switches = new Map<string, string>();
   exitCode: number | null = null;
 
   #ready = false;
@@ -188,6 +189,21 @@ export class StrictElectron {
       setAboutPanelOptions: (options: unknown) => {
         this.log.push(`aboutPanel ${JSON.stringify(options)}`);
       },
+      setAppLogsPath: (path?: string) => {
+        this.#paths.set('logs', path ?? join(this.options.userData, 'logs'));
+      },
+      disableHardwareAcceleration: () => {
+        if (this.#ready) this.#violation('app.disableHardwareAcceleration must be called before the app is ready');
+      },
+      // Chromium reads its switches at start-up: one appended after ready does nothing, so it is refused.
+      commandLine: strict('app.commandLine', {
+        appendSwitch: (name: string, value?: string) => {
+          if (this.#ready) this.#violation(`app.commandLine.appendSwitch('${name}') after the app is ready has no effect`);
+          this.switches.set(name, value ?? '');
+        },
+        hasSwitch: (name: string) => this.switches.has(name),
+        getSwitchValue: (name: string) => this.switches.get(name) ?? '',
+      }),
     };
 
     const protocol = {
@@ -210,6 +226,18 @@ export class StrictElectron {
       setPermissionCheckHandler: (handler: unknown) => {
         this.permissionHandlers.check = handler;
       },
+      // No proxy configured on this machine: Chromium's answer is DIRECT.
+      resolveProxy: (url: string) => {
+        new URL(url);
+        return Promise.resolve('DIRECT');
+      },
+      setSpellCheckerLanguages: (languages: string[]) => {
+        this.log.push(`spellchecker ${languages.join(',')}`);
+      },
+      setSpellCheckerDictionaryDownloadURL: (url: string) => {
+        this.log.push(`dictionaries ${url}`);
+      },
+      availableSpellCheckerLanguages: ['en-US'],
     };
     const session = {
       get defaultSession() {
@@ -242,7 +270,12 @@ export class StrictElectron {
     const Menu = {
       buildFromTemplate: (template: unknown[]) => {
         if (!Array.isArray(template)) this.#violation('Menu.buildFromTemplate needs an array');
-        return { template };
+        return {
+          template,
+          popup: () => {
+            this.#afterReady('Menu.popup');
+          },
+        };
       },
       setApplicationMenu: (menu: unknown) => {
         this.#afterReady('Menu.setApplicationMenu');
@@ -278,6 +311,33 @@ export class StrictElectron {
       showSaveDialog: () => {
         this.#afterReady('dialog.showSaveDialog');
         return Promise.resolve({ canceled: true, filePath: undefined });
+      },
+      // The one dialog Electron allows before ready (a failed start may need it).
+      showErrorBox: (title: string, content: string) => {
+        this.log.push(`errorBox ${title}: ${content}`);
+      },
+      showMessageBox: (...args: unknown[]) => {
+        this.#afterReady('dialog.showMessageBox');
+        this.log.push(`messageBox ${JSON.stringify(args.at(-1))}`);
+        return Promise.resolve({ response: 0, checkboxChecked: false });
+      },
+    };
+
+    // No keyring behind Chromium here: the backend is basic_text, which the app must not count as secure.
+    const safeStorage = {
+      isEncryptionAvailable: () => this.#ready,
+      getSelectedStorageBackend: () => {
+        if (this.options.platform !== 'linux') this.#violation('safeStorage.getSelectedStorageBackend is Linux-only');
+        this.#afterReady('safeStorage.getSelectedStorageBackend');
+        return 'basic_text';
+      },
+      encryptString: (text: string) => {
+        this.#afterReady('safeStorage.encryptString');
+        return Buffer.from(`basic_text:${text}`);
+      },
+      decryptString: (data: Buffer) => {
+        this.#afterReady('safeStorage.decryptString');
+        return data.toString('utf8').replace(/^basic_text:/, '');
       },
     };
 
@@ -318,6 +378,7 @@ export class StrictElectron {
       shell: guard('shell', shell),
       Notification,
       dialog: guard('dialog', dialog),
+      safeStorage: guard('safeStorage', safeStorage),
       BrowserWindow,
       contextBridge: wrongProcess('contextBridge'),
       ipcRenderer: wrongProcess('ipcRenderer'),
@@ -432,6 +493,28 @@ export class StandInWebContents extends EventEmitter {
   setWindowOpenHandler(handler: unknown): void {
     this.windowOpenHandler = handler;
   }
+
+  getURL(): string {
+    return this.page?.frame.url ?? '';
+  }
+
+  /** Reloads the current page the way it was loaded (protocol handler, preload). */
+  reload(): void {
+    const url = this.getURL();
+    if (url) void this.load(url);
+  }
+
+  replaceMisspelling(word: string): void {
+    this.electron.log.push(`replaceMisspelling ${word}`);
+  }
+
+  // The edit commands a context menu sends to the focused page.
+  undo(): void {}
+  redo(): void {}
+  cut(): void {}
+  copy(): void {}
+  paste(): void {}
+  selectAll(): void {}
 
   send(channel: string, payload: unknown): void {
     if (this.destroyed) throw new StandInViolation('electron stand-in: webContents.send on a destroyed webContents');
