@@ -15,6 +15,7 @@ import { installApplicationMenu } from './menu.js';
 import { applySpellcheckPolicy } from './context-menu.js';
 import { reportStartFailure } from './recovery.js';
 import { electronSafeStorage } from './safe-storage.js';
+import { armSmokeLaunch } from './smoke-launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -34,6 +35,7 @@ if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 const instance = new SingleInstance(app);
 const primary = instance.claim();
 if (primary) registerAppScheme();
+if (primary) armSmokeLaunch();
 
 let services: AppServices | null = null;
 let windows: MainWindows | null = null;

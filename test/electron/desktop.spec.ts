@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { smokeLaunch } from '../../scripts/lib/smoke-launch.js';
 import { appEnv, appUnderTest, launchApp } from './launch.js';
 
 /**
@@ -60,12 +61,23 @@ test.describe('Desktop integration', () => {
     await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.hide());
     expect((await mainBounds(app)).visible).toBe(false);
 
-    const second = spawn(target.executable, [...target.args], { env: appEnv(dataDir), stdio: 'ignore' });
+    // Spawned without Playwright's switches, like a user's second click: on Linux it needs a working
+    // Chromium sandbox (the workflows lift Ubuntu's AppArmor user-namespace restriction for it).
+    const second = spawn(target.executable, [...target.args], { env: appEnv(dataDir), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    second.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => second.on('exit', resolve));
-    expect(code).toBe(0);
+    expect(code, `the second launch failed:\n${stderr}`).toBe(0);
 
     await expect.poll(async () => (await mainBounds(app)).visible, { timeout: 10_000 }).toBe(true);
     expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
+  });
+
+  test('CAPACITY_DESK_SMOKE=1 quits 0 once the page loaded and the preload answered (the release smoke launch)', async () => {
+    if (target.executable === null) return;
+    const outcome = await smokeLaunch(target.executable, target.args);
+    expect(outcome.passed, `${outcome.summary}\n${outcome.output}`).toBe(true);
+    expect(outcome.summary).toBe(`ok: version ${packageJson.version} on ${process.platform}`);
   });
 
   test('the window reopens where it was left, and on screen when that place is gone', async () => {
