@@ -2,7 +2,8 @@ import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { LocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 import { summarizeCapacities } from '../overview/summarize.js';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
-import { CapacityReplicaDb, type SlimCapacityRow } from './capacity-replica-db.js';
+import type { CapacityReplicaDb} from './capacity-replica-db.js';
+import { type SlimCapacityRow } from './capacity-replica-db.js';
 
 type Query = Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQuery, 'status'>;
 
