@@ -1,4 +1,3 @@
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
 import {
   OVERVIEW_WINDOW_DAYS,
@@ -25,6 +24,16 @@ export interface SummaryOptions {
 
 export const OTHER_FAMILY = 'other';
 
+/** What the overview reads of a policy: a whole record will do, and so will a replica's slim row. */
+export interface OverviewPolicy {
+  readonly cidrId: string;
+  readonly policyName: string;
+  readonly policyStatus: string;
+  readonly policyInstance: { readonly instanceType: string };
+  readonly capacityConfiguration: { readonly launchDateTime: string; readonly endDateTime: string; readonly autoRenewalEnabled: boolean };
+  readonly pricing: { readonly savings: number };
+}
+
 /** The instance family of a type name: `m5.2xlarge` is m5; a name without a dot is its own family. */
 export function instanceFamily(instanceType: string): string {
   const dot = instanceType.indexOf('.');
@@ -36,7 +45,7 @@ export function instanceFamily(instanceType: string): string {
  * over launch to end and counted for SAVINGS_MONTH_DAYS days. A policy shorter
  * than that counts its whole savings once, never more than it saves in total.
  */
-export function monthlySavingsOf(policy: CapacityPolicy): number {
+export function monthlySavingsOf(policy: OverviewPolicy): number {
   const launchMs = Date.parse(policy.capacityConfiguration.launchDateTime);
   const endMs = Date.parse(policy.capacityConfiguration.endDateTime);
   const windowDays = (endMs - launchMs) / DAY_MS;
@@ -49,7 +58,7 @@ export function monthlySavingsOf(policy: CapacityPolicy): number {
  * caller fetches the policies and says what "now" is, so tests can pin both.
  */
 export function summarizeCapacities(
-  policies: readonly CapacityPolicy[],
+  policies: readonly OverviewPolicy[],
   asOf: Date,
   options: SummaryOptions = {},
 ): OverviewSummary {

@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { CapacityIndex } from '../../electron/services/cache/capacity-index.js';
+import { summarizeCapacities } from '../../electron/services/overview/summarize.js';
+import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
+import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
+import { LOCAL_SORT_COLUMNS } from '../../shared/ipc/offline.js';
+import { syntheticPolicies } from '../support/synthetic-policies.js';
+
+/** The encrypted SQLite replica against its real files: encryption, search, write-through and crashes. */
+let dir = '';
+const query = { status: undefined, text: '', sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 100 } as const;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cd-replica-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('capacity replica database', () => {
+  it('keeps nothing readable on disk and refuses a wrong key', async () => {
+    const key = randomBytes(32);
+    const file = join(dir, 'replica.db');
+    const db = CapacityReplicaDb.open(file, key);
+    await db.replaceAll(syntheticPolicies(500, 'secret-customer'), '2026-11-22T10:00:00.000Z');
+    db.close();
+    const bytes = await readFile(file);
+    expect(bytes.subarray(0, 16).toString('latin1')).not.toContain('SQLite format');
+    expect(bytes.includes(Buffer.from('secret-customer'))).toBe(false);
+    expect(bytes.includes(Buffer.from('sc_100000'))).toBe(false);
+    expect(() => CapacityReplicaDb.open(file, randomBytes(32))).toThrow();
+    const again = CapacityReplicaDb.open(file, key);
+    expect(again.count).toBe(500);
+    expect(again.fetchedAt).toBe('2026-11-22T10:00:00.000Z');
+    again.close();
+  });
+
+  it('answers search, filter and sort like a plain scan of the list', async () => {
+    const policies = syntheticPolicies(2_000);
+    const db = CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32));
+    await db.replaceAll(policies, new Date().toISOString());
+    for (const text of ['', 'm5', 'M5.2XL', 'sc_1001', 'reservation 19', 'morgan-a', 'euw1', 'zz']) {
+      for (const status of [undefined, 'ACTIVE'] as const) {
+        const expected = policies
+          .filter((p) => !status || p.policyStatus === status)
+          .filter((p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001').toLowerCase().includes(text.toLowerCase()))
+          .sort((a, b) => (a.createdDate < b.createdDate ? 1 : -1));
+        const answer = db.query({ ...query, status, text });
+        expect.soft(answer.total, `${text}/${status}`).toBe(expected.length);
+        expect.soft(answer.rows.map((r) => r.cidrId), `${text}/${status}`).toEqual(expected.slice(0, 100).map((p) => p.cidrId));
+      }
+    }
+    db.close();
+  });
+
+  it('takes any search text literally, hostile ones included', async () => {
+    const policies = syntheticPolicies(50);
+    policies[3] = { ...policies[3]!, policyName: `100% "quoted" _under_ back\\slash __proto__ constructor' OR 1=1 --` };
+    const db = CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32));
+    await db.replaceAll(policies, new Date().toISOString());
+    for (const text of ['100%', '"quoted"', '_under_', 'back\\slash', '__proto__', 'constructor', "' or 1=1 --", '%', '"']) {
+      expect.soft(db.query({ ...query, text }).rows.map((r) => r.cidrId), text).toEqual([policies[3]!.cidrId]);
+    }
+    // Every id holds an underscore: a literal "_" matches them all, not "any one character".
+    expect(db.query({ ...query, text: '_' }).total).toBe(50);
+    expect(db.query({ ...query, text: 'c_1' }).total).toBe(50);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (text) => {
+        const needle = text.trim().toLowerCase();
+        const expected = policies.filter((p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001').toLowerCase().includes(needle)).length;
+        return db.query({ ...query, text, limit: 500 }).total === expected;
+      }),
+      { numRuns: 300 },
+    );
+    db.close();
+  });
+
+  it('writes one changed policy through without touching the others', async () => {
+    const policies = syntheticPolicies(1_000);
+    const db = CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32));
+    await db.replaceAll(policies, new Date().toISOString());
+    db.upsert({ ...policies[10]!, policyStatus: 'CANCELED', policyName: 'Changed by cancel' });
+    expect(db.count).toBe(1_000);
+    expect(db.query({ ...query, text: 'changed by cancel' }).rows).toMatchObject([{ cidrId: policies[10]!.cidrId, policyStatus: 'CANCELED' }]);
+    const before = db.query({ ...query, text: policies[10]!.policyName, limit: 500 }).rows;
+    expect(before.some((r) => r.cidrId === policies[10]!.cidrId)).toBe(false);
+    expect(before.length).toBeGreaterThan(0);
+    db.close();
+  });
+
+  it('is old or new after a crash at any moment of a refresh, never torn', async () => {
+    const key = randomBytes(32);
+    const file = join(dir, 'crash.db');
+    for (let round = 0; round < 6; round += 1) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/replica-writer-child.ts', file, key.toString('hex')], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      await new Promise((r) => setTimeout(r, 150 + Math.random() * 400));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const db = CapacityReplicaDb.open(file, key);
+      const count = db.count;
+      expect([0, 3_000]).toContain(count);
+      if (count) {
+        const tags = new Set(db.query({ ...query, limit: 500 }).rows.map((r) => r.policyName.split(' ')[0]));
+        expect(tags.size).toBe(1);
+        expect(db.query({ ...query, text: 'reservation', limit: 1 }).total).toBe(3_000);
+      }
+      db.close();
+    }
+  }, 60_000);
+
+  it('answers through the in-memory index exactly as the index over whole records does, before and after a write-through', async () => {
+    const policies = syntheticPolicies(1_500);
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32)));
+    await replica.replaceAll(policies, new Date().toISOString());
+    const firstScreen = replica.query({ ...query });
+    replica.load();
+    const reference = new CapacityIndex(policies);
+    for (const sortBy of LOCAL_SORT_COLUMNS) {
+      for (const sortOrder of ['asc', 'desc'] as const) {
+        for (const text of ['', 'm5', 'reservation 1']) {
+          const q = { ...query, sortBy, sortOrder, text, offset: 20, limit: 40 };
+          expect.soft(replica.query(q).rows.map((r) => r.cidrId), `${sortBy} ${sortOrder} ${text}`).toEqual(reference.query(q).rows.map((r) => r.cidrId));
+        }
+      }
+    }
+    expect(replica.query({ ...query }).rows).toEqual(firstScreen.rows);
+    const asOf = new Date(Date.UTC(2026, 5, 1));
+    expect(replica.overview(asOf)).toEqual(summarizeCapacities(policies, asOf));
+
+    const changed = { ...policies[7]!, policyStatus: 'CANCELED', policyName: 'Zeta changed' };
+    replica.upsert(changed);
+    const after = policies.map((p) => (p.cidrId === changed.cidrId ? changed : p));
+    expect(replica.query({ ...query, text: 'zeta changed' }).rows).toEqual([changed]);
+    expect(replica.query({ ...query, sortBy: 'policyName', sortOrder: 'desc', limit: 1 }).rows).toEqual([changed]);
+    expect(replica.overview(asOf)).toEqual(summarizeCapacities(after, asOf));
+    replica.close();
+  });
+});
