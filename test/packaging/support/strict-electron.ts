@@ -235,7 +235,12 @@ export class StrictElectron {
         this.log.push(`spellchecker ${languages.join(',')}`);
       },
       setSpellCheckerDictionaryDownloadURL: (url: string) => {
+        new URL(url);
         this.log.push(`dictionaries ${url}`);
+      },
+      setSpellCheckerEnabled: (enabled: boolean) => {
+        if (typeof enabled !== 'boolean') this.#violation(`setSpellCheckerEnabled(${String(enabled)}) takes a boolean`);
+        this.log.push(`spellcheck ${enabled ? 'on' : 'off'}`);
       },
       availableSpellCheckerLanguages: ['en-US'],
     };
