@@ -42,6 +42,7 @@ export const CHANNELS = [
   'updates.install',
   'preferences.get',
   'preferences.set',
+  'diagnostics.contractDrift',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { Pricing, type CapacityPolicy } from '../../shared/api/capacity.js';
 import { formatAmount, formatFraction } from '../../shared/format/money.js';
 import {
   addFault,
@@ -133,7 +133,7 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
   const countBefore = Number((await page.getByTestId('ready-count').textContent())?.replace(/\D/g, ''));
   const first = page.getByTestId('ready-policy').first();
   const cidrId = (await first.getAttribute('data-cidr')) as string;
-  const policy = (await otherWindow(app)['capacity.describe']({ cidrId })).pricing;
+  const policy = Pricing.parse((await otherWindow(app)['capacity.describe']({ cidrId })).pricing);
 
   await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });

@@ -149,13 +149,15 @@ export function appMenuTemplate(options: MenuOptions): MenuSpec[] {
   };
   // macOS's Window menu is the system one (it also lists open windows).
   const window: MenuSpec = mac ? { role: 'windowMenu' } : { label: '&Window', submenu: [{ role: 'minimize' }, { role: 'close' }] };
-  if (mac) return [appMenu, file, edit, go, view, window];
+  // How the service's answers differed from this version's: for a support ticket (paths only).
+  const diagnostics = command('contract-diagnostics', 'Contract Diagnostics…', undefined, { kind: 'diagnostics' });
+  if (mac) return [appMenu, file, edit, go, view, window, { label: 'Help', role: 'help', submenu: [diagnostics] }];
   // Support asks for the logs; they are redacted, so handing the folder over is safe.
   const openLogs: MenuSpec = { id: 'open-logs', label: 'Open Logs Folder', action: { kind: 'open-logs' } };
   const help: MenuSpec = {
     label: '&Help',
     role: 'help',
-    submenu: [{ id: 'about', role: 'about', label: `About ${options.appName}` }, checkUpdates, openLogs],
+    submenu: [{ id: 'about', role: 'about', label: `About ${options.appName}` }, checkUpdates, openLogs, diagnostics],
   };
   return [file, edit, go, view, window, help];
 }

@@ -11,6 +11,7 @@ import type { SessionService } from '../session/session-service.js';
 import type { Handlers } from './handlers.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
+import type { DriftLog } from '../diagnostics/drift-log.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -26,9 +27,11 @@ export interface HandlerDeps {
   readonly moneyCheckDelaysMs?: readonly number[] | undefined;
   /** Preferences, updates and app facts: what the host provides (issue 8). */
   readonly desktop: DesktopServices;
+  /** How the service's answers differed from what this version expects (issue 16). */
+  readonly drift: DriftLog;
 }
 
-export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop, drift }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered. */
   const money = new MoneyActions({ session, guard: moneyGuard, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
@@ -41,23 +44,29 @@ export function createHandlers({ profiles, session, moneyGuard, offline, overvie
     'session.status': async () => session.status(),
     'session.signIn': (input) => session.signIn(input),
     'session.signOut': () => session.signOut(),
-    'accounts.list': () => call((client, token) => client.call('linkedAccounts', { token })),
+    // Views read tolerantly (an odd item or group never blanks a page); money actions below stay strict.
+    'accounts.list': () => call((client, token) => client.read('linkedAccounts', { token })),
 
-    'capacity.list': (input) => call((client, token) => client.call('listCapacities', { token, query: input })),
+    'capacity.list': (input) => call((client, token) => client.read('listCapacities', { token, query: input })),
     'capacity.describe': ({ cidrId }) =>
-      call((client, token) => client.call('describeCapacity', { token, params: { cidr_id: cidrId } })),
-    'capacity.search': (input) => call((client, token) => client.call('searchCapacity', { token, query: input })),
+      call((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } })),
+    'capacity.search': (input) => call((client, token) => client.read('searchCapacity', { token, query: input })),
     'capacity.purchase': ({ cidrId }) => money.purchase(cidrId),
     'capacity.configure': (input) => call((client, token) => client.call('configureCapacity', { token, body: input })),
     'capacity.setAutoRenewal': (input) => call((client, token) => client.call('setAutoRenewal', { token, body: input })),
     'capacity.cancel': ({ cidrId }) => money.cancel(cidrId),
 
     'cyber.list': ({ customerId, ...query }) =>
-      call((client, token) => client.call('listCyberPolicies', { token, params: { cid_ext: customerId }, query })),
-    'cyber.view': ({ cidrId }) => call((client, token) => client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
+      call((client, token) => client.read('listCyberPolicies', { token, params: { cid_ext: customerId }, query })),
+    'cyber.view': ({ cidrId }) => call((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
     'cyber.terminate': ({ cidrId }) => money.terminate(cidrId),
 
     'overview.summary': () => overview.summary(),
+    'diagnostics.contractDrift': async () => ({
+      service: profiles.find(session.status().profileId)?.baseUrl ?? '',
+      appVersion: desktop.appInfo().version,
+      entries: drift.entries(),
+    }),
     'files.saveCsv': (input) => saveCsv(input, saveFile),
 
     'profiles.save': (input) => profileEditor.save(input),

@@ -24,7 +24,7 @@ export class MoneyActions {
   purchase(cidrId: string): Promise<CapacityPolicy> {
     return this.#run('purchase', cidrId, {
       send: () => this.deps.session.authorized((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } })),
-      isDone: async () => (await this.#describe(cidrId)).policyDetails.policyStatus === 'ACTIVE',
+      isDone: async () => (await this.#describe(cidrId)).policyDetails?.policyStatus === 'ACTIVE',
     });
   }
 
@@ -36,7 +36,7 @@ export class MoneyActions {
         );
         return { message, fee: parseCancellationFee(message) };
       },
-      isDone: async () => (await this.#describe(cidrId)).policyDetails.policyStatus === 'CANCELED',
+      isDone: async () => (await this.#describe(cidrId)).policyDetails?.policyStatus === 'CANCELED',
     });
   }
 
@@ -52,9 +52,9 @@ export class MoneyActions {
       },
       isDone: async () => {
         const view = await this.deps.session.authorized((client, token) =>
-          client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } }),
+          client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } }),
         );
-        return view.disasterRecoveryEvents.some((event) => event.type === TERMINATION_EVENT_TYPE);
+        return (view.disasterRecoveryEvents ?? []).some((event) => event.type === TERMINATION_EVENT_TYPE);
       },
     });
   }
@@ -67,7 +67,7 @@ export class MoneyActions {
   }
 
   #describe(cidrId: string) {
-    return this.deps.session.authorized((client, token) => client.call('describeCapacity', { token, params: { cidr_id: cidrId } }));
+    return this.deps.session.authorized((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } }));
   }
 }
 
