@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isPlainObject } from './tolerant.js';
+import { isPlainObject, withArticle } from './tolerant.js';
 
 /**
  * How an answer differs from the shape this version expects, as field paths
@@ -13,7 +13,7 @@ export function driftFindings(schema: z.ZodType, value: unknown): string[] {
     for (const issue of parsed.error.issues) {
       const path = foldPath(issue.path);
       if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) findings.add(`missing ${path}`);
-      else if (issue.code === 'invalid_type') findings.add(`not a ${issue.expected}: ${path}`);
+      else if (issue.code === 'invalid_type') findings.add(`not ${withArticle(String(issue.expected))}: ${path}`);
       else if (issue.code === 'invalid_union') findings.add(`unexpected shape: ${path}`);
       else findings.add(`not valid: ${path}`);
     }

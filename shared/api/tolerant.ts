@@ -62,10 +62,15 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   const words = issues.map((issue) => {
     const path = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the item';
     if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) return `${path} is missing`;
-    if (issue.code === 'invalid_type') return `${path} is not a ${issue.expected}`;
+    if (issue.code === 'invalid_type') return `${path} is not ${withArticle(String(issue.expected))}`;
     return `${path} is not valid`;
   });
   return [...new Set(words)];
+}
+
+/** "an object", "a string": the kind with its article. */
+export function withArticle(kind: string): string {
+  return /^[aeiou]/i.test(kind) ? `an ${kind}` : `a ${kind}`;
 }
 
 export type AliasMap = Readonly<Record<string, readonly string[]>>;
