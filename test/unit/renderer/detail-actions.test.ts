@@ -21,7 +21,8 @@ describe('actionsOfDetail: money actions only on the groups they read', () => {
   });
 
   it('offers nothing when the status itself could not be read', () => {
-    const result = actionsOfDetail({ pricing: some, dates: some, configuration: some });
+    const noDetails = { pricing: some, dates: some, configuration: some };
+    const result = actionsOfDetail(noDetails);
     expect(result.actions).toEqual({ purchase: false, configure: false, autoRenewal: false, cancel: false });
     expect(result.missing).toEqual(['policyDetails']);
   });
