@@ -76,7 +76,10 @@ test('an offering status the app does not know is shown exactly as it came', asy
     route.fulfill({
       json: {
         ok: true,
-        value: [{ title: 'm5.large (Linux/UNIX) in use1-az1, 03/01/2027 to 03/02/2027', status: 'WAITLISTED', startDateTime: '2027-03-01T00:00:00+05:30', endDateTime: '2027-03-02T23:59:59+05:30' }],
+        value: {
+          items: [{ title: 'm5.large (Linux/UNIX) in use1-az1, 03/01/2027 to 03/02/2027', status: 'WAITLISTED', startDateTime: '2027-03-01T00:00:00+05:30', endDateTime: '2027-03-02T23:59:59+05:30' }],
+          skipped: [],
+        },
       },
     }),
   );
