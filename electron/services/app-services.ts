@@ -12,6 +12,7 @@ import { OfflineService } from './cache/offline-service.js';
 import { withWriteThrough } from './cache/offline-handlers.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
+import { DriftLog } from './diagnostics/drift-log.js';
 import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
@@ -93,6 +94,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
   const agent: Dispatcher = createHttpAgent({ timeouts, network, ...(options.resolveProxy ? { resolveProxy: options.resolveProxy } : {}) });
+  // Differences between the service's answers and this version's schemas: paths only, logged once each.
+  const drift = new DriftLog({ log: (message, detail) => logger.warn('contract-drift', message, detail) });
   const clients = new Map<string, ApiClient>();
   const clientFor = (baseUrl: string): ApiClient => {
     let client = clients.get(baseUrl);
@@ -102,6 +105,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         dispatcher: agent,
         timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs },
         ...(options.http?.retry ? { retry: options.http.retry } : {}),
+        onDrift: (endpoint, findings) => drift.record(endpoint, findings),
       });
       clients.set(baseUrl, client);
     }
@@ -150,6 +154,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       proxyInUse: proxyReporter(network, agent),
       moneyCheckDelaysMs: options.moneyCheckDelaysMs,
       desktop,
+      drift,
     }),
     offline,
     (error) => logger.warn('offline-cache', 'write-through failed', error),

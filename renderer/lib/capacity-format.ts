@@ -22,10 +22,10 @@ export function formatDateTimeLocal(iso: string): string {
 }
 
 /** "Mar 4, 2026 – Apr 3, 2026" (the locale's own range style). */
-export function formatWindow(startIso: string, endIso: string): string {
-  const start = parsed(startIso);
-  const end = parsed(endIso);
-  if (!start || !end) return `${startIso} – ${endIso}`;
+export function formatWindow(startIso: string | undefined, endIso: string | undefined): string {
+  const start = startIso === undefined ? null : parsed(startIso);
+  const end = endIso === undefined ? null : parsed(endIso);
+  if (!start || !end) return `${startIso ? formatDate(startIso) : '—'} – ${endIso ? formatDate(endIso) : '—'}`;
   return dateFormat.formatRange(start, end);
 }
 
@@ -43,8 +43,8 @@ export function formatDays(days: number | null): string {
 }
 
 /** "m5.large × 4" */
-export function instanceSummary(instance: Pick<PolicyInstance, 'instanceType' | 'qty'>): string {
-  return `${instance.instanceType} × ${instance.qty}`;
+export function instanceSummary(instance: Partial<Pick<PolicyInstance, 'instanceType' | 'qty'>>): string {
+  return `${instance.instanceType ?? '—'} × ${instance.qty ?? '—'}`;
 }
 
 type Frequency = (typeof RENEWAL_FREQUENCIES)[number];

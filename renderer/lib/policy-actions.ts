@@ -19,3 +19,36 @@ export function allowedActions(status: string): AllowedActions {
 export function hasAnyAction(actions: AllowedActions): boolean {
   return actions.purchase || actions.configure || actions.autoRenewal || actions.cancel;
 }
+
+/**
+ * The groups of the describe answer each action reads: an action whose groups
+ * did not read in full is not offered (money actions never act on a guess).
+ */
+export const ACTION_NEEDS = {
+  purchase: ['policyDetails', 'instances', 'regionSettings', 'dates', 'pricing'],
+  configure: ['policyDetails', 'configuration'],
+  autoRenewal: ['policyDetails', 'configuration'],
+  cancel: ['policyDetails', 'dates'],
+} as const satisfies Readonly<Record<keyof AllowedActions, readonly string[]>>;
+
+export interface DetailActions {
+  readonly actions: AllowedActions;
+  /** Groups that some action this status allows would read, but the answer lacked. */
+  readonly missing: readonly string[];
+}
+
+/** What a describe answer allows: by status, and only where the groups each action reads are there. */
+export function actionsOfDetail(view: { readonly policyDetails?: { readonly policyStatus: string } | undefined } & object): DetailActions {
+  const byStatus = allowedActions(view.policyDetails?.policyStatus ?? '');
+  const has = (group: string) => (view as Record<string, unknown>)[group] !== undefined;
+  const missing = new Set<string>();
+  if (!view.policyDetails) missing.add('policyDetails');
+  const allow = (action: keyof AllowedActions): boolean => {
+    if (!byStatus[action]) return false;
+    const lacking = ACTION_NEEDS[action].filter((group) => !has(group));
+    for (const group of lacking) missing.add(group);
+    return lacking.length === 0;
+  };
+  const actions = { purchase: allow('purchase'), configure: allow('configure'), autoRenewal: allow('autoRenewal'), cancel: allow('cancel') };
+  return { actions, missing: [...missing] };
+}

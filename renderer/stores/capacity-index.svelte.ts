@@ -29,7 +29,9 @@ class CapacityIndex {
   entries(): PolicyEntry[] {
     void this.version;
     // The list's rows join in only when they are this user's.
-    if (capacityList.scope === this.#scope) for (const row of capacityList.loadedRows()) this.#entries.set(row.cidrId, row);
+    if (capacityList.scope === this.#scope) for (const row of capacityList.loadedRows()) {
+      this.#entries.set(row.cidrId, { cidrId: row.cidrId, policyName: row.policyName ?? row.cidrId, policyStatus: row.policyStatus ?? '' });
+    }
     return [...this.#entries.values()];
   }
 
@@ -54,7 +56,7 @@ class CapacityIndex {
       }
       this.total = result.value.total;
       for (const policy of result.value.data) {
-        this.#entries.set(policy.cidrId, { cidrId: policy.cidrId, policyName: policy.policyName, policyStatus: policy.policyStatus });
+        this.#entries.set(policy.cidrId, { cidrId: policy.cidrId, policyName: policy.policyName ?? policy.cidrId, policyStatus: policy.policyStatus ?? '' });
       }
       this.version++;
       if (page * PAGING.maxPageSize >= result.value.total) break;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CapacityStatus, type CapacityPolicy } from '../../shared/api/capacity.js';
+import { CapacityStatus } from '../../shared/api/capacity.js';
+import type { CapacityRow } from '../../shared/api/readers.js';
+import type { SkippedItem } from '../../shared/api/tolerant.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
 import { SortOrder } from '../../shared/api/paging.js';
 import type { AppError } from '../../shared/ipc/result.js';
@@ -42,7 +44,9 @@ class CapacityListStore {
   /** Bumped whenever pages change, so readers of row() re-run. */
   version = $state(0);
 
-  #pages = new Map<number, CapacityPolicy[]>();
+  #pages = new Map<number, CapacityRow[]>();
+  /** Items of each loaded page that could not be shown (no id). */
+  #skipped = new Map<number, SkippedItem[]>();
   #inFlight = new Set<number>();
   #generation = 0;
   #scope: string | null = null;
@@ -82,15 +86,21 @@ class CapacityListStore {
   }
 
   /** The row at an index, or undefined while its page is not loaded. */
-  row(index: number): CapacityPolicy | undefined {
+  row(index: number): CapacityRow | undefined {
     void this.version;
     return this.#pages.get(Math.floor(index / LIST_PAGE_SIZE) + 1)?.[index % LIST_PAGE_SIZE];
   }
 
   /** Every row loaded so far (the command palette searches them). */
-  loadedRows(): CapacityPolicy[] {
+  loadedRows(): CapacityRow[] {
     void this.version;
     return [...this.#pages.values()].flat();
+  }
+
+  /** Items of the loaded pages that could not be shown, positioned in the whole list. */
+  skipped(): SkippedItem[] {
+    void this.version;
+    return [...this.#skipped].flatMap(([page, items]) => items.map((item) => ({ ...item, index: (page - 1) * LIST_PAGE_SIZE + item.index })));
   }
 
   /**
@@ -153,7 +163,7 @@ class CapacityListStore {
   }
 
   /** A record the app just got back (configure, purchase): shown at once where loaded. */
-  replace(policy: CapacityPolicy): void {
+  replace(policy: CapacityRow): void {
     for (const rows of this.#pages.values()) {
       const at = rows.findIndex((row) => row.cidrId === policy.cidrId);
       if (at >= 0) {
@@ -174,6 +184,7 @@ class CapacityListStore {
   #clear(): void {
     this.#generation++;
     this.#pages.clear();
+    this.#skipped.clear();
     this.#inFlight.clear();
     this.total = null;
     this.error = null;
@@ -211,6 +222,7 @@ class CapacityListStore {
     this.error = null;
     this.total = result.value.total;
     this.#pages.set(page, result.value.data);
+    this.#skipped.set(page, result.value.skipped);
     this.loadedAt = nowIso();
     this.version++;
     // The rows in view may have moved on while this page was in flight.

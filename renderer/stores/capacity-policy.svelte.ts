@@ -1,10 +1,5 @@
-import type {
-  AutoRenewalRequest,
-  CapacityPolicy,
-  CapacityView,
-  ConfigureRequest,
-  MessageResponse,
-} from '../../shared/api/capacity.js';
+import type { AutoRenewalRequest, CapacityPolicy, ConfigureRequest, MessageResponse } from '../../shared/api/capacity.js';
+import type { CapacityDetail } from '../../shared/api/readers.js';
 import type { CancelResult } from '../../shared/ipc/models.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
@@ -15,7 +10,7 @@ import { moneyLocks } from './money-locks.svelte.js';
 
 /** One policy's describe view, as loaded; kept while the app runs so going back shows it at once. */
 export class PolicyDetail {
-  view = $state<CapacityView | null>(null);
+  view = $state<CapacityDetail | null>(null);
   error = $state<AppError | null>(null);
   loading = $state(false);
   /** ISO instant of the last answer. */
@@ -44,11 +39,15 @@ export class PolicyDetail {
     if (!this.view || policy.cidrId !== this.cidrId) return;
     this.view = {
       ...this.view,
-      policyDetails: {
-        ...this.view.policyDetails,
-        policyStatus: policy.policyStatus,
-        policyOperatingState: policy.policyOperatingState,
-      },
+      ...(this.view.policyDetails
+        ? {
+            policyDetails: {
+              ...this.view.policyDetails,
+              policyStatus: policy.policyStatus,
+              policyOperatingState: policy.policyOperatingState,
+            },
+          }
+        : {}),
       configuration: policy.capacityConfiguration,
       pricing: policy.pricing,
     };

@@ -1,4 +1,6 @@
-import type { AvailabilityOffering, CapacityPolicy, SearchInput } from '../../shared/api/capacity.js';
+import type { CapacityPolicy, SearchInput } from '../../shared/api/capacity.js';
+import type { CapacityRow, OfferingRow } from '../../shared/api/readers.js';
+import type { SkippedItem } from '../../shared/api/tolerant.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 
@@ -7,7 +9,7 @@ export const READY_PAGE_SIZE = 25;
 
 /** The policies waiting to be bought, oldest first (the ones whose launch is nearest come first). */
 class ReadyPolicies {
-  items = $state<CapacityPolicy[]>([]);
+  items = $state<CapacityRow[]>([]);
   total = $state<number | null>(null);
   error = $state<AppError | null>(null);
   loading = $state(false);
@@ -72,7 +74,9 @@ class ReadyPolicies {
 
 /** The last search and its answer; kept while the app runs so coming back shows it. */
 class SearchResults {
-  offerings = $state<AvailabilityOffering[] | null>(null);
+  offerings = $state<OfferingRow[] | null>(null);
+  /** Offerings of the last answer that could not be shown (no title). */
+  skipped = $state<SkippedItem[]>([]);
   error = $state<AppError | null>(null);
   busy = $state(false);
   /** The query the shown results answer. */
@@ -100,7 +104,8 @@ class SearchResults {
     if (request !== this.#request) return null;
     this.busy = false;
     if (result.ok) {
-      this.offerings = result.value;
+      this.offerings = result.value.items;
+      this.skipped = result.value.skipped;
       this.query = input;
       return null;
     }

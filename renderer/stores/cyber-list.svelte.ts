@@ -1,5 +1,7 @@
 import { CYBER_STATUSES, PAGING } from '../../shared/api/contract-choices.js';
-import type { CyberListItem, CyberStatus } from '../../shared/api/cyber.js';
+import type { CyberStatus } from '../../shared/api/cyber.js';
+import type { CyberRow } from '../../shared/api/readers.js';
+import type { SkippedItem } from '../../shared/api/tolerant.js';
 import type { SortOrder } from '../../shared/api/paging.js';
 import { CustomerId } from '../../shared/ipc/models.js';
 import type { AppError } from '../../shared/ipc/result.js';
@@ -42,7 +44,9 @@ class CyberListStore {
   /** The name filter the rows on screen were fetched with. */
   appliedName = $state('');
 
-  items = $state<CyberListItem[]>([]);
+  items = $state<CyberRow[]>([]);
+  /** Items of the page on screen that could not be shown (no id). */
+  skipped = $state<SkippedItem[]>([]);
   total = $state(0);
   loading = $state(false);
   /** A failure of the list other than an unknown customer. */
@@ -185,6 +189,7 @@ class CyberListStore {
     this.error = null;
     this.customerError = null;
     this.items = result.value.data;
+    this.skipped = result.value.skipped;
     this.total = result.value.total;
     this.loaded = true;
     // A page that the filters emptied (fewer results now): step back to the last real one.
@@ -196,10 +201,11 @@ class CyberListStore {
   }
 
   /** Every row of the current filters and sort, for an export "as shown" beyond the visible page. */
-  async allRows(): Promise<{ ok: true; rows: CyberListItem[] } | { ok: false; error: AppError }> {
+  async allRows(): Promise<{ ok: true; rows: CyberRow[] } | { ok: false; error: AppError }> {
     const query = this.#query();
     if (!query) return { ok: true, rows: [] };
-    const rows: CyberListItem[] = [];
+    const rows: CyberRow[] = [];
+    let left = 0;
     for (let page = 1; ; page += 1) {
       const result = await api.cyber.list({
         customerId: query.customerId,
@@ -211,7 +217,8 @@ class CyberListStore {
       });
       if (!result.ok) return { ok: false, error: result.error };
       rows.push(...result.value.data);
-      if (result.value.data.length === 0 || rows.length >= result.value.total) return { ok: true, rows };
+      left += result.value.skipped.length;
+      if (result.value.data.length === 0 || rows.length + left >= result.value.total) return { ok: true, rows };
     }
   }
 

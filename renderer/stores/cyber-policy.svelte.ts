@@ -1,5 +1,6 @@
 import { TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import type { CyberView } from '../../shared/api/cyber.js';
+import type { CyberDetail } from '../../shared/api/readers.js';
 import type { TerminateResult } from '../../shared/ipc/models.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
@@ -8,25 +9,25 @@ import { moneyLocks } from './money-locks.svelte.js';
 type DrEvent = CyberView['disasterRecoveryEvents'][number];
 
 /** The termination event of a view, if one was ever triggered. */
-export function terminationEventOf(view: CyberView): DrEvent | undefined {
-  return view.disasterRecoveryEvents.find((event) => event.type === TERMINATION_EVENT_TYPE);
+export function terminationEventOf(view: CyberDetail): DrEvent | undefined {
+  return view.disasterRecoveryEvents?.find((event) => event.type === TERMINATION_EVENT_TYPE);
 }
 
 /**
  * The words the person types to confirm a termination: the policy id exactly,
  * or its name (spaces at the ends and letter case do not matter for the name).
  */
-export function confirmsTermination(typed: string, view: CyberView): boolean {
+export function confirmsTermination(typed: string, view: CyberDetail): boolean {
   const text = typed.trim();
   if (text === '') return false;
-  const { cidrId, policyName } = view.policyDetails;
-  return text === cidrId || text.toLocaleLowerCase() === policyName.trim().toLocaleLowerCase();
+  const policyName = view.policyDetails?.policyName;
+  return text === view.cidrId || (policyName !== undefined && text.toLocaleLowerCase() === policyName.trim().toLocaleLowerCase());
 }
 
 /** One disaster-recovery policy's view and its termination, for the detail screen. */
 export class CyberPolicyStore {
   readonly cidrId: string;
-  view = $state<CyberView | null>(null);
+  view = $state<CyberDetail | null>(null);
   loading = $state(false);
   error = $state<AppError | null>(null);
 

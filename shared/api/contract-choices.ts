@@ -160,3 +160,42 @@ export function parseFieldRule(description: string): { field: string; rule: stri
   const match = /^([A-Za-z][A-Za-z0-9_.]*): (.+)$/s.exec(description);
   return match ? { field: match[1] as string, rule: match[2] as string } : null;
 }
+
+/**
+ * Other names the real service may give a field this project names; the
+ * service's description leaves these open ("not shown"). Readers accept an
+ * alias when the project's own name is absent, and the drift report says so,
+ * so adapting to the real service is an edit here and nowhere else.
+ */
+export const FIELD_ALIASES = {
+  /** The envelope of both paginated lists. */
+  page: { data: ['items', 'content', 'results'], total: ['totalCount', 'totalElements', 'count'], pageSize: ['size', 'limit'] },
+  /** A capacity policy: each list item, and purchase's and configure's answer. */
+  capacityPolicy: {
+    cidrId: ['cidr_id', 'policyId'],
+    policyName: ['name'],
+    policyStatus: ['status'],
+    policyInstance: ['instance'],
+    cspRegion: ['region'],
+    capacityConfiguration: ['configuration'],
+  },
+  /** The groups of describe's schedule-policy view. */
+  capacityView: {
+    policyDetails: ['details', 'policy'],
+    regionSettings: ['region', 'cspRegion'],
+    instances: ['policyInstances'],
+    configuration: ['capacityConfiguration'],
+    disasterRecoveryEvents: ['drEvents', 'events'],
+  },
+  /** A disaster-recovery policy of the cyber list. */
+  cyberListItem: { cidrId: ['cidr_id', 'policyId'], policyName: ['name'], policyStatus: ['status'] },
+  /** The groups of the cyber view. */
+  cyberView: {
+    policyDetails: ['details', 'policy'],
+    regionSettings: ['regions'],
+    instances: ['policyInstances'],
+    disasterRecoveryEvents: ['drEvents', 'events'],
+  },
+  linkedAccount: { accountId: ['id'], accountName: ['name'], linkedAt: ['createdDate', 'linkedDate'] },
+  offering: { title: ['name'], status: ['availability'] },
+} as const satisfies Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;

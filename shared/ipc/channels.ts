@@ -44,6 +44,7 @@ export const CHANNELS = [
   'preferences.set',
   'money.state',
   'money.check',
+  'diagnostics.contractDrift',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -1,17 +1,8 @@
 import { z } from 'zod';
-import { LinkedAccountList } from '../api/accounts.js';
-import {
-  AutoRenewalRequest,
-  AvailabilityOfferingList,
-  CapacityListInput,
-  CapacityPage,
-  CapacityPolicy,
-  CapacityView,
-  ConfigureRequest,
-  MessageResponse,
-  SearchInput,
-} from '../api/capacity.js';
-import { CyberListInput, CyberPage, CyberView } from '../api/cyber.js';
+import { AutoRenewalRequest, CapacityListInput, CapacityPolicy, ConfigureRequest, MessageResponse, SearchInput } from '../api/capacity.js';
+import { CyberListInput } from '../api/cyber.js';
+import { AccountsRead, CapacityDetail, CapacityRowPage, CyberDetail, CyberRowPage, OfferingsRead } from '../api/readers.js';
+import { DriftReport } from './diagnostics.js';
 import type { Channel, EventName } from './channels.js';
 import { CancelResult, CustomerId, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
 import {
@@ -49,16 +40,17 @@ export const CONTRACT = {
   'session.status': { input: NoInput, output: SessionStatus, mutates: false },
   'session.signIn': { input: SignInInput, output: SessionStatus, mutates: true },
   'session.signOut': { input: NoInput, output: SessionStatus, mutates: true },
-  'accounts.list': { input: NoInput, output: LinkedAccountList, mutates: false },
-  'capacity.list': { input: CapacityListInput, output: CapacityPage, mutates: false },
-  'capacity.describe': { input: PolicyRef, output: CapacityView, mutates: false },
-  'capacity.search': { input: SearchInput, output: AvailabilityOfferingList, mutates: false },
+  // The read channels answer tolerantly (shared/api/readers.ts); the money channels strictly.
+  'accounts.list': { input: NoInput, output: AccountsRead, mutates: false },
+  'capacity.list': { input: CapacityListInput, output: CapacityRowPage, mutates: false },
+  'capacity.describe': { input: PolicyRef, output: CapacityDetail, mutates: false },
+  'capacity.search': { input: SearchInput, output: OfferingsRead, mutates: false },
   'capacity.purchase': { input: PolicyRef, output: CapacityPolicy, mutates: true },
   'capacity.configure': { input: ConfigureRequest, output: CapacityPolicy, mutates: true },
   'capacity.setAutoRenewal': { input: AutoRenewalRequest, output: MessageResponse, mutates: true },
   'capacity.cancel': { input: PolicyRef, output: CancelResult, mutates: true },
-  'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: CyberPage, mutates: false },
-  'cyber.view': { input: PolicyRef, output: CyberView, mutates: false },
+  'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: CyberRowPage, mutates: false },
+  'cyber.view': { input: PolicyRef, output: CyberDetail, mutates: false },
   'cyber.terminate': { input: PolicyRef, output: TerminateResult, mutates: true },
   'profiles.save': { input: ProfileInput, output: Profile, mutates: true },
   'profiles.remove': { input: ProfileIdInput, output: z.array(Profile), mutates: true },
@@ -89,6 +81,8 @@ export const CONTRACT = {
   'money.state': { input: PolicyRef, output: MoneyState, mutates: false },
   // Reads the policy back now to settle an unknown outcome; sends nothing that moves money.
   'money.check': { input: PolicyRef, output: MoneyState, mutates: false },
+  // How the service's answers differed from this version's expectations: field paths only.
+  'diagnostics.contractDrift': { input: NoInput, output: DriftReport, mutates: false },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -84,6 +84,8 @@ export const AppCommand = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('back') }),
   z.object({ kind: z.literal('command-palette') }),
   z.object({ kind: z.literal('preferences') }),
+  // Help › Contract diagnostics (issue 16).
+  z.object({ kind: z.literal('diagnostics') }),
   z.object({ kind: z.literal('open-policy'), cidrId: z.string().min(1).max(64) }),
 ]);
 export type AppCommand = z.infer<typeof AppCommand>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SkippedItem } from '../api/tolerant.js';
 
 /** Shapes that exist only between the main process and the renderer. */
 
@@ -194,7 +195,8 @@ export type StatusBreakdown = z.infer<typeof StatusBreakdown>;
 /** A policy's launch or end inside the overview's window. */
 export const PolicyMilestone = z.object({
   cidrId: z.string(),
-  policyName: z.string(),
+  /** Absent when the service's answer did not state it. */
+  policyName: z.string().optional(),
   policyStatus: z.string(),
   kind: z.enum(['launch', 'end']),
   at: z.iso.datetime({ offset: true }),
@@ -236,6 +238,9 @@ export const OverviewSummary = z.object({
   timeline: z.array(TimelineDay),
   /** The next launches and ends, soonest first (a few, for a readable list). */
   upcoming: z.array(PolicyMilestone),
+  /** Policies of the answer that could not be counted (no id): how many, and why for the first few. */
+  skippedCount: Count,
+  skipped: z.array(SkippedItem),
 });
 export type OverviewSummary = z.infer<typeof OverviewSummary>;
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { formatAmount } from '../../shared/format/money.js';
 import {
   ALEX,
@@ -22,7 +22,9 @@ const table = (page: Page) => page.getByTestId('capacity-table');
 const rowAt = (page: Page, index: number) => table(page).locator(`[role="row"][data-index="${index}"]`);
 
 async function newestFirst(app: Parameters<typeof otherWindow>[0], status?: CapacityPolicy['policyStatus']): Promise<{ data: CapacityPolicy[]; total: number }> {
-  return otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'desc', ...(status ? { status: status as 'ACTIVE' } : {}) });
+  const page = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'desc', ...(status ? { status: status as 'ACTIVE' } : {}) });
+  // The sandbox answers in full: every row reads strictly.
+  return { data: page.data.map((row) => CapacityPolicy.parse(row)), total: page.total };
 }
 
 test.describe.configure({ timeout: 60_000 });

@@ -1,6 +1,6 @@
 import type { DeskApi } from '../../shared/ipc/api-shape.js';
 import type { Page } from '@playwright/test';
-import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { Pricing, type CapacityPolicy } from '../../shared/api/capacity.js';
 import { formatAmount, formatFraction } from '../../shared/format/money.js';
 import {
   addFault,
@@ -77,7 +77,10 @@ test('an offering status the app does not know is shown exactly as it came', asy
     route.fulfill({
       json: {
         ok: true,
-        value: [{ title: 'm5.large (Linux/UNIX) in use1-az1, 03/01/2027 to 03/02/2027', status: 'WAITLISTED', startDateTime: '2027-03-01T00:00:00+05:30', endDateTime: '2027-03-02T23:59:59+05:30' }],
+        value: {
+          items: [{ title: 'm5.large (Linux/UNIX) in use1-az1, 03/01/2027 to 03/02/2027', status: 'WAITLISTED', startDateTime: '2027-03-01T00:00:00+05:30', endDateTime: '2027-03-02T23:59:59+05:30' }],
+          skipped: [],
+        },
       },
     }),
   );
@@ -134,7 +137,7 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
   const countBefore = Number((await page.getByTestId('ready-count').textContent())?.replace(/\D/g, ''));
   const first = page.getByTestId('ready-policy').first();
   const cidrId = (await first.getAttribute('data-cidr')) as string;
-  const policy = (await otherWindow(app)['capacity.describe']({ cidrId })).pricing;
+  const policy = Pricing.parse((await otherWindow(app)['capacity.describe']({ cidrId })).pricing);
 
   await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });

@@ -37,7 +37,7 @@ describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('session against 
     expect(JSON.stringify(status)).not.toContain(token);
 
     const accounts = await handlers['accounts.list'](undefined);
-    expect(accounts.map((a) => a.accountId)).toEqual(alex.linkedAccounts.map((a) => a.accountId));
+    expect(accounts.items.map((a) => a.accountId)).toEqual(alex.linkedAccounts.map((a) => a.accountId));
 
     const { readFile } = await import('node:fs/promises');
     const settings = await readFile(`${dataDir}/settings.json`, 'utf8');

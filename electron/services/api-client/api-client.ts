@@ -2,6 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ENDPOINTS, buildPath, type EndpointName } from '../../../shared/api/endpoints.js';
+import { QUERY } from '../../../shared/api/contract-choices.js';
+import { driftFindings, unknownFields } from '../../../shared/api/drift.js';
+import { READERS, type ReadEndpoint, type ReadOf } from '../../../shared/api/readers.js';
 import { ApiFailure, cancelledError, classifyNetworkFailure, contractError, errorFromResponse } from './errors.js';
 import { DEFAULT_TIMEOUTS, createHttpAgent } from './http-agent.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, isRetryableMethod, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
@@ -44,7 +47,12 @@ export interface ApiClientOptions {
   readonly retry?: RetryPolicy;
   /** Jitter source; tests pin it. */
   readonly random?: () => number;
+  /** Told how an answer differs from the shape this version expects (field paths only). */
+  readonly onDrift?: DriftListener;
 }
+
+/** Receives an endpoint's differences from the expected shape; never values. */
+export type DriftListener = (endpoint: EndpointName, findings: readonly string[]) => void;
 
 type Attempt = { kind: 'answer'; status: number; text: string; retryAfterMs: number | null } | { kind: 'failed'; error: unknown };
 
@@ -61,6 +69,7 @@ export class ApiClient {
   readonly #timeouts: RequestTimeouts;
   readonly #retry: RetryPolicy;
   readonly #random: () => number;
+  readonly #onDrift: DriftListener | undefined;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -69,13 +78,63 @@ export class ApiClient {
     this.#timeouts = options.timeouts ?? { headersMs: DEFAULT_TIMEOUTS.headersMs, bodyMs: DEFAULT_TIMEOUTS.bodyMs };
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#random = options.random ?? Math.random;
+    this.#onDrift = options.onDrift;
   }
 
+  /** Sends a request and reads its answer strictly: every field the schema names must be there. */
   async call<N extends EndpointName>(name: N, options: CallOptions<N>): Promise<ResponseOf<N>> {
+    const { status, text } = await this.#exchange(name, options);
+    const responses = ENDPOINTS[name].responses as Readonly<Record<number, z.ZodType>>;
+    const json = parseJson(responses, status, text);
+    const schema = responses[status] as z.ZodType;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      this.#reportDrift(name, () => driftFindings(schema, json));
+      throw new ApiFailure(contractError(status, parsed.error.issues), 'unknown');
+    }
+    this.#reportDrift(name, () => unknownFields(schema, json, []).map((path) => `unknown field ${path}`).sort());
+    return parsed.data as ResponseOf<N>;
+  }
+
+  /**
+   * Sends a read request and reads its answer tolerantly (shared/api/readers.ts):
+   * list items one by one, detail views group by group. Differences from the
+   * expected shape are reported, not thrown; only an unreadable envelope fails.
+   */
+  async read<N extends EndpointName & ReadEndpoint>(name: N, options: CallOptions<N>): Promise<ReadOf<N>> {
+    const { status, text } = await this.#exchange(name, options);
+    const responses = ENDPOINTS[name].responses as Readonly<Record<number, z.ZodType>>;
+    const json = parseJson(responses, status, text);
+    const schema = responses[status] as z.ZodType;
+    this.#reportDrift(name, () => driftFindings(schema, json));
+    const context = {
+      params: (options.params ?? {}) as Readonly<Record<string, string>>,
+      query: (options.query ?? {}) as Readonly<Record<string, unknown>>,
+    };
+    const value = READERS[name].read(json, context);
+    if (value === null) {
+      const parsed = schema.safeParse(json);
+      throw new ApiFailure(
+        parsed.success ? { kind: 'contract', status, message: "The service's answer could not be read." } : contractError(status, parsed.error.issues),
+        'unknown',
+      );
+    }
+    return value as ReadOf<N>;
+  }
+
+  #reportDrift(name: EndpointName, findings: () => readonly string[]): void {
+    if (!this.#onDrift) return;
+    const found = findings();
+    if (found.length > 0) this.#onDrift(name, found);
+  }
+
+  /** One request, with its GET retries, up to the answer's status and text (or the typed failure). */
+  async #exchange<N extends EndpointName>(name: N, options: CallOptions<N>): Promise<{ status: number; text: string }> {
     const def: Def<N> = ENDPOINTS[name];
     const url = new URL(this.baseUrl + buildPath(def.path, (options.params ?? {}) as Record<string, string>));
     for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+      // The wire name of each parameter lives in contract-choices (QUERY), so the real service's names are one edit.
+      if (value !== undefined && value !== '') url.searchParams.set(wireQueryName(key), String(value));
     }
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -94,7 +153,7 @@ export class ApiClient {
           const delay = retryDelayMs(this.#retry, attempt, outcome.retryAfterMs, this.#random);
           if (delay !== null && (await this.#wait(delay, signal, options.signal))) continue;
         }
-        return parseAnswer(def.responses as Readonly<Record<number, z.ZodType>>, outcome.status, outcome.text) as ResponseOf<N>;
+        return { status: outcome.status, text: outcome.text };
       }
       if (options.signal?.aborted && !isTimeoutReason(options.signal.reason)) {
         throw new ApiFailure(cancelledError(), retryable ? 'not-sent' : 'unknown');
@@ -150,20 +209,19 @@ export class ApiClient {
   }
 }
 
-/** An answer with a status: its schema's value, or the typed error it stands for. */
-function parseAnswer(responses: Readonly<Record<number, z.ZodType>>, status: number, text: string): unknown {
-  const schema = responses[status];
-  if (!schema) throw new ApiFailure(errorFromResponse(status, text), 'answered');
+/** A success answer's JSON, or the typed error an error status (or a body that is not JSON) stands for. */
+function parseJson(responses: Readonly<Record<number, z.ZodType>>, status: number, text: string): unknown {
+  if (!responses[status]) throw new ApiFailure(errorFromResponse(status, text), 'answered');
   // A success we cannot read still means the service acted: a money action must re-read the policy.
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new ApiFailure({ kind: 'contract', status, message: 'The service answered with a body that is not JSON.' }, 'unknown');
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiFailure(contractError(status, parsed.error.issues), 'unknown');
-  return parsed.data;
+}
+
+function wireQueryName(key: string): string {
+  return (QUERY as Readonly<Record<string, string>>)[key] ?? key;
 }
 
 function combineSignals(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {

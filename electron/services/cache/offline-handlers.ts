@@ -1,3 +1,4 @@
+import { completeAccounts, completeCapacityView, completeCyberView } from '../../../shared/api/readers.js';
 import type { Channel } from '../../../shared/ipc/channels.js';
 import type { Handlers } from '../ipc/handlers.js';
 import type { OfflineService } from './offline-service.js';
@@ -34,17 +35,21 @@ export function withWriteThrough(handlers: Handlers, offline: OfflineService, re
     ...handlers,
     'capacity.describe': async (input) => {
       const view = await handlers['capacity.describe'](input);
-      keep(offline.rememberCapacityView(input.cidrId, view));
+      // Only a view that read in full is kept: the offline views show the designed groups only.
+      const complete = completeCapacityView(view);
+      if (complete) keep(offline.rememberCapacityView(input.cidrId, complete));
       return view;
     },
     'cyber.view': async (input) => {
       const view = await handlers['cyber.view'](input);
-      keep(offline.rememberCyberView(input.cidrId, view));
+      const complete = completeCyberView(view);
+      if (complete) keep(offline.rememberCyberView(input.cidrId, complete));
       return view;
     },
     'accounts.list': async (input) => {
       const accounts = await handlers['accounts.list'](input);
-      keep(offline.rememberAccounts(accounts));
+      const complete = completeAccounts(accounts);
+      if (complete) keep(offline.rememberAccounts(complete));
       return accounts;
     },
   };

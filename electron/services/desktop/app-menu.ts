@@ -149,6 +149,8 @@ export function appMenuTemplate(options: MenuOptions): MenuSpec[] {
   };
   // macOS's Window menu is the system one (it also lists open windows).
   const window: MenuSpec = mac ? { role: 'windowMenu' } : { label: '&Window', submenu: [{ role: 'minimize' }, { role: 'close' }] };
+  // How the service's answers differed from this version's: for a support ticket (paths only).
+  const diagnostics = command('contract-diagnostics', 'Contract Diagnostics…', undefined, { kind: 'diagnostics' });
   // Support asks for the logs; they are redacted, so handing the folder over is safe.
   const openLogs: MenuSpec = { id: 'open-logs', label: 'Open Logs Folder', action: { kind: 'open-logs' } };
   // Every OS has a Help menu. On macOS About and updates live in the app menu
@@ -156,7 +158,7 @@ export function appMenuTemplate(options: MenuOptions): MenuSpec[] {
   const help: MenuSpec = {
     label: mac ? 'Help' : '&Help',
     role: 'help',
-    submenu: mac ? [openLogs] : [{ id: 'about', role: 'about', label: `About ${options.appName}` }, checkUpdates, openLogs],
+    submenu: mac ? [openLogs, diagnostics] : [{ id: 'about', role: 'about', label: `About ${options.appName}` }, checkUpdates, openLogs, diagnostics],
   };
   if (mac) return [appMenu, file, edit, go, view, window, help];
   return [file, edit, go, view, window, help];

@@ -1,4 +1,4 @@
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
 import type { Authorized } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
@@ -14,23 +14,23 @@ export const NOTIFY_MAX_PAGES = 20;
 
 export function activeCapacityDates(session: Authorized, maxPages: number = NOTIFY_MAX_PAGES): () => Promise<PolicyDates[]> {
   return async () => {
-    const policies = await fetchAllPages<CapacityPolicy>({
+    const policies = await fetchAllPages<CapacityRow>({
       pageSize: PAGING.maxPageSize,
       concurrency: 2,
       fetchPage: async (page, pageSize, signal) => {
         const answer = await session.authorized((client, token) =>
-          client.call('listCapacities', { token, signal, query: { page, pageSize, status: 'ACTIVE' } }),
+          client.read('listCapacities', { token, signal, query: { page, pageSize, status: 'ACTIVE' } }),
         );
         // Reporting a smaller total is how the page count is capped.
         return { data: answer.data, total: Math.min(answer.total, maxPages * pageSize) };
       },
     });
-    return policies.map((policy) => ({
-      cidrId: policy.cidrId,
-      policyName: policy.policyName,
-      policyStatus: policy.policyStatus,
-      launchDateTime: policy.capacityConfiguration.launchDateTime,
-      endDateTime: policy.capacityConfiguration.endDateTime,
-    }));
+    // A reminder needs the dates: a policy whose answer lacks them is not announced (never on a guess).
+    return policies.flatMap((policy) => {
+      const launchDateTime = policy.capacityConfiguration?.launchDateTime;
+      const endDateTime = policy.capacityConfiguration?.endDateTime;
+      if (!launchDateTime || !endDateTime) return [];
+      return [{ cidrId: policy.cidrId, policyName: policy.policyName ?? policy.cidrId, policyStatus: policy.policyStatus ?? 'ACTIVE', launchDateTime, endDateTime }];
+    });
   };
 }

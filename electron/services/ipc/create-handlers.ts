@@ -12,6 +12,7 @@ import type { SessionService } from '../session/session-service.js';
 import type { Handlers } from './handlers.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
+import type { DriftLog } from '../diagnostics/drift-log.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -30,9 +31,11 @@ export interface HandlerDeps {
   readonly moneyCheckDelaysMs?: readonly number[] | undefined;
   /** Preferences, updates and app facts: what the host provides (issue 8). */
   readonly desktop: DesktopServices;
+  /** How the service's answers differed from what this version expects (issue 16). */
+  readonly drift: DriftLog;
 }
 
-export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, proxyInUse, moneyCheckDelaysMs, desktop }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, proxyInUse, moneyCheckDelaysMs, desktop, drift }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
   const money = new MoneyActions({ session, lock: moneyLock, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
@@ -45,40 +48,46 @@ export function createHandlers({ profiles, session, moneyLock, offline, overview
     'session.status': async () => session.status(),
     'session.signIn': (input) => session.signIn(input),
     'session.signOut': () => session.signOut(),
-    'accounts.list': () => call((client, token) => client.call('linkedAccounts', { token })),
+    // Views read tolerantly (an odd item or group never blanks a page); money actions below stay strict.
+    'accounts.list': () => call((client, token) => client.read('linkedAccounts', { token })),
 
     // Every read of a policy may settle a money action whose outcome was unknown (no extra request).
     'capacity.list': async (input) => {
-      const page = await call((client, token) => client.call('listCapacities', { token, query: input }));
-      for (const policy of page.data) money.observe(policy.cidrId, { kind: 'capacity', status: policy.policyStatus });
+      const page = await call((client, token) => client.read('listCapacities', { token, query: input }));
+      for (const policy of page.data) money.observe(policy.cidrId, { kind: 'capacity', status: policy.policyStatus ?? null });
       return page;
     },
     'capacity.describe': async ({ cidrId }) => {
-      const view = await call((client, token) => client.call('describeCapacity', { token, params: { cidr_id: cidrId } }));
-      money.observe(cidrId, { kind: 'capacity', status: view.policyDetails.policyStatus });
+      const view = await call((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } }));
+      money.observe(cidrId, { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null });
       return view;
     },
-    'capacity.search': (input) => call((client, token) => client.call('searchCapacity', { token, query: input })),
+    'capacity.search': (input) => call((client, token) => client.read('searchCapacity', { token, query: input })),
     'capacity.purchase': ({ cidrId }) => money.purchase(cidrId),
     'capacity.configure': (input) => call((client, token) => client.call('configureCapacity', { token, body: input })),
     'capacity.setAutoRenewal': (input) => call((client, token) => client.call('setAutoRenewal', { token, body: input })),
     'capacity.cancel': ({ cidrId }) => money.cancel(cidrId),
 
     'cyber.list': async ({ customerId, ...query }) => {
-      const page = await call((client, token) => client.call('listCyberPolicies', { token, params: { cid_ext: customerId }, query }));
+      const page = await call((client, token) => client.read('listCyberPolicies', { token, params: { cid_ext: customerId }, query }));
       for (const item of page.data) {
-        if (item.terminationTriggered !== undefined) money.observe(item.cidrId, { kind: 'cyber', terminated: item.terminationTriggered });
+        if (typeof item.terminationTriggered === 'boolean') money.observe(item.cidrId, { kind: 'cyber', terminated: item.terminationTriggered });
       }
       return page;
     },
     'cyber.view': async ({ cidrId }) => {
-      const view = await call((client, token) => client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
+      const view = await call((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
       money.observe(cidrId, { kind: 'cyber', terminated: terminationShown(view) });
       return view;
     },
     'cyber.terminate': ({ cidrId }) => money.terminate(cidrId),
 
     'overview.summary': () => overview.summary(),
+    'diagnostics.contractDrift': async () => ({
+      service: profiles.find(session.status().profileId)?.baseUrl ?? '',
+      appVersion: desktop.appInfo().version,
+      entries: drift.entries(),
+    }),
     'files.saveCsv': (input) => saveCsv(input, saveFile),
 
     'profiles.save': (input) => profileEditor.save(input),

@@ -14,8 +14,12 @@ export interface MoneyActionsDeps {
   readonly checkDelaysMs?: readonly number[];
 }
 
-/** Whether a DR policy's view shows its termination event. */
-export function terminationShown(view: CyberView): boolean {
+/**
+ * Whether a DR policy's view shows its termination event; null when the view
+ * carries no events at all (a service answering differently), which says nothing.
+ */
+export function terminationShown(view: Pick<Partial<CyberView>, 'disasterRecoveryEvents'>): boolean | null {
+  if (!view.disasterRecoveryEvents) return null;
   return view.disasterRecoveryEvents.some((event) => event.type === TERMINATION_EVENT_TYPE);
 }
 
@@ -45,8 +49,9 @@ export class MoneyActions {
     const check: OutcomeCheck = {
       readBack: async () => ({
         kind: 'cyber',
+        // Read tolerantly: a view shaped unlike the sandbox's can still settle the outcome.
         terminated: terminationShown(
-          await this.deps.session.authorized((client, token) => client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
+          await this.deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
         ),
       }),
       shows: (fact) => (fact.kind === 'cyber' ? fact.terminated : null),
@@ -87,11 +92,12 @@ export class MoneyActions {
     return {
       readBack: async () => {
         const view = await this.deps.session.authorized((client, token) =>
-          client.call('describeCapacity', { token, params: { cidr_id: cidrId } }),
+          client.read('describeCapacity', { token, params: { cidr_id: cidrId } }),
         );
-        return { kind: 'capacity', status: view.policyDetails.policyStatus };
+        return { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null };
       },
-      shows: (fact) => (fact.kind === 'capacity' ? fact.status === doneStatus : null),
+      // A read-back that does not state the status says nothing: the policy stays locked.
+      shows: (fact) => (fact.kind === 'capacity' && fact.status !== null ? fact.status === doneStatus : null),
     };
   }
 

@@ -3,7 +3,9 @@ import { AppFailure } from '../../../shared/ipc/result.js';
 import { DoneAfterAll, UnsettledOutcome, WORDS, type MoneyAction } from './settle-uncertain.js';
 
 /** What reading a policy back says: a capacity policy's status, or whether a DR policy has its termination event. */
-export type PolicyFact = { readonly kind: 'capacity'; readonly status: string } | { readonly kind: 'cyber'; readonly terminated: boolean };
+export type PolicyFact =
+  | { readonly kind: 'capacity'; readonly status: string | null }
+  | { readonly kind: 'cyber'; readonly terminated: boolean | null };
 
 /** How to learn, by reading the policy back, whether an action was carried out. */
 export interface OutcomeCheck {

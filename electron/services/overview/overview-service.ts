@@ -1,4 +1,5 @@
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { OverviewSummary } from '../../../shared/ipc/models.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { SessionService } from '../session/session-service.js';
@@ -40,15 +41,20 @@ export class OverviewService {
 
   async #compute(): Promise<OverviewSummary> {
     const { session } = this.#deps;
-    const policies = await fetchAllPages<CapacityPolicy>({
+    const skipped: SkippedItem[] = [];
+    const policies = await fetchAllPages<CapacityRow>({
       pageSize: this.#deps.pageSize ?? 100,
       concurrency: this.#deps.concurrency ?? 4,
-      fetchPage: (page, pageSize, signal) =>
-        session.authorized((client, token) =>
+      fetchPage: async (page, pageSize, signal) => {
+        const answer = await session.authorized((client, token) =>
           // Oldest first: a policy created while the pages are read lands at the end, not in the middle.
-          client.call('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } }),
-        ),
+          client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } }),
+        );
+        // Positions across the whole list, so the details name each item once.
+        for (const item of answer.skipped) skipped.push({ ...item, index: (page - 1) * pageSize + item.index });
+        return answer;
+      },
     });
-    return summarizeCapacities(policies, (this.#deps.now ?? (() => new Date()))());
+    return summarizeCapacities(policies, (this.#deps.now ?? (() => new Date()))(), {}, skipped);
   }
 }

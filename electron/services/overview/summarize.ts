@@ -1,3 +1,5 @@
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
 import {
   OVERVIEW_WINDOW_DAYS,
@@ -24,15 +26,8 @@ export interface SummaryOptions {
 
 export const OTHER_FAMILY = 'other';
 
-/** What the overview reads of a policy: a whole record will do, and so will a replica's slim row. */
-export interface OverviewPolicy {
-  readonly cidrId: string;
-  readonly policyName: string;
-  readonly policyStatus: string;
-  readonly policyInstance: { readonly instanceType: string };
-  readonly capacityConfiguration: { readonly launchDateTime: string; readonly endDateTime: string; readonly autoRenewalEnabled: boolean };
-  readonly pricing: { readonly savings: number };
-}
+/** Items left out of the overview whose reasons are listed; the count covers all. */
+const MAX_SKIPPED_DETAILS = 50;
 
 /** The instance family of a type name: `m5.2xlarge` is m5; a name without a dot is its own family. */
 export function instanceFamily(instanceType: string): string {
@@ -45,22 +40,28 @@ export function instanceFamily(instanceType: string): string {
  * over launch to end and counted for SAVINGS_MONTH_DAYS days. A policy shorter
  * than that counts its whole savings once, never more than it saves in total.
  */
-export function monthlySavingsOf(policy: OverviewPolicy): number {
-  const launchMs = Date.parse(policy.capacityConfiguration.launchDateTime);
-  const endMs = Date.parse(policy.capacityConfiguration.endDateTime);
+export function monthlySavingsOf(policy: CapacityRow): number {
+  // A policy whose savings the service did not state adds nothing (never a guess).
+  const savings = policy.pricing?.savings ?? 0;
+  const launchMs = Date.parse(policy.capacityConfiguration?.launchDateTime ?? '');
+  const endMs = Date.parse(policy.capacityConfiguration?.endDateTime ?? '');
   const windowDays = (endMs - launchMs) / DAY_MS;
-  if (!Number.isFinite(windowDays) || windowDays <= 0) return policy.pricing.savings;
-  return policy.pricing.savings * Math.min(1, SAVINGS_MONTH_DAYS / windowDays);
+  if (!Number.isFinite(windowDays) || windowDays <= 0) return savings;
+  return savings * Math.min(1, SAVINGS_MONTH_DAYS / windowDays);
 }
+
+/** The status of a policy whose answer did not state one. */
+export const UNKNOWN_STATUS = 'UNKNOWN';
 
 /**
  * The overview's figures from every capacity policy of the user. Pure: the
  * caller fetches the policies and says what "now" is, so tests can pin both.
  */
 export function summarizeCapacities(
-  policies: readonly OverviewPolicy[],
+  policies: readonly CapacityRow[],
   asOf: Date,
   options: SummaryOptions = {},
+  skipped: readonly SkippedItem[] = [],
 ): OverviewSummary {
   const windowDays = options.windowDays ?? OVERVIEW_WINDOW_DAYS;
   const listLimit = options.listLimit ?? 8;
@@ -81,38 +82,41 @@ export function summarizeCapacities(
   let activePolicies = 0;
 
   for (const policy of policies) {
-    const status = policy.policyStatus;
+    const status = policy.policyStatus ?? UNKNOWN_STATUS;
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    const config = policy.capacityConfiguration;
-    const launchMs = Date.parse(config.launchDateTime);
-    const endMs = Date.parse(config.endDateTime);
+    const launchAt = policy.capacityConfiguration?.launchDateTime;
+    const endAt = policy.capacityConfiguration?.endDateTime;
+    // A date the answer did not state is never in the window.
+    const launchMs = launchAt ? Date.parse(launchAt) : Number.NaN;
+    const endMs = endAt ? Date.parse(endAt) : Number.NaN;
     const milestone = (kind: PolicyMilestone['kind'], at: string): PolicyMilestone => ({
       cidrId: policy.cidrId,
-      policyName: policy.policyName,
+      ...(policy.policyName !== undefined ? { policyName: policy.policyName } : {}),
       policyStatus: status,
       kind,
       at,
     });
 
     if (UPCOMING_STATUSES.includes(status)) {
-      if (inWindow(launchMs)) {
+      if (launchAt && inWindow(launchMs)) {
         launching.set(status, (launching.get(status) ?? 0) + 1);
         (timeline[dayOf(launchMs)] as (typeof timeline)[number]).launches += 1;
-        milestones.push(milestone('launch', config.launchDateTime));
+        milestones.push(milestone('launch', launchAt));
       }
-      if (inWindow(endMs)) {
+      if (endAt && inWindow(endMs)) {
         ending.set(status, (ending.get(status) ?? 0) + 1);
         (timeline[dayOf(endMs)] as (typeof timeline)[number]).ends += 1;
-        milestones.push(milestone('end', config.endDateTime));
+        milestones.push(milestone('end', endAt));
       }
     }
 
     if (status === 'ACTIVE') {
       activePolicies += 1;
-      if (!config.autoRenewalEnabled && inWindow(endMs)) renewalRisk.push(milestone('end', config.endDateTime));
+      // Only a renewal the answer states as off is a risk; an unknown one is not claimed.
+      if (policy.capacityConfiguration?.autoRenewalEnabled === false && endAt && inWindow(endMs)) renewalRisk.push(milestone('end', endAt));
       const monthly = monthlySavingsOf(policy);
       monthlyTotal += monthly;
-      const family = instanceFamily(policy.policyInstance.instanceType);
+      const family = instanceFamily(policy.policyInstance?.instanceType ?? OTHER_FAMILY);
       const entry = families.get(family) ?? { monthly: 0, policies: 0 };
       entry.monthly += monthly;
       entry.policies += 1;
@@ -139,6 +143,8 @@ export function summarizeCapacities(
     },
     timeline,
     upcoming: milestones.sort(bySoonest).slice(0, listLimit),
+    skipped: skipped.slice(0, MAX_SKIPPED_DETAILS),
+    skippedCount: skipped.length,
   };
 }
 

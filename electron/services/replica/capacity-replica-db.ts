@@ -2,7 +2,6 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { LocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
-import type { OverviewPolicy } from '../overview/summarize.js';
 
 /** Rows written between yields during a full refresh: a few milliseconds each, so the main process never stalls. */
 const WRITE_BATCH = 2_000;
@@ -235,11 +234,16 @@ export class CapacityReplicaDb {
 
 type SlimTuple = [number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string];
 
-/** One policy as the slim table holds it; it reads as much of a policy as the overview needs. */
-export interface SlimCapacityRow extends OverviewPolicy {
+/** One policy as the slim table holds it: as much of a policy as search, sort and the overview read. */
+export interface SlimCapacityRow {
   readonly rid: number;
+  readonly cidrId: string;
+  readonly policyName: string;
+  readonly policyStatus: string;
   readonly createdDate: string;
   readonly policyInstance: { readonly instanceType: string; readonly qty: number; readonly platformCode: string };
+  readonly capacityConfiguration: { readonly launchDateTime: string; readonly endDateTime: string; readonly autoRenewalEnabled: boolean };
+  readonly pricing: { readonly savings: number };
   readonly zone: string;
   readonly launchMs: number | null;
   readonly endMs: number | null;

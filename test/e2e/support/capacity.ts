@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CapacityPolicy, CapacityStatus } from '../../../shared/api/capacity.js';
+import { CapacityPolicy, type CapacityStatus } from '../../../shared/api/capacity.js';
 import { SANDBOX_USERS, type SandboxUser } from '../../../sandbox/accounts.js';
 import type { FaultRuleInput } from '../../../sandbox/controls/faults.js';
 import type { EndpointName } from '../../../shared/api/endpoints.js';
@@ -77,7 +77,8 @@ export function otherWindow(app: TestApp) {
 /** Every policy of the signed-in user with a status, oldest first (through the other window). */
 export async function policiesWithStatus(app: TestApp, status: CapacityStatus): Promise<CapacityPolicy[]> {
   const page = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'asc', status });
-  return page.data;
+  // The sandbox answers in full: every row reads strictly.
+  return page.data.map((row) => CapacityPolicy.parse(row));
 }
 
 export async function firstWithStatus(app: TestApp, status: CapacityStatus, where: (p: CapacityPolicy) => boolean = () => true): Promise<CapacityPolicy> {

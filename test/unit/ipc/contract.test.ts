@@ -16,7 +16,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'session.status': async () => signedOut,
     'session.signIn': async () => signedOut,
     'session.signOut': async () => signedOut,
-    'accounts.list': async () => [],
+    'accounts.list': async () => ({ items: [], skipped: [] }),
     ...overrides,
   });
 }

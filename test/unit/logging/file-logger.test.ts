@@ -65,7 +65,7 @@ describe('audit log', () => {
         'capacity.cancel': async () => {
           throw new AppFailure({ kind: 'validation', message: 'x' });
         },
-        'capacity.list': async () => ({ data: [], page: 1, pageSize: 10, total: 0 }),
+        'capacity.list': async () => ({ data: [], page: 1, pageSize: 10, total: 0, skipped: [] }),
       }),
       logger,
     );

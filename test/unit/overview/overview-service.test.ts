@@ -8,7 +8,7 @@ import { OverviewService } from '../../../electron/services/overview/overview-se
 type Query = { page: number; pageSize: number; sortOrder: string };
 
 /** A session whose client serves `total` ACTIVE policies, counting what it is asked. */
-function fakeSession(total: number, options: { failPage?: number } = {}) {
+function fakeSession(total: number, options: { failPage?: number; unreadableOnPage?: number } = {}) {
   const asked: Query[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -25,7 +25,7 @@ function fakeSession(total: number, options: { failPage?: number } = {}) {
       pricing: { savings: 1 },
     }) as unknown as CapacityPolicy;
   const client = {
-    call: async (_name: string, { query }: { query: Query }) => {
+    read: async (_name: string, { query }: { query: Query }) => {
       asked.push(query);
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
@@ -33,7 +33,8 @@ function fakeSession(total: number, options: { failPage?: number } = {}) {
       inFlight -= 1;
       if (query.page === options.failPage) throw new AppFailure({ kind: 'server', message: 'boom', status: 500 });
       const start = (query.page - 1) * query.pageSize;
-      return { data: Array.from({ length: Math.max(0, Math.min(query.pageSize, total - start)) }, (_, i) => policy(start + i)), total };
+      const skipped = query.page === options.unreadableOnPage ? [{ index: 3, problems: ['cidrId is missing'] }] : [];
+      return { data: Array.from({ length: Math.max(0, Math.min(query.pageSize, total - start)) }, (_, i) => policy(start + i)), total, skipped };
     },
   } as unknown as ApiClient;
   const status: SessionStatus = { signedIn: true, profileId: 'sandbox', username: 'a', keychain: { kind: 'memory' } };
@@ -47,6 +48,15 @@ function fakeSession(total: number, options: { failPage?: number } = {}) {
 }
 
 describe('OverviewService', () => {
+  it('counts the policies it could not read, positioned in the whole list, and sums the rest', async () => {
+    const fake = fakeSession(250, { unreadableOnPage: 2 });
+    const service = new OverviewService({ session: fake.session, now: () => new Date('2026-01-10T00:00:00Z') });
+    const summary = await service.summary();
+    expect(summary.skippedCount).toBe(1);
+    expect(summary.skipped).toEqual([{ index: 103, problems: ['cidrId is missing'] }]);
+    expect(summary.totalPolicies).toBe(250);
+  });
+
   it('reads every page, 100 at a time, at most 4 at once, oldest first, and sums them all', async () => {
     const fake = fakeSession(1234);
     const service = new OverviewService({ session: fake.session, now: () => new Date('2026-01-10T00:00:00Z') });

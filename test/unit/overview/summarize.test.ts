@@ -183,3 +183,15 @@ describe('summarizeCapacities', () => {
     expect(JSON.stringify(summary).length).toBeLessThan(8_000);
   });
 });
+
+describe('summarizeCapacities with policies the service sent in part (issue 16)', () => {
+  it('counts a policy without a status as UNKNOWN and claims nothing it was not told', () => {
+    const summary = summarizeCapacities([{ cidrId: 'only-an-id' }, { cidrId: 'active', policyStatus: 'ACTIVE' }], new Date('2026-01-10T00:00:00Z'));
+    expect(summary.totalPolicies).toBe(2);
+    expect(summary.byStatus).toContainEqual({ status: 'UNKNOWN', count: 1 });
+    expect(summary.monthlySavings.activePolicies).toBe(1);
+    expect(summary.monthlySavings.total).toBe(0);
+    expect(summary.endingWithoutRenewal.total).toBe(0);
+    expect(summary.upcoming).toEqual([]);
+  });
+});
