@@ -6,6 +6,7 @@ import { placeWindow } from '../services/desktop/window-placement.js';
 import { WindowStateKeeper } from '../services/desktop/window-state-keeper.js';
 import { WindowStateStore } from '../services/desktop/window-state-store.js';
 import type { AppEvents } from '../services/events.js';
+import type { UnreadableReporter } from '../services/settings/json-file.js';
 import { forwardEvents } from './ipc-bridge.js';
 import { createMainWindow } from './window.js';
 
@@ -15,6 +16,8 @@ export interface MainWindowsOptions {
   readonly icon: string | undefined;
   readonly instance: SingleInstance;
   readonly events: AppEvents;
+  /** Told when the saved window state could not be read (it is kept aside). */
+  readonly onUnreadable?: UnreadableReporter;
 }
 
 /**
@@ -28,7 +31,7 @@ export class MainWindows {
   #current: BrowserWindow | null = null;
 
   constructor(private readonly options: MainWindowsOptions) {
-    this.#store = new WindowStateStore(options.dataDir);
+    this.#store = new WindowStateStore(options.dataDir, options.onUnreadable);
     this.#keeper = new WindowStateKeeper(this.#store, systemScheduler, (error) => console.error('[window state]', error));
   }
 

@@ -50,7 +50,7 @@ async function start(): Promise<void> {
   });
   const logger = services.logger;
   registerContract(services.handlers, (channel, error) => logger.error('ipc', `${channel} failed`, error));
-  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events });
+  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, onUnreadable: services.unreadableFiles.report });
   installApplicationMenu(
     appMenuTemplate({
       platform: process.platform,

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ownEntry } from '../../shared/records.js';
 import type { Dispatcher } from 'undici';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 import { ApiClient } from './api-client/api-client.js';
@@ -22,6 +23,7 @@ import { openSecretStore } from './secrets/open-secret-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { SessionService } from './session/session-service.js';
 import { SettingsStore } from './settings/settings-store.js';
+import { UnreadableFiles } from './settings/unreadable-files.js';
 import { createDesktopServices, type DesktopServices } from './desktop/desktop-services.js';
 import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
 import { readPackageVersion } from './desktop/package-version.js';
@@ -59,6 +61,8 @@ export interface AppServices {
   readonly secrets: SecretStore;
   readonly dataDir: string;
   readonly desktop: DesktopServices;
+  /** Settings-like files found unreadable and kept aside in this run (the Electron shell adds its window state). */
+  readonly unreadableFiles: UnreadableFiles;
   close(): Promise<void>;
 }
 
@@ -66,7 +70,13 @@ export interface AppServices {
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logger = new FileLogger({ dir: join(options.dataDir, 'logs'), echo: options.echoLogs ?? false });
-  const settings = new SettingsStore(options.dataDir);
+  const unreadableFiles = new UnreadableFiles((event) =>
+    logger.warn(
+      'settings',
+      `${event.file} could not be read: ${event.reason}. ${event.keptAs ? `Kept aside as ${event.keptAs}` : 'It could not be moved and is not written over'}; defaults are in use.`,
+    ),
+  );
+  const settings = new SettingsStore(options.dataDir, unreadableFiles.report);
   await settings.load();
   const [secrets, sandbox] = await Promise.all([
     options.secrets ? Promise.resolve(options.secrets) : openSecretStore(),
@@ -107,13 +117,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     signedIn: () => session.status().signedIn,
     loadPolicies: activeCapacityDates(session),
     report: (where, error) => logger.error(where, 'failed', error),
+    onUnreadable: unreadableFiles.report,
   });
   const offline = new OfflineService({
     dataDir: options.dataDir,
     secrets,
     session,
     events,
-    lastUsername: (profileId) => settings.current.lastUsernames[profileId],
+    lastUsername: (profileId) => ownEntry(settings.current.lastUsernames, profileId),
     customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
   });
   const handlers = withAuditLog(withWriteThrough(
@@ -127,6 +138,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       network,
       moneyCheckDelaysMs: options.moneyCheckDelaysMs,
       desktop,
+      unreadableFiles,
     }),
     offline,
     (error) => logger.warn('offline-cache', 'write-through failed', error),
@@ -158,6 +170,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     secrets,
     dataDir: options.dataDir,
     desktop,
+    unreadableFiles,
     async close() {
       desktop.stop();
       backgroundSync.stop();

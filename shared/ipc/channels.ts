@@ -42,6 +42,7 @@ export const CHANNELS = [
   'updates.install',
   'preferences.get',
   'preferences.set',
+  'app.unreadableFiles',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

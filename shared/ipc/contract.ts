@@ -28,6 +28,7 @@ import {
 import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
 import { OverviewSummary, SaveCsvInput, SaveCsvResult } from './models.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
+import { UnreadableFile } from './unreadable-files.js';
 
 const NoInput = z.undefined();
 
@@ -84,6 +85,8 @@ export const CONTRACT = {
   'updates.install': { input: NoInput, output: UpdateState, mutates: true },
   'preferences.get': { input: NoInput, output: Preferences, mutates: false },
   'preferences.set': { input: PreferencesPatch, output: Preferences, mutates: true },
+  // Settings files that could not be read and were kept aside (issue 13).
+  'app.unreadableFiles': { input: NoInput, output: z.array(UnreadableFile), mutates: false },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -9,6 +9,7 @@ import {
   type SyncSummary,
 } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { dictionary, ownEntry } from '../../../shared/records.js';
 import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { AppEvents } from '../events.js';
@@ -150,7 +151,8 @@ export class OfflineService {
   }
 
   async capacityView(cidrId: string) {
-    return (await (await this.cache())?.read('capacityViews'))?.value[cidrId] ?? null;
+    const views = (await (await this.cache())?.read('capacityViews'))?.value;
+    return (views && ownEntry(views, cidrId)) ?? null;
   }
 
   async accounts() {
@@ -158,11 +160,13 @@ export class OfflineService {
   }
 
   async cyberList(customerId: string) {
-    return (await (await this.cache())?.read('cyberLists'))?.value[customerId.toUpperCase()] ?? null;
+    const lists = (await (await this.cache())?.read('cyberLists'))?.value;
+    return (lists && ownEntry(lists, customerId.toUpperCase())) ?? null;
   }
 
   async cyberView(cidrId: string) {
-    return (await (await this.cache())?.read('cyberViews'))?.value[cidrId] ?? null;
+    const views = (await (await this.cache())?.read('cyberViews'))?.value;
+    return (views && ownEntry(views, cidrId)) ?? null;
   }
 
   async wipe(): Promise<CacheStatus> {
@@ -231,7 +235,7 @@ export class OfflineService {
       const customers = [
         ...new Set([...(this.deps.customersToSync?.() ?? []), ...Object.keys((await cache.read('cyberLists'))?.value ?? {})]),
       ].map((c) => c.toUpperCase());
-      const cyberLists: Record<string, { fetchedAt: string; value: CyberListItem[] }> = {};
+      const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[] }>();
       for (const [i, customerId] of customers.entries()) {
         progress({ phase: 'cyber', fetched: i, total: customers.length });
         try {
@@ -289,7 +293,7 @@ export class OfflineService {
     progress: (p: SyncProgress) => void,
     fetchOne: Parameters<typeof fetchOneWith<T>>[1],
   ): Promise<Record<string, T>> {
-    const result: Record<string, T> = {};
+    const result = dictionary<T>();
     let next = 0;
     let done = 0;
     const worker = async () => {
@@ -313,7 +317,7 @@ export class OfflineService {
     const cache = await this.cache();
     if (!cache) return;
     const current = (await cache.read(kind))?.value ?? {};
-    await cache.write(kind, { ...current, ...add } as never);
+    await cache.write(kind, dictionary([...Object.entries(current), ...Object.entries(add)]) as never);
   }
 }
 
@@ -343,5 +347,5 @@ function fetchOneWith<T>(session: OfflineDeps['session'], fetchOne: FetchOne<T>,
 
 function stampAll<T>(values: Record<string, T>, at: Date): Record<string, { fetchedAt: string; value: T }> {
   const fetchedAt = at.toISOString();
-  return Object.fromEntries(Object.entries(values).map(([id, value]) => [id, { fetchedAt, value }]));
+  return dictionary(Object.entries(values).map(([id, value]) => [id, { fetchedAt, value }] as const));
 }

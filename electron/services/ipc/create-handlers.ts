@@ -8,6 +8,7 @@ import { ProfileEditor } from '../profiles/profile-editor.js';
 import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
+import type { UnreadableFiles } from '../settings/unreadable-files.js';
 import type { Handlers } from './handlers.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
@@ -26,9 +27,11 @@ export interface HandlerDeps {
   readonly moneyCheckDelaysMs?: readonly number[] | undefined;
   /** Preferences, updates and app facts: what the host provides (issue 8). */
   readonly desktop: DesktopServices;
+  /** Settings-like files found unreadable and kept aside, for the renderer's notice. */
+  readonly unreadableFiles: UnreadableFiles;
 }
 
-export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop, unreadableFiles }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered. */
   const money = new MoneyActions({ session, guard: moneyGuard, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
@@ -64,5 +67,6 @@ export function createHandlers({ profiles, session, moneyGuard, offline, overvie
     'profiles.remove': (input) => profileEditor.remove(input),
     'profiles.rememberCustomer': (input) => profileEditor.rememberCustomer(input),
     'network.status': async () => networkStatus(network ?? readNetworkConfig()),
+    'app.unreadableFiles': async () => unreadableFiles.list(),
   };
 }
