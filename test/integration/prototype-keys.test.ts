@@ -7,8 +7,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Profile } from '../../shared/ipc/models.js';
+import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import type { CapacityPage, CapacityView } from '../../shared/api/capacity.js';
+import type { CyberPage, CyberView } from '../../shared/api/cyber.js';
+import type { Preferences } from '../../shared/ipc/desktop.js';
+import type { Profile, SessionStatus } from '../../shared/ipc/models.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
@@ -67,6 +72,116 @@ describe('an environment named after a property of Object.prototype', () => {
 });
 
 const keychain = await realKeychain();
+
+/** What the app answers when its own code failed; hostile keys must never lead there. */
+const isInternal = (result: Result<unknown>) => !result.ok && result.error.kind === 'internal';
+
+/** Object.prototype as the test found it: its own names and what each holds. */
+function prototypeSnapshot(): Array<[string, unknown]> {
+  return Object.getOwnPropertyNames(Object.prototype)
+    .sort()
+    .map((name) => [name, Object.getOwnPropertyDescriptor(Object.prototype, name)?.value]);
+}
+
+describe('every lookup keyed by outside text (property-based)', () => {
+  it('keeps working for prototype names and random text: profiles, usernames, customer and policy ids, cache records, preferences', async () => {
+    const dir = await dataDir();
+    const secrets = keychain.store ?? new FixedSecretStore();
+    const app = await start({ dataDir: dir, secrets });
+    const before = prototypeSnapshot();
+    const keychainBefore = app.services.secrets.status;
+
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    value(await app.call('profiles.rememberCustomer', { customerId: 'CUST-1001' }));
+    value(await app.call('offline.sync', undefined));
+    const someCapacity = value<CapacityPage>(await app.call('capacity.list', { pageSize: 1 })).data[0]!;
+    const capacityView = value<CapacityView>(await app.call('capacity.describe', { cidrId: someCapacity.cidrId }));
+    const someCyber = value<CyberPage>(await app.call('cyber.list', { customerId: 'CUST-1001', pageSize: 1 })).data[0]!;
+    const cyberView = value<CyberView>(await app.call('cyber.view', { cidrId: someCyber.cidrId }));
+
+    const hostileText = fc.oneof(
+      fc.constantFrom(...PROTOTYPE_NAMES, 'Constructor', '__PROTO__', 'ToString', '__defineGetter__', 'isPrototypeOf'),
+      fc.string({ minLength: 1, maxLength: 24 }),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/),
+    );
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(hostileText, async (key) => {
+        n += 1;
+        // Profiles: create (the name gives the id), rename, list, remember a customer, remove.
+        const created = await app.call('profiles.save', { name: `${key} ${n}`, baseUrl: 'https://env.example.com' });
+        expect(isInternal(created), key).toBe(false);
+        for (const result of [
+          await app.call('profiles.save', { name: key, baseUrl: 'https://env.example.com' }),
+          await app.call('profiles.rememberCustomer', { profileId: key, customerId: 'CUST-1001' }),
+          await app.call('profiles.rememberCustomer', { profileId: 'sandbox', customerId: key }),
+          await app.call('profiles.remove', { profileId: key }),
+          // The offline copy of a profile id that names no profile, and the keychain behind it.
+          await app.call('offline.enter', { profileId: key }),
+          // The sandbox's own lookups over HTTP: username, customer id, policy id.
+          await app.call('session.signIn', { profileId: 'sandbox', username: key, password: key }),
+          await app.call('session.signIn', { profileId: key, username: ALEX.username, password: ALEX.password }),
+          await app.call('cyber.list', { customerId: key }),
+          await app.call('capacity.describe', { cidrId: key }),
+          await app.call('cyber.view', { cidrId: key }),
+          // Cache records keyed by policy and customer ids.
+          await app.call('offline.capacityView', { cidrId: key }),
+          await app.call('offline.cyberView', { cidrId: key }),
+          await app.call('offline.cyberList', { customerId: key }),
+          // Preferences: an unknown key is refused, never merged.
+          await app.call('preferences.set', { [key]: true }),
+        ]) {
+          expect(isInternal(result), `${key}: ${JSON.stringify(result)}`).toBe(false);
+        }
+        if (created.ok) {
+          const profile = created.value as Profile;
+          const renamed = value<Profile>(await app.call('profiles.save', { id: profile.id, name: `${key} renamed ${n}`, baseUrl: 'https://env2.example.com' }));
+          expect(renamed.id).toBe(profile.id);
+          const remembered = value<Profile>(await app.call('profiles.rememberCustomer', { profileId: profile.id, customerId: 'CUST-1002' }));
+          expect(remembered.lastCustomerIds).toEqual(['CUST-1002']);
+          expect(value<Profile[]>(await app.call('profiles.list', undefined)).find((p) => p.id === profile.id)?.name).toBe(`${key} renamed ${n}`);
+        }
+
+        // Cache records take the key as an ordinary key, on disk too, and keep the others.
+        await app.services.offline.rememberCapacityView(key, capacityView);
+        await app.services.offline.rememberCyberView(key, cyberView);
+        expect((await app.services.offline.capacityView(key))?.value).toEqual(capacityView);
+        expect((await app.services.offline.cyberView(key))?.value).toEqual(cyberView);
+        const reopened = await PolicyCache.open({ dataDir: dir, secrets, owner: { profileId: 'sandbox', username: ALEX.username } });
+        const views = (await reopened.read('capacityViews'))?.value ?? {};
+        expect(Object.hasOwn(views, key), key).toBe(true);
+        expect(Object.hasOwn(views, someCapacity.cidrId)).toBe(true);
+        expect(reopened.discarded).toBe(0);
+
+        // The app still answers correctly, and nothing reached Object.prototype.
+        const listed = value<Profile[]>(await app.call('profiles.list', undefined));
+        expect(listed[0]?.id).toBe('sandbox');
+        expect(listed[0]?.lastUsername).toBe(ALEX.username);
+        expect(value<SessionStatus>(await app.call('session.status', undefined))).toMatchObject({ signedIn: true, username: ALEX.username });
+        expect(value<Preferences>(await app.call('preferences.get', undefined)).autoUpdate).toBe(true);
+        expect(app.services.secrets.status).toEqual(keychainBefore);
+        expect(prototypeSnapshot()).toEqual(before);
+      }),
+      { numRuns: 40 },
+    );
+
+    // A sync with prototype-named customers in the recent list keeps the real ones.
+    value(await app.call('profiles.rememberCustomer', { profileId: 'sandbox', customerId: 'CUST-1001' }));
+    value(await app.call('offline.sync', undefined));
+    expect(value<{ value: unknown[] } | null>(await app.call('offline.cyberList', { customerId: 'CUST-1001' }))?.value.length).toBeGreaterThan(0);
+
+    // And the next start reads everything back: the same profiles, usernames and customers.
+    // (The built-in Sandbox listens on a new port each start.)
+    const withoutPort = (profiles: Profile[]) => profiles.map((p) => (p.builtIn ? { ...p, baseUrl: '' } : p));
+    const profilesBefore = withoutPort(value<Profile[]>(await app.call('profiles.list', undefined)));
+    expect(profilesBefore.length).toBeGreaterThan(1);
+    await app.close();
+    const again = await start({ dataDir: dir, secrets });
+    expect(withoutPort(value<Profile[]>(await again.call('profiles.list', undefined)))).toEqual(profilesBefore);
+    expect(value<SessionStatus>(await again.call('session.status', undefined))).toMatchObject({ signedIn: true, username: ALEX.username });
+    expect(prototypeSnapshot()).toEqual(before);
+  }, 180_000);
+});
 
 describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('offline.enter with a prototype name (real keychain)', () => {
   it('answers "no offline copy" and leaves the keychain in use', async () => {
