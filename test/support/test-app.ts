@@ -27,10 +27,13 @@ export interface TestAppOptions {
   /** Short client timeouts and read-back delays for fault tests. */
   readonly http?: AppServicesOptions['http'];
   readonly moneyCheckDelaysMs?: readonly number[];
+  /** Puts files in the fresh data folder before the app starts (e.g. a settings file it cannot read). */
+  readonly prepareDataDir?: (dataDir: string) => Promise<void>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
+  await options.prepareDataDir?.(dataDir);
   const services = await createAppServices({
     dataDir,
     ...(options.secrets ? { secrets: options.secrets } : {}),
