@@ -71,6 +71,18 @@ describe('an environment named after a property of Object.prototype', () => {
   });
 });
 
+describe('the offline copy of opened policies', () => {
+  it('keeps every entry when several are written through at once (the property test once lost one)', async () => {
+    const app = await start({ dataDir: await dataDir(), secrets: new FixedSecretStore() });
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    const first = value<CapacityPage>(await app.call('capacity.list', { pageSize: 1 })).data[0]!;
+    const view = value<CapacityView>(await app.call('capacity.describe', { cidrId: first.cidrId }));
+    const ids = ['__proto__', 'constructor', 'toString', first.cidrId, 'sc-1', 'sc-2'];
+    await Promise.all(ids.map((id) => app.services.offline.rememberCapacityView(id, view)));
+    for (const id of ids) expect((await app.services.offline.capacityView(id))?.value, id).toEqual(view);
+  });
+});
+
 const keychain = await realKeychain();
 
 /** What the app answers when its own code failed; hostile keys must never lead there. */
@@ -194,5 +206,17 @@ describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('offline.enter wi
     }
     const status = value<{ keychain: { kind: string } }>(await app.call('session.status', undefined));
     expect(status.keychain.kind).toBe('keychain');
+  });
+
+  it('a name that is not text is refused, and the keychain stays in use', async () => {
+    if (!keychain.store) throw new Error('unreachable');
+    const app = await start({ dataDir: await dataDir(), secrets: keychain.store });
+    // What the old lookup handed over for "constructor" and "__proto__": keytar throws a TypeError on it.
+    for (const account of [Object, Object.prototype, undefined, '']) {
+      await expect(app.services.secrets.get('Capacity Desk (probe)', account as unknown as string)).rejects.toBeInstanceOf(TypeError);
+    }
+    expect(app.services.secrets.status).toEqual({ kind: 'keychain' });
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    expect(value<{ keychain: { kind: string } }>(await app.call('session.status', undefined)).keychain.kind).toBe('keychain');
   });
 });

@@ -45,6 +45,8 @@ export class OfflineService {
   /** The capacity list of the current cache, loading or loaded. */
   #load: CapacityLoad | null = null;
   #sync: AbortController | null = null;
+  /** Write-through merges of one kind, one after another: two at once would each drop the other's entry. */
+  readonly #merges = new Map<'capacityViews' | 'cyberViews', Promise<void>>();
   /** Set while reviewing offline without a session. */
   #offlineOwner: CacheOwner | null = null;
 
@@ -178,11 +180,11 @@ export class OfflineService {
 
   /** Write-through of what the user opens online, so it can be reviewed offline later. */
   async rememberCapacityView(cidrId: string, view: CapacityView): Promise<void> {
-    await this.#mergeRecord('capacityViews', { [cidrId]: { fetchedAt: new Date().toISOString(), value: view } });
+    await this.#mergeRecord('capacityViews', dictionary([[cidrId, { fetchedAt: new Date().toISOString(), value: view }]]));
   }
 
   async rememberCyberView(cidrId: string, view: CyberView): Promise<void> {
-    await this.#mergeRecord('cyberViews', { [cidrId]: { fetchedAt: new Date().toISOString(), value: view } });
+    await this.#mergeRecord('cyberViews', dictionary([[cidrId, { fetchedAt: new Date().toISOString(), value: view }]]));
   }
 
   async rememberAccounts(accounts: LinkedAccountList): Promise<void> {
@@ -313,12 +315,18 @@ export class OfflineService {
     return result;
   }
 
-  async #mergeRecord(kind: 'capacityViews' | 'cyberViews', add: Record<string, { fetchedAt: string; value: CapacityView | CyberView }>) {
-    const cache = await this.cache();
-    if (!cache) return;
-    const current = (await cache.read(kind))?.value ?? {};
-    await cache.write(kind, dictionary([...Object.entries(current), ...Object.entries(add)]) as never);
+  #mergeRecord(kind: 'capacityViews' | 'cyberViews', add: Record<string, { fetchedAt: string; value: CapacityView | CyberView }>): Promise<void> {
+    const merge = async () => {
+      const cache = await this.cache();
+      if (!cache) return;
+      const current = (await cache.read(kind))?.value ?? {};
+      await cache.write(kind, dictionary([...Object.entries(current), ...Object.entries(add)]) as never);
+    };
+    const next = (this.#merges.get(kind) ?? Promise.resolve()).catch(() => undefined).then(merge);
+    this.#merges.set(kind, next);
+    return next;
   }
+
 }
 
 interface CapacityLoad {
