@@ -1,4 +1,5 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { META_CONTENT_SECURITY_POLICY } from './shared/security/csp.js';
@@ -19,7 +20,8 @@ export default defineConfig({
   base: './',
   plugins: [contentSecurityPolicyMeta(), svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
   build: {
-    outDir: `${process.env.CD_DIST_DIR ?? '../dist'}/renderer`,
+    // From the repository root, as scripts/build-node.ts and the tests read CD_DIST_DIR (vite's root is renderer/).
+    outDir: resolve(process.env.CD_DIST_DIR ?? 'dist', 'renderer'),
     emptyOutDir: true,
     target: 'chrome130',
     sourcemap: false,

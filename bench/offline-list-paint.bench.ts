@@ -27,7 +27,7 @@ export default async function offlineListPaint(): Promise<Figure[]> {
     const owner = { profileId: 'sandbox', username: alex.username };
     await (await PolicyCache.open({ dataDir: app.dataDir, secrets, owner })).write('capacities', syntheticPolicies(ROWS).reverse());
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.host.launchUrl);
+    await page.goto(app.host.newLaunchUrl());
     await page.getByLabel('Username or e-mail').fill(alex.username);
     await page.getByLabel('Password').fill(alex.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

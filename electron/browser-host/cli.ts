@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createAppServices } from '../services/app-services.js';
 import { defaultDataDir } from '../services/platform/data-dir.js';
 import { startBrowserHost } from './host-server.js';
+import { removeStaleLaunchFiles, writeLaunchFile, type LaunchFile } from './launch-file.js';
 
 /**
  * Runs Capacity Desk without Electron: the main-process services plus the
@@ -22,7 +23,9 @@ const { values } = parseArgs({
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = values['data-dir'] ?? defaultDataDir();
-await mkdir(dataDir, { recursive: true });
+// The data folder holds the launch files, the logs and the offline copy: the owner's alone.
+await mkdir(dataDir, { recursive: true, mode: 0o700 });
+await removeStaleLaunchFiles(dataDir);
 const services = await createAppServices({ dataDir, echoLogs: true });
 const host = await startBrowserHost({
   handlers: services.handlers,
@@ -32,7 +35,11 @@ const host = await startBrowserHost({
   port: values.port ? Number(values.port) : 0,
   reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
   log: (line) => services.logger.warn('browser-host', line),
+  onLaunch: () => void launchFile?.remove(),
 });
+let launchFile: LaunchFile | null = null;
+/** Long enough to copy a printed link into a browser; still single-use. */
+const PRINTED_LINK_TTL_MS = 10 * 60_000;
 
 console.log(`Capacity Desk (browser host) is running. Data folder: ${dataDir}`);
 console.log(`Logs: ${services.logger.dir}`);
@@ -49,10 +56,14 @@ process.on('SIGTERM', () => void shutdown());
 const browser = values['no-open'] ? null : findChromium();
 if (browser && hasDisplay()) {
   console.log('Opening Capacity Desk in Chromium (app mode). Close its window to quit.');
+  // The browser gets the address of a file only this user can read, never the code itself.
+  launchFile = await writeLaunchFile(dataDir, host.newLaunchUrl());
+  const handedOut = launchFile;
+  setTimeout(() => void handedOut.remove(), 2 * 60_000).unref();
   const child = spawn(
     browser,
     [
-      `--app=${host.launchUrl}`,
+      `--app=${launchFile.url}`,
       `--user-data-dir=${join(dataDir, 'browser-host-profile')}`,
       '--no-first-run',
       '--no-default-browser-check',
@@ -67,16 +78,31 @@ if (browser && hasDisplay()) {
   );
   const openedAt = Date.now();
   child.on('exit', (code) => {
-    // A browser that could not start at all should not take the app down: offer the address instead.
+    void handedOut.remove();
+    // A browser that could not start at all should not take the app down: offer an address instead.
     if (code !== 0 && Date.now() - openedAt < 10_000) {
-      console.log(`Chromium could not be opened (exit code ${code}). Open this address instead:\n\n  ${host.launchUrl}\n`);
+      console.log(`Chromium could not be opened (exit code ${code}).`);
+      printLaunchLink();
       return;
     }
     void shutdown();
   });
 } else {
-  // The launch URL carries the per-launch secret: it is printed for the person at the keyboard only.
-  console.log(`Open this address in Chromium or Chrome:\n\n  ${host.launchUrl}\n\nPress Ctrl+C to stop.`);
+  printLaunchLink();
+}
+
+/**
+ * The printed link is for the person at this terminal (a terminal's output is
+ * its owner's alone). It works once; Enter prints a new one.
+ */
+function printLaunchLink(): void {
+  console.log(`Open this address in Chromium or Chrome (it works once, within 10 minutes):\n\n  ${host.newLaunchUrl(PRINTED_LINK_TTL_MS)}\n`);
+  if (process.stdin.isTTY) {
+    console.log('Press Enter for a new link, Ctrl+C to stop.');
+    process.stdin.once('data', () => printLaunchLink());
+  } else {
+    console.log('Press Ctrl+C to stop.');
+  }
 }
 
 function hasDisplay(): boolean {
@@ -85,6 +111,9 @@ function hasDisplay(): boolean {
 }
 
 function findChromium(): string | null {
+  // A browser of the user's choice (Chrome, Edge, Brave... any Chromium with --app).
+  const chosen = process.env.CAPACITY_DESK_BROWSER;
+  if (chosen) return existsSync(chosen) ? chosen : null;
   const candidates =
     process.platform === 'darwin'
       ? ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome']

@@ -1,20 +1,33 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname } from 'node:path';
+import type { Channel } from '../../shared/ipc/channels.js';
+import type { AppError } from '../../shared/ipc/result.js';
 import { SECURITY_HEADERS } from '../../shared/security/csp.js';
 import type { AppEvents } from '../services/events.js';
 import { dispatch, isChannel, type InternalErrorReporter } from '../services/ipc/dispatch.js';
 import type { Handlers } from '../services/ipc/handlers.js';
 import { readStaticFile } from '../services/static/static-files.js';
+import { BodyBudget } from './body-budget.js';
+import { LaunchCodes } from './launch-codes.js';
+import { RefusalLog } from './refusal-log.js';
 
 export const SESSION_COOKIE = 'cd_host';
 export const LAUNCH_PATH = '/__launch';
 export const IPC_PREFIX = '/ipc/';
 export const EVENTS_PATH = '/events';
 export const SHIM_PATH = '/api-shim.js';
-// Large enough for a CSV export of a long list; the host is loopback-only and behind the per-launch secret.
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** How long a launch code printed or handed to the browser stays good, unless the caller says otherwise. */
+export const DEFAULT_LAUNCH_TTL_MS = 2 * 60_000;
+/**
+ * Request bodies: the largest legitimate input is a CSV export of the longest
+ * list (20,000 rows; about 8 MB as JSON, see test/integration/browser-host-limits.test.ts);
+ * every other channel carries a form's worth of text.
+ */
+export const INPUT_LIMITS: Readonly<Partial<Record<Channel, number>>> = { 'files.saveCsv': 16 * 1024 * 1024 };
+export const DEFAULT_INPUT_LIMIT = 256 * 1024;
+/** Bytes of request bodies held in memory at once, across all requests. */
+export const DEFAULT_BODY_BUDGET = 2 * 16 * 1024 * 1024;
 
 export interface BrowserHostOptions {
   readonly handlers: Handlers;
@@ -24,13 +37,21 @@ export interface BrowserHostOptions {
   readonly shimFile: string;
   readonly port?: number;
   readonly reportInternal?: InternalErrorReporter;
-  /** One line per refused request; never includes the secret. */
+  /** Refusals, counted and summarised (never one line each); never includes a secret. */
   readonly log?: (line: string) => void;
+  /** Bytes of request bodies held at once, across requests (tests make it small). */
+  readonly bodyBudget?: number;
+  /** Called when a launch code is spent, so whoever handed it out can forget it. */
+  readonly onLaunch?: () => void;
 }
 
 export interface BrowserHost {
-  /** Open this once: it carries the per-launch secret and sets the session cookie. */
-  readonly launchUrl: string;
+  /**
+   * A launch address with a fresh one-time code: opening it once starts a
+   * session (an HttpOnly cookie of its own); it is refused after that, or
+   * after `ttlMs`.
+   */
+  newLaunchUrl(ttlMs?: number): string;
   readonly origin: string;
   readonly port: number;
   close(): Promise<void>;
@@ -39,13 +60,15 @@ export interface BrowserHost {
 /**
  * Serves the built renderer and the IPC contract over loopback HTTP, for
  * machines without an Electron binary and for end-to-end tests. It binds
- * 127.0.0.1 only, wants the per-launch secret on every request (as a strict
- * same-site cookie set by the launch URL), and checks Host and Origin so that
- * neither DNS rebinding nor another site in the same browser can reach it.
+ * 127.0.0.1 only, wants a session cookie on every request (HttpOnly, strict
+ * same-site; given once per one-time launch code, see launch-codes.ts), and
+ * checks Host and Origin so that neither DNS rebinding nor another site in the
+ * same browser can reach it.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const secret = randomBytes(32).toString('base64url');
-  const log = options.log ?? (() => undefined);
+  const launches = new LaunchCodes();
+  const refusals = new RefusalLog(options.log ?? (() => undefined));
+  const budget = new BodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
   let origin = '';
   let expectedHost = '';
   const streams = new Set<ServerResponse>();
@@ -58,41 +81,49 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     });
   });
 
+  function refuse(res: ServerResponse, reason: string, status: number, text: string): void {
+    refusals.refused(reason);
+    send(res, status, 'text/plain; charset=utf-8', text);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
-    if (req.headers.host !== expectedHost) {
-      log(`refused ${req.method} ${url.pathname}: unexpected Host header`);
-      return send(res, 421, 'text/plain; charset=utf-8', 'Misdirected request');
-    }
+    const url = parseTarget(req.url, origin);
+    if (!url) return refuse(res, 'malformed request target', 400, 'Bad request');
+    if (req.headers.host !== expectedHost) return refuse(res, 'unexpected Host header', 421, 'Misdirected request');
     const requestOrigin = req.headers.origin;
     if (requestOrigin !== undefined && requestOrigin !== origin) {
-      log(`refused ${req.method} ${url.pathname}: cross-origin request`);
-      return send(res, 403, 'text/plain; charset=utf-8', 'Cross-origin requests are refused');
-    }
-    const fetchSite = req.headers['sec-fetch-site'];
-    if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
-      log(`refused ${req.method} ${url.pathname}: cross-site request`);
-      return send(res, 403, 'text/plain; charset=utf-8', 'Cross-site requests are refused');
+      return refuse(res, 'cross-origin request', 403, 'Cross-origin requests are refused');
     }
 
+    // The launch page is reached from a local file (see launch-file.ts), which the browser
+    // calls cross-site; the one-time code is the credential here, so that is allowed.
     if (req.method === 'GET' && url.pathname === LAUNCH_PATH) {
-      if (!matchesSecret(url.searchParams.get('key'), secret)) {
-        log('refused launch: wrong or missing key');
-        return send(res, 403, 'text/plain; charset=utf-8', 'This launch link is not valid. Start Capacity Desk again.');
+      const session = launches.redeem(url.searchParams.get('code'));
+      if (!session) {
+        refusals.refused('launch link used again, expired or wrong');
+        return send(res, 403, 'text/html; charset=utf-8', SPENT_LAUNCH_PAGE);
       }
-      res.writeHead(303, {
-        location: '/',
-        'set-cookie': `${SESSION_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
+      options.onLaunch?.();
+      // A page, not a redirect: a redirect would stay part of a navigation the browser calls
+      // cross-site (from the launch file), which carries no SameSite=Strict cookie. The page's
+      // own move to "/" is same-origin.
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
         'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
         ...SECURITY_HEADERS,
       });
-      res.end();
+      res.end(OPENING_PAGE);
       return;
     }
 
-    if (!matchesSecret(readCookie(req.headers.cookie, SESSION_COOKIE), secret)) {
-      log(`refused ${req.method} ${url.pathname}: missing or wrong secret`);
-      return send(res, 401, 'text/plain; charset=utf-8', 'Open Capacity Desk from the link it printed when it started.');
+    const fetchSite = req.headers['sec-fetch-site'];
+    if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
+      return refuse(res, 'cross-site request', 403, 'Cross-site requests are refused');
+    }
+    if (!launches.isSession(readCookie(req.headers.cookie, SESSION_COOKIE))) {
+      return refuse(res, 'no valid session cookie', 401, 'Open Capacity Desk from the link it printed when it started.');
     }
 
     if (url.pathname.startsWith(IPC_PREFIX)) return handleIpc(req, res, url.pathname.slice(IPC_PREFIX.length));
@@ -121,21 +152,26 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return send(res, 415, 'text/plain; charset=utf-8', 'Expected application/json');
     }
     if (!isChannel(channel)) return send(res, 404, 'text/plain; charset=utf-8', 'Unknown channel');
-    const text = await readBody(req);
+    const body = await readBody(req, INPUT_LIMITS[channel] ?? DEFAULT_INPUT_LIMIT, budget);
+    if (!body.ok) {
+      refusals.refused(body.reason === 'too-large' ? 'request body over its limit' : 'request bodies over the memory budget');
+      // The rest of the body is never read: close the connection once the answer is out.
+      res.setHeader('connection', 'close');
+      res.on('finish', () => req.destroy());
+      return sendResult(res, { ok: false, error: body.error });
+    }
     let payload: unknown;
     try {
-      payload = text === null ? null : JSON.parse(text);
+      payload = JSON.parse(body.text);
     } catch {
       payload = null;
     }
     const envelope = payload as { input?: unknown } | null;
     const result =
-      text === null
-        ? { ok: false, error: { kind: 'validation', message: 'The request was too large.' } }
-        : envelope && typeof envelope === 'object'
-          ? await dispatch(options.handlers, channel, envelope.input, options.reportInternal)
-          : { ok: false, error: { kind: 'validation', message: 'The request could not be read.' } };
-    return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(result));
+      envelope && typeof envelope === 'object'
+        ? await dispatch(options.handlers, channel, envelope.input, options.reportInternal)
+        : { ok: false, error: { kind: 'validation', message: 'The request could not be read.' } };
+    return sendResult(res, result);
   }
 
   function openEventStream(res: ServerResponse): void {
@@ -164,11 +200,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   expectedHost = `127.0.0.1:${port}`;
 
   return {
-    launchUrl: `${origin}${LAUNCH_PATH}?key=${secret}`,
+    newLaunchUrl: (ttlMs = DEFAULT_LAUNCH_TTL_MS) => `${origin}${LAUNCH_PATH}?code=${launches.mint(ttlMs)}`,
     origin,
     port,
     async close() {
       unsubscribe();
+      refusals.flush();
       for (const stream of streams) stream.end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
@@ -176,11 +213,26 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 }
 
-function matchesSecret(candidate: string | null | undefined, secret: string): boolean {
-  if (!candidate) return false;
-  const a = Buffer.from(candidate);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
+const OPENING_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">
+<title>Capacity Desk</title></head><body><p>Opening Capacity Desk&hellip;</p></body></html>`;
+
+const SPENT_LAUNCH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Capacity Desk</title></head><body>
+<h1>This launch link cannot be used</h1>
+<p>Each link that opens Capacity Desk works once, for a few minutes, so that nobody else can use it.
+This one has already been used or has expired.</p>
+<p>If Capacity Desk is open in another window, go on there. Otherwise start Capacity Desk again
+(or press Enter in the terminal where it runs for a new link).</p>
+</body></html>`;
+
+/** The request target as a URL, or null when it is not a plain absolute path (e.g. `//`, `http://x/`, `*`). */
+function parseTarget(target: string | undefined, origin: string): URL | null {
+  if (!target || !target.startsWith('/') || target.startsWith('//')) return null;
+  try {
+    const url = new URL(target, origin);
+    return url.origin === origin ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 function readCookie(header: string | undefined, name: string): string | null {
@@ -192,19 +244,58 @@ function readCookie(header: string | undefined, name: string): string | null {
   return null;
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
+type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'busy'; error: AppError };
+
+/**
+ * Reads a body up to `limit` bytes, holding no more than the shared budget
+ * allows; past either bound it stops reading, answers, and closes the
+ * connection rather than buffer what it will not use.
+ */
+function readBody(req: IncomingMessage, limit: number, budget: BodyBudget): Promise<BodyRead> {
+  const tooLarge: BodyRead = {
+    ok: false,
+    reason: 'too-large',
+    error: { kind: 'validation', message: `This request is larger than Capacity Desk accepts (at most ${Math.round(limit / 1024 / 1024) || 1} MB).` },
+  };
+  const busy: BodyRead = {
+    ok: false,
+    reason: 'busy',
+    error: { kind: 'server', message: 'Capacity Desk is busy receiving other large requests. Try again in a moment.' },
+  };
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(finish(tooLarge));
+
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
+    let held = 0;
+    const done = (result: BodyRead) => {
+      budget.release(held);
+      held = 0;
+      req.removeAllListeners('data');
+      resolve(result.ok ? result : finish(result));
+    };
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
+      if (held + chunk.length > limit) return done(tooLarge);
+      if (!budget.tryReserve(chunk.length)) return done(busy);
+      held += chunk.length;
+      chunks.push(chunk);
     });
-    req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('end', () => done({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('error', (error) => {
+      budget.release(held);
+      reject(error);
+    });
   });
+
+  function finish(result: BodyRead): BodyRead {
+    // Whatever is still on its way is not wanted: the answer goes out, then the connection closes.
+    req.pause();
+    return result;
+  }
+}
+
+function sendResult(res: ServerResponse, result: unknown): void {
+  send(res, 200, 'application/json; charset=utf-8', JSON.stringify(result));
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer): void {

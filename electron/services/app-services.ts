@@ -13,10 +13,10 @@ import { withWriteThrough } from './cache/offline-handlers.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
 import { withAuditLog } from './logging/audit-log.js';
-import { FileLogger } from './logging/file-logger.js';
+import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
-import { InFlightGuard } from './money/in-flight-guard.js';
+import { MoneyLock } from './money/money-lock.js';
 import type { Handlers } from './ipc/handlers.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
@@ -43,6 +43,8 @@ export interface AppServicesOptions {
   readonly http?: { readonly timeouts?: AgentTimeouts; readonly retry?: RetryPolicy };
   /** When a money action's policy is re-read after an unanswered request; tests shorten it. */
   readonly moneyCheckDelaysMs?: readonly number[];
+  /** How long after an unanswered money request a read-back not showing it done is final; tests shorten it. */
+  readonly moneyFinalAfterMs?: number;
   /** How long before expiry the session warns; tests shorten it. */
   readonly expiryWarningMs?: number;
   /** Where proxy and trust settings are read from (default: process.env). */
@@ -57,6 +59,8 @@ export interface AppServices {
   readonly session: SessionService;
   readonly offline: OfflineService;
   readonly logger: FileLogger;
+  /** State-changing calls only, in a file of their own that no flood of other lines can rotate away. */
+  readonly auditLog: FileLogger;
   readonly sandbox: SandboxHandle;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -70,6 +74,9 @@ export interface AppServices {
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logger = new FileLogger({ dir: join(options.dataDir, 'logs'), echo: options.echoLogs ?? false });
+  // Only successful or failed state-changing calls write here (a few a minute at most), so
+  // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
+  const auditLog = new FileLogger({ dir: join(options.dataDir, 'logs'), fileName: AUDIT_LOG_FILE, keep: 9 });
   const unreadableFiles = new UnreadableFiles((event) =>
     logger.warn(
       'settings',
@@ -126,12 +133,16 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     events,
     lastUsername: (profileId) => ownEntry(settings.current.lastUsernames, profileId),
     customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
+    logger,
   });
   const handlers = withAuditLog(withWriteThrough(
     createHandlers({
       profiles,
       session,
-      moneyGuard: new InFlightGuard(),
+      moneyLock: new MoneyLock({
+        ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
+        onChange: (state) => events.emit('money.changed', state),
+      }),
       offline,
       overview: new OverviewService({ session }),
       saveFile: options.saveFile,
@@ -142,7 +153,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }),
     offline,
     (error) => logger.warn('offline-cache', 'write-through failed', error),
-  ), logger);
+  ), auditLog);
 
   desktop.start();
   const backgroundSync = new BackgroundSync({
@@ -166,6 +177,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     session,
     offline,
     logger,
+    auditLog,
     sandbox,
     secrets,
     dataDir: options.dataDir,
@@ -176,7 +188,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       backgroundSync.stop();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
-      await logger.flush();
+      await Promise.all([logger.flush(), auditLog.flush()]);
     },
   };
 }

@@ -11,6 +11,7 @@ import { api } from '../lib/api.js';
 import { nowIso } from '../lib/capacity-format.js';
 import { capacityList } from './capacity-list.svelte.js';
 import { readyPolicies } from './capacity-search.svelte.js';
+import { moneyLocks } from './money-locks.svelte.js';
 
 /** One policy's describe view, as loaded; kept while the app runs so going back shows it at once. */
 export class PolicyDetail {
@@ -86,8 +87,9 @@ export const policyDetails = new PolicyDetails();
 
 /**
  * The state-changing calls, each followed by what must be fetched again. The
- * main process refuses a second money action for a policy while one is in
- * flight (kind 'conflict'); the callers also disable their buttons meanwhile.
+ * main process sends one money request per policy at a time and locks the
+ * policy while an outcome is unknown (kind 'unsettled'); after a failure the
+ * lock's state is fetched so every button for the policy reflects it.
  */
 export const capacityActions = {
   async purchase(cidrId: string): Promise<Result<CapacityPolicy>> {
@@ -99,6 +101,7 @@ export const capacityActions = {
     // Bought now, or (a refusal) bought elsewhere already: either way no longer for sale.
     if (result.ok || result.error.kind === 'validation' || result.error.kind === 'not-found') readyPolicies.remove(cidrId);
     afterChange(cidrId, result);
+    if (!result.ok) void moneyLocks.refresh(cidrId);
     return result;
   },
 
@@ -121,7 +124,15 @@ export const capacityActions = {
   async cancel(cidrId: string): Promise<Result<CancelResult>> {
     const result = await api.capacity.cancel({ cidrId });
     afterChange(cidrId, result);
+    if (!result.ok) void moneyLocks.refresh(cidrId);
     return result;
+  },
+
+  /** "Check status" settled an unknown outcome: what the policy now shows must be fetched again. */
+  settled(cidrId: string): void {
+    capacityList.invalidate();
+    readyPolicies.invalidate();
+    policyDetails.refresh(cidrId);
   },
 };
 

@@ -32,20 +32,33 @@ class ConnectivityStore {
   lastSync = $state<SyncSummary | null>(null);
   syncError = $state<AppError | null>(null);
   syncing = $state(false);
+  /** The last read of the live service could not reach it. */
+  serviceDown = $state(false);
+  /** The unreadable copy the user dismissed (by when it was found), so the notice stays away for it. */
+  dismissedUnreadable = $state<string | null>(null);
   #probe: ReturnType<typeof setInterval> | null = null;
 
   /** The age of the offline copy of the capacity list, or null when there is none. */
   readonly fetchedAt = $derived(this.cache?.fetchedAt.capacities ?? null);
 
+  /** This user's offline copy exists but could not be read: nothing of it is shown. */
+  readonly unreadable = $derived(this.cache?.unreadable ?? null);
+  readonly showUnreadable = $derived(this.unreadable !== null && this.unreadable.detectedAt !== this.dismissedUnreadable);
+
   start(): () => void {
     const stopResults = onApiResult((channel, result) => {
       // Only a read that could not reach the service switches to the offline copy: a failed save
       // or purchase stays on its form, with its message and a retry.
-      if (result.ok || result.error.kind !== 'offline' || !isServiceRead(channel)) return;
+      if (!isServiceRead(channel)) return;
+      if (result.ok) this.serviceDown = false;
+      if (result.ok || result.error.kind !== 'offline') return;
+      this.serviceDown = true;
       void this.#unreachable();
     });
     const stopProgress = api.on('offline.syncProgress', (progress) => {
       this.progress = progress;
+      // A background refresh may have replaced an unreadable copy: the notice follows the copy.
+      if (progress.phase === 'done' && !this.syncing) void this.refreshStatus();
     });
     // Whose copy it is changes with the session: its status is read again each time.
     const stopSession = api.on('session.changed', () => void this.refreshStatus());
@@ -74,6 +87,7 @@ class ConnectivityStore {
     const result = await api.offline.enter({ profileId });
     if (!result.ok) return result.error;
     this.cache = result.value;
+    this.serviceDown = true;
     this.#enter('review');
     return null;
   }
@@ -105,8 +119,9 @@ class ConnectivityStore {
   async #unreachable(): Promise<void> {
     if (this.offline) return;
     await this.refreshStatus();
-    // Without an offline copy there is nothing to switch to: the views show their own error and retry.
-    if (this.cache?.fetchedAt.capacities) this.#enter('unreachable');
+    // Without a readable offline copy there is nothing to switch to: the views show their own error and
+    // retry, and an unreadable copy is explained by its own notice.
+    if (this.cache?.fetchedAt.capacities && !this.cache.unreadable) this.#enter('unreachable');
   }
 
   #enter(reason: OfflineReason): void {
@@ -130,6 +145,10 @@ class ConnectivityStore {
   }
 
   /** Asks the service for something small; success means it is back. */
+  dismissUnreadable(): void {
+    this.dismissedUnreadable = this.unreadable?.detectedAt ?? null;
+  }
+
   async checkNow(): Promise<boolean> {
     const result = await api.accounts.list();
     this.reachable = result.ok;

@@ -3,6 +3,7 @@ import type { CyberView } from '../../shared/api/cyber.js';
 import type { TerminateResult } from '../../shared/ipc/models.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
+import { moneyLocks } from './money-locks.svelte.js';
 
 type DrEvent = CyberView['disasterRecoveryEvents'][number];
 
@@ -66,7 +67,11 @@ export class CyberPolicyStore {
     try {
       const result = await api.cyber.terminate({ cidrId: this.cidrId });
       if (result.ok) this.outcome = result.value;
-      else this.terminateError = result.error;
+      else {
+        this.terminateError = result.error;
+        // The outcome may be unknown: every button for this policy must learn it is locked.
+        void moneyLocks.refresh(this.cidrId);
+      }
       // Whatever happened (even a timeout whose fate is unknown), show the timeline as it is now,
       // and only then allow another attempt.
       await this.load();

@@ -1,7 +1,8 @@
 import type { CapacityPolicy, CapacityStatus } from '../../shared/api/capacity.js';
-import type { LocalSortColumn } from '../../shared/ipc/offline.js';
+import type { LocalSortColumn, UnreadableCopy } from '../../shared/ipc/offline.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
+import { connectivity } from './connectivity.svelte.js';
 import type { RowRange } from '../lib/virtual-range.js';
 
 const BLOCK = 50;
@@ -21,6 +22,8 @@ class OfflineCapacitiesStore {
   fetchedAt = $state<string | null>(null);
   /** The rest of a large cache is still loading; only the newest rows are known. */
   partial = $state(false);
+  /** The copy could not be read: there are no rows, and the notice says why. */
+  unreadable = $state<UnreadableCopy | null>(null);
   busy = $state(false);
   error = $state<AppError | null>(null);
   /** Bumped when rows arrive, so readers of getRow re-render. */
@@ -75,7 +78,10 @@ class OfflineCapacitiesStore {
       this.error = result.error;
       return;
     }
-    const { rows, total, fetchedAt, loading } = result.value;
+    const { rows, total, fetchedAt, loading, unreadable } = result.value;
+    // Found unreadable while answering: the app-wide status learns it too, so the notice appears everywhere.
+    if (unreadable && unreadable.detectedAt !== this.unreadable?.detectedAt) void connectivity.refreshStatus();
+    this.unreadable = unreadable ?? null;
     rows.forEach((row, i) => this.#rows.set(result.value.offset + i, row));
     this.total = total;
     this.fetchedAt = fetchedAt;

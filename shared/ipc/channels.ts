@@ -42,11 +42,13 @@ export const CHANNELS = [
   'updates.install',
   'preferences.get',
   'preferences.set',
+  'money.state',
+  'money.check',
   'app.unreadableFiles',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export const EVENTS = ['session.changed', 'session.expiring', 'offline.syncProgress', 'updates.changed', 'app.command'] as const;
+export const EVENTS = ['session.changed', 'session.expiring', 'offline.syncProgress', 'updates.changed', 'app.command', 'money.changed'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export type GroupOf<C extends string> = C extends `${infer G}.${string}` ? G : never;

@@ -28,6 +28,7 @@ import {
 import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
 import { OverviewSummary, SaveCsvInput, SaveCsvResult } from './models.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
+import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
 
 const NoInput = z.undefined();
@@ -85,6 +86,10 @@ export const CONTRACT = {
   'updates.install': { input: NoInput, output: UpdateState, mutates: true },
   'preferences.get': { input: NoInput, output: Preferences, mutates: false },
   'preferences.set': { input: PreferencesPatch, output: Preferences, mutates: true },
+  // Where a policy's money actions stand (issue 13): free, in flight, or locked until a read-back settles an unknown outcome.
+  'money.state': { input: PolicyRef, output: MoneyState, mutates: false },
+  // Reads the policy back now to settle an unknown outcome; sends nothing that moves money.
+  'money.check': { input: PolicyRef, output: MoneyState, mutates: false },
   // Settings files that could not be read and were kept aside (issue 13).
   'app.unreadableFiles': { input: NoInput, output: z.array(UnreadableFile), mutates: false },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
@@ -95,6 +100,7 @@ export const EVENT_PAYLOADS = {
   'offline.syncProgress': OfflineSyncProgress,
   'updates.changed': UpdateState,
   'app.command': AppCommand,
+  'money.changed': MoneyState,
 } as const satisfies { readonly [E in EventName]: z.ZodType };
 
 export type Input<C extends Channel> = z.input<(typeof CONTRACT)[C]['input']>;

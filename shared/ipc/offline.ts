@@ -35,6 +35,33 @@ export const LocalCapacityQuery = z.object({
 });
 export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
 
+/** Why an offline copy that exists could not be read. */
+export const UNREADABLE_REASONS = [
+  'key-missing', // the key that opens it is no longer in the system keychain
+  'damaged', // a file failed authentication: a flipped byte, tampering, or a different key
+  'incomplete', // a file is cut short or missing (a truncated shard, a lost file)
+  'incompatible', // it opened but its content is not in a shape this version reads
+] as const;
+export const UnreadableReason = z.enum(UNREADABLE_REASONS);
+export type UnreadableReason = z.infer<typeof UnreadableReason>;
+
+/**
+ * An offline copy that exists but could not be read. Known without
+ * decrypting: when it was last written and how many policies it held (null
+ * when that could not be told). Nothing from such a copy is ever served.
+ */
+export const UnreadableCopy = z.object({
+  state: z.literal('unreadable'),
+  reason: UnreadableReason,
+  /** When the copy was last written (ISO 8601), or null when unknown. */
+  lastWrittenAt: z.string().nullable(),
+  /** Capacity policies the copy held, or null when unknown. */
+  recordsLost: z.number().int().nullable(),
+  /** When the app found it could not be read (ISO 8601). */
+  detectedAt: z.string(),
+});
+export type UnreadableCopy = z.infer<typeof UnreadableCopy>;
+
 export const LocalCapacityWindow = z.object({
   rows: z.array(CapacityPolicy),
   offset: z.number().int(),
@@ -44,6 +71,8 @@ export const LocalCapacityWindow = z.object({
   fetchedAt: z.string().nullable(),
   /** True while the rest of a large cache is still being loaded (only the newest rows are shown). */
   loading: z.boolean(),
+  /** Set when the copy could not be read: then there are no rows, ever. */
+  unreadable: UnreadableCopy.optional(),
 });
 export type LocalCapacityWindow = z.infer<typeof LocalCapacityWindow>;
 
@@ -69,6 +98,8 @@ export const CacheStatus = z.object({
   capacityCount: z.number().int(),
   /** Files discarded because they could not be opened with the key. */
   discarded: z.number().int(),
+  /** Set when a copy exists but could not be read; cleared by the next fresh sync. */
+  unreadable: UnreadableCopy.optional(),
 });
 export type CacheStatus = z.infer<typeof CacheStatus>;
 

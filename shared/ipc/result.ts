@@ -13,6 +13,7 @@ export const ERROR_KINDS = [
   'server', // 5xx
   'contract', // the service answered something we cannot read
   'conflict', // a money action for the same policy is already in flight
+  'unsettled', // a money action for this policy got no clear answer; nothing is sent until a read-back settles it
   'internal', // a bug of ours; logged in the main process
 ] as const;
 export const ErrorKind = z.enum(ERROR_KINDS);

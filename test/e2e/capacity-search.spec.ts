@@ -1,3 +1,4 @@
+import type { DeskApi } from '../../shared/ipc/api-shape.js';
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { formatAmount, formatFraction } from '../../shared/format/money.js';
@@ -137,7 +138,8 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
 
   await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
-  await expect(dialog.getByRole('button', { name: /^Purchase for/ })).toBeFocused();
+  // The safe choice has the focus (issue 13): Enter, Enter must not buy.
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(policy.ourPrice, 'en-US'));
   await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(policy.cspProviderPrice, 'en-US'));
   await expect(dialog.getByTestId('purchase-savings')).toContainText(formatAmount(policy.savings, 'en-US'));
@@ -186,7 +188,7 @@ test('purchase of a policy that another window bought first is refused and leave
   await expect(page.getByTestId('purchased-record')).toHaveCount(0);
 });
 
-test('a purchase already on its way from another window is refused here, and sent only once', async ({ openApp, app }) => {
+test('a purchase already on its way from another window locks the policy here, and is sent only once', async ({ openApp, app }) => {
   const page = await openApp();
   await signInAs(page);
   await openSearch(page);
@@ -196,12 +198,14 @@ test('a purchase already on its way from another window is refused here, and sen
   await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/purchase', method: 'POST', latencyMs: 2500 });
   const elsewhere = otherWindow(app)['capacity.purchase']({ cidrId });
 
-  await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
-  const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
-  await dialog.getByRole('button', { name: /^Purchase for/ }).click();
-  const error = dialog.getByTestId('error-message');
-  await expect(error).toHaveAttribute('data-kind', 'conflict');
-  await expect(error).toContainText('already being sent');
+  // The main process tells every window (issue 13): this window's button is off, with the reason.
+  const button = first.getByRole('button', { name: `Purchase ${cidrId}` });
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveAttribute('title', 'A purchase of this policy is being sent.');
+  // A call that goes around the UI joins the one request: the same answer, no second POST.
+  const here = await page.evaluate((id) => (globalThis as unknown as { api: DeskApi }).api.capacity.purchase({ cidrId: id }), cidrId);
+  expect(here).toMatchObject({ ok: true, value: { cidrId, policyStatus: 'ACTIVE' } });
   expect((await elsewhere).policyStatus).toBe('ACTIVE');
   expect(await requestCount(app, 'purchaseCapacity')).toBe(1);
+  await expect(button).toBeEnabled();
 });

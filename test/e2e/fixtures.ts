@@ -10,7 +10,7 @@ export const test = base.extend<{ app: TestApp; openApp: () => Promise<Page> }>(
   },
   openApp: async ({ app, page }, use) => {
     await use(async () => {
-      await page.goto(app.host.launchUrl);
+      await page.goto(app.host.newLaunchUrl());
       await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
       return page;
     });

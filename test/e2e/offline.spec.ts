@@ -1,4 +1,7 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { addFault, clearFaults } from './cyber-support.js';
 import { expect, openAccountMenu, signIn, test } from './fixtures.js';
 
 const alex = SANDBOX_USERS[0]!;
@@ -99,4 +102,49 @@ test('background refresh of the offline copy is chosen in Preferences and kept',
   await openAccountMenu(page);
   await page.getByTestId('open-preferences').click();
   await expect(page.getByTestId('pref-offline-refresh')).toHaveValue('60');
+});
+
+test('an offline copy damaged on disk, with the service down: the user is told it could not be read, how old it was and what was lost, and a fresh sync replaces it', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await openAccountMenu(page);
+  await page.getByTestId('open-sync').click();
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await expect(page.getByTestId('sync-summary')).toContainText('capacity policies', { timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  const held = (await app.services.handlers['capacity.list']({ pageSize: 1 })).total;
+
+  // A byte of the copy flips on disk while the app runs, then the service goes away.
+  const shards = (await readdir(join(app.dataDir, 'cache'), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile() && /^\d+\.bin$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name));
+  expect(shards.length, 'the copy is on disk (run under scripts/with-keychain.sh)').toBeGreaterThan(0);
+  const bytes = await readFile(shards[0]!);
+  bytes[bytes.length >> 1]! ^= 0x01;
+  await writeFile(shards[0]!, bytes);
+  await addFault(app, { dropRate: 1 });
+
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Overview' }).click();
+  await nav.getByRole('button', { name: 'Capacity policies' }).click();
+
+  const notice = page.getByRole('alert').filter({ hasText: 'Your offline copy could not be read' });
+  await expect(notice).toBeVisible({ timeout: 15_000 });
+  await expect(notice).toContainText('it was damaged or changed on disk');
+  await expect(notice).toContainText(`It held ${held.toLocaleString('en-US')} policies, last updated`);
+  await expect(notice.locator('time')).toHaveText(/now|second|minute/);
+  await expect(notice).toContainText('Nothing from it will be shown.');
+  await expect(notice).toContainText('The service cannot be reached either');
+  // Nothing of the copy is shown: the app does not switch to it.
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+
+  await notice.getByRole('button', { name: 'Sync a fresh copy' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sync for offline use' });
+  await expect(dialog).toContainText('Your previous offline copy could not be read');
+
+  // The service is back: a fresh sync replaces the copy, and the notice goes.
+  await clearFaults(app);
+  await dialog.getByRole('button', { name: 'Sync now' }).click();
+  await expect(dialog.getByTestId('sync-summary')).toContainText('capacity policies', { timeout: 20_000 });
+  await expect(notice).toHaveCount(0);
 });

@@ -18,7 +18,7 @@ test('a settings file from a newer version is kept aside and the notice says whe
   try {
     const keptAs = (await readdir(app.dataDir)).find((name) => name.startsWith('settings.json.unreadable-'));
     expect(keptAs).toBeDefined();
-    await page.goto(app.host.launchUrl);
+    await page.goto(app.host.newLaunchUrl());
     const notice = page.getByTestId('unreadable-files-notice');
     await expect(notice).toContainText('Some saved settings could not be read, so defaults are in use.');
     await expect(notice).toContainText('settings.json: it was written by a newer version of Capacity Desk (file version 2).');
@@ -34,7 +34,7 @@ test('a settings file from a newer version is kept aside and the notice says whe
 test('no notice when every settings file reads', async ({ page }) => {
   const app = await startTestApp();
   try {
-    await page.goto(app.host.launchUrl);
+    await page.goto(app.host.newLaunchUrl());
     await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     await expect(page.getByTestId('unreadable-files-notice')).toHaveCount(0);

@@ -20,6 +20,7 @@ const handlers: Handlers = stubHandlers({
 
 let host: BrowserHost;
 let cookie: string;
+let firstLaunchUrl: string;
 const logLines: string[] = [];
 
 interface RawResponse {
@@ -49,8 +50,9 @@ beforeAll(async () => {
   await writeFile(join(dir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
   await writeFile(join(dir, 'api-shim.js'), 'window.api = {};');
   host = await startBrowserHost({ handlers, events: new AppEvents(), rendererDir: dir, shimFile: join(dir, 'api-shim.js'), log: (l) => logLines.push(l) });
-  const launch = await raw(new URL(host.launchUrl).pathname + new URL(host.launchUrl).search);
-  expect(launch.status).toBe(303);
+  firstLaunchUrl = host.newLaunchUrl();
+  const launch = await raw(pathOf(firstLaunchUrl));
+  expect(launch.status).toBe(200);
   const setCookie = String(launch.headers['set-cookie']);
   expect(setCookie).toMatch(/HttpOnly/);
   expect(setCookie).toMatch(/SameSite=Strict/);
@@ -60,6 +62,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await host.close();
 });
+
+function pathOf(url: string): string {
+  return new URL(url).pathname + new URL(url).search;
+}
 
 describe('browser host', () => {
   it('binds to 127.0.0.1 only', () => {
@@ -80,7 +86,44 @@ describe('browser host', () => {
     const ipc = await raw('/ipc/session.status', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(ipc.status).toBe(401);
     expect((await raw('/', { headers: { cookie: 'cd_host=guess' } })).status).toBe(401);
-    expect((await raw('/__launch?key=wrong')).status).toBe(403);
+    expect((await raw('/__launch?code=wrong')).status).toBe(403);
+    expect((await raw('/__launch')).status).toBe(403);
+  });
+
+  it('takes a launch code once: a second use is refused with a page that says why', async () => {
+    const again = await raw(pathOf(firstLaunchUrl));
+    expect(again.status).toBe(403);
+    expect(again.headers['content-type']).toMatch(/text\/html/);
+    expect(again.body).toContain('This launch link cannot be used');
+    expect(again.body).toContain('already been used or has expired');
+    expect(again.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('gives a session cookie that is not the launch code', () => {
+    const code = new URL(firstLaunchUrl).searchParams.get('code') as string;
+    expect(code).toMatch(/^[\w-]{43}$/);
+    expect(cookie).not.toContain(code);
+    expect((cookie.split('=')[1] ?? '').length).toBeGreaterThanOrEqual(43);
+  });
+
+  it('refuses a launch code after its time is up', async () => {
+    const url = host.newLaunchUrl(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await raw(pathOf(url))).status).toBe(403);
+  });
+
+  it('answers 400, not 500, to request targets that are not a plain path', async () => {
+    for (const target of ['//', '//evil.example/x', 'http://127.0.0.1/', '*', '/%']) {
+      const answer = await raw(target, { headers: { cookie } });
+      expect.soft(answer.status, target).toBe(target === '/%' ? 404 : 400);
+      expect.soft(answer.body, target).not.toMatch(/at .*\(|Error/);
+    }
+  });
+
+  it('counts refusals instead of writing a line for each', async () => {
+    const before = logLines.length;
+    await Promise.all(Array.from({ length: 300 }, () => raw('/ipc/session.status', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })));
+    expect(logLines.length - before).toBeLessThanOrEqual(1);
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
@@ -113,9 +156,13 @@ describe('browser host', () => {
     expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'password' } });
   });
 
-  it('never writes the secret to its log', () => {
-    const secret = new URL(host.launchUrl).searchParams.get('key') as string;
+  it('never writes a launch code or session cookie to its log', async () => {
+    await host.close();
+    host = await startBrowserHost({ handlers, events: new AppEvents(), rendererDir: '/nonexistent', shimFile: '/nonexistent/x.js', log: (l) => logLines.push(l) });
     expect(logLines.length).toBeGreaterThan(0);
-    expect(logLines.join('\n')).not.toContain(secret);
+    const log = logLines.join('\n');
+    expect(log).toMatch(/refused \d+ more requests: 30\d no valid session cookie/);
+    expect(log).not.toContain(new URL(firstLaunchUrl).searchParams.get('code') as string);
+    expect(log).not.toContain(cookie.split('=')[1] as string);
   });
 });

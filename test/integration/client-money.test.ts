@@ -41,7 +41,7 @@ function take<T>(list: T[]): T {
 }
 
 describe('one money request per policy at a time', () => {
-  it('sends exactly one purchase for two concurrent IPC calls on the same policy', async () => {
+  it('sends exactly one purchase for two concurrent IPC calls on the same policy; both learn its outcome', async () => {
     const policy = take(ready);
     await app.controls.addFault({ method: 'POST', latencyMs: 100 });
     const [first, second] = await Promise.all([
@@ -49,16 +49,16 @@ describe('one money request per policy at a time', () => {
       app.call('capacity.purchase', { cidrId: policy.cidrId }),
     ]);
     expect(first).toMatchObject({ ok: true, value: { cidrId: policy.cidrId, policyStatus: 'ACTIVE' } });
-    expect(second).toMatchObject({ ok: false, error: { kind: 'conflict' } });
-    expect(second.ok ? '' : second.error.message).toContain('purchase request for this policy is already being sent');
+    // The second joined the one request in flight (issue 13): the same answer, no second POST.
+    expect(second).toEqual(first);
     expect((await app.controls.stats()).purchaseCapacity).toBe(1);
 
-    // Once answered, the guard lets a new attempt through (the service then refuses it).
+    // Once answered, the lock lets a new attempt through (the service then refuses it).
     expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'cidrId' } });
     expect((await app.controls.stats()).purchaseCapacity).toBe(2);
   });
 
-  it('lets different policies go at the same time, and guards cancel and terminate too', async () => {
+  it('lets different policies go at the same time, and joins repeated cancels and terminations too', async () => {
     const [a, b] = [take(ready), take(ready)];
     const both = await Promise.all([
       app.call('capacity.purchase', { cidrId: a.cidrId }),
@@ -74,7 +74,9 @@ describe('one money request per policy at a time', () => {
       app.call('cyber.terminate', { cidrId: dr.cidrId }),
       app.call('cyber.terminate', { cidrId: dr.cidrId }),
     ]);
-    expect(results.map((r) => (r.ok ? 'ok' : r.error.kind))).toEqual(['ok', 'conflict', 'ok', 'conflict']);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.kind))).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(results[1]).toEqual(results[0]);
+    expect(results[3]).toEqual(results[2]);
     expect(results[0]).toMatchObject({ ok: true, value: { fee: expect.any(Number) } });
     expect(results[2]).toMatchObject({ ok: true, value: { outcome: 'created', eventId: expect.any(Number) } });
     const stats = await app.controls.stats();
@@ -103,8 +105,8 @@ describe('an unanswered money request is re-checked, never resent', () => {
     await app.controls.addFault({ method: 'POST', dropRate: 1 });
     const result = await app.call('capacity.purchase', { cidrId: policy.cidrId });
     expect(result).toMatchObject({ ok: false, error: { kind: 'offline' } });
-    expect(result.ok ? '' : result.error.message).toContain('does not show as purchased (checked 3 times');
-    expect(result.ok ? '' : result.error.message).toContain('Refresh the policy before trying again');
+    expect(result.ok ? '' : result.error.message).toContain('does not show as purchased yet (checked 3 times');
+    expect(result.ok ? '' : result.error.message).toContain('Nothing will be sent again until we know');
     const stats = await app.controls.stats();
     expect(stats.purchaseCapacity).toBe(1);
     expect(stats.describeCapacity).toBe(3);
@@ -129,7 +131,7 @@ describe('an unanswered money request is re-checked, never resent', () => {
     await app.controls.addFault({ dropRate: 1 });
     const result = await app.call('capacity.purchase', { cidrId: policy.cidrId });
     expect(result.ok ? '' : result.error.message).toContain('The policy could not be checked either (the connection was lost)');
-    expect(result.ok ? '' : result.error.message).toContain('Open it to see whether it was purchased');
+    expect(result.ok ? '' : result.error.message).toContain('Nothing will be sent again until we know');
     expect((await app.controls.stats()).purchaseCapacity).toBe(1);
   });
 

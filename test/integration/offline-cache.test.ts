@@ -83,7 +83,9 @@ describe('the encrypted policy cache', () => {
     const second = await PolicyCache.open({ dataDir, secrets, owner });
     expect(await second.read('accounts')).toBeNull();
     expect(second.discarded).toBe(1);
-    expect(await filesUnder(second.dir)).toEqual([]);
+    expect(second.unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged' });
+    // Only the note that tells the user what was lost stays; no file of the copy does.
+    expect(await filesUnder(second.dir)).toEqual([join(second.dir, 'unreadable.json')]);
     await second.write('accounts', alex.linkedAccounts.slice(0, 1));
     expect((await (await PolicyCache.open({ dataDir, secrets, owner })).read('accounts'))?.value).toHaveLength(1);
   });
@@ -150,6 +152,7 @@ describe('loading a large cache', () => {
       session,
       events: new AppEvents(),
       lastUsername: () => owner.username,
+      logger: { warn: () => undefined },
     });
     const full = await offline.queryCapacities({ limit: 50 });
     expect(full.total).toBe(2500);

@@ -27,6 +27,8 @@ export interface TestAppOptions {
   /** Short client timeouts and read-back delays for fault tests. */
   readonly http?: AppServicesOptions['http'];
   readonly moneyCheckDelaysMs?: readonly number[];
+  /** How long an unknown money outcome stays locked before a read-back not showing it done is final. */
+  readonly moneyFinalAfterMs?: number;
   /** Puts files in the fresh data folder before the app starts (e.g. a settings file it cannot read). */
   readonly prepareDataDir?: (dataDir: string) => Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     sandbox: { controls: true, ...options.sandbox },
     ...(options.http ? { http: options.http } : {}),
     ...(options.moneyCheckDelaysMs ? { moneyCheckDelaysMs: options.moneyCheckDelaysMs } : {}),
+    ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
   });
   const host = await startBrowserHost({
     handlers: services.handlers,

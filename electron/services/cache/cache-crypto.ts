@@ -48,23 +48,39 @@ export function decryptPayload(key: Buffer, aad: string, file: Buffer): Buffer |
 }
 
 /**
+ * Why a cache file could not be opened, told apart only as far as the bytes
+ * allow: GCM cannot tell a flipped byte from a different key, so both are
+ * `damaged`.
+ */
+export type OpenProblem = 'missing' | 'incomplete' | 'damaged' | 'incompatible';
+export type OpenedFile = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly problem: OpenProblem };
+
+/** The magic of any version of our format: another version is `incompatible`, not `damaged`. */
+const FORMAT_FAMILY = Buffer.from('CDCACHE', 'ascii');
+
+/**
  * Reads and decrypts a cache file, reading the next chunk from disk while the
  * current one is decrypted. Nothing is returned unless the GCM tag verifies at
- * the end; null for a missing, foreign, torn or tampered file.
+ * the end; otherwise says why: missing, cut short, failed authentication, or
+ * written in another format version.
  */
-export async function decryptFile(key: Buffer, aad: string, path: string): Promise<Buffer | null> {
+export async function openCacheFile(key: Buffer, aad: string, path: string): Promise<OpenedFile> {
   let handle;
   try {
     handle = await open(path, 'r');
   } catch {
-    return null;
+    return { ok: false, problem: 'missing' };
   }
   try {
     const { size } = await handle.stat();
     const header = Buffer.alloc(HEADER_BYTES);
-    if (size < HEADER_BYTES || (await handle.read(header, 0, HEADER_BYTES, 0)).bytesRead !== HEADER_BYTES) return null;
+    if (size < HEADER_BYTES || (await handle.read(header, 0, HEADER_BYTES, 0)).bytesRead !== HEADER_BYTES) {
+      return { ok: false, problem: 'incomplete' };
+    }
     const decipher = decipherFor(key, aad, header);
-    if (!decipher) return null;
+    if (!decipher) {
+      return { ok: false, problem: header.subarray(0, FORMAT_FAMILY.length).equals(FORMAT_FAMILY) ? 'incompatible' : 'damaged' };
+    }
     const file = handle;
     const plaintext = Buffer.allocUnsafe(size - HEADER_BYTES);
     const readChunk = async (position: number) => {
@@ -77,18 +93,24 @@ export async function decryptFile(key: Buffer, aad: string, path: string): Promi
     let pending: Promise<Buffer> | null = readChunk(position);
     while (pending) {
       const chunk: Buffer = await pending;
-      if (chunk.length === 0) return null;
+      if (chunk.length === 0) return { ok: false, problem: 'incomplete' };
       position += chunk.length;
       pending = position < size ? readChunk(position) : null;
       written += decipher.update(chunk).copy(plaintext, written);
     }
     decipher.final();
-    return plaintext.subarray(0, written);
+    return { ok: true, bytes: plaintext.subarray(0, written) };
   } catch {
-    return null;
+    return { ok: false, problem: 'damaged' };
   } finally {
     await handle.close();
   }
+}
+
+/** The plaintext of a cache file, or null for a missing, foreign, torn or tampered one. */
+export async function decryptFile(key: Buffer, aad: string, path: string): Promise<Buffer | null> {
+  const opened = await openCacheFile(key, aad, path);
+  return opened.ok ? opened.bytes : null;
 }
 
 export function newCacheKey(): Buffer {

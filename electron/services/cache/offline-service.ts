@@ -13,10 +13,11 @@ import { dictionary, ownEntry } from '../../../shared/records.js';
 import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { AppEvents } from '../events.js';
+import type { Logger } from '../logging/file-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { SessionService } from '../session/session-service.js';
 import { CapacityIndex } from './capacity-index.js';
-import { cacheKeyService, PolicyCache, type CacheOwner } from './policy-cache.js';
+import { PolicyCache, type CacheOwner } from './policy-cache.js';
 
 export interface OfflineDeps {
   readonly dataDir: string;
@@ -27,6 +28,8 @@ export interface OfflineDeps {
   readonly customersToSync?: () => readonly string[];
   /** Usernames last signed in per profile (to open a cache without signing in). */
   readonly lastUsername: (profileId: string) => string | undefined;
+  /** Where an unreadable offline copy is reported. */
+  readonly logger: Pick<Logger, 'warn'>;
 }
 
 const PAGE_SIZE = 100;
@@ -42,6 +45,7 @@ const MAX_CYBER_VIEWS = 200;
  */
 export class OfflineService {
   #cache: PolicyCache | null = null;
+  #opening: { readonly id: string; readonly cache: Promise<PolicyCache> } | null = null;
   /** The capacity list of the current cache, loading or loaded. */
   #load: CapacityLoad | null = null;
   #sync: AbortController | null = null;
@@ -63,24 +67,52 @@ export class OfflineService {
     const owner: CacheOwner | null =
       status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : this.#offlineOwner;
     if (!owner) return null;
-    if (!this.#cache || this.#cache.owner.profileId !== owner.profileId || this.#cache.owner.username !== owner.username) {
-      this.#cache = await PolicyCache.open({ dataDir: this.deps.dataDir, secrets: this.deps.secrets, owner });
-      this.#load = null;
+    if (this.#cache && this.#cache.owner.profileId === owner.profileId && this.#cache.owner.username === owner.username) return this.#cache;
+    // One opening per owner however many callers ask at once: two would each judge the copy, and report it twice.
+    const id = `${owner.profileId}\n${owner.username}`;
+    if (this.#opening?.id !== id) {
+      const opening = PolicyCache.open({ dataDir: this.deps.dataDir, secrets: this.deps.secrets, owner, logger: this.deps.logger }).then(
+        (cache) => {
+          if (this.#opening?.id === id) {
+            this.#cache = cache;
+            this.#load = null;
+            this.#opening = null;
+          }
+          return cache;
+        },
+        (error: unknown) => {
+          if (this.#opening?.id === id) this.#opening = null;
+          throw error;
+        },
+      );
+      this.#opening = { id, cache: opening };
     }
-    return this.#cache;
+    return this.#opening.cache;
+  }
+
+  /**
+   * The cache, after checking that what it holds in memory is still what is
+   * on disk: every answer from the offline copy goes through here.
+   */
+  async #verifiedCache(): Promise<PolicyCache | null> {
+    const cache = await this.cache();
+    await cache?.revalidate();
+    return cache;
   }
 
   async status(): Promise<CacheStatus> {
-    const cache = await this.cache();
+    const cache = await this.#verifiedCache();
     if (!cache) return { persistent: this.deps.secrets.status.kind === 'keychain', fetchedAt: {}, capacityCount: 0, discarded: 0 };
     const fetchedAt = await cache.summary();
     const capacities = await cache.read('capacities');
+    const unreadable = cache.unreadable;
     return {
       persistent: cache.persistent,
       ...(cache.persistent ? {} : { reason: 'No system keychain: the offline cache is kept in memory only and nothing is written to disk.' }),
       fetchedAt,
       capacityCount: capacities?.value.length ?? 0,
       discarded: cache.discarded,
+      ...(unreadable ? { unreadable } : {}),
     };
   }
 
@@ -90,12 +122,14 @@ export class OfflineService {
    */
   async enterOffline(profileId: string): Promise<CacheStatus> {
     const username = this.deps.lastUsername(profileId);
-    if (!username || this.deps.secrets.status.kind !== 'keychain' || !(await this.deps.secrets.get(cacheKeyService(profileId), username))) {
+    if (!username || this.deps.secrets.status.kind !== 'keychain') {
       throw new AppFailure({ kind: 'not-found', message: 'There is no offline copy on this computer for this profile. Sign in and sync first.' });
     }
+    // Opened even when its key is gone from the keychain, so that a copy lost with its key is reported, not ignored.
     this.#offlineOwner = { profileId, username };
     const status = await this.status();
-    if (!status.fetchedAt.capacities) {
+    // An unreadable copy is entered too: the user is then told what was lost, and nothing of it is shown.
+    if (!status.fetchedAt.capacities && !status.unreadable) {
       this.#offlineOwner = null;
       throw new AppFailure({ kind: 'not-found', message: 'There is no offline copy on this computer for this profile. Sign in and sync first.' });
     }
@@ -119,22 +153,38 @@ export class OfflineService {
     const load = await this.#capacityLoad();
     const empty = { rows: [], offset: query.offset, total: 0, fetchedAt: null, loading: false };
     if (!load) return empty;
+    // Checked before any rows are handed out, and again after waiting: once unreadable, never a row.
+    const unreadable = () => (load.cache.unreadable ? { ...empty, unreadable: load.cache.unreadable } : null);
+    const trusted = () => load.epoch === load.cache.epoch;
+    const early = unreadable();
+    if (early) return early;
     const end = query.offset + query.limit;
     // While the rest loads, the newest rows (the first shards, in the default order) can already be shown.
-    if (!load.index && isDefaultOrder(query) && load.partial.length >= end && load.fetchedAt) {
+    if (!load.index && trusted() && isDefaultOrder(query) && load.partial.length >= end && load.fetchedAt) {
       return { rows: load.partial.slice(query.offset, end), offset: query.offset, total: load.total, fetchedAt: load.fetchedAt, loading: true };
     }
     const loaded = await load.done;
-    if (!loaded) return empty;
+    const late = unreadable();
+    if (late) return late;
+    if (!loaded || !trusted()) return empty;
     const { rows, total } = loaded.index.query({ ...query, status: query.status });
     return { rows, offset: query.offset, total, fetchedAt: loaded.fetchedAt, loading: false };
   }
 
   #capacityLoad(): Promise<CapacityLoad | null> {
-    return this.cache().then((cache) => {
+    return this.#verifiedCache().then((cache) => {
       if (!cache) return null;
-      if (this.#load?.cache === cache) return this.#load;
-      const load: CapacityLoad = { cache, partial: [], total: 0, fetchedAt: null, index: null, done: Promise.resolve(null) };
+      // A load from an older epoch holds rows memory no longer vouches for: it is dropped.
+      if (this.#load?.cache === cache && this.#load.epoch === cache.epoch) return this.#load;
+      const load: CapacityLoad = {
+        cache,
+        epoch: cache.epoch,
+        partial: [],
+        total: 0,
+        fetchedAt: null,
+        index: null,
+        done: Promise.resolve(null),
+      };
       load.done = cache
         .readCapacities((progress) => {
           load.partial = progress.rows;
@@ -142,7 +192,10 @@ export class OfflineService {
           load.fetchedAt = progress.fetchedAt;
         })
         .then((entry) => {
-          if (!entry) return null;
+          if (!entry || load.epoch !== cache.epoch) {
+            load.partial = [];
+            return null;
+          }
           load.index = new CapacityIndex(entry.value);
           load.fetchedAt = entry.fetchedAt;
           return { index: load.index, fetchedAt: entry.fetchedAt };
@@ -153,21 +206,21 @@ export class OfflineService {
   }
 
   async capacityView(cidrId: string) {
-    const views = (await (await this.cache())?.read('capacityViews'))?.value;
+    const views = (await (await this.#verifiedCache())?.read('capacityViews'))?.value;
     return (views && ownEntry(views, cidrId)) ?? null;
   }
 
   async accounts() {
-    return (await (await this.cache())?.read('accounts')) ?? null;
+    return (await (await this.#verifiedCache())?.read('accounts')) ?? null;
   }
 
   async cyberList(customerId: string) {
-    const lists = (await (await this.cache())?.read('cyberLists'))?.value;
+    const lists = (await (await this.#verifiedCache())?.read('cyberLists'))?.value;
     return (lists && ownEntry(lists, customerId.toUpperCase())) ?? null;
   }
 
   async cyberView(cidrId: string) {
-    const views = (await (await this.cache())?.read('cyberViews'))?.value;
+    const views = (await (await this.#verifiedCache())?.read('cyberViews'))?.value;
     return (views && ownEntry(views, cidrId)) ?? null;
   }
 
@@ -331,6 +384,8 @@ export class OfflineService {
 
 interface CapacityLoad {
   readonly cache: PolicyCache;
+  /** The cache's epoch when this load began; a load of an older epoch is never served. */
+  readonly epoch: number;
   partial: readonly CapacityPolicy[];
   total: number;
   fetchedAt: string | null;

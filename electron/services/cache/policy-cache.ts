@@ -1,11 +1,23 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
+import type { Logger } from '../logging/file-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { writeFileAtomic } from '../settings/json-file.js';
-import { decryptFile, encryptPayload, KEY_BYTES, newCacheKey } from './cache-crypto.js';
+import { encryptPayload, KEY_BYTES, newCacheKey, openCacheFile } from './cache-crypto.js';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import { CACHE_KINDS, CACHE_SCHEMAS, type CacheEntry, type CacheKind, type CacheValue } from './cache-kinds.js';
+import {
+  diskFingerprint,
+  holdsCopy,
+  lastWrittenFromFiles,
+  readCopyFacts,
+  readUnreadableNote,
+  removeUnreadableNote,
+  writeCopyFacts,
+  writeUnreadableNote,
+} from './copy-facts.js';
 import { ShardedListStore, type ShardListener } from './sharded-list-store.js';
 
 /** Kinds kept in one file each; the capacity list is large and kept in shards. */
@@ -28,6 +40,8 @@ export interface PolicyCacheOptions {
   readonly owner: CacheOwner;
   /** Rows per shard of the capacity list (tests use small shards to exercise many files). */
   readonly shardRows?: number;
+  /** Where a copy found unreadable is reported (one line, no contents, no secrets). */
+  readonly logger?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -42,9 +56,23 @@ export class PolicyCache {
   readonly dir: string;
   /** False when there is no keychain: entries live in memory only. */
   readonly persistent: boolean;
-  /** Files that could not be opened with the key (wrong key, tampering) and were discarded. */
+  /** Copies found unreadable (and removed) since this cache was opened. */
   discarded = 0;
+  /**
+   * Bumped whenever what is held in memory stops being trusted (the copy was
+   * found unreadable, or its files changed on disk): anything derived from an
+   * older epoch must be dropped, and a read that began in one is not served.
+   */
+  epoch = 0;
   readonly #key: Buffer | null;
+  readonly #logger: Pick<Logger, 'warn'> | undefined;
+  #unreadable: UnreadableCopy | null = null;
+  /** The one report of the current unreadable copy, so parallel readers log it once. */
+  #declaring: Promise<void> | null = null;
+  /** The files on disk as of the last read or write; null when memory has nothing to vouch for. */
+  #seen: string | null = null;
+  /** Writes of ours under way: the disk is then changing by our hand, not behind our back. */
+  #pendingWrites = 0;
   readonly #capacities: ShardedListStore<CapacityPolicy> | null;
   readonly #memory = new Map<CacheKind, CacheEntry<CacheKind>>();
   readonly #writes = new Map<CacheKind, Promise<void>>();
@@ -54,6 +82,7 @@ export class PolicyCache {
     this.dir = join(options.dataDir, 'cache', ownerFolder(options.owner));
     this.persistent = key !== null;
     this.#key = key;
+    this.#logger = options.logger;
     this.#capacities = key ? new ShardedListStore(join(this.dir, 'capacities'), key, (part) => this.#aad(`capacities/${part}`), options.shardRows) : null;
   }
 
@@ -63,17 +92,43 @@ export class PolicyCache {
     let key = decodeKey(await options.secrets.get(service, options.owner.username));
     const cache = (fresh: Buffer) => new PolicyCache(options, fresh);
     if (!key) {
-      // A cache without its key can never be read again: start over.
       key = newCacheKey();
       const created = cache(key);
-      await rm(created.dir, { recursive: true, force: true });
+      created.#unreadable = await readUnreadableNote(created.dir);
+      // A copy whose key is gone can never be read again: the user is told, then it is replaced.
+      if (await holdsCopy(created.dir)) await created.#declareUnreadable('key-missing');
       await options.secrets.set(service, options.owner.username, key.toString('base64'));
       return created;
     }
     const opened = cache(key);
+    opened.#unreadable = await readUnreadableNote(opened.dir);
     await opened.#removeTornTemps();
     await opened.#capacities?.removeLeftovers();
     return opened;
+  }
+
+  /**
+   * Set when this owner's copy exists (or existed) but could not be read,
+   * until a fresh copy of the capacity list is written.
+   */
+  get unreadable(): UnreadableCopy | null {
+    return this.#unreadable;
+  }
+
+  /**
+   * Stops trusting memory when the copy's files changed on disk behind this
+   * app's back (a flipped byte, a truncation, a restore), so that the next
+   * read verifies them again instead of serving what was loaded before.
+   */
+  async revalidate(): Promise<void> {
+    if (!this.#key || this.#seen === null || this.#pendingWrites > 0) return;
+    const seen = this.#seen;
+    const fingerprint = await diskFingerprint(this.dir);
+    // A write of ours that started or finished meanwhile is not a change behind our back.
+    if (fingerprint === seen || this.#seen !== seen || this.#pendingWrites > 0) return;
+    this.#memory.clear();
+    this.#seen = null;
+    this.epoch += 1;
   }
 
   async read<K extends CacheKind>(kind: K): Promise<CacheEntry<K> | null> {
@@ -89,15 +144,17 @@ export class PolicyCache {
     const remembered = this.#memory.get('capacities') as CacheEntry<'capacities'> | undefined;
     if (remembered || !this.#capacities) return remembered ?? null;
     await this.#writes.get('capacities');
+    const epoch = this.epoch;
     const result = await this.#capacities.read(onRows);
     if (result.status === 'missing') return null;
     if (result.status === 'unreadable') {
-      this.discarded += 1;
-      await this.#capacities.clear();
+      await this.#declareUnreadable(result.problem);
       return null;
     }
+    if (epoch !== this.epoch) return null;
     const entry: CacheEntry<'capacities'> = { fetchedAt: result.fetchedAt, value: result.value };
     this.#memory.set('capacities', entry);
+    await this.#noteDiskState(epoch);
     return entry;
   }
 
@@ -105,16 +162,71 @@ export class PolicyCache {
     const remembered = this.#memory.get(kind) as CacheEntry<K> | undefined;
     if (remembered || !this.#key) return remembered ?? null;
     await this.#writes.get(kind);
-    if (!(await exists(this.#path(kind)))) return null;
-    const plaintext = await decryptFile(this.#key, this.#aad(kind), this.#path(kind));
-    const entry = plaintext ? parseEntry(kind, plaintext) : null;
-    if (!entry) {
-      this.discarded += 1;
-      await rm(this.#path(kind), { force: true });
+    const epoch = this.epoch;
+    const opened = await openCacheFile(this.#key, this.#aad(kind), this.#path(kind));
+    if (!opened.ok) {
+      if (opened.problem !== 'missing') await this.#declareUnreadable(opened.problem);
       return null;
     }
+    const entry = parseEntry(kind, opened.bytes);
+    if (!entry) {
+      // It opened with our key yet does not parse: another version wrote it.
+      await this.#declareUnreadable('incompatible');
+      return null;
+    }
+    if (epoch !== this.epoch) return null;
     this.#memory.set(kind, entry);
+    await this.#noteDiskState(epoch);
     return entry;
+  }
+
+  /**
+   * The copy cannot be read: from this moment nothing of it is served (memory
+   * is dropped and the epoch moves on before anything else), the user can be
+   * told what was lost, and one line is logged.
+   *
+   * Its files are then deleted rather than kept aside: they can never be
+   * opened by this app (so they have no use for diagnosis that the reason and
+   * the logged facts do not cover), keeping them would report the same copy
+   * again at every start, and a copy that failed authentication may have been
+   * tampered with. The note that replaces them holds only the facts shown to
+   * the user, and stays until a fresh copy is written.
+   */
+  #declareUnreadable(reason: UnreadableReason): Promise<void> {
+    this.#memory.clear();
+    this.#seen = null;
+    this.epoch += 1;
+    this.#declaring ??= this.#recordUnreadable(reason);
+    return this.#declaring;
+  }
+
+  async #recordUnreadable(reason: UnreadableReason): Promise<void> {
+    // A write under way must not land in the folder after it is emptied.
+    await Promise.allSettled(this.#writes.values());
+    const facts = await readCopyFacts(this.dir);
+    const note: UnreadableCopy = {
+      state: 'unreadable',
+      reason,
+      lastWrittenAt: facts?.writtenAt ?? (await lastWrittenFromFiles(this.dir)),
+      recordsLost: facts?.capacities ?? null,
+      detectedAt: new Date().toISOString(),
+    };
+    this.#unreadable = note;
+    this.discarded += 1;
+    this.#logger?.warn(
+      'offline-cache',
+      `offline copy ${basename(this.dir)} could not be read (${reason}); it held ${note.recordsLost ?? 'an unknown number of'} policies, ` +
+        `last written ${note.lastWrittenAt ?? 'at an unknown time'}; nothing from it is served, its files are removed, a fresh sync is needed`,
+    );
+    await rm(this.dir, { recursive: true, force: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await writeUnreadableNote(this.dir, note);
+  }
+
+  /** Remembers the files on disk as matching memory, unless trust moved on while reading. */
+  async #noteDiskState(epoch: number): Promise<void> {
+    const fingerprint = await diskFingerprint(this.dir);
+    if (epoch === this.epoch) this.#seen = fingerprint;
   }
 
   /** Replaces one kind; writes of the same kind are serialised. */
@@ -125,16 +237,28 @@ export class PolicyCache {
     const key = this.#key;
     const previous = this.#writes.get(kind) ?? Promise.resolve();
     const capacities = this.#capacities;
+    this.#pendingWrites += 1;
     const next = previous
       .catch(() => undefined)
       .then(async () => {
         await mkdir(this.dir, { recursive: true, mode: 0o700 });
         if (kind === 'capacities' && capacities) {
-          await capacities.write(value as CapacityPolicy[], entry.fetchedAt);
-          return;
+          const rows = value as CapacityPolicy[];
+          await capacities.write(rows, entry.fetchedAt);
+          // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
+          await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities: rows.length });
+          // A fresh copy of the list replaces whatever was found unreadable before.
+          await removeUnreadableNote(this.dir);
+          this.#unreadable = null;
+          this.#declaring = null;
+        } else {
+          const payload = Buffer.from(JSON.stringify(entry), 'utf8');
+          await writeFileAtomic(this.#path(kind), encryptPayload(key, this.#aad(kind), payload));
         }
-        const payload = Buffer.from(JSON.stringify(entry), 'utf8');
-        await writeFileAtomic(this.#path(kind), encryptPayload(key, this.#aad(kind), payload));
+        await this.#noteDiskState(this.epoch);
+      })
+      .finally(() => {
+        this.#pendingWrites -= 1;
       });
     this.#writes.set(kind, next);
     await next;
@@ -153,7 +277,12 @@ export class PolicyCache {
   async wipe(): Promise<void> {
     await Promise.allSettled(this.#writes.values());
     this.#memory.clear();
+    this.#seen = null;
+    this.epoch += 1;
     await rm(this.dir, { recursive: true, force: true });
+    // Wiped by the user's choice: there is nothing left to report either.
+    this.#unreadable = null;
+    this.#declaring = null;
   }
 
   #path(kind: CacheKind): string {
@@ -187,15 +316,6 @@ function parseEntry<K extends SingleFileKind>(kind: K, plaintext: Buffer): Cache
   if (typeof fetchedAt !== 'string' || Number.isNaN(Date.parse(fetchedAt))) return null;
   const parsed = CACHE_SCHEMAS[kind].safeParse(value);
   return parsed.success ? { fetchedAt, value: parsed.data as CacheValue<K> } : null;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function decodeKey(text: string | null): Buffer | null {

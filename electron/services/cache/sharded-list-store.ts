@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { syncDirectory, writeFileAtomic } from '../settings/json-file.js';
-import { decryptFile, encryptPayload } from './cache-crypto.js';
+import { encryptPayload, openCacheFile, type OpenProblem } from './cache-crypto.js';
 
 /** Rows per shard: each parses in tens of milliseconds, so the main process never stalls long. */
 export const SHARD_ROWS = 10_000;
@@ -14,6 +14,8 @@ interface Manifest {
   readonly fetchedAt: string;
   readonly count: number;
   readonly shards: number;
+  /** Each shard's file size, so a shard cut short is told from a damaged one (absent in older copies). */
+  readonly sizes?: readonly number[];
 }
 
 /** Progress of a read: `rows` is everything loaded so far (do not keep a reference past the call). */
@@ -21,7 +23,7 @@ export type ShardListener<T> = (progress: { rows: readonly T[]; loaded: number; 
 
 export type ShardedRead<T> =
   | { readonly status: 'missing' }
-  | { readonly status: 'unreadable' }
+  | { readonly status: 'unreadable'; readonly problem: Exclude<OpenProblem, 'missing'> }
   | { readonly status: 'ok'; readonly fetchedAt: string; readonly value: T[] };
 
 /**
@@ -45,14 +47,17 @@ export class ShardedListStore<T> {
     const genDir = join(this.dir, generation);
     await mkdir(genDir, { recursive: true, mode: 0o700 });
     const shards = Math.max(1, Math.ceil(items.length / this.shardRows));
+    const sizes: number[] = [];
     for (let i = 0; i < shards; i += 1) {
       const rows = items.slice(i * this.shardRows, (i + 1) * this.shardRows);
       const payload = Buffer.from(JSON.stringify(rows), 'utf8');
-      await writeFileAtomic(join(genDir, `${i}.bin`), encryptPayload(this.key, this.aad(`${generation}/${i}`), payload));
+      const file = encryptPayload(this.key, this.aad(`${generation}/${i}`), payload);
+      await writeFileAtomic(join(genDir, `${i}.bin`), file);
+      sizes.push(file.length);
       await yieldToEventLoop();
     }
     await syncDirectory(genDir);
-    const manifest: Manifest = { generation, fetchedAt, count: items.length, shards };
+    const manifest: Manifest = { generation, fetchedAt, count: items.length, shards, sizes };
     await writeFileAtomic(
       join(this.dir, MANIFEST),
       encryptPayload(this.key, this.aad(MANIFEST), Buffer.from(JSON.stringify(manifest), 'utf8')),
@@ -62,32 +67,44 @@ export class ShardedListStore<T> {
 
   /** Reads every shard in order; `onRows` sees each shard as it arrives. */
   async read(onRows?: ShardListener<T>): Promise<ShardedRead<T>> {
-    const manifestBytes = await decryptFile(this.key, this.aad(MANIFEST), join(this.dir, MANIFEST));
-    if (!manifestBytes) return (await this.#hasManifest()) ? { status: 'unreadable' } : { status: 'missing' };
-    const manifest = parseManifest(manifestBytes);
-    if (!manifest) return { status: 'unreadable' };
+    const opened = await openCacheFile(this.key, this.aad(MANIFEST), join(this.dir, MANIFEST));
+    if (!opened.ok) return opened.problem === 'missing' ? { status: 'missing' } : { status: 'unreadable', problem: opened.problem };
+    // It opened with our key, so a manifest we cannot parse was written by another version.
+    const manifest = parseManifest(opened.bytes);
+    if (!manifest) return { status: 'unreadable', problem: 'incompatible' };
     const value: T[] = [];
     for (let i = 0; i < manifest.shards; i += 1) {
-      const bytes = await decryptFile(this.key, this.aad(`${manifest.generation}/${i}`), join(this.dir, manifest.generation, `${i}.bin`));
-      if (!bytes) return { status: 'unreadable' };
+      const path = join(this.dir, manifest.generation, `${i}.bin`);
+      const expected = manifest.sizes?.[i];
+      if (expected !== undefined && (await sizeOf(path)) < expected) return { status: 'unreadable', problem: 'incomplete' };
+      const shard = await openCacheFile(this.key, this.aad(`${manifest.generation}/${i}`), path);
+      // A shard the manifest names but that is not there is a copy cut short.
+      if (!shard.ok) return { status: 'unreadable', problem: shard.problem === 'missing' ? 'incomplete' : shard.problem };
       let rows: unknown;
       try {
-        rows = JSON.parse(bytes.toString('utf8'));
+        rows = JSON.parse(shard.bytes.toString('utf8'));
       } catch {
-        return { status: 'unreadable' };
+        return { status: 'unreadable', problem: 'incompatible' };
       }
-      if (!Array.isArray(rows)) return { status: 'unreadable' };
+      if (!Array.isArray(rows)) return { status: 'unreadable', problem: 'incompatible' };
       for (const row of rows as T[]) value.push(row);
       onRows?.({ rows: value, loaded: value.length, total: manifest.count, fetchedAt: manifest.fetchedAt });
       if (i + 1 < manifest.shards) await yieldToEventLoop();
     }
-    if (value.length !== manifest.count) return { status: 'unreadable' };
+    if (value.length !== manifest.count) return { status: 'unreadable', problem: 'incomplete' };
     return { status: 'ok', fetchedAt: manifest.fetchedAt, value };
   }
 
   /** Removes generations a crash left uncommitted, and torn temp files. */
   async removeLeftovers(keep?: string): Promise<void> {
-    const current = keep ?? (await this.#currentGeneration());
+    let current = keep;
+    if (current === undefined) {
+      const opened = await openCacheFile(this.key, this.aad(MANIFEST), join(this.dir, MANIFEST));
+      // A manifest that cannot be read is reported by the next read; its shards are not swept away unseen.
+      if (!opened.ok && opened.problem !== 'missing') return;
+      current = opened.ok ? parseManifest(opened.bytes)?.generation : undefined;
+      if (opened.ok && current === undefined) return;
+    }
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -104,19 +121,14 @@ export class ShardedListStore<T> {
   async clear(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
   }
+}
 
-  async #currentGeneration(): Promise<string | undefined> {
-    const bytes = await decryptFile(this.key, this.aad(MANIFEST), join(this.dir, MANIFEST));
-    return bytes ? parseManifest(bytes)?.generation : undefined;
-  }
-
-  async #hasManifest(): Promise<boolean> {
-    try {
-      await (await open(join(this.dir, MANIFEST), 'r')).close();
-      return true;
-    } catch {
-      return false;
-    }
+/** A file's size, or 0 when it is not there. */
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
   }
 }
 
@@ -125,6 +137,7 @@ function parseManifest(bytes: Buffer): Manifest | null {
     const m = JSON.parse(bytes.toString('utf8')) as Partial<Manifest>;
     if (typeof m.generation !== 'string' || !/^[0-9a-f]{16}$/.test(m.generation)) return null;
     if (typeof m.fetchedAt !== 'string' || typeof m.count !== 'number' || typeof m.shards !== 'number') return null;
+    if (m.sizes !== undefined && !(Array.isArray(m.sizes) && m.sizes.every((n) => typeof n === 'number'))) return null;
     return m as Manifest;
   } catch {
     return null;

@@ -1,8 +1,8 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import { saveCsv, type SaveFileHost } from '../files/save-file.js';
-import type { InFlightGuard } from '../money/in-flight-guard.js';
-import { MoneyActions } from '../money/money-actions.js';
+import type { MoneyLock } from '../money/money-lock.js';
+import { MoneyActions, terminationShown } from '../money/money-actions.js';
 import { networkStatus, readNetworkConfig, type NetworkConfig } from '../network/network-config.js';
 import { ProfileEditor } from '../profiles/profile-editor.js';
 import type { OverviewService } from '../overview/overview-service.js';
@@ -16,7 +16,8 @@ import type { DesktopServices } from '../desktop/desktop-services.js';
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
   readonly session: SessionService;
-  readonly moneyGuard: InFlightGuard;
+  /** Each policy's money actions: one request at a time, locked while an outcome is unknown (issue 13). */
+  readonly moneyLock: MoneyLock;
   readonly offline: OfflineService;
   readonly overview: OverviewService;
   /** Where exports go: Electron's save dialog; absent in the browser host, whose page downloads them. */
@@ -31,10 +32,10 @@ export interface HandlerDeps {
   readonly unreadableFiles: UnreadableFiles;
 }
 
-export function createHandlers({ profiles, session, moneyGuard, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop, unreadableFiles }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop, unreadableFiles }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
-  /** One money action per policy and profile at a time, sent once, re-checked when unanswered. */
-  const money = new MoneyActions({ session, guard: moneyGuard, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
+  /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
+  const money = new MoneyActions({ session, lock: moneyLock, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
 
   return {
@@ -46,18 +47,35 @@ export function createHandlers({ profiles, session, moneyGuard, offline, overvie
     'session.signOut': () => session.signOut(),
     'accounts.list': () => call((client, token) => client.call('linkedAccounts', { token })),
 
-    'capacity.list': (input) => call((client, token) => client.call('listCapacities', { token, query: input })),
-    'capacity.describe': ({ cidrId }) =>
-      call((client, token) => client.call('describeCapacity', { token, params: { cidr_id: cidrId } })),
+    // Every read of a policy may settle a money action whose outcome was unknown (no extra request).
+    'capacity.list': async (input) => {
+      const page = await call((client, token) => client.call('listCapacities', { token, query: input }));
+      for (const policy of page.data) money.observe(policy.cidrId, { kind: 'capacity', status: policy.policyStatus });
+      return page;
+    },
+    'capacity.describe': async ({ cidrId }) => {
+      const view = await call((client, token) => client.call('describeCapacity', { token, params: { cidr_id: cidrId } }));
+      money.observe(cidrId, { kind: 'capacity', status: view.policyDetails.policyStatus });
+      return view;
+    },
     'capacity.search': (input) => call((client, token) => client.call('searchCapacity', { token, query: input })),
     'capacity.purchase': ({ cidrId }) => money.purchase(cidrId),
     'capacity.configure': (input) => call((client, token) => client.call('configureCapacity', { token, body: input })),
     'capacity.setAutoRenewal': (input) => call((client, token) => client.call('setAutoRenewal', { token, body: input })),
     'capacity.cancel': ({ cidrId }) => money.cancel(cidrId),
 
-    'cyber.list': ({ customerId, ...query }) =>
-      call((client, token) => client.call('listCyberPolicies', { token, params: { cid_ext: customerId }, query })),
-    'cyber.view': ({ cidrId }) => call((client, token) => client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
+    'cyber.list': async ({ customerId, ...query }) => {
+      const page = await call((client, token) => client.call('listCyberPolicies', { token, params: { cid_ext: customerId }, query }));
+      for (const item of page.data) {
+        if (item.terminationTriggered !== undefined) money.observe(item.cidrId, { kind: 'cyber', terminated: item.terminationTriggered });
+      }
+      return page;
+    },
+    'cyber.view': async ({ cidrId }) => {
+      const view = await call((client, token) => client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
+      money.observe(cidrId, { kind: 'cyber', terminated: terminationShown(view) });
+      return view;
+    },
     'cyber.terminate': ({ cidrId }) => money.terminate(cidrId),
 
     'overview.summary': () => overview.summary(),
@@ -67,6 +85,8 @@ export function createHandlers({ profiles, session, moneyGuard, offline, overvie
     'profiles.remove': (input) => profileEditor.remove(input),
     'profiles.rememberCustomer': (input) => profileEditor.rememberCustomer(input),
     'network.status': async () => networkStatus(network ?? readNetworkConfig()),
+    'money.state': async ({ cidrId }) => money.state(cidrId),
+    'money.check': ({ cidrId }) => money.check(cidrId),
     'app.unreadableFiles': async () => unreadableFiles.list(),
   };
 }

@@ -14,6 +14,8 @@ export interface Logger {
 
 export interface FileLoggerOptions {
   readonly dir: string;
+  /** Defaults to LOG_FILE; the audit trail has a file of its own. */
+  readonly fileName?: string;
   /** Rotate when the current file passes this size. */
   readonly maxBytes?: number;
   /** Rotated files kept besides the current one. */
@@ -24,6 +26,7 @@ export interface FileLoggerOptions {
 }
 
 export const LOG_FILE = 'capacity-desk.log';
+export const AUDIT_LOG_FILE = 'audit.log';
 
 /**
  * Plain-text, line-per-event log in the app's data folder: every line passes
@@ -33,6 +36,7 @@ export const LOG_FILE = 'capacity-desk.log';
 export class FileLogger implements Logger {
   readonly redactor = new Redactor();
   readonly dir: string;
+  readonly #fileName: string;
   readonly #maxBytes: number;
   readonly #keep: number;
   readonly #echo: boolean;
@@ -41,6 +45,7 @@ export class FileLogger implements Logger {
 
   constructor(options: FileLoggerOptions) {
     this.dir = options.dir;
+    this.#fileName = options.fileName ?? LOG_FILE;
     this.#maxBytes = options.maxBytes ?? 1_000_000;
     this.#keep = options.keep ?? 3;
     this.#echo = options.echo ?? false;
@@ -48,7 +53,7 @@ export class FileLogger implements Logger {
   }
 
   get file(): string {
-    return join(this.dir, LOG_FILE);
+    return join(this.dir, this.#fileName);
   }
 
   debug(scope: string, message: string, detail?: unknown): void {

@@ -1,74 +1,101 @@
 import { TERMINATION_EVENT_TYPE, parseCancellationFee } from '../../../shared/api/contract-choices.js';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CyberView } from '../../../shared/api/cyber.js';
 import type { CancelResult, TerminateResult } from '../../../shared/ipc/models.js';
+import type { MoneyState } from '../../../shared/ipc/money.js';
 import type { SessionService } from '../session/session-service.js';
-import type { InFlightGuard } from './in-flight-guard.js';
+import type { MoneyLock, OutcomeCheck, PolicyFact } from './money-lock.js';
 import { sendOnce, type MoneyAction } from './settle-uncertain.js';
 
 export interface MoneyActionsDeps {
   readonly session: SessionService;
-  readonly guard: InFlightGuard;
+  readonly lock: MoneyLock;
   /** When to re-read a policy after an unanswered request (tests shorten it). */
   readonly checkDelaysMs?: readonly number[];
 }
 
+/** Whether a DR policy's view shows its termination event. */
+export function terminationShown(view: CyberView): boolean {
+  return view.disasterRecoveryEvents.some((event) => event.type === TERMINATION_EVENT_TYPE);
+}
+
 /**
- * The three actions that move money or trigger disaster recovery. Each runs
- * at most once at a time per policy and profile (a double click, a second
- * window, a repeated IPC call is refused), is sent exactly once, and when its
- * answer is lost the policy is read back to tell the user what happened.
+ * The three actions that move money or trigger disaster recovery. Each goes
+ * through the policy's lock (one request per policy, joined or refused while
+ * in flight, locked while its outcome is unknown), is sent exactly once, and
+ * when its answer is lost the policy is read back to tell the user what happened.
  */
 export class MoneyActions {
   constructor(private readonly deps: MoneyActionsDeps) {}
 
   purchase(cidrId: string): Promise<CapacityPolicy> {
-    return this.#run('purchase', cidrId, {
-      send: () => this.deps.session.authorized((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } })),
-      isDone: async () => (await this.#describe(cidrId)).policyDetails.policyStatus === 'ACTIVE',
-    });
+    return this.#run('purchase', cidrId, this.#capacityShows(cidrId, 'ACTIVE'), () =>
+      this.deps.session.authorized((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } })),
+    );
   }
 
   cancel(cidrId: string): Promise<CancelResult> {
-    return this.#run('cancel', cidrId, {
-      send: async () => {
-        const { message } = await this.deps.session.authorized((client, token) =>
-          client.call('cancelCapacity', { token, body: { cidrId } }),
-        );
-        return { message, fee: parseCancellationFee(message) };
-      },
-      isDone: async () => (await this.#describe(cidrId)).policyDetails.policyStatus === 'CANCELED',
+    return this.#run('cancel', cidrId, this.#capacityShows(cidrId, 'CANCELED'), async () => {
+      const { message } = await this.deps.session.authorized((client, token) => client.call('cancelCapacity', { token, body: { cidrId } }));
+      return { message, fee: parseCancellationFee(message) };
     });
   }
 
   terminate(cidrId: string): Promise<TerminateResult> {
-    return this.#run('terminate', cidrId, {
-      send: async () => {
-        const answer = await this.deps.session.authorized((client, token) =>
-          client.call('terminateCyberEvent', { token, params: { cidr_id: cidrId } }),
-        );
-        return answer.code === 201
-          ? { outcome: 'created' as const, eventId: answer.data.id, message: answer.message }
-          : { outcome: 'already-triggered' as const, eventId: null, message: answer.message };
-      },
-      isDone: async () => {
-        const view = await this.deps.session.authorized((client, token) =>
-          client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } }),
-        );
-        return view.disasterRecoveryEvents.some((event) => event.type === TERMINATION_EVENT_TYPE);
-      },
+    const check: OutcomeCheck = {
+      readBack: async () => ({
+        kind: 'cyber',
+        terminated: terminationShown(
+          await this.deps.session.authorized((client, token) => client.call('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
+        ),
+      }),
+      shows: (fact) => (fact.kind === 'cyber' ? fact.terminated : null),
+    };
+    return this.#run('terminate', cidrId, check, async () => {
+      const answer = await this.deps.session.authorized((client, token) =>
+        client.call('terminateCyberEvent', { token, params: { cidr_id: cidrId } }),
+      );
+      return answer.code === 201
+        ? { outcome: 'created' as const, eventId: answer.data.id, message: answer.message }
+        : { outcome: 'already-triggered' as const, eventId: null, message: answer.message };
     });
   }
 
-  #run<T>(action: MoneyAction, cidrId: string, request: { send: () => Promise<T>; isDone: () => Promise<boolean> }): Promise<T> {
-    const key = `${this.deps.session.status().profileId}:${cidrId}`;
-    return this.deps.guard.run(key, GUARD_WORDS[action], () =>
-      sendOnce({ action, cidrId, ...request, ...(this.deps.checkDelaysMs ? { checkDelaysMs: this.deps.checkDelaysMs } : {}) }),
+  /** Where the policy's money actions stand, for the signed-in environment. */
+  state(cidrId: string): MoneyState {
+    return this.deps.lock.state(this.#profileId(), cidrId);
+  }
+
+  /** Reads the policy back now to settle an unknown outcome ("Check status"). */
+  check(cidrId: string): Promise<MoneyState> {
+    return this.deps.lock.check(this.#profileId(), cidrId);
+  }
+
+  /** A policy read by any other call: may settle an unknown outcome at no extra request. */
+  observe(cidrId: string, fact: PolicyFact): void {
+    this.deps.lock.observe(this.#profileId(), cidrId, fact);
+  }
+
+  #run<T>(action: MoneyAction, cidrId: string, check: OutcomeCheck, send: () => Promise<T>): Promise<T> {
+    const isDone = async () => check.shows(await check.readBack()) === true;
+    return this.deps.lock.run(this.#profileId(), cidrId, action, check, () =>
+      sendOnce({ action, cidrId, send, isDone, ...(this.deps.checkDelaysMs ? { checkDelaysMs: this.deps.checkDelaysMs } : {}) }),
     );
   }
 
-  #describe(cidrId: string) {
-    return this.deps.session.authorized((client, token) => client.call('describeCapacity', { token, params: { cidr_id: cidrId } }));
+  #capacityShows(cidrId: string, doneStatus: CapacityPolicy['policyStatus']): OutcomeCheck {
+    return {
+      readBack: async () => {
+        const view = await this.deps.session.authorized((client, token) =>
+          client.call('describeCapacity', { token, params: { cidr_id: cidrId } }),
+        );
+        return { kind: 'capacity', status: view.policyDetails.policyStatus };
+      },
+      shows: (fact) => (fact.kind === 'capacity' ? fact.status === doneStatus : null),
+    };
+  }
+
+  #profileId(): string {
+    return this.deps.session.status().profileId;
   }
 }
-
-const GUARD_WORDS: Readonly<Record<MoneyAction, string>> = { purchase: 'purchase', cancel: 'cancellation', terminate: 'termination' };

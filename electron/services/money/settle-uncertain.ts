@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppFailure, type AppError } from '../../../shared/ipc/result.js';
+import type { MoneyActionName } from '../../../shared/ipc/money.js';
 import { ApiFailure } from '../api-client/errors.js';
 
-export type MoneyAction = 'purchase' | 'cancel' | 'terminate';
+export type MoneyAction = MoneyActionName;
 
-const WORDS: Readonly<Record<MoneyAction, { request: string; done: string }>> = {
+/** How each action is named in messages: the request, and the policy once it is done. */
+export const WORDS: Readonly<Record<MoneyAction, { request: string; done: string }>> = {
   purchase: { request: 'purchase', done: 'purchased' },
   cancel: { request: 'cancellation', done: 'canceled' },
   terminate: { request: 'termination', done: 'terminated (a termination event exists)' },
@@ -35,25 +37,68 @@ export interface MoneyRequest<T> {
 }
 
 /**
- * Sends a money request exactly once. When its fate is unknown (a timeout, a
- * dropped connection, an answer we cannot read), it is never resent: the
- * policy is read back and the user is told what it now shows.
+ * The request's outcome is still unknown after the read-backs: the policy's
+ * money actions stay locked (see MoneyLock) until a later read-back settles it.
+ */
+export class UnsettledOutcome extends AppFailure {
+  constructor(
+    error: AppError,
+    /** What is known, without the "nothing is sent" sentence the UI states on its own. */
+    readonly detail: string,
+  ) {
+    super(error);
+    this.name = 'UnsettledOutcome';
+  }
+}
+
+/** Said to every caller whose money action ends with an unknown outcome. */
+export const LOCKED_SENTENCE = 'Nothing will be sent again until we know: use Check status to read the policy back.';
+
+/** The request got no clear answer, but a read-back showed it carried out: settled, and not sent again. */
+export class DoneAfterAll extends AppFailure {
+  constructor(error: AppError) {
+    super(error);
+    this.name = 'DoneAfterAll';
+  }
+}
+
+/**
+ * Whether a failed money request may have been carried out: no answer (a
+ * timeout, a dropped connection, an unreadable answer), or a 5xx, after which
+ * a service may have done part or all of the work before failing.
+ */
+export function mayHaveHappened(error: unknown): error is ApiFailure {
+  if (!(error instanceof ApiFailure)) return false;
+  if (error.delivery === 'unknown') return true;
+  return error.delivery === 'answered' && error.error.kind === 'server' && (error.error.status ?? 0) >= 500;
+}
+
+/**
+ * Sends a money request exactly once. When its fate is unknown it is never
+ * resent: the policy is read back and the user is told what it now shows. If
+ * no read-back shows it done, an UnsettledOutcome is thrown so the caller keeps
+ * the policy locked.
  */
 export async function sendOnce<T>(request: MoneyRequest<T>): Promise<T> {
   try {
     return await request.send();
   } catch (error) {
-    if (!(error instanceof ApiFailure) || error.delivery !== 'unknown') throw error;
-    // The kind stays what happened (timeout, lost connection, unreadable answer); the message says where things stand.
-    throw new AppFailure({
+    if (!mayHaveHappened(error)) throw error;
+    // The kind stays what happened (timeout, lost connection, unreadable answer, 5xx); the message says where things stand.
+    const cause = error.error.kind === 'server' ? `the service reported a problem (HTTP ${error.error.status ?? 500})` : (CAUSES[error.error.kind] ?? 'no clear answer');
+    const verdict = await settle(request, cause);
+    const failure = (message: string): AppError => ({
       kind: error.error.kind,
       ...(error.error.status !== undefined ? { status: error.error.status } : {}),
-      message: await settle(request, CAUSES[error.error.kind] ?? 'no clear answer'),
+      message,
     });
+    throw verdict.done
+      ? new DoneAfterAll(failure(verdict.message))
+      : new UnsettledOutcome(failure(`${verdict.message} ${LOCKED_SENTENCE}`), verdict.message);
   }
 }
 
-async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<string> {
+async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<{ done: boolean; message: string }> {
   const words = WORDS[request.action];
   const lead = `The ${words.request} of policy ${request.cidrId} got no clear answer (${cause}).`;
   const delays = request.checkDelaysMs ?? DEFAULT_CHECK_DELAYS_MS;
@@ -62,7 +107,9 @@ async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<strin
   for (const delay of delays) {
     if (delay > 0) await sleep(delay);
     try {
-      if (await request.isDone()) return `${lead} The policy now shows as ${words.done}: the ${words.request} went through. It was not sent again.`;
+      if (await request.isDone()) {
+        return { done: true, message: `${lead} The policy now shows as ${words.done}: the ${words.request} went through. It was not sent again.` };
+      }
       checked += 1;
     } catch (error) {
       const kind = error instanceof AppFailure ? error.error.kind : 'internal';
@@ -70,8 +117,12 @@ async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<strin
     }
   }
   if (checked === 0) {
-    return `${lead} The policy could not be checked either (${lastProblem}). Open it to see whether it was ${words.done} before trying again; nothing was sent again.`;
+    return { done: false, message: `${lead} The policy could not be checked either (${lastProblem}).` };
   }
   const seconds = Math.round(delays.reduce((sum, d) => sum + d, 0) / 1000);
-  return `${lead} The policy does not show as ${words.done} (checked ${checked} time${checked === 1 ? '' : 's'} over ${seconds} s), but the service may still carry it out. Refresh the policy before trying again; nothing was sent again.`;
+  const how = checked === 1 ? 'checked once' : `checked ${checked} times over ${seconds} s`;
+  return {
+    done: false,
+    message: `${lead} The policy does not show as ${words.done} yet (${how}), but the service may still carry it out.`,
+  };
 }

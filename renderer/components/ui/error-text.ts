@@ -10,6 +10,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorKind, string>> = {
   server: 'The service had a problem',
   contract: 'The service answered something unexpected',
   conflict: 'Already in progress',
+  unsettled: 'Checking the outcome first',
   internal: 'Something went wrong in Capacity Desk',
 };
 

@@ -95,7 +95,9 @@ export interface FastApp {
  * with short timeouts and retry delays, and the keychain given (memory unless
  * a test needs the real one).
  */
-export async function startFastApp(options: { secrets?: SecretStore; dataDir?: string; moneyCheckDelaysMs?: readonly number[] } = {}): Promise<FastApp> {
+export async function startFastApp(
+  options: { secrets?: SecretStore; dataDir?: string; moneyCheckDelaysMs?: readonly number[]; moneyFinalAfterMs?: number } = {},
+): Promise<FastApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'capacity-desk-client-')));
   const services = await createAppServices({
     dataDir,
@@ -103,6 +105,7 @@ export async function startFastApp(options: { secrets?: SecretStore; dataDir?: s
     sandbox: { controls: true },
     http: { timeouts: { connectMs: 2_000, ...SHORT_TIMEOUTS }, retry: FAST_RETRY },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
+    ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
   });
   return {
     services,

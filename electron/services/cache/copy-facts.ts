@@ -1,0 +1,91 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { UnreadableCopy } from '../../../shared/ipc/offline.js';
+import { readJsonFile, writeFileAtomic } from '../settings/json-file.js';
+
+/**
+ * What can be known about an offline copy without its key: the plain facts
+ * written beside it, the times and sizes of its files, and the note left when
+ * it was found unreadable. None of it holds a policy, a name or a secret.
+ */
+
+const FACTS_FILE = 'copy-facts.json';
+const NOTE_FILE = 'unreadable.json';
+
+/**
+ * Written in clear next to the encrypted copy so that, if the copy can no
+ * longer be opened, the user can still be told how old it was and how much
+ * was lost. Not authenticated on purpose: it is only ever used to word that
+ * message, never to decide what to serve.
+ */
+export const CopyFacts = z.object({
+  writtenAt: z.iso.datetime(),
+  capacities: z.number().int().min(0),
+});
+export type CopyFacts = z.infer<typeof CopyFacts>;
+
+export function writeCopyFacts(dir: string, facts: CopyFacts): Promise<void> {
+  return writeFileAtomic(join(dir, FACTS_FILE), JSON.stringify(facts));
+}
+
+export function readCopyFacts(dir: string): Promise<CopyFacts | null> {
+  return readJsonFile(join(dir, FACTS_FILE), CopyFacts.nullable(), null);
+}
+
+/** The note that a copy was found unreadable; kept until a fresh copy is written. */
+export function writeUnreadableNote(dir: string, note: UnreadableCopy): Promise<void> {
+  return writeFileAtomic(join(dir, NOTE_FILE), JSON.stringify(note));
+}
+
+export function readUnreadableNote(dir: string): Promise<UnreadableCopy | null> {
+  return readJsonFile(join(dir, NOTE_FILE), UnreadableCopy.nullable(), null);
+}
+
+export async function removeUnreadableNote(dir: string): Promise<void> {
+  await rm(join(dir, NOTE_FILE), { force: true });
+}
+
+/** The encrypted files of the copy (every `.bin` under its folder), with their stats. */
+async function copyFiles(dir: string): Promise<Array<{ path: string; size: bigint; mtimeNs: bigint; ino: bigint }>> {
+  let entries;
+  try {
+    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const files = entries.filter((e) => e.isFile() && e.name.endsWith('.bin')).map((e) => join(e.parentPath, e.name));
+  const stats = await Promise.all(
+    files.map(async (path) => {
+      try {
+        const s = await stat(path, { bigint: true });
+        return { path, size: s.size, mtimeNs: s.mtimeNs, ino: s.ino };
+      } catch {
+        return null; // removed between listing and stat: it is simply not part of the copy
+      }
+    }),
+  );
+  return stats.filter((s) => s !== null).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** True when encrypted files of a copy are on disk (readable or not). */
+export async function holdsCopy(dir: string): Promise<boolean> {
+  return (await copyFiles(dir)).length > 0;
+}
+
+/** When the copy's files were last written, from their times (ISO), or null when there are none. */
+export async function lastWrittenFromFiles(dir: string): Promise<string | null> {
+  const files = await copyFiles(dir);
+  if (files.length === 0) return null;
+  const newest = files.reduce((max, f) => (f.mtimeNs > max ? f.mtimeNs : max), 0n);
+  return new Date(Number(newest / 1_000_000n)).toISOString();
+}
+
+/**
+ * Names the exact bytes on disk (path, size, change time, inode of every
+ * encrypted file), so that a change made by anything but this app is noticed
+ * without decrypting anything.
+ */
+export async function diskFingerprint(dir: string): Promise<string> {
+  return (await copyFiles(dir)).map((f) => `${f.path}:${f.size}:${f.mtimeNs}:${f.ino}`).join('\n');
+}

@@ -1,0 +1,248 @@
+import type { MoneyState } from '../../../shared/ipc/money.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import { DoneAfterAll, UnsettledOutcome, WORDS, type MoneyAction } from './settle-uncertain.js';
+
+/** What reading a policy back says: a capacity policy's status, or whether a DR policy has its termination event. */
+export type PolicyFact = { readonly kind: 'capacity'; readonly status: string } | { readonly kind: 'cyber'; readonly terminated: boolean };
+
+/** How to learn, by reading the policy back, whether an action was carried out. */
+export interface OutcomeCheck {
+  /** Reads the policy back now (describe or view). */
+  readonly readBack: () => Promise<PolicyFact>;
+  /** true: the fact shows the action done; false: not done; null: the fact says nothing about it. */
+  readonly shows: (fact: PolicyFact) => boolean | null;
+}
+
+interface InFlight {
+  readonly state: 'in-flight';
+  readonly action: MoneyAction;
+  readonly since: number;
+  readonly check: OutcomeCheck;
+  /** The one request's outcome; every caller asking for the same action meanwhile gets it. */
+  readonly outcome: Promise<unknown>;
+}
+
+interface Uncertain {
+  readonly state: 'uncertain';
+  readonly action: MoneyAction;
+  readonly since: number;
+  readonly finalAfter: number;
+  readonly check: OutcomeCheck;
+  message: string;
+  /** A read-back under way; parallel checks join it. */
+  checking: Promise<MoneyState> | null;
+}
+
+type Entry = InFlight | Uncertain;
+
+/**
+ * How long after an unanswered request a read-back that does not show it done
+ * is taken as final. A service may still carry out a request for a while after
+ * we stopped waiting for its answer (it was queued, or slow); a minute is well
+ * beyond any answer time we wait for, so a purchase not seen by then was not made.
+ */
+export const DEFAULT_FINAL_AFTER_MS = 60_000;
+
+export interface MoneyLockOptions {
+  readonly finalAfterMs?: number;
+  /** Told every change, so every open window can update its buttons. */
+  readonly onChange?: (state: MoneyState) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * The main process's one record of each policy's money actions (purchase,
+ * cancel, DR termination), so it covers every window, tab and IPC caller.
+ *
+ * in flight → free (answered), or in flight → uncertain (no clear answer) →
+ * free once a read-back shows the outcome. While in flight or uncertain,
+ * nothing else is sent for the policy: the same action asked again joins the
+ * request in flight (so N parallel calls send exactly one request and every
+ * caller learns its outcome, rather than some learning only "wait"); any other
+ * is refused with a typed error.
+ */
+export class MoneyLock {
+  /** profile id → policy id → entry. Maps, because both ids are user-controlled text. */
+  readonly #entries = new Map<string, Map<string, Entry>>();
+  readonly #finalAfterMs: number;
+  readonly #onChange: (state: MoneyState) => void;
+  readonly #now: () => number;
+
+  constructor(options: MoneyLockOptions = {}) {
+    this.#finalAfterMs = options.finalAfterMs ?? DEFAULT_FINAL_AFTER_MS;
+    this.#onChange = options.onChange ?? (() => undefined);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Runs `work` (which sends the request once) unless the policy's money
+   * actions are busy or locked. `work` throws UnsettledOutcome when the
+   * outcome is still unknown after its own read-backs: the policy stays locked.
+   */
+  run<T>(profileId: string, cidrId: string, action: MoneyAction, check: OutcomeCheck, work: () => Promise<T>): Promise<T> {
+    const current = this.#get(profileId, cidrId);
+    if (current?.state === 'in-flight') {
+      // Only this entry's `work` produced the outcome, and only for this action, so it has this action's type.
+      if (current.action === action) return current.outcome as Promise<T>;
+      return Promise.reject(
+        new AppFailure({
+          kind: 'conflict',
+          message: `A ${WORDS[current.action].request} of this policy is being sent. Nothing else is sent for it until its outcome is known.`,
+        }),
+      );
+    }
+    if (current?.state === 'uncertain') {
+      return Promise.reject(
+        new AppFailure({
+          kind: 'unsettled',
+          message: `We could not confirm whether the ${WORDS[current.action].request} of this policy went through, so nothing is sent for it until we know. Use Check status to read the policy back.`,
+        }),
+      );
+    }
+    const since = this.#now();
+    // Deferred by a microtask so the entry below is recorded before the request starts.
+    const outcome = Promise.resolve()
+      .then(work)
+      .then(
+        (value) => {
+          // Answered: nothing was read back, so there is no read-back outcome to report.
+          this.#settle(profileId, cidrId, action, null, '');
+          return value;
+        },
+        (error: unknown) => {
+          if (error instanceof UnsettledOutcome) {
+            this.#set(profileId, cidrId, {
+              state: 'uncertain',
+              action,
+              since,
+              finalAfter: since + this.#finalAfterMs,
+              check,
+              message: error.detail,
+              checking: null,
+            });
+          } else {
+            // Answered (a refusal is final), or settled by the read-backs: free again.
+            if (error instanceof DoneAfterAll) this.#settle(profileId, cidrId, action, 'done', error.message);
+            else this.#settle(profileId, cidrId, action, null, '');
+          }
+          throw error;
+        },
+      );
+    this.#set(profileId, cidrId, { state: 'in-flight', action, since, check, outcome });
+    return outcome;
+  }
+
+  state(profileId: string, cidrId: string): MoneyState {
+    return this.#stateOf(profileId, cidrId, this.#get(profileId, cidrId));
+  }
+
+  /** Reads the policy back now when its outcome is unknown, and settles it if the read-back shows the outcome. */
+  check(profileId: string, cidrId: string): Promise<MoneyState> {
+    const entry = this.#get(profileId, cidrId);
+    if (entry?.state !== 'uncertain') return Promise.resolve(this.#stateOf(profileId, cidrId, entry));
+    entry.checking ??= this.#readBack(profileId, cidrId, entry).finally(() => {
+      entry.checking = null;
+    });
+    return entry.checking;
+  }
+
+  /** A policy read elsewhere (describe, view, a list): settles an unknown outcome it shows. */
+  observe(profileId: string, cidrId: string, fact: PolicyFact): void {
+    const entry = this.#get(profileId, cidrId);
+    if (entry?.state === 'uncertain') this.#apply(profileId, cidrId, entry, fact);
+  }
+
+  async #readBack(profileId: string, cidrId: string, entry: Uncertain): Promise<MoneyState> {
+    let fact: PolicyFact;
+    try {
+      fact = await entry.check.readBack();
+    } catch (error) {
+      if (this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
+      const reason = error instanceof AppFailure ? error.error.message : 'the check failed';
+      entry.message = `The policy could not be read to check the ${WORDS[entry.action].request} (${reason}). Try Check status again in a moment.`;
+      return this.#changed(profileId, cidrId, entry);
+    }
+    return this.#apply(profileId, cidrId, entry, fact);
+  }
+
+  #apply(profileId: string, cidrId: string, entry: Uncertain, fact: PolicyFact): MoneyState {
+    const shown = entry.check.shows(fact);
+    if (shown === null || this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
+    const words = WORDS[entry.action];
+    if (shown) {
+      return this.#settle(profileId, cidrId, entry.action, 'done', `The policy now shows as ${words.done}: the ${words.request} went through. It was not sent again.`);
+    }
+    const now = this.#now();
+    if (now >= entry.finalAfter) {
+      const seconds = Math.round((now - entry.since) / 1000);
+      return this.#settle(
+        profileId,
+        cidrId,
+        entry.action,
+        'not-done',
+        `The policy still does not show as ${words.done}, ${seconds} s after the ${words.request} was sent: it did not go through. You can try again.`,
+      );
+    }
+    const wait = Math.ceil((entry.finalAfter - now) / 1000);
+    entry.message =
+      `Checked just now: the policy does not show as ${words.done} yet, but the service may still carry out the ${words.request}. ` +
+      `If it still does not show in about ${wait} s, it did not go through and you can try again.`;
+    return this.#changed(profileId, cidrId, entry);
+  }
+
+  #settle(profileId: string, cidrId: string, action: MoneyAction, outcome: 'done' | 'not-done' | null, message: string): MoneyState {
+    const policies = this.#entries.get(profileId);
+    policies?.delete(cidrId);
+    if (policies?.size === 0) this.#entries.delete(profileId);
+    const state: MoneyState = { profileId, cidrId, state: 'free', action, since: null, finalAfter: null, outcome, message };
+    this.#onChange(state);
+    return state;
+  }
+
+  #set(profileId: string, cidrId: string, entry: Entry): void {
+    let policies = this.#entries.get(profileId);
+    if (!policies) {
+      policies = new Map();
+      this.#entries.set(profileId, policies);
+    }
+    policies.set(cidrId, entry);
+    this.#changed(profileId, cidrId, entry);
+  }
+
+  #changed(profileId: string, cidrId: string, entry: Entry): MoneyState {
+    const state = this.#stateOf(profileId, cidrId, entry);
+    this.#onChange(state);
+    return state;
+  }
+
+  #get(profileId: string, cidrId: string): Entry | undefined {
+    return this.#entries.get(profileId)?.get(cidrId);
+  }
+
+  #stateOf(profileId: string, cidrId: string, entry: Entry | undefined): MoneyState {
+    if (!entry) return { profileId, cidrId, state: 'free', action: null, since: null, finalAfter: null, outcome: null, message: '' };
+    const since = new Date(entry.since).toISOString();
+    if (entry.state === 'in-flight') {
+      return {
+        profileId,
+        cidrId,
+        state: 'in-flight',
+        action: entry.action,
+        since,
+        finalAfter: null,
+        outcome: null,
+        message: `A ${WORDS[entry.action].request} of this policy is being sent.`,
+      };
+    }
+    return {
+      profileId,
+      cidrId,
+      state: 'uncertain',
+      action: entry.action,
+      since,
+      finalAfter: new Date(entry.finalAfter).toISOString(),
+      outcome: null,
+      message: entry.message,
+    };
+  }
+}

@@ -1,0 +1,116 @@
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import {
+  addFault,
+  expect,
+  expectAccessible,
+  firstWithStatus,
+  openDetail,
+  requestCount,
+  sandboxControl,
+  screenshot,
+  signInAs,
+  test as base,
+} from './support/capacity.js';
+
+/**
+ * Issue 13, item 3, through the real UI: a purchase whose outcome is unknown
+ * is never offered again; the dialog explains and offers "Check status"; every
+ * tab disables the policy's money buttons; money confirmations open on the
+ * safe choice.
+ */
+const test = base.extend<{ app: TestApp }>({
+  app: async ({}, use) => {
+    // Our timeout 1.5 s, one read-back at once; an unknown outcome is final only after a minute.
+    const app = await startTestApp({
+      http: { timeouts: { connectMs: 2_000, headersMs: 1_500, bodyMs: 1_500 } },
+      moneyCheckDelaysMs: [0],
+      moneyFinalAfterMs: 60_000,
+    });
+    await use(app);
+    await app.close();
+  },
+});
+test.describe.configure({ timeout: 60_000 });
+
+const PURCHASE = '/external/api/v1/flexcompute/purchase';
+
+test('a purchase that times out locks the policy: the dialog explains and offers Check status, never a resend', async ({
+  openApp,
+  app,
+  context,
+}) => {
+  const page = await openApp();
+  await signInAs(page);
+  const ready = await firstWithStatus(app, 'READY_FOR_PURCHASE');
+  await openDetail(page, ready.cidrId);
+  await sandboxControl(app, 'POST', '/stats/reset');
+  // The service carries the purchase out 10 s later: long after our timeout and our read-back.
+  await addFault(app, { pathPrefix: PURCHASE, method: 'POST', latencyMs: 10_000 });
+
+  const actions = page.getByTestId('policy-actions');
+  await actions.getByRole('button', { name: 'Purchase…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
+  await dialog.getByRole('button', { name: /^Purchase for/ }).click();
+
+  await expect(dialog).toContainText(
+    'We could not confirm whether the purchase went through. Nothing will be sent again until we know.',
+    { timeout: 15_000 },
+  );
+  const check = dialog.getByRole('button', { name: 'Check status' });
+  await expect(check).toBeVisible();
+  await expect(dialog.getByRole('button', { name: /^Purchase for/ })).toHaveCount(0);
+  // Another tab of the app, on the same policy: its purchase button is off too, with the reason.
+  const second = await context.newPage();
+  await second.goto(app.host.origin);
+  await openDetail(second, ready.cidrId);
+  const secondPurchase = second.getByTestId('policy-actions').getByRole('button', { name: 'Purchase…' });
+  await expect(secondPurchase).toBeDisabled();
+  await expect(secondPurchase).toHaveAttribute('title', /could not confirm whether the purchase went through/);
+  await expect(second.getByTestId('money-lock')).toContainText('Nothing will be sent again until we know');
+
+  await expectAccessible(page, 'purchase with an unknown outcome', '[data-testid="purchase-dialog"]');
+  await screenshot(page, 'purchase-outcome-unknown');
+
+  // Check status until the service has carried it out: then the dialog says it was purchased.
+  await expect(async () => {
+    await check.click();
+    await expect(dialog.getByTestId('money-lock-settled')).toContainText('now shows as purchased', { timeout: 1_000 });
+  }).toPass({ timeout: 25_000, intervals: [500] });
+  await expect(dialog.getByRole('button', { name: /^Purchase for/ })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // Both tabs show it purchased (the detail was read again), and it was sent once.
+  await expect(page.getByTestId('capacity-detail-view').getByTestId('status-badge').first()).toHaveAttribute('data-status', 'ACTIVE');
+  await expect(second.getByTestId('policy-actions').getByRole('button', { name: 'Purchase…' })).toHaveCount(0);
+  expect(await requestCount(app, 'purchaseCapacity')).toBe(1);
+});
+
+test('the purchase confirmation opens on Cancel: Enter, Enter buys nothing', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const ready = await firstWithStatus(app, 'READY_FOR_PURCHASE');
+  await openDetail(page, ready.cidrId);
+  await sandboxControl(app, 'POST', '/stats/reset');
+
+  await page.getByTestId('policy-actions').getByRole('button', { name: 'Purchase…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  // Focus is back on "Purchase…": a second Enter opens the confirmation again, once more on Cancel.
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  expect(await requestCount(app, 'purchaseCapacity')).toBe(0);
+});
+
+test('the cancel confirmation opens on Keep policy', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const active = await firstWithStatus(app, 'ACTIVE');
+  await openDetail(page, active.cidrId);
+  await page.getByTestId('policy-actions').getByRole('button', { name: 'Cancel policy…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: `Cancel ${active.policyName}?` });
+  await expect(dialog.getByRole('button', { name: 'Keep policy' })).toBeFocused();
+});
