@@ -20,8 +20,8 @@ export default defineConfig({
   base: './',
   plugins: [contentSecurityPolicyMeta(), svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
   build: {
-    // From the repository root, as scripts/build-node.ts and the tests read CD_DIST_DIR (vite's root is renderer/).
-    outDir: resolve(process.env.CD_DIST_DIR ?? 'dist', 'renderer'),
+    // CD_DIST_DIR is relative to the project, as in scripts/build-node.ts (not to `root`).
+    outDir: resolve(fileURLToPath(new URL('.', import.meta.url)), process.env.CD_DIST_DIR ?? 'dist', 'renderer'),
     emptyOutDir: true,
     target: 'chrome130',
     sourcemap: false,

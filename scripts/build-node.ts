@@ -1,9 +1,15 @@
 import { build, type BuildOptions } from 'esbuild';
+import { MAIN_EXTERNAL } from './lib/bundle-rules.js';
 
 /**
- * Bundles the node-side entry points. npm packages stay external (they ship in
- * node_modules, and keytar is native); the sandboxed preload and the browser
- * shim are self-contained because they cannot load modules at run time.
+ * Bundles the node-side entry points. The Electron main process is one file
+ * holding every npm package it uses (electron-updater, undici, zod...), so the
+ * packaged app never resolves an ESM import from inside app.asar, a path
+ * Electron has broken in several releases; only `electron` and the native
+ * modules (keytar) are loaded at run time, and only they ship in node_modules.
+ * The sandboxed preload and the browser shim are self-contained because they
+ * cannot load modules at run time. The browser host runs under plain Node
+ * beside node_modules, so its packages stay external.
  */
 const out = process.env.CD_DIST_DIR ?? 'dist';
 const common: BuildOptions = {
@@ -21,7 +27,10 @@ await Promise.all([
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    packages: 'external',
+    external: [...MAIN_EXTERNAL],
+    // CommonJS packages in the bundle (electron-updater) require() Node's modules and electron;
+    // an ES module has no require of its own, so the bundle gets one.
+    banner: { js: "import { createRequire as __cdCreateRequire } from 'node:module'; const require = __cdCreateRequire(import.meta.url);" },
   }),
   build({
     ...common,

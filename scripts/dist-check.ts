@@ -1,20 +1,21 @@
 import { listPackage } from '@electron/asar';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { buildDirConflict } from './lib/build-dir.js';
 import { readFuses, RELEASE_FUSES, TEST_BUILD_FUSES, type Fuses } from './lib/fuses.js';
 import { offendingFiles, REQUIRED_IN_ASAR } from './lib/package-rules.js';
 import { findPackagedApps, type PackagedApp } from './lib/packaged-app.js';
+import { appUpdateProblems, releaseFeedProblems } from './lib/update-feed.js';
 
 /**
  * `npm run dist:check`: everything about the installers that can be checked
  * without signing anything.
  *
- * With no arguments: builds the app into a scratch folder and runs the offline
+ * With no arguments: builds the app into dist/ (the one folder installers are
+ * made from, so what is packed is what was just built) and runs the offline
  * packaging checks (electron-builder's schema, a real `--linux dir` pack with
  * a stand-in Electron, fuses, workflows, icons) and the desktop unit tests,
  * then checks whatever electron-builder left in release/ and release/test/.
@@ -34,23 +35,25 @@ const built = (values.built ?? []).map((spec) => {
 const failures: string[] = [];
 
 if (built.length === 0) {
-  const scratch = await mkdtemp(join(tmpdir(), 'capacity-desk-dist-check-'));
-  try {
-    const env = { ...process.env, CD_DIST_DIR: join(scratch, 'dist') };
-    run('npm', ['run', '-s', 'build'], env);
-    run('npx', ['vitest', 'run', 'test/packaging', 'test/unit/desktop'], env);
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
+  const conflict = buildDirConflict(process.env, process.cwd());
+  if (conflict) {
+    console.error(`dist:check: ${conflict}`);
+    process.exit(1);
   }
+  run('npm', ['run', '-s', 'build'], process.env);
+  run('npx', ['vitest', 'run', 'test/packaging', 'test/unit/desktop'], process.env);
   for (const [dir, kind] of [['release', 'release'], [join('release', 'test'), 'test']] as const) {
     if (findPackagedApps(dir).length > 0) built.push({ dir, kind });
   }
 }
 
+const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync('package.json', 'utf8')));
 for (const { dir, kind } of built) {
   const apps = findPackagedApps(dir);
   if (apps.length === 0) failures.push(`${dir}: no packaged app found`);
   for (const app of apps) await checkPackagedApp(app, kind === 'release' ? RELEASE_FUSES : TEST_BUILD_FUSES, kind);
+  // The feed uploaded beside the installers (none for a --dir build or the test build).
+  if (existsSync(dir)) for (const problem of releaseFeedProblems(dir, version)) failures.push(`${dir}: ${problem}`);
 }
 
 if (failures.length > 0) {
@@ -76,9 +79,9 @@ async function checkPackagedApp(app: PackagedApp, expected: Fuses, kind: 'releas
   if (!existsSync(join(app.resources, 'app.asar.unpacked', 'node_modules', 'keytar', 'build', 'Release', 'keytar.node'))) {
     failures.push(`${where}: keytar.node is not unpacked beside app.asar`);
   }
-  const feed = existsSync(join(app.resources, 'app-update.yml'));
-  if (kind === 'release' && !feed) failures.push(`${where}: the release has no app-update.yml (electron-updater's feed)`);
-  if (kind === 'test' && feed) failures.push(`${where}: the test build must not carry an update feed`);
+  const feed = join(app.resources, 'app-update.yml');
+  if (kind === 'release') for (const problem of appUpdateProblems(feed)) failures.push(`${where}: the release's ${problem}`);
+  if (kind === 'test' && existsSync(feed)) failures.push(`${where}: the test build must not carry an update feed`);
   console.log(`dist:check: ${where}: ${kind} fuses and ${files.length} packed files checked`);
 }
 

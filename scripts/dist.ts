@@ -1,5 +1,5 @@
 import { build } from 'electron-builder';
-import { resolve } from 'node:path';
+import { buildDirConflict } from './lib/build-dir.js';
 import { parseDistArgs, planDist } from './lib/dist-plan.js';
 
 /**
@@ -9,8 +9,9 @@ import { parseDistArgs, planDist } from './lib/dist-plan.js';
  * any missing signing secret into a failure instead of an unsigned installer.
  */
 // electron-builder packs dist/ (its `files`); a build elsewhere would ship a stale app.
-if (process.env.CD_DIST_DIR && resolve(process.env.CD_DIST_DIR) !== resolve('dist')) {
-  console.error(`dist: CD_DIST_DIR=${process.env.CD_DIST_DIR} is set, but installers are made from dist/. Unset it and run again.`);
+const conflict = buildDirConflict(process.env, process.cwd());
+if (conflict) {
+  console.error(`dist: ${conflict}`);
   process.exit(1);
 }
 

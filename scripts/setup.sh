@@ -2,7 +2,9 @@
 # Installs what a fresh machine lacks, then the project's npm packages.
 # On Debian/Ubuntu: Chromium (the browser host and the UI tests), libsecret
 # (to build keytar), GNOME Keyring and D-Bus (a real keychain for the tests),
-# Xvfb (headed Electron tests). Elsewhere it only runs npm ci.
+# Xvfb (headed Electron tests). Elsewhere it only runs npm ci. Then it fetches
+# the Electron binary where it can be had (npm does not run Electron's
+# install.js here); where it cannot, it says so and npm start uses the browser host.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,3 +26,5 @@ fi
 
 echo "setup: npm ci"
 npm ci --no-audit --no-fund --loglevel=error
+
+npx --no-install tsx scripts/get-electron.ts || echo "setup: Electron binary step failed; npm start will use the browser host"

@@ -1,18 +1,23 @@
 import { spawn } from 'node:child_process';
-import { findElectronBinary } from './lib/electron-binary.js';
+import { readLaunchFacts } from './lib/launch-facts.js';
+import { planLaunch } from './lib/launch-plan.js';
 
 /**
- * `npm start`: the Electron app when its binary is here, otherwise the same
- * app through the browser host (Chromium in app mode, or a printed address).
+ * `npm start`: the Electron app when its binary is here and can open a window,
+ * otherwise the same app through the browser host (Chromium in app mode, or a
+ * printed address). Each departure from a plain Electron start is said, with why.
  */
 const extraArgs = process.argv.slice(2);
-const electron = findElectronBinary();
+const plan = planLaunch(readLaunchFacts());
 
-const child =
-  electron.path !== null
-    ? spawn(electron.path, ['.', ...extraArgs], { stdio: 'inherit' })
-    : (console.log(`Electron is not available (${electron.reason}); starting the browser host instead.`),
-      spawn(process.execPath, ['dist/host/host.mjs', ...extraArgs], { stdio: 'inherit' }));
+let child;
+if (plan.kind === 'electron') {
+  for (const note of plan.notes) console.log(`start: ${note}`);
+  child = spawn(plan.path, [...plan.switches, '.', ...extraArgs], { stdio: 'inherit' });
+} else {
+  console.log(`start: ${plan.reason}; starting the browser host instead.`);
+  child = spawn(process.execPath, ['dist/host/host.mjs', ...extraArgs], { stdio: 'inherit' });
+}
 
 const forward = (signal: NodeJS.Signals) => child.kill(signal);
 process.on('SIGINT', forward);

@@ -6,8 +6,11 @@ import { placeWindow } from '../services/desktop/window-placement.js';
 import { WindowStateKeeper } from '../services/desktop/window-state-keeper.js';
 import { WindowStateStore } from '../services/desktop/window-state-store.js';
 import type { AppEvents } from '../services/events.js';
+import type { Logger } from '../services/logging/file-logger.js';
+import { installContextMenu } from './context-menu.js';
 import type { UnreadableReporter } from '../services/settings/json-file.js';
 import { forwardEvents } from './ipc-bridge.js';
+import { watchRenderer } from './recovery.js';
 import { createMainWindow } from './window.js';
 
 export interface MainWindowsOptions {
@@ -16,6 +19,9 @@ export interface MainWindowsOptions {
   readonly icon: string | undefined;
   readonly instance: SingleInstance;
   readonly events: AppEvents;
+  readonly logger: Logger;
+  /** Named in the box offered when the page crashes or hangs. */
+  readonly logsDir: string;
   /** Told when the saved window state could not be read (it is kept aside). */
   readonly onUnreadable?: UnreadableReporter;
 }
@@ -50,6 +56,8 @@ export class MainWindows {
       if (this.#current === window) this.#current = null;
     });
     forwardEvents(this.options.events, window.webContents);
+    installContextMenu(window);
+    watchRenderer(window, this.options.logger, this.options.logsDir);
     this.options.instance.attach(window);
     this.#current = window;
     return window;

@@ -1,6 +1,6 @@
 import { isPermissionGranted } from '../services/security/permissions.js';
 import { app, BrowserWindow, session, shell } from 'electron';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppServices, type AppServices } from '../services/app-services.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
@@ -12,6 +12,10 @@ import { SingleInstance } from '../services/desktop/single-instance.js';
 import { appIconPath, applyAboutPanel, electronDesktopHost } from './desktop-host.js';
 import { MainWindows } from './main-windows.js';
 import { installApplicationMenu } from './menu.js';
+import { applySpellcheckPolicy } from './context-menu.js';
+import { reportStartFailure } from './recovery.js';
+import { electronSafeStorage } from './safe-storage.js';
+import { armSmokeLaunch } from './smoke-launch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -19,6 +23,11 @@ const preloadPath = join(here, 'preload.cjs');
 
 // Tests and portable installs point the data folder elsewhere.
 if (process.env.CAPACITY_DESK_DATA_DIR) app.setPath('userData', process.env.CAPACITY_DESK_DATA_DIR);
+// Logs where each OS keeps them: ~/Library/Logs/Capacity Desk on macOS, userData/logs on Windows and
+// Linux; a data folder chosen by a test or a portable install keeps its logs with it.
+if (process.env.CAPACITY_DESK_DATA_DIR) app.setAppLogsPath(resolve(process.env.CAPACITY_DESK_DATA_DIR, 'logs'));
+else app.setAppLogsPath();
+const logsDir = app.getPath('logs');
 // Windows ties notifications and taskbar grouping to this id (the installer's shortcuts carry it too).
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 
@@ -26,6 +35,7 @@ if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 const instance = new SingleInstance(app);
 const primary = instance.claim();
 if (primary) registerAppScheme();
+if (primary) armSmokeLaunch();
 
 let services: AppServices | null = null;
 let windows: MainWindows | null = null;
@@ -40,17 +50,22 @@ async function start(): Promise<void> {
     isPermissionGranted(permission, requestingOrigin),
   );
   serveRenderer(rendererDir);
+  applySpellcheckPolicy(session.defaultSession);
   const icon = appIconPath();
   applyAboutPanel(icon);
   const dataDir = app.getPath('userData');
   services = await createAppServices({
     dataDir,
+    logsDir,
+    // The OS proxy settings (manual, PAC, WPAD), as Chromium resolves them for each base URL.
+    resolveProxy: (url) => session.defaultSession.resolveProxy(url),
+    safeStorage: electronSafeStorage(),
     saveFile: electronSaveFileHost,
     desktop: electronDesktopHost(() => windows?.focus(), icon),
   });
   const logger = services.logger;
   registerContract(services.handlers, (channel, error) => logger.error('ipc', `${channel} failed`, error));
-  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, onUnreadable: services.unreadableFiles.report });
+  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, logger, logsDir, onUnreadable: services.unreadableFiles.report });
   installApplicationMenu(
     appMenuTemplate({
       platform: process.platform,
@@ -71,7 +86,7 @@ function onMenuAction(action: MenuAction): void {
     return;
   }
   if (action.kind === 'open-logs') {
-    void shell.openPath(services.logger.dir);
+    void shell.openPath(logsDir);
     return;
   }
   windows?.focus();
@@ -91,8 +106,8 @@ if (primary) {
     void services?.close();
   });
 
-  start().catch((error: unknown) => {
-    console.error('Capacity Desk failed to start', error);
+  start().catch(async (error: unknown) => {
+    await reportStartFailure(error, logsDir, services?.logger);
     app.exit(1);
   });
 }

@@ -5,7 +5,8 @@ import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../san
 import { ApiClient } from './api-client/api-client.js';
 import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-client/http-agent.js';
 import type { RetryPolicy } from './api-client/retry-policy.js';
-import { readNetworkConfig } from './network/network-config.js';
+import { proxyReporter, readNetworkConfig } from './network/network-config.js';
+import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
@@ -20,6 +21,7 @@ import { MoneyLock } from './money/money-lock.js';
 import type { Handlers } from './ipc/handlers.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
+import type { SafeStoragePort } from './secrets/safe-storage-secret-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { SessionService } from './session/session-service.js';
 import { SettingsStore } from './settings/settings-store.js';
@@ -31,6 +33,8 @@ import { activeCapacityDates } from './desktop/policy-source.js';
 
 export interface AppServicesOptions {
   readonly dataDir: string;
+  /** Where the log goes; Electron passes the OS's place (app.getPath('logs')), by default dataDir/logs. */
+  readonly logsDir?: string;
   /** Also print log lines to stderr (the browser host's terminal). */
   readonly echoLogs?: boolean;
   /** Tests pass a store; the app opens the OS keychain. */
@@ -49,6 +53,10 @@ export interface AppServicesOptions {
   readonly expiryWarningMs?: number;
   /** Where proxy and trust settings are read from (default: process.env). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Electron's resolver of the OS proxy settings; the browser host has none and reads the proxy variables only. */
+  readonly resolveProxy?: ResolveProxy;
+  /** Electron's safeStorage: the secret store's tier after the keychain (the browser host has none). */
+  readonly safeStorage?: SafeStoragePort;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
   readonly desktop?: DesktopHost;
 }
@@ -73,10 +81,11 @@ export interface AppServices {
 /** The composition root of the main process, shared by the Electron and browser hosts. */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
-  const logger = new FileLogger({ dir: join(options.dataDir, 'logs'), echo: options.echoLogs ?? false });
+  const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
+  const logger = new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false });
   // Only successful or failed state-changing calls write here (a few a minute at most), so
   // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
-  const auditLog = new FileLogger({ dir: join(options.dataDir, 'logs'), fileName: AUDIT_LOG_FILE, keep: 9 });
+  const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9 });
   const unreadableFiles = new UnreadableFiles((event) =>
     logger.warn(
       'settings',
@@ -86,12 +95,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const settings = new SettingsStore(options.dataDir, unreadableFiles.report);
   await settings.load();
   const [secrets, sandbox] = await Promise.all([
-    options.secrets ? Promise.resolve(options.secrets) : openSecretStore(),
+    options.secrets
+      ? Promise.resolve(options.secrets)
+      : openSecretStore(undefined, undefined, options.safeStorage ? { port: options.safeStorage, dataDir: options.dataDir } : undefined),
     startSandbox({ dataFile: join(options.dataDir, 'sandbox-state.json'), ...options.sandbox, host: '127.0.0.1', port: 0 }),
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network });
+  const agent: Dispatcher = createHttpAgent({ timeouts, network, ...(options.resolveProxy ? { resolveProxy: options.resolveProxy } : {}) });
   const clients = new Map<string, ApiClient>();
   const clientFor = (baseUrl: string): ApiClient => {
     let client = clients.get(baseUrl);
@@ -147,6 +158,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       overview: new OverviewService({ session }),
       saveFile: options.saveFile,
       network,
+      proxyInUse: proxyReporter(network, agent),
       moneyCheckDelaysMs: options.moneyCheckDelaysMs,
       desktop,
       unreadableFiles,

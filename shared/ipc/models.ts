@@ -14,8 +14,12 @@ export const Profile = z.object({
 export type Profile = z.infer<typeof Profile>;
 
 export const KeychainStatus = z.object({
-  /** `memory` means the session is not kept past this run. */
-  kind: z.enum(['keychain', 'memory']),
+  /**
+   * Which store holds the session: the system keychain (keytar), else the OS's
+   * encryption (Electron's safeStorage, in a 0600 file in the data folder),
+   * else `memory`: not kept past this run.
+   */
+  kind: z.enum(['keychain', 'safe-storage', 'memory']),
   /** Why the OS keychain is not used, in plain words. */
   reason: z.string().optional(),
 });
@@ -138,6 +142,20 @@ export const SessionExpiring = z.object({
 });
 export type SessionExpiring = z.infer<typeof SessionExpiring>;
 
+/** How requests to one environment leave this computer, as decided for its base URL. */
+export const ProxyInUse = z.object({
+  baseUrl: z.string(),
+  /** system: the OS proxy settings (Electron); environment: HTTPS_PROXY / HTTP_PROXY (browser host, or set explicitly); none: direct. */
+  source: z.enum(['system', 'environment', 'none']),
+  /** The proxy (credentials removed), or null for a direct connection. */
+  proxy: z.string().nullable(),
+  /** False when the proxy settings leave no route this app can use (requests fail with `note`). */
+  usable: z.boolean(),
+  /** What was skipped or why nothing works, in plain words. */
+  note: z.string().optional(),
+});
+export type ProxyInUse = z.infer<typeof ProxyInUse>;
+
 /** How the main process reaches the network, for the user's (and support's) eyes. */
 export const NetworkStatus = z.object({
   /** The proxy in use (credentials removed), or null for direct connections. */
@@ -148,6 +166,8 @@ export const NetworkStatus = z.object({
   /** Whether the OS trust store is trusted too (needs Node 22.15+ or 23.10+; see README, "Corporate networks"). */
   systemCa: z.enum(['on', 'off', 'unsupported']),
   nodeVersion: z.string(),
+  /** The proxy each environment's requests use, in the order of the environments. */
+  proxies: z.array(ProxyInUse),
 });
 export type NetworkStatus = z.infer<typeof NetworkStatus>;
 

@@ -130,6 +130,12 @@ test.describe('environments', () => {
     await manager.getByRole('button', { name: 'Add environment' }).click();
     await expect(manager.getByTestId('profile-row')).toHaveCount(2);
     await expect(manager.getByTestId('profile-row').nth(1)).toContainText('https://staging.example.com');
+    // The browser host has no OS proxy resolver: the proxy variables decide, and the sandbox on this computer is always direct.
+    await expect(manager.getByTestId('profile-row').first().getByTestId('profile-proxy')).toHaveText('Proxy: none, direct connection');
+    const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => process.env[name]);
+    await expect(manager.getByTestId('profile-row').nth(1).getByTestId('profile-proxy')).toHaveText(
+      proxied ? /^Proxy: .+ \(HTTPS_PROXY \/ HTTP_PROXY\)$/ : 'Proxy: none, direct connection',
+    );
     expect((await new AxeBuilder({ page }).include('[data-testid="profile-manager"]').analyze()).violations).toEqual([]);
 
     await manager.getByRole('button', { name: 'Done' }).click();

@@ -47,6 +47,8 @@ test('empty fields get a message next to the field before anything is sent', asy
 test('signing out returns to sign-in and deletes the keychain entry', async ({ openApp, app }) => {
   test.skip(!KEYCHAIN_REQUIRED, 'needs the real keychain: run through npm test (scripts/with-keychain.sh)');
   const page = await openApp();
+  // The sign-in view says which store will hold the session.
+  await expect(page.getByTestId('keychain-status')).toHaveText('Saved in the system keychain.');
   await signIn(page, jordan.username, jordan.password);
   await expect(page.getByTestId('signed-in-user')).toHaveText(jordan.username);
   expect(app.services.secrets.status.kind).toBe('keychain');

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { smokeLaunch } from '../../scripts/lib/smoke-launch.js';
 import { appEnv, appUnderTest, launchApp } from './launch.js';
 
 /**
@@ -60,12 +61,23 @@ test.describe('Desktop integration', () => {
     await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.hide());
     expect((await mainBounds(app)).visible).toBe(false);
 
-    const second = spawn(target.executable, [...target.args], { env: appEnv(dataDir), stdio: 'ignore' });
+    // Spawned without Playwright's switches, like a user's second click: on Linux it needs a working
+    // Chromium sandbox (the workflows lift Ubuntu's AppArmor user-namespace restriction for it).
+    const second = spawn(target.executable, [...target.args], { env: appEnv(dataDir), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    second.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => second.on('exit', resolve));
-    expect(code).toBe(0);
+    expect(code, `the second launch failed:\n${stderr}`).toBe(0);
 
     await expect.poll(async () => (await mainBounds(app)).visible, { timeout: 10_000 }).toBe(true);
     expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
+  });
+
+  test('CAPACITY_DESK_SMOKE=1 quits 0 once the page loaded and the preload answered (the release smoke launch)', async () => {
+    if (target.executable === null) return;
+    const outcome = await smokeLaunch(target.executable, target.args);
+    expect(outcome.passed, `${outcome.summary}\n${outcome.output}`).toBe(true);
+    expect(outcome.summary).toBe(`ok: version ${packageJson.version} on ${process.platform}`);
   });
 
   test('the window reopens where it was left, and on screen when that place is gone', async () => {
@@ -145,5 +157,77 @@ test.describe('Desktop integration', () => {
     if (await notify.isDisabled()) test.skip(true, 'This system has no notification support.');
     await notify.check();
     await expect.poll(async () => JSON.parse(await readFile(join(dataDir, 'preferences.json'), 'utf8')) as unknown).toMatchObject({ notifyPolicyDates: true });
+  });
+
+  test('every OS has a Help menu whose "Open Logs Folder" opens the log folder, kept with a chosen data folder', async () => {
+    const app = await launch();
+    const logsDir = await app.evaluate(({ app: electronApp }) => electronApp.getPath('logs'));
+    expect(logsDir).toBe(join(dataDir, 'logs'));
+    const help = await app.evaluate(({ Menu }) => {
+      const menu = Menu.getApplicationMenu()?.items.find((item) => item.role?.toLowerCase() === 'help');
+      return menu?.submenu?.items.map((item) => item.id) ?? [];
+    });
+    expect(help).toContain('open-logs');
+    // Stand in for the file manager: record what would be opened.
+    await app.evaluate(({ shell }) => {
+      const opened: string[] = [];
+      (globalThis as { openedPaths?: string[] }).openedPaths = opened;
+      shell.openPath = async (path: string) => {
+        opened.push(path);
+        return '';
+      };
+    });
+    await app.evaluate(({ Menu }) => Menu.getApplicationMenu()?.getMenuItemById('open-logs')?.click());
+    expect(await app.evaluate(() => (globalThis as { openedPaths?: string[] }).openedPaths)).toEqual([logsDir]);
+  });
+
+  test('the right-click menu is built from the context-menu event: edit flags, suggestions, Add to Dictionary', async () => {
+    const app = await launch();
+    await app.firstWindow();
+    const shown = await app.evaluate(({ BrowserWindow, Menu }) => {
+      const contents = BrowserWindow.getAllWindows()[0]!.webContents;
+      const popped: Electron.Menu[] = [];
+      const replaced: string[] = [];
+      // Record the menu instead of showing it, and the replacement instead of editing a field.
+      Menu.prototype.popup = function (this: Electron.Menu) {
+        popped.push(this);
+      };
+      contents.replaceMisspelling = (word: string) => void replaced.push(word);
+      const flags = { canUndo: false, canRedo: false, canCut: false, canCopy: true, canPaste: true, canSelectAll: true, canDelete: false, canEditRichly: false };
+      const emit = (params: Record<string, unknown>) =>
+        contents.emit('context-menu', { preventDefault() {} }, { isEditable: true, selectionText: '', misspelledWord: '', dictionarySuggestions: [], editFlags: flags, ...params });
+      emit({ misspelledWord: 'capasity', dictionarySuggestions: ['capacity'] });
+      emit({ isEditable: false, selectionText: '' });
+      const menus = popped.map((menu) => menu.items.map((item) => ({ id: item.id, label: item.label, role: (item.role ?? '').toLowerCase(), enabled: item.enabled })));
+      popped[0]?.items[0]?.click();
+      return { menus, replaced, spellcheck: contents.session.isSpellCheckerEnabled() };
+    });
+    expect(shown.menus).toHaveLength(1);
+    const items = shown.menus[0]!;
+    expect(items[0]).toMatchObject({ id: 'context-suggestion-0', label: 'capacity' });
+    expect(items.find((item) => item.id === 'context-add-to-dictionary')).toBeDefined();
+    expect(items.filter((item) => item.role).map((item) => [item.role, item.enabled])).toEqual([
+      ['undo', false],
+      ['redo', false],
+      ['cut', false],
+      ['copy', true],
+      ['paste', true],
+      ['selectall', true],
+    ]);
+    expect(shown.replaced).toEqual(['capacity']);
+    // Linux: spellcheck is off rather than downloading dictionaries (electron/services/desktop/context-menu.ts).
+    expect(shown.spellcheck).toBe(process.platform !== 'linux');
+  });
+
+  test('the OS proxy settings decide the route (network.status): the built-in sandbox is reached directly', async () => {
+    const app = await launch();
+    const page = await app.firstWindow();
+    const status = await page.evaluate(async () => {
+      const g = globalThis as unknown as { api: { network: { status(): Promise<{ ok: boolean; value: { proxies: unknown[] } }> } } };
+      return (await g.api.network.status()).value;
+    });
+    // With no proxy variable set, Electron's resolver is in charge ('system'); loopback never goes through a proxy.
+    const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => process.env[name]);
+    expect(status.proxies[0]).toMatchObject({ source: proxied ? 'none' : 'system', proxy: null, usable: true });
   });
 });

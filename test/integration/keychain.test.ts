@@ -30,3 +30,28 @@ describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('opening the keyc
     expect(stores.map((s) => s.status.kind)).toEqual(Array(8).fill('keychain'));
   });
 });
+
+describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('the secret store tiers on a real keychain', () => {
+  it('keeps the real keychain first even where safeStorage is offered, and never touches safeStorage', async () => {
+    const { mkdtemp, readdir } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openSecretStore } = await import('../../electron/services/secrets/open-secret-store.js');
+    const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-tiers-'));
+    const used: string[] = [];
+    const port = {
+      backend: 'gnome_libsecret',
+      isEncryptionAvailable: () => (used.push('available'), true),
+      encryptString: (text: string) => (used.push('encrypt'), Buffer.from(text)),
+      decryptString: (blob: Buffer) => (used.push('decrypt'), blob.toString()),
+    };
+    const store = await openSecretStore(undefined, undefined, { port, dataDir });
+    expect(store.status).toEqual({ kind: 'keychain' });
+    await store.set(service, 'tiers@example.com', 'value');
+    if (!keychain.store) throw new Error('unreachable');
+    expect(await keychain.keytar.getPassword(service, 'tiers@example.com')).toBe('value');
+    expect(await store.delete(service, 'tiers@example.com')).toBe(true);
+    expect(used).toEqual([]);
+    expect(await readdir(dataDir)).toEqual([]);
+  });
+});

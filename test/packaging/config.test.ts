@@ -86,6 +86,21 @@ describe('electron-builder configuration', () => {
     expect(config.rpm?.depends).toEqual(expect.arrayContaining(['libsecret', 'libnotify', 'nss', 'gtk3']));
   });
 
+  it('AppImage uses the current toolset, whose static runtime needs no libfuse.so.2 (Ubuntu 24.04+, Debian 13, Fedora 44)', async () => {
+    const config = await loadBuilderConfig('electron-builder.yml');
+    // "0.0.0" (electron-builder 26's default, also what an absent key means) is the legacy FUSE2 runtime.
+    expect(config.toolsets?.appimage).toBe('1.0.3');
+    const test = await loadBuilderConfig('electron-builder.test.yml');
+    expect(test.toolsets?.appimage).toBe('1.0.3');
+    // The schema knows the key, so a typo or a retired version cannot slip through.
+    await expect(validateBuilderConfig({ ...config, toolsets: { appimage: '9.9.9' } } as unknown as Configuration)).rejects.toThrow(/Invalid configuration object/);
+  });
+
+  it('names the GitHub repository the releases are published to (electron-builder derives the feed from it)', async () => {
+    const packageJson = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { repository?: unknown };
+    expect(packageJson.repository).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+  });
+
   it('publishes drafts to GitHub releases, the feed electron-updater reads', async () => {
     const config = await loadBuilderConfig('electron-builder.yml');
     expect(config.publish).toMatchObject({ provider: 'github', releaseType: 'draft' });

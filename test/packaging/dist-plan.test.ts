@@ -1,5 +1,12 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { buildDirConflict, packedBuildDir } from '../../scripts/lib/build-dir.js';
 import { parseDistArgs, planDist, TEST_CONFIG } from '../../scripts/lib/dist-plan.js';
+import { ROOT } from './support/builder-config.js';
+import { distDir } from './support/pack.js';
 
 const release = parseDistArgs([]);
 
@@ -82,5 +89,45 @@ describe('npm run dist: what is built and how it is signed', () => {
     expect(plan.config).toEqual({ publish: { provider: 'github', owner: 'acme', repo: 'capacity-desk', releaseType: 'draft' } });
     expect(plan.missing).toEqual([]);
     expect(planDist(parseDistArgs(['--publish', 'always']), {}, 'linux').missing).toEqual(['GH_TOKEN']);
+  });
+});
+
+describe('one build folder for installers and their checks', () => {
+  const root = resolve('/project');
+
+  it('is dist/, and CD_DIST_DIR may only name it again', () => {
+    expect(packedBuildDir(root)).toBe(join(root, 'dist'));
+    expect(buildDirConflict({}, root)).toBeNull();
+    expect(buildDirConflict({ CD_DIST_DIR: 'dist' }, root)).toBeNull();
+    expect(buildDirConflict({ CD_DIST_DIR: join(root, 'dist') }, root)).toBeNull();
+    expect(buildDirConflict({ CD_DIST_DIR: '/tmp/elsewhere' }, root)).toMatch(/CD_DIST_DIR=\/tmp\/elsewhere is set, but installers are made from dist\//);
+  });
+
+  it('npm run dist:check refuses to build anywhere else, before building anything', async () => {
+    const started = Date.now();
+    const check = promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/dist-check.ts'], {
+      cwd: ROOT,
+      timeout: 30_000,
+      env: { ...process.env, CD_DIST_DIR: join(tmpdir(), 'capacity-desk-elsewhere') },
+    });
+    await expect(check).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/dist:check: CD_DIST_DIR=.* is set, but installers are made from dist\//) });
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('the renderer build honours CD_DIST_DIR relative to the project, as the main-process build does', async () => {
+    // As the helpers' recipe runs it: `CD_DIST_DIR=dist npm run build` (vite's root is renderer/).
+    const before = process.env.CD_DIST_DIR;
+    process.env.CD_DIST_DIR = 'dist';
+    try {
+      const config = (await import('../../vite.config.js')).default as { build?: { outDir?: string } };
+      expect(config.build?.outDir).toBe(join(packedBuildDir(ROOT), 'renderer'));
+    } finally {
+      if (before === undefined) delete process.env.CD_DIST_DIR;
+      else process.env.CD_DIST_DIR = before;
+    }
+  });
+
+  it('the packaging checks pack that same folder', () => {
+    expect(distDir()).toBe(packedBuildDir(ROOT));
   });
 });

@@ -1,14 +1,18 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extractAll } from '@electron/asar';
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFuses, RELEASE_FUSES, TEST_BUILD_FUSES } from '../../scripts/lib/fuses.js';
+import { MAIN_EXTERNAL, NATIVE_MODULES } from '../../scripts/lib/bundle-rules.js';
 import { offendingFiles, REQUIRED_IN_ASAR } from '../../scripts/lib/package-rules.js';
+import { appUpdateProblems } from '../../scripts/lib/update-feed.js';
 import { ROOT } from './support/builder-config.js';
 import { writeElectronStandIn } from './support/electron-standin.js';
 import { distDir, packLinuxDir, type PackResult } from './support/pack.js';
@@ -52,6 +56,21 @@ function packagesIn(files: readonly string[]): Set<string> {
   return names;
 }
 
+/**
+ * Module names a bundle loads at run time: import statements, dynamic imports, and require() calls
+ * (esbuild renames a local require to require2 and so on). Text inside strings does not start a line
+ * with `import`, so messages that happen to say "from" are not taken for imports.
+ */
+function runtimeSpecifiers(code: string): string[] {
+  const names = new Set<string>();
+  const patterns = [/^\s*import\s[^;]*?\bfrom\s*["']([^"']+)["']/gm, /^\s*import\s*["']([^"']+)["']/gm, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, /\brequire\d*\s*\(\s*["']([^"']+)["']\s*\)/g];
+  for (const pattern of patterns) for (const match of code.matchAll(pattern)) if (match[1] && !match[1].startsWith('.')) names.add(match[1]);
+  return [...names].sort();
+}
+
+/** Node's own modules, including those newer than the Node running the tests (Electron's is newer: node:sqlite). */
+const isNodeModule = (name: string): boolean => name.startsWith('node:') || isBuiltin(name);
+
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => `/${relative(dir, join(entry.parentPath, entry.name)).replaceAll('\\', '/')}`);
@@ -67,47 +86,44 @@ describe('the packed app (release configuration)', () => {
     for (const file of renderer) expect(release.asar).toContain(`/dist/renderer${file}`);
   });
 
-  it('holds every production dependency, keytar’s native module outside the archive', async () => {
-    const production = (await lockPackages()).filter((pkg) => !pkg.dev).map((pkg) => pkg.name);
-    const shipped = packagesIn([...release.asar, ...release.unpacked]);
-    expect([...new Set(production)].filter((name) => !shipped.has(name))).toEqual([]);
+  it('ships only the native modules as node_modules, keytar’s native module outside the archive', () => {
+    expect([...packagesIn([...release.asar, ...release.unpacked])].sort()).toEqual([...NATIVE_MODULES].sort());
     expect(release.unpacked).toContain('/node_modules/keytar/build/Release/keytar.node');
+    // What keytar loads at run time (its main, its binding) and its licence; not its install-time tools.
+    expect(release.asar.filter((file) => file.startsWith('/node_modules/') && !file.endsWith('/'))).toEqual(
+      expect.arrayContaining(['/node_modules/keytar/package.json', '/node_modules/keytar/lib/keytar.js', '/node_modules/keytar/LICENSE.md']),
+    );
   });
 
-  it('every production dependency, and each of theirs, resolves where the app loads it from', async () => {
+  it('the main bundle loads nothing at run time but Node’s modules, electron and the native modules', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'capacity-desk-asar-'));
     try {
       extractAll(join(release.appOutDir, 'resources', 'app.asar'), dir);
-      const app = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
-      const unresolved: string[] = [];
-      const resolveFrom = (packageJson: string, name: string) => {
-        try {
-          createRequire(packageJson).resolve(name);
-        } catch {
-          unresolved.push(`${relative(dir, packageJson)} -> ${name}`);
-        }
-      };
-      for (const name of Object.keys({ ...app.dependencies, ...app.optionalDependencies })) resolveFrom(join(dir, 'package.json'), name);
-      const manifests = (await readdir(join(dir, 'node_modules'), { recursive: true })).filter((path) => /(^|[\\/])package\.json$/.test(path) && !/[\\/](test|dist|lib|src)[\\/]/.test(path));
-      for (const manifest of manifests) {
-        const path = join(dir, 'node_modules', manifest);
-        const pkg = JSON.parse(await readFile(path, 'utf8')) as { name?: string; dependencies?: Record<string, string> };
-        if (!pkg.name) continue;
-        for (const name of Object.keys(pkg.dependencies ?? {})) resolveFrom(path, name);
-      }
-      expect(manifests.length).toBeGreaterThan(40);
-      expect(unresolved).toEqual([]);
+      const main = await readFile(join(dir, 'dist', 'electron', 'main.mjs'), 'utf8');
+      const loaded = runtimeSpecifiers(main);
+      // electron-updater, undici and zod are in the bundle, not looked up inside app.asar.
+      expect(loaded.filter((name) => !isNodeModule(name))).toEqual([...MAIN_EXTERNAL].filter((name) => loaded.includes(name)));
+      expect(loaded).toContain('electron');
+      expect(main).toContain('autoDownload');
+      // keytar is asked for by name (createRequire), so it must be a shipped node module.
+      expect(loaded).toContain('keytar');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 
+  it('the list of native modules is every installed package with a compiled binding', async () => {
+    const installed = (await readdir(join(ROOT, 'node_modules'), { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'node_modules', entry.name, 'binding.gyp')))
+      .map((entry) => entry.name);
+    expect(installed.sort()).toEqual([...NATIVE_MODULES].sort());
+  });
+
   it('holds no development dependency', async () => {
     const packages = await lockPackages();
-    const production = new Set(packages.filter((pkg) => !pkg.dev).map((pkg) => pkg.name));
-    const devOnly = new Set(packages.filter((pkg) => pkg.dev && !production.has(pkg.name)).map((pkg) => pkg.name));
-    expect(devOnly).toContain('electron');
-    expect(devOnly).toContain('vitest');
+    const devOnly = new Set(packages.filter((pkg) => pkg.dev).map((pkg) => pkg.name));
+    // Bundled into main.mjs, so development-time packages now.
+    for (const name of ['electron', 'vitest', 'electron-updater', 'undici', 'zod']) expect(devOnly).toContain(name);
     const shipped = packagesIn(release.asar);
     expect([...shipped].filter((name) => devOnly.has(name))).toEqual([]);
   });
@@ -123,14 +139,16 @@ describe('the packed app (release configuration)', () => {
   });
 
   it('keeps the licences of the packages it ships', () => {
-    expect(release.asar).toContain('/node_modules/sax/LICENSE.md');
+    expect(release.asar).toContain('/node_modules/keytar/LICENSE.md');
     expect(release.asar.filter((file) => /\.md$/i.test(file) && !/\/licen[cs]e[^/]*$/i.test(file))).toEqual([]);
   });
 
   it('has the update feed and the icon beside the archive', async () => {
     expect(release.resources).toEqual(expect.arrayContaining(['app.asar', 'app-update.yml', 'icon.png']));
     const feed = parse(await readFile(join(release.appOutDir, 'resources', 'app-update.yml'), 'utf8')) as Record<string, unknown>;
+    // owner and repo come from package.json's repository (pack.ts adds no publish settings).
     expect(feed).toMatchObject({ provider: 'github', owner: 'capacity-desk', repo: 'capacity-desk' });
+    expect(appUpdateProblems(join(release.appOutDir, 'resources', 'app-update.yml'))).toEqual([]);
   });
 
   it('flipped the fuses in the binary: no Node mode, no NODE_OPTIONS, no inspector, asar only and checked', async () => {
@@ -174,6 +192,48 @@ describe('npm run dist:check on packaged output', () => {
     const { stdout } = await distCheck(`${dirname(release.appOutDir)}:release`);
     expect(stdout).toMatch(/linux-unpacked: release fuses and \d+ packed files checked/);
     await expect(distCheck(`${dirname(testBuild.appOutDir)}:test`)).resolves.toBeTruthy();
+  });
+
+  /** A copy of the packed release output to spoil, so the other checks keep the real one. */
+  async function spoiledCopy(spoil: (outputDir: string, resources: string) => Promise<void>): Promise<string> {
+    const outputDir = await mkdtemp(join(tmpdir(), 'capacity-desk-spoiled-'));
+    await cp(release.appOutDir, join(outputDir, 'linux-unpacked'), { recursive: true });
+    await spoil(outputDir, join(outputDir, 'linux-unpacked', 'resources'));
+    return outputDir;
+  }
+
+  it('parses the update feed: refuses an app-update.yml with no provider (a build with no repository)', async () => {
+    const outputDir = await spoiledCopy((_, resources) => writeFile(join(resources, 'app-update.yml'), 'updaterCacheDirName: capacity-desk-updater\n'));
+    try {
+      await expect(distCheck(`${outputDir}:release`)).rejects.toMatchObject({ stderr: expect.stringMatching(/app-update\.yml: provider: no provider: set "repository" in package\.json/) });
+    } finally {
+      await rm(outputDir, { recursive: true, force: true });
+    }
+  });
+
+  it('parses latest*.yml beside the installers: this version, real files, SHA-512 sums', async () => {
+    const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const installer = 'capacity-desk-x86_64.AppImage';
+    const body = Buffer.from('an installer');
+    const sha512 = createHash('sha512').update(body).digest('base64');
+    const feed = (v: string, url: string) => stringify({ version: v, files: [{ url, sha512, size: body.length }], path: url, sha512, releaseDate: '2026-11-22T20:00:00.000Z' });
+    const good = await spoiledCopy(async (outputDir) => {
+      await writeFile(join(outputDir, installer), body);
+      await writeFile(join(outputDir, 'latest-linux.yml'), feed(version, installer));
+    });
+    const bad = await spoiledCopy(async (outputDir) => {
+      await writeFile(join(outputDir, 'latest-linux.yml'), feed('0.0.1-stale', 'gone.AppImage'));
+      await writeFile(join(outputDir, 'latest.yml'), 'version: 1\n');
+    });
+    try {
+      await expect(distCheck(`${good}:release`)).resolves.toBeTruthy();
+      const refused = distCheck(`${bad}:release`);
+      await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('latest-linux.yml: version 0.0.1-stale, but package.json says') });
+      await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('latest-linux.yml: lists gone.AppImage') });
+      await expect(refused).rejects.toMatchObject({ stderr: expect.stringMatching(/latest\.yml: version: .*files: /) });
+    } finally {
+      await Promise.all([good, bad].map((dir) => rm(dir, { recursive: true, force: true })));
+    }
   });
 
   it('refuses a test build passed off as a release', async () => {

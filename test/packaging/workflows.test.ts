@@ -11,6 +11,7 @@ const Step = z.object({
   if: z.string().optional(),
   run: z.string().optional(),
   uses: z.string().optional(),
+  with: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   env: z.record(z.string(), z.string()).optional(),
 });
 type Step = z.infer<typeof Step>;
@@ -43,9 +44,30 @@ const step = (job: Job, name: RegExp): Step => {
 
 const MATRIX = ['ubuntu-latest', 'windows-latest', 'macos-latest'];
 
+/** electron, @electron/get and @electron/rebuild declare Node >= 22.12. */
+function expectNode22(job: Job): void {
+  expect(step(job, /^Set up Node.js$/).with?.['node-version']).toBe(22);
+}
+
+/**
+ * ubuntu-latest (24.04) restricts unprivileged user namespaces with AppArmor, so an Electron
+ * started without Playwright's switches dies before its window opens; the step lifts the
+ * restriction (keeping Chromium's sandbox on) before anything launches Electron.
+ */
+function expectSandboxAllowedBefore(job: Job, firstLaunch: string): void {
+  const sandbox = step(job, /^Allow user namespaces for Chromium's sandbox \(Linux\)$/);
+  expect(sandbox.if).toBe("runner.os == 'Linux'");
+  expect(sandbox.run).toBe('sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0');
+  const at = (name: string) => job.steps.findIndex((s) => s.name.startsWith(name));
+  expect(at(firstLaunch)).toBeGreaterThan(at(sandbox.name));
+  for (const s of job.steps) expect(s.run ?? '').not.toMatch(/--no-sandbox/);
+}
+
 /** What every tested matrix job must do, in this order. */
 function expectTestSteps(job: Job): void {
   expect(job.strategy?.matrix.os).toEqual(MATRIX);
+  expectNode22(job);
+  expectSandboxAllowedBefore(job, 'Run the tests');
   const linux = step(job, /^Install system packages \(Linux\)$/);
   expect(linux.if).toBe("runner.os == 'Linux'");
   for (const pkg of ['libsecret-1-dev', 'gnome-keyring', 'dbus', 'xvfb']) expect(linux.run).toContain(pkg);
@@ -79,7 +101,7 @@ describe('release workflow', () => {
     expect(step(release.jobs.test!, /^Check the tag matches package.json$/).run).toContain('GITHUB_REF_NAME');
   });
 
-  it('creates one draft release, then builds and publishes signed installers on each OS', () => {
+  it('creates one draft release, then builds signed installers on each OS', () => {
     const draft = release.jobs['draft-release']!;
     expect(draft.needs).toBe('test');
     expect(step(draft, /^Create the draft release$/).run).toContain('--draft');
@@ -87,18 +109,42 @@ describe('release workflow', () => {
     expect(installers.needs).toBe('draft-release');
     expect(installers.strategy?.matrix.os).toEqual(MATRIX);
     expect(installers.permissions).toEqual({ contents: 'write' });
-    const publish = step(installers, /^Build and publish signed installers$/);
-    expect(publish.run).toBe('npm run dist -- --publish always');
-    expect(publish.env).toMatchObject({
-      GH_TOKEN: '${{ secrets.GITHUB_TOKEN }}',
+    expectNode22(installers);
+    const build = step(installers, /^Build signed installers$/);
+    expect(build.run).toBe('npm run dist');
+    expect(build.env).toMatchObject({
       CAPACITY_DESK_REQUIRE_SIGNING: expect.stringContaining("'1'"),
       WIN_CSC_LINK: '${{ secrets.WIN_CSC_LINK }}',
       AZURE_TRUSTED_SIGNING_ENDPOINT: '${{ secrets.AZURE_TRUSTED_SIGNING_ENDPOINT }}',
       APPLE_API_KEY_ID: '${{ secrets.APPLE_API_KEY_ID }}',
     });
-    expect(publish.env?.CSC_LINK).toContain('secrets.MAC_CSC_LINK');
+    expect(build.env?.CSC_LINK).toContain('secrets.MAC_CSC_LINK');
+    // The build cannot publish: the token is only given to the upload that follows the checks.
+    expect(build.env?.GH_TOKEN).toBeUndefined();
     expect(step(installers, /^Check the packaged release/).run).toBe('npm run dist:check -- --built release:release');
     expect(text).not.toMatch(/pull_request_target/);
+  });
+
+  it('smoke-launches every installer on the three OSes, and publishes only after every check passed', () => {
+    const installers = release.jobs.installers!;
+    expectSandboxAllowedBefore(installers, 'Smoke launch the installers');
+    const smoke = step(installers, /^Smoke launch the installers$/);
+    expect(smoke.if).toBeUndefined();
+    expect(smoke.run).toMatch(/xvfb-run[^\n]*npm run -s smoke -- release/);
+    expect(smoke.run).toMatch(/else\s+npm run -s smoke -- release/);
+    const publish = step(installers, /^Publish to the draft release$/);
+    expect(publish.if).toBeUndefined();
+    expect(publish.env).toEqual({ GH_TOKEN: '${{ secrets.GITHUB_TOKEN }}' });
+    expect(publish.run).toMatch(/gh release upload "\$GITHUB_REF_NAME"/);
+    for (const kind of ['exe', 'dmg', 'zip', 'AppImage', 'deb', 'rpm', 'blockmap']) expect(publish.run).toContain(`release/*.${kind}`);
+    expect(publish.run).toContain('release/latest*.yml');
+    const at = (name: string) => installers.steps.findIndex((s) => s.name === name);
+    const order = ['Build signed installers', 'Check the packaged release (fuses locked, file list, update feed)', 'Smoke launch the installers', 'Publish to the draft release'].map(at);
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // Nothing before the checks holds the token that can publish.
+    const tokenSteps = installers.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('GITHUB_TOKEN')).map((s) => s.name);
+    expect(tokenSteps).toEqual(['Publish to the draft release']);
   });
 
   it('gives write access only to the jobs that publish', () => {
@@ -115,7 +161,7 @@ describe('release workflow', () => {
 
   it('passes every variable scripts/dist-plan.ts reads', async () => {
     const plan = await readFile(join(ROOT, 'scripts', 'lib', 'dist-plan.ts'), 'utf8');
-    const publish = step(release.jobs.installers!, /^Build and publish signed installers$/);
+    const publish = step(release.jobs.installers!, /^Build signed installers$/);
     const read = [...new Set([...plan.matchAll(/'((?:AZURE|APPLE|WIN_CSC|CSC)_[A-Z_]+)'/g)].map((match) => match[1]!))];
     // APPLE_API_KEY is a file path written by the step before; the Apple ID route is an alternative documented in docs/release.md.
     const provided = new Set([...Object.keys(publish.env ?? {}), 'APPLE_API_KEY', 'APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID', 'CSC_NAME']);

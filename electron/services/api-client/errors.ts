@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ErrorEnvelope } from '../../../shared/api/errors.js';
 import { parseFieldRule } from '../../../shared/api/contract-choices.js';
 import { AppFailure, type AppError } from '../../../shared/ipc/result.js';
+import { PROXY_UNUSABLE_CODE } from '../network/pac-answer.js';
 
 /**
  * Whether a failed request may have reached the service. Money actions use it
@@ -125,6 +126,11 @@ export function classifyNetworkFailure(error: unknown, baseUrl: string): Network
           ? `${host} refused the connection: the service is not running there or cannot be reached.`
           : `${host} cannot be reached from this network (${code}).`,
     });
+  }
+  if (code === PROXY_UNUSABLE_CODE) {
+    // Refused before any connection was opened: certainly not sent.
+    const reason = causeChain(error).find((item) => item.code === PROXY_UNUSABLE_CODE)?.message;
+    return notSent({ kind: 'offline', message: `${host} cannot be reached: ${typeof reason === 'string' ? reason : 'the system proxy settings allow no usable route.'}` });
   }
   const tls = tlsMessage(code, host);
   if (tls) return notSent({ kind: 'offline', message: tls });

@@ -1,5 +1,6 @@
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { NetworkConfig } from '../network/network-config.js';
+import { SystemProxyDispatcher, type ResolveProxy } from '../network/system-proxy-dispatcher.js';
 
 /**
  * Every timeout set on purpose, because a person is waiting on each request:
@@ -27,6 +28,12 @@ export interface HttpAgentOptions {
   readonly timeouts?: AgentTimeouts;
   /** Proxy and trust settings; none = direct, Node's default trust. */
   readonly network?: NetworkConfig;
+  /**
+   * Electron's resolver of the OS proxy settings (manual, PAC, WPAD). Used
+   * when no proxy variable is set: HTTPS_PROXY / HTTP_PROXY, when set, are an
+   * explicit choice and win. The browser host has none and uses the variables.
+   */
+  readonly resolveProxy?: ResolveProxy;
 }
 
 /** Keep-alive shorter than the sandbox's and most servers' 5 s, so a pooled socket is never reused as it closes. */
@@ -35,7 +42,7 @@ const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '[::1]'];
 /** Per origin: enough for the bulk fetch's concurrency plus the user's own clicks. */
 const CONNECTIONS_PER_ORIGIN = 16;
 
-/** The app's one connection pool; behind a proxy when HTTPS_PROXY / HTTP_PROXY are set. */
+/** The app's one connection pool; behind a proxy when HTTPS_PROXY / HTTP_PROXY are set, or as the OS settings say in Electron. */
 export function createHttpAgent(options: HttpAgentOptions = {}): Dispatcher {
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   const secureContext = options.network?.trust.secureContext;
@@ -48,6 +55,7 @@ export function createHttpAgent(options: HttpAgentOptions = {}): Dispatcher {
     connections: CONNECTIONS_PER_ORIGIN,
   };
   const proxy = options.network?.proxy;
+  if (!proxy && options.resolveProxy) return new SystemProxyDispatcher({ resolveProxy: options.resolveProxy, agentOptions: common, tls: tlsOptions });
   if (!proxy) return new Agent(common);
   return new EnvHttpProxyAgent({
     ...common,

@@ -102,7 +102,7 @@ export class OfflineService {
 
   async status(): Promise<CacheStatus> {
     const cache = await this.#verifiedCache();
-    if (!cache) return { persistent: this.deps.secrets.status.kind === 'keychain', fetchedAt: {}, capacityCount: 0, discarded: 0 };
+    if (!cache) return { persistent: this.deps.secrets.status.kind !== 'memory', fetchedAt: {}, capacityCount: 0, discarded: 0 };
     const fetchedAt = await cache.summary();
     const capacities = await cache.read('capacities');
     const unreadable = cache.unreadable;
@@ -122,7 +122,7 @@ export class OfflineService {
    */
   async enterOffline(profileId: string): Promise<CacheStatus> {
     const username = this.deps.lastUsername(profileId);
-    if (!username || this.deps.secrets.status.kind !== 'keychain') {
+    if (!username || this.deps.secrets.status.kind === 'memory') {
       throw new AppFailure({ kind: 'not-found', message: 'There is no offline copy on this computer for this profile. Sign in and sync first.' });
     }
     // Opened even when its key is gone from the keychain, so that a copy lost with its key is reported, not ignored.

@@ -87,7 +87,7 @@ export class PolicyCache {
   }
 
   static async open(options: PolicyCacheOptions): Promise<PolicyCache> {
-    if (options.secrets.status.kind !== 'keychain') return new PolicyCache(options, null);
+    if (options.secrets.status.kind === 'memory') return new PolicyCache(options, null);
     const service = cacheKeyService(options.owner.profileId);
     let key = decodeKey(await options.secrets.get(service, options.owner.username));
     const cache = (fresh: Buffer) => new PolicyCache(options, fresh);

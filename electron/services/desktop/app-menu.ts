@@ -149,14 +149,16 @@ export function appMenuTemplate(options: MenuOptions): MenuSpec[] {
   };
   // macOS's Window menu is the system one (it also lists open windows).
   const window: MenuSpec = mac ? { role: 'windowMenu' } : { label: '&Window', submenu: [{ role: 'minimize' }, { role: 'close' }] };
-  if (mac) return [appMenu, file, edit, go, view, window];
   // Support asks for the logs; they are redacted, so handing the folder over is safe.
   const openLogs: MenuSpec = { id: 'open-logs', label: 'Open Logs Folder', action: { kind: 'open-logs' } };
+  // Every OS has a Help menu. On macOS About and updates live in the app menu
+  // (the 'help' role adds the system's search field); elsewhere they are here.
   const help: MenuSpec = {
-    label: '&Help',
+    label: mac ? 'Help' : '&Help',
     role: 'help',
-    submenu: [{ id: 'about', role: 'about', label: `About ${options.appName}` }, checkUpdates, openLogs],
+    submenu: mac ? [openLogs] : [{ id: 'about', role: 'about', label: `About ${options.appName}` }, checkUpdates, openLogs],
   };
+  if (mac) return [appMenu, file, edit, go, view, window, help];
   return [file, edit, go, view, window, help];
 }
 

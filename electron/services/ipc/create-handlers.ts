@@ -4,6 +4,7 @@ import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions, terminationShown } from '../money/money-actions.js';
 import { networkStatus, readNetworkConfig, type NetworkConfig } from '../network/network-config.js';
+import type { ProxyInUse } from '../../../shared/ipc/models.js';
 import { ProfileEditor } from '../profiles/profile-editor.js';
 import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
@@ -24,6 +25,8 @@ export interface HandlerDeps {
   readonly saveFile?: SaveFileHost | undefined;
   /** Proxy and trust settings the HTTP agent uses, reported by network.status. */
   readonly network?: NetworkConfig | undefined;
+  /** The route requests to a base URL take (OS proxy settings or variables), listed per environment by network.status. */
+  readonly proxyInUse?: ((baseUrl: string) => Promise<ProxyInUse>) | undefined;
   /** When a money action's policy is re-read after an unanswered request (tests shorten it). */
   readonly moneyCheckDelaysMs?: readonly number[] | undefined;
   /** Preferences, updates and app facts: what the host provides (issue 8). */
@@ -32,7 +35,7 @@ export interface HandlerDeps {
   readonly unreadableFiles: UnreadableFiles;
 }
 
-export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, moneyCheckDelaysMs, desktop, unreadableFiles }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, proxyInUse, moneyCheckDelaysMs, desktop, unreadableFiles }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
   const money = new MoneyActions({ session, lock: moneyLock, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
@@ -84,7 +87,8 @@ export function createHandlers({ profiles, session, moneyLock, offline, overview
     'profiles.save': (input) => profileEditor.save(input),
     'profiles.remove': (input) => profileEditor.remove(input),
     'profiles.rememberCustomer': (input) => profileEditor.rememberCustomer(input),
-    'network.status': async () => networkStatus(network ?? readNetworkConfig()),
+    'network.status': async () =>
+      networkStatus(network ?? readNetworkConfig(), proxyInUse ? await Promise.all(profiles.list().map((profile) => proxyInUse(profile.baseUrl))) : []),
     'money.state': async ({ cidrId }) => money.state(cidrId),
     'money.check': ({ cidrId }) => money.check(cidrId),
     'app.unreadableFiles': async () => unreadableFiles.list(),

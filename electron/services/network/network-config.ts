@@ -1,5 +1,7 @@
-import type { NetworkStatus } from '../../../shared/ipc/models.js';
+import type { Dispatcher } from 'undici';
+import type { NetworkStatus, ProxyInUse } from '../../../shared/ipc/models.js';
 import { readProxyEnv, redactProxyUrl, type ProxyEnv } from './proxy-env.js';
+import { SystemProxyDispatcher } from './system-proxy-dispatcher.js';
 import { loadTrustStore, type TrustStore } from './trust-store.js';
 
 /** How this process reaches the network: read once at start, shared by the HTTP agent and the status channel. */
@@ -18,7 +20,7 @@ export function readNetworkConfig(env: NodeJS.ProcessEnv = process.env): Network
 }
 
 /** What the app tells the user about it; never a proxy password. */
-export function networkStatus(config: NetworkConfig): NetworkStatus {
+export function networkStatus(config: NetworkConfig, proxies: readonly ProxyInUse[] = []): NetworkStatus {
   const proxy = config.proxy?.httpsProxy ?? config.proxy?.httpProxy;
   return {
     proxy: proxy ? redactProxyUrl(proxy) : null,
@@ -26,5 +28,37 @@ export function networkStatus(config: NetworkConfig): NetworkStatus {
     extraCaCertsFile: config.extraCaCertsFile,
     systemCa: config.trust.systemCa,
     nodeVersion: process.versions.node,
+    proxies: [...proxies],
+  };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** NO_PROXY as curl reads it: `*`, or host names matched on whole labels (a leading dot or `*.` is optional). */
+function bypassesProxy(hostname: string, noProxy: string | undefined): boolean {
+  if (LOOPBACK_HOSTS.has(hostname)) return true;
+  return (noProxy ?? '')
+    .split(/[\s,]+/)
+    .map((entry) => entry.replace(/^\*?\./, '').replace(/:\d+$/, '').toLowerCase())
+    .some((entry) => entry === '*' || (entry !== '' && (hostname === entry || hostname.endsWith(`.${entry}`))));
+}
+
+/**
+ * How requests to each base URL go: from the OS settings when the agent is
+ * Electron's SystemProxyDispatcher, else from the proxy variables.
+ */
+export function proxyReporter(config: NetworkConfig, agent: Dispatcher): (baseUrl: string) => Promise<ProxyInUse> {
+  return async (baseUrl) => {
+    if (agent instanceof SystemProxyDispatcher) {
+      const decision = await agent.decisionFor(baseUrl);
+      if (decision.kind === 'unsupported') return { baseUrl, source: 'system', proxy: null, usable: false, note: decision.message };
+      const proxy = decision.kind === 'proxy' ? redactProxyUrl(decision.url) : null;
+      return { baseUrl, source: 'system', proxy, usable: true, ...(decision.note ? { note: decision.note } : {}) };
+    }
+    const url = new URL(baseUrl);
+    // As undici's EnvHttpProxyAgent: https URLs fall back to HTTP_PROXY when HTTPS_PROXY is unset.
+    const variable = url.protocol === 'https:' ? (config.proxy?.httpsProxy ?? config.proxy?.httpProxy) : config.proxy?.httpProxy;
+    if (!variable || bypassesProxy(url.hostname.toLowerCase(), config.proxy?.noProxy)) return { baseUrl, source: 'none', proxy: null, usable: true };
+    return { baseUrl, source: 'environment', proxy: redactProxyUrl(variable), usable: true };
   };
 }

@@ -6,14 +6,17 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
+import { buildDirConflict, packedBuildDir } from '../../../scripts/lib/build-dir.js';
 import { writeElectronStandIn } from './electron-standin.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 
-/** The build under test: the one `npm test` just made in dist/ (what electron-builder packs). */
+/** The build under test: the one folder installers are made from (what `npm run build` and `dist:check` just built). */
 export function distDir(): string {
-  return resolve(ROOT, 'dist');
+  const conflict = buildDirConflict(process.env, ROOT);
+  if (conflict) throw new Error(conflict);
+  return packedBuildDir(ROOT);
 }
 
 /** Files `electron .` loads; without them there is nothing to pack. */
@@ -39,7 +42,8 @@ export interface PackResult {
  * the built dist/ and a link to node_modules), a stand-in Electron folder, and
  * `electron-builder --linux dir` with the real configuration extended only by
  * where Electron comes from, no native rebuild (keytar is already built for
- * this machine) and a publish owner (the feed file needs one).
+ * this machine). The update feed's owner and repo come from package.json's
+ * repository, as in a local `npm run dist`.
  */
 export async function packLinuxDir(configFile: 'electron-builder.yml' | 'electron-builder.test.yml'): Promise<PackResult> {
   const dist = distDir();
@@ -60,7 +64,6 @@ export async function packLinuxDir(configFile: 'electron-builder.yml' | 'electro
       electronDist: join(project, 'electron-standin'),
       npmRebuild: false,
       directories: { output: join(project, 'out'), buildResources: join(ROOT, 'build') },
-      ...(configFile === 'electron-builder.yml' ? { publish: { provider: 'github', owner: 'capacity-desk', repo: 'capacity-desk' } } : {}),
     }),
   );
 

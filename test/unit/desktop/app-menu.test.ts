@@ -19,6 +19,20 @@ describe('application menu', () => {
     expect(mac.some((item) => item.role === 'windowMenu')).toBe(true);
   });
 
+  it('has a Help menu with "Open Logs Folder" on every OS, and About in the macOS app menu only once', () => {
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const items = menu(platform);
+      const help = items.at(-1)!;
+      expect(help.role).toBe('help');
+      expect(byId(help.submenu!, 'open-logs')?.action).toEqual({ kind: 'open-logs' });
+      expect(flatten(items).filter((item) => item.id === 'about')).toHaveLength(1);
+      expect(flatten(items).filter((item) => item.id === 'check-updates')).toHaveLength(1);
+    }
+    const mac = menu('darwin');
+    expect(mac.map((item) => item.label ?? item.role)).toEqual(['Capacity Desk', '&File', '&Edit', '&Go', '&View', 'windowMenu', 'Help']);
+    expect(byId([mac[0]!], 'about')?.role).toBe('about');
+  });
+
   it('puts Preferences and Exit in File on Windows and Linux, About and updates in Help', () => {
     for (const platform of ['win32', 'linux'] as const) {
       const items = menu(platform);

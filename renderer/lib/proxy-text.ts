@@ -1,0 +1,10 @@
+import type { ProxyInUse } from '../../shared/ipc/models.js';
+
+/** The "Proxy: …" line of an environment in Manage environments: the route, and where the setting comes from. */
+export function proxyText(route: ProxyInUse): string {
+  if (!route.usable) return `none usable (system settings). ${route.note ?? ''}`.trim();
+  const where = route.source === 'system' ? 'system settings' : route.source === 'environment' ? 'HTTPS_PROXY / HTTP_PROXY' : null;
+  const path = route.proxy ?? 'none, direct connection';
+  const text = where ? `${path} (${where})` : path;
+  return route.note ? `${text}. ${route.note}` : text;
+}

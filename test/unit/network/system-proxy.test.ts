@@ -1,0 +1,137 @@
+/**
+ * The OS proxy settings in Electron: an injected resolver stands in for
+ * `session.resolveProxy` (Electron cannot run here); the proxy, the service
+ * and the requests are real. "desk.corp.test" does not resolve: only the
+ * proxy knows where it lives.
+ */
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../electron/services/api-client/api-client.js';
+import { ApiFailure } from '../../../electron/services/api-client/errors.js';
+import { createHttpAgent } from '../../../electron/services/api-client/http-agent.js';
+import { proxyReporter, readNetworkConfig } from '../../../electron/services/network/network-config.js';
+import { SystemProxyDispatcher } from '../../../electron/services/network/system-proxy-dispatcher.js';
+
+const servers: Server[] = [];
+const clients: ApiClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+async function listen(server: Server): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+const ACCOUNT = { accountId: 'via-proxy', accountName: 'n', provider: 'AWS', status: 'LINKED', linkedAt: '2025-01-01T00:00:00Z' };
+
+async function serviceAndProxy(): Promise<{ servicePort: number; proxyPort: number; tunnels: string[]; served: string[] }> {
+  const served: string[] = [];
+  const service = createServer((req, res) => {
+    served.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify([ACCOUNT]));
+  });
+  const servicePort = await listen(service);
+  const tunnels: string[] = [];
+  const proxy = createServer();
+  proxy.on('connect', (req, clientSocket, head) => {
+    tunnels.push(req.url ?? '');
+    const upstream = connect(servicePort, '127.0.0.1', () => {
+      clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(clientSocket);
+      clientSocket.pipe(upstream);
+    });
+    upstream.on('error', () => clientSocket.destroy());
+    clientSocket.on('error', () => upstream.destroy());
+  });
+  return { servicePort, proxyPort: await listen(proxy), tunnels, served };
+}
+
+function clientFor(baseUrl: string, dispatcher: ReturnType<typeof createHttpAgent>): ApiClient {
+  const client = new ApiClient({ baseUrl, dispatcher, retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 } });
+  clients.push(client);
+  return client;
+}
+
+describe('OS proxy settings (Electron)', () => {
+  it('sends each origin the way the resolver says, through the proxy it names, and reports it per environment', async () => {
+    const { servicePort, proxyPort, tunnels } = await serviceAndProxy();
+    const asked: string[] = [];
+    const network = readNetworkConfig({});
+    const agent = createHttpAgent({
+      network,
+      resolveProxy: async (url) => {
+        asked.push(url);
+        return `PROXY 127.0.0.1:${proxyPort}; DIRECT`;
+      },
+    });
+    expect(agent).toBeInstanceOf(SystemProxyDispatcher);
+    const baseUrl = `http://desk.corp.test:${servicePort}`;
+    const accounts = await clientFor(baseUrl, agent).call('linkedAccounts', { token: 't' });
+    expect(accounts[0]?.accountId).toBe('via-proxy');
+    expect(tunnels).toEqual([`desk.corp.test:${servicePort}`]);
+    expect(asked).toEqual([baseUrl]);
+
+    const report = proxyReporter(network, agent);
+    expect(await report(baseUrl)).toEqual({ baseUrl, source: 'system', proxy: `http://127.0.0.1:${proxyPort}`, usable: true });
+    // The built-in sandbox is on this computer: direct, and the OS is not even asked.
+    expect(await report(`http://127.0.0.1:${servicePort}`)).toEqual({ baseUrl: `http://127.0.0.1:${servicePort}`, source: 'system', proxy: null, usable: true });
+    await clientFor(`http://127.0.0.1:${servicePort}`, agent).call('linkedAccounts', { token: 't' });
+    expect(tunnels).toHaveLength(1);
+    expect(asked).toEqual([baseUrl]);
+  });
+
+  it('lets HTTPS_PROXY win over the OS settings: an explicit choice', async () => {
+    const agent = createHttpAgent({ network: readNetworkConfig({ HTTPS_PROXY: 'http://proxy.env:3128' }), resolveProxy: async () => 'DIRECT' });
+    expect(agent).not.toBeInstanceOf(SystemProxyDispatcher);
+    await agent.close();
+  });
+
+  it('fails a request clearly, as not sent, when the settings name only a SOCKS proxy', async () => {
+    const { servicePort, served } = await serviceAndProxy();
+    const agent = createHttpAgent({ network: readNetworkConfig({}), resolveProxy: async () => 'SOCKS5 127.0.0.1:1080' });
+    const baseUrl = `http://desk.corp.test:${servicePort}`;
+    const error = await clientFor(baseUrl, agent)
+      .call('linkedAccounts', { token: 't' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiFailure);
+    expect((error as ApiFailure).error.message).toMatch(/cannot be reached: .*SOCKS5 127\.0\.0\.1:1080 \(SOCKS proxies are not supported\)/);
+    expect((error as ApiFailure).delivery).toBe('not-sent');
+    expect(served).toEqual([]);
+    expect(await proxyReporter(readNetworkConfig({}), agent)(baseUrl)).toMatchObject({ source: 'system', proxy: null, usable: false });
+  });
+
+  it('goes direct, with a note, when the resolver fails; asks again once the answer is old', async () => {
+    let now = 0;
+    let answers = 0;
+    const agent = new SystemProxyDispatcher({
+      resolveProxy: async () => {
+        answers += 1;
+        if (answers === 1) throw new Error('resolver gone');
+        return 'PROXY p.corp:8080';
+      },
+      agentOptions: {},
+      tls: {},
+      refreshMs: 1_000,
+      now: () => now,
+    });
+    expect(await agent.decisionFor('https://api.example.com/v1/x')).toEqual({
+      kind: 'direct',
+      note: 'The system proxy settings could not be read (resolver gone); connecting directly.',
+    });
+    now = 999;
+    expect((await agent.decisionFor('https://api.example.com/other')).kind).toBe('direct');
+    now = 1_000;
+    expect(await agent.decisionFor('https://api.example.com')).toEqual({ kind: 'proxy', url: 'http://p.corp:8080' });
+    expect(answers).toBe(2);
+    await agent.close();
+  });
+});
