@@ -27,6 +27,8 @@ test('a settings file from a newer version is kept aside and the notice says whe
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await expect(notice).toBeHidden();
   } finally {
+    // The page's event stream would keep the host's server open.
+    await page.close();
     await app.close();
   }
 });
@@ -39,6 +41,8 @@ test('no notice when every settings file reads', async ({ page }) => {
     await page.waitForLoadState('networkidle');
     await expect(page.getByTestId('unreadable-files-notice')).toHaveCount(0);
   } finally {
+    // The page's event stream would keep the host's server open.
+    await page.close();
     await app.close();
   }
 });
