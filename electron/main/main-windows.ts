@@ -8,6 +8,7 @@ import { WindowStateStore } from '../services/desktop/window-state-store.js';
 import type { AppEvents } from '../services/events.js';
 import type { Logger } from '../services/logging/file-logger.js';
 import { installContextMenu } from './context-menu.js';
+import type { UnreadableReporter } from '../services/settings/json-file.js';
 import { forwardEvents } from './ipc-bridge.js';
 import { watchRenderer } from './recovery.js';
 import { createMainWindow } from './window.js';
@@ -21,6 +22,8 @@ export interface MainWindowsOptions {
   readonly logger: Logger;
   /** Named in the box offered when the page crashes or hangs. */
   readonly logsDir: string;
+  /** Told when the saved window state could not be read (it is kept aside). */
+  readonly onUnreadable?: UnreadableReporter;
 }
 
 /**
@@ -34,7 +37,7 @@ export class MainWindows {
   #current: BrowserWindow | null = null;
 
   constructor(private readonly options: MainWindowsOptions) {
-    this.#store = new WindowStateStore(options.dataDir);
+    this.#store = new WindowStateStore(options.dataDir, options.onUnreadable);
     this.#keeper = new WindowStateKeeper(this.#store, systemScheduler, (error) => console.error('[window state]', error));
   }
 

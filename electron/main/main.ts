@@ -65,7 +65,7 @@ async function start(): Promise<void> {
   });
   const logger = services.logger;
   registerContract(services.handlers, (channel, error) => logger.error('ipc', `${channel} failed`, error));
-  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, logger, logsDir });
+  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, logger, logsDir, onUnreadable: services.unreadableFiles.report });
   installApplicationMenu(
     appMenuTemplate({
       platform: process.platform,

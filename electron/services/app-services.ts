@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ownEntry } from '../../shared/records.js';
 import type { Dispatcher } from 'undici';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 import { ApiClient } from './api-client/api-client.js';
@@ -25,6 +26,7 @@ import type { SafeStoragePort } from './secrets/safe-storage-secret-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { SessionService } from './session/session-service.js';
 import { SettingsStore } from './settings/settings-store.js';
+import { UnreadableFiles } from './settings/unreadable-files.js';
 import { createDesktopServices, type DesktopServices } from './desktop/desktop-services.js';
 import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
 import { readPackageVersion } from './desktop/package-version.js';
@@ -72,6 +74,8 @@ export interface AppServices {
   readonly secrets: SecretStore;
   readonly dataDir: string;
   readonly desktop: DesktopServices;
+  /** Settings-like files found unreadable and kept aside in this run (the Electron shell adds its window state). */
+  readonly unreadableFiles: UnreadableFiles;
   close(): Promise<void>;
 }
 
@@ -83,7 +87,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   // Only successful or failed state-changing calls write here (a few a minute at most), so
   // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
   const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9 });
-  const settings = new SettingsStore(options.dataDir);
+  const unreadableFiles = new UnreadableFiles((event) =>
+    logger.warn(
+      'settings',
+      `${event.file} could not be read: ${event.reason}. ${event.keptAs ? `Kept aside as ${event.keptAs}` : 'It could not be moved and is not written over'}; defaults are in use.`,
+    ),
+  );
+  const settings = new SettingsStore(options.dataDir, unreadableFiles.report);
   await settings.load();
   const [secrets, sandbox] = await Promise.all([
     options.secrets
@@ -129,13 +139,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     signedIn: () => session.status().signedIn,
     loadPolicies: activeCapacityDates(session),
     report: (where, error) => logger.error(where, 'failed', error),
+    onUnreadable: unreadableFiles.report,
   });
   const offline = new OfflineService({
     dataDir: options.dataDir,
     secrets,
     session,
     events,
-    lastUsername: (profileId) => settings.current.lastUsernames[profileId],
+    lastUsername: (profileId) => ownEntry(settings.current.lastUsernames, profileId),
     customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
     logger,
   });
@@ -155,6 +166,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       moneyCheckDelaysMs: options.moneyCheckDelaysMs,
       desktop,
       drift,
+      unreadableFiles,
     }),
     offline,
     (error) => logger.warn('offline-cache', 'write-through failed', error),
@@ -187,6 +199,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     secrets,
     dataDir: options.dataDir,
     desktop,
+    unreadableFiles,
     async close() {
       desktop.stop();
       backgroundSync.stop();

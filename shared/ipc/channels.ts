@@ -45,6 +45,7 @@ export const CHANNELS = [
   'money.state',
   'money.check',
   'diagnostics.contractDrift',
+  'app.unreadableFiles',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

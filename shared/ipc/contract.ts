@@ -20,6 +20,7 @@ import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, Ses
 import { OverviewSummary, SaveCsvInput, SaveCsvResult } from './models.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
 import { MoneyState } from './money.js';
+import { UnreadableFile } from './unreadable-files.js';
 
 const NoInput = z.undefined();
 
@@ -83,6 +84,8 @@ export const CONTRACT = {
   'money.check': { input: PolicyRef, output: MoneyState, mutates: false },
   // How the service's answers differed from this version's expectations: field paths only.
   'diagnostics.contractDrift': { input: NoInput, output: DriftReport, mutates: false },
+  // Settings files that could not be read and were kept aside (issue 13).
+  'app.unreadableFiles': { input: NoInput, output: z.array(UnreadableFile), mutates: false },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -29,10 +29,13 @@ export interface TestAppOptions {
   readonly moneyCheckDelaysMs?: readonly number[];
   /** How long an unknown money outcome stays locked before a read-back not showing it done is final. */
   readonly moneyFinalAfterMs?: number;
+  /** Puts files in the fresh data folder before the app starts (e.g. a settings file it cannot read). */
+  readonly prepareDataDir?: (dataDir: string) => Promise<void>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
+  await options.prepareDataDir?.(dataDir);
   const services = await createAppServices({
     dataDir,
     ...(options.secrets ? { secrets: options.secrets } : {}),

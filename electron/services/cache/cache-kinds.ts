@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LinkedAccountList } from '../../../shared/api/accounts.js';
 import { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
 import { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
+import { dictionaryOf } from '../../../shared/records.js';
 
 /** What the offline cache holds, one file per kind. */
 export const CACHE_KINDS = ['capacities', 'capacityViews', 'accounts', 'cyberLists', 'cyberViews'] as const;
@@ -10,17 +11,18 @@ export type CacheKind = (typeof CACHE_KINDS)[number];
 const Stamped = <T extends z.ZodType>(value: T) => z.object({ fetchedAt: z.iso.datetime(), value });
 
 /**
- * The shape of each kind. Files are authenticated by AES-GCM, so their content
+ * The shape of each kind (records keyed by policy and customer ids have no
+ * prototype, so any id the service sends is an ordinary key). Files are authenticated by AES-GCM, so their content
  * is exactly what this app wrote: the large capacity list is not re-validated
  * item by item on load (that would dominate the load time at 100,000 rows);
  * the smaller kinds are.
  */
 export const CACHE_SCHEMAS = {
   capacities: z.array(CapacityPolicy),
-  capacityViews: z.record(z.string(), Stamped(CapacityView)),
+  capacityViews: dictionaryOf(Stamped(CapacityView)),
   accounts: LinkedAccountList,
-  cyberLists: z.record(z.string(), Stamped(z.array(CyberListItem))),
-  cyberViews: z.record(z.string(), Stamped(CyberView)),
+  cyberLists: dictionaryOf(Stamped(z.array(CyberListItem))),
+  cyberViews: dictionaryOf(Stamped(CyberView)),
 } as const satisfies { readonly [K in CacheKind]: z.ZodType };
 
 export type CacheValue<K extends CacheKind> = z.output<(typeof CACHE_SCHEMAS)[K]>;

@@ -9,6 +9,7 @@ import {
   type SyncSummary,
 } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { dictionary, ownEntry } from '../../../shared/records.js';
 import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { AppEvents } from '../events.js';
@@ -48,6 +49,8 @@ export class OfflineService {
   /** The capacity list of the current cache, loading or loaded. */
   #load: CapacityLoad | null = null;
   #sync: AbortController | null = null;
+  /** Write-through merges of one kind, one after another: two at once would each drop the other's entry. */
+  readonly #merges = new Map<'capacityViews' | 'cyberViews', Promise<void>>();
   /** Set while reviewing offline without a session. */
   #offlineOwner: CacheOwner | null = null;
 
@@ -203,7 +206,8 @@ export class OfflineService {
   }
 
   async capacityView(cidrId: string) {
-    return (await (await this.#verifiedCache())?.read('capacityViews'))?.value[cidrId] ?? null;
+    const views = (await (await this.#verifiedCache())?.read('capacityViews'))?.value;
+    return (views && ownEntry(views, cidrId)) ?? null;
   }
 
   async accounts() {
@@ -211,11 +215,13 @@ export class OfflineService {
   }
 
   async cyberList(customerId: string) {
-    return (await (await this.#verifiedCache())?.read('cyberLists'))?.value[customerId.toUpperCase()] ?? null;
+    const lists = (await (await this.#verifiedCache())?.read('cyberLists'))?.value;
+    return (lists && ownEntry(lists, customerId.toUpperCase())) ?? null;
   }
 
   async cyberView(cidrId: string) {
-    return (await (await this.#verifiedCache())?.read('cyberViews'))?.value[cidrId] ?? null;
+    const views = (await (await this.#verifiedCache())?.read('cyberViews'))?.value;
+    return (views && ownEntry(views, cidrId)) ?? null;
   }
 
   async wipe(): Promise<CacheStatus> {
@@ -227,11 +233,11 @@ export class OfflineService {
 
   /** Write-through of what the user opens online, so it can be reviewed offline later. */
   async rememberCapacityView(cidrId: string, view: CapacityView): Promise<void> {
-    await this.#mergeRecord('capacityViews', { [cidrId]: { fetchedAt: new Date().toISOString(), value: view } });
+    await this.#mergeRecord('capacityViews', dictionary([[cidrId, { fetchedAt: new Date().toISOString(), value: view }]]));
   }
 
   async rememberCyberView(cidrId: string, view: CyberView): Promise<void> {
-    await this.#mergeRecord('cyberViews', { [cidrId]: { fetchedAt: new Date().toISOString(), value: view } });
+    await this.#mergeRecord('cyberViews', dictionary([[cidrId, { fetchedAt: new Date().toISOString(), value: view }]]));
   }
 
   async rememberAccounts(accounts: LinkedAccountList): Promise<void> {
@@ -284,7 +290,7 @@ export class OfflineService {
       const customers = [
         ...new Set([...(this.deps.customersToSync?.() ?? []), ...Object.keys((await cache.read('cyberLists'))?.value ?? {})]),
       ].map((c) => c.toUpperCase());
-      const cyberLists: Record<string, { fetchedAt: string; value: CyberListItem[] }> = {};
+      const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[] }>();
       for (const [i, customerId] of customers.entries()) {
         progress({ phase: 'cyber', fetched: i, total: customers.length });
         try {
@@ -342,7 +348,7 @@ export class OfflineService {
     progress: (p: SyncProgress) => void,
     fetchOne: Parameters<typeof fetchOneWith<T>>[1],
   ): Promise<Record<string, T>> {
-    const result: Record<string, T> = {};
+    const result = dictionary<T>();
     let next = 0;
     let done = 0;
     const worker = async () => {
@@ -362,12 +368,18 @@ export class OfflineService {
     return result;
   }
 
-  async #mergeRecord(kind: 'capacityViews' | 'cyberViews', add: Record<string, { fetchedAt: string; value: CapacityView | CyberView }>) {
-    const cache = await this.cache();
-    if (!cache) return;
-    const current = (await cache.read(kind))?.value ?? {};
-    await cache.write(kind, { ...current, ...add } as never);
+  #mergeRecord(kind: 'capacityViews' | 'cyberViews', add: Record<string, { fetchedAt: string; value: CapacityView | CyberView }>): Promise<void> {
+    const merge = async () => {
+      const cache = await this.cache();
+      if (!cache) return;
+      const current = (await cache.read(kind))?.value ?? {};
+      await cache.write(kind, dictionary([...Object.entries(current), ...Object.entries(add)]) as never);
+    };
+    const next = (this.#merges.get(kind) ?? Promise.resolve()).catch(() => undefined).then(merge);
+    this.#merges.set(kind, next);
+    return next;
   }
+
 }
 
 interface CapacityLoad {
@@ -398,5 +410,5 @@ function fetchOneWith<T>(session: OfflineDeps['session'], fetchOne: FetchOne<T>,
 
 function stampAll<T>(values: Record<string, T>, at: Date): Record<string, { fetchedAt: string; value: T }> {
   const fetchedAt = at.toISOString();
-  return Object.fromEntries(Object.entries(values).map(([id, value]) => [id, { fetchedAt, value }]));
+  return dictionary(Object.entries(values).map(([id, value]) => [id, { fetchedAt, value }] as const));
 }

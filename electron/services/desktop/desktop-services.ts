@@ -1,6 +1,7 @@
 import type { AppCommand, AppInfo } from '../../../shared/ipc/desktop.js';
 import type { AppEvents } from '../events.js';
 import { PreferencesStore } from '../preferences/preferences-store.js';
+import type { UnreadableReporter } from '../settings/json-file.js';
 import type { DesktopHost } from './host.js';
 import { NotificationLedger } from './notification-ledger.js';
 import type { PolicyDates } from './policy-alerts.js';
@@ -16,6 +17,8 @@ export interface DesktopServicesDeps {
   /** The capacity policies whose dates the notifications watch. */
   readonly loadPolicies: () => Promise<readonly PolicyDates[]>;
   readonly report: (where: string, error: unknown) => void;
+  /** Told about a preferences or ledger file that could not be read (and was kept aside). */
+  readonly onUnreadable?: UnreadableReporter;
 }
 
 export interface DesktopServices {
@@ -33,7 +36,7 @@ export interface DesktopServices {
 export async function createDesktopServices(deps: DesktopServicesDeps): Promise<DesktopServices> {
   const { host, events } = deps;
   const scheduler = host.scheduler ?? systemScheduler;
-  const preferences = new PreferencesStore(deps.dataDir);
+  const preferences = new PreferencesStore(deps.dataDir, deps.onUnreadable);
   await preferences.load();
 
   const updates = new UpdateController({
@@ -47,7 +50,7 @@ export async function createDesktopServices(deps: DesktopServicesDeps): Promise<
   const command = (appCommand: AppCommand) => events.emit('app.command', appCommand);
   let notifier: PolicyNotifier | null = null;
   if (host.notifier) {
-    const ledger = new NotificationLedger(deps.dataDir);
+    const ledger = new NotificationLedger(deps.dataDir, deps.onUnreadable);
     await ledger.load();
     notifier = new PolicyNotifier({
       notifier: host.notifier,

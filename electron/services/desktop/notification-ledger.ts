@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic } from '../settings/json-file.js';
+import { dictionaryOf } from '../../../shared/records.js';
+import { readJsonFile, writeFileAtomic, type UnreadableReporter } from '../settings/json-file.js';
 
 export const LEDGER_FILE = 'notifications-sent.json';
 
 const Ledger = z.object({
   version: z.literal(1),
   /** Alert key -> the instant it is about; kept until then so a restart does not repeat it. */
-  sent: z.record(z.string(), z.iso.datetime({ offset: true })),
+  sent: dictionaryOf(z.iso.datetime({ offset: true })),
 });
 
 /** Which policy alerts were already shown, kept across restarts. */
@@ -15,12 +16,15 @@ export class NotificationLedger {
   readonly path: string;
   #sent = new Map<string, string>();
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly onUnreadable?: UnreadableReporter,
+  ) {
     this.path = join(dataDir, LEDGER_FILE);
   }
 
   async load(): Promise<void> {
-    const file = await readJsonFile(this.path, Ledger, { version: 1, sent: {} });
+    const file = await readJsonFile(this.path, Ledger, { version: 1, sent: {} }, { onUnreadable: this.onUnreadable });
     this.#sent = new Map(Object.entries(file.sent));
   }
 

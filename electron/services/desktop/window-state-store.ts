@@ -1,20 +1,23 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonFile, writeFileAtomic } from '../settings/json-file.js';
+import { readJsonFile, writeFileAtomic, type UnreadableReporter } from '../settings/json-file.js';
 import { WindowState } from './window-placement.js';
 
 export const WINDOW_STATE_FILE = 'window-state.json';
 
-/** The main window's last bounds, in the data folder. A damaged file means "no saved state". */
+/** The main window's last bounds, in the data folder. A damaged file means "no saved state" (and is kept aside). */
 export class WindowStateStore {
   readonly path: string;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly onUnreadable?: UnreadableReporter,
+  ) {
     this.path = join(dataDir, WINDOW_STATE_FILE);
   }
 
   load(): Promise<WindowState | null> {
-    return readJsonFile(this.path, WindowState.nullable(), null);
+    return readJsonFile(this.path, WindowState.nullable(), null, { onUnreadable: this.onUnreadable });
   }
 
   save(state: WindowState): Promise<void> {

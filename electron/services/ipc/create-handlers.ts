@@ -9,6 +9,7 @@ import { ProfileEditor } from '../profiles/profile-editor.js';
 import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
+import type { UnreadableFiles } from '../settings/unreadable-files.js';
 import type { Handlers } from './handlers.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
@@ -33,9 +34,11 @@ export interface HandlerDeps {
   readonly desktop: DesktopServices;
   /** How the service's answers differed from what this version expects (issue 16). */
   readonly drift: DriftLog;
+  /** Settings-like files found unreadable and kept aside, for the renderer's notice. */
+  readonly unreadableFiles: UnreadableFiles;
 }
 
-export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, proxyInUse, moneyCheckDelaysMs, desktop, drift }: HandlerDeps): Handlers {
+export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, proxyInUse, moneyCheckDelaysMs, desktop, drift, unreadableFiles }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
   const money = new MoneyActions({ session, lock: moneyLock, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
@@ -97,5 +100,6 @@ export function createHandlers({ profiles, session, moneyLock, offline, overview
       networkStatus(network ?? readNetworkConfig(), proxyInUse ? await Promise.all(profiles.list().map((profile) => proxyInUse(profile.baseUrl))) : []),
     'money.state': async ({ cidrId }) => money.state(cidrId),
     'money.check': ({ cidrId }) => money.check(cidrId),
+    'app.unreadableFiles': async () => unreadableFiles.list(),
   };
 }

@@ -1,19 +1,27 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { OfflineRefreshMinutes, Preferences, type PreferencesPatch } from '../../../shared/ipc/desktop.js';
-import { readJsonFile, writeFileAtomic } from '../settings/json-file.js';
+import { readJsonFile, writeFileAtomic, type UnreadableReporter } from '../settings/json-file.js';
 
 export const PREFERENCES_FILE = 'preferences.json';
 
 /** What a new install starts with: updates on, notifications opt-in (off). */
 export const DEFAULT_PREFERENCES: Preferences = Object.freeze({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
 
-/**
- * The file's schema: a field that is missing or damaged (hand-edited, written
- * by a future version) falls back to its default on its own, so one bad value
- * never resets the others.
- */
+/** The file as this version writes it; a field it does not have yet (an older file) takes its default. */
 const StoredPreferences = z.object({
+  version: z.literal(1),
+  autoUpdate: z.boolean().default(DEFAULT_PREFERENCES.autoUpdate),
+  notifyPolicyDates: z.boolean().default(DEFAULT_PREFERENCES.notifyPolicyDates),
+  offlineRefreshMinutes: OfflineRefreshMinutes.default(DEFAULT_PREFERENCES.offlineRefreshMinutes),
+});
+
+/**
+ * A file the schema refuses (hand-edited, written by a newer version) is kept
+ * aside, and each field that is still good is used, so one bad value never
+ * resets the others.
+ */
+const SalvagedPreferences = z.object({
   version: z.literal(1).catch(1),
   autoUpdate: z.boolean().catch(DEFAULT_PREFERENCES.autoUpdate),
   notifyPolicyDates: z.boolean().catch(DEFAULT_PREFERENCES.notifyPolicyDates),
@@ -29,12 +37,18 @@ export class PreferencesStore {
   #writes: Promise<void> = Promise.resolve();
   readonly #listeners = new Set<PreferencesListener>();
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly onUnreadable?: UnreadableReporter,
+  ) {
     this.path = join(dataDir, PREFERENCES_FILE);
   }
 
   async load(): Promise<Preferences> {
-    const stored = await readJsonFile(this.path, StoredPreferences, { version: 1, ...DEFAULT_PREFERENCES });
+    const stored = await readJsonFile(this.path, StoredPreferences, { version: 1, ...DEFAULT_PREFERENCES }, {
+      onUnreadable: this.onUnreadable,
+      salvage: SalvagedPreferences,
+    });
     this.#current = Preferences.parse(stored);
     return this.#current;
   }

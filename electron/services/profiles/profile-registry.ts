@@ -1,5 +1,6 @@
 import { MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/models.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
 import type { SettingsStore, StoredProfile } from '../settings/settings-store.js';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -25,23 +26,24 @@ export class ProfileRegistry {
 
   list(): Profile[] {
     const { profiles, lastUsernames, lastCustomerIds } = this.settings.current;
+    const sandboxUsername = ownEntry(lastUsernames, SANDBOX_PROFILE_ID);
     const sandbox: Profile = {
       id: SANDBOX_PROFILE_ID,
       name: SANDBOX_PROFILE_NAME,
       baseUrl: this.sandboxUrl(),
       builtIn: true,
-      ...(lastUsernames[SANDBOX_PROFILE_ID] ? { lastUsername: lastUsernames[SANDBOX_PROFILE_ID] } : {}),
-      lastCustomerIds: lastCustomerIds[SANDBOX_PROFILE_ID] ?? [],
+      ...(sandboxUsername ? { lastUsername: sandboxUsername } : {}),
+      lastCustomerIds: ownEntry(lastCustomerIds, SANDBOX_PROFILE_ID) ?? [],
     };
     const own = profiles.map((p): Profile => {
-      const lastUsername = lastUsernames[p.id] ?? p.lastUsername;
+      const lastUsername = ownEntry(lastUsernames, p.id) ?? p.lastUsername;
       return {
         id: p.id,
         name: p.name,
         baseUrl: p.baseUrl,
         builtIn: false,
         ...(lastUsername ? { lastUsername } : {}),
-        lastCustomerIds: lastCustomerIds[p.id] ?? [],
+        lastCustomerIds: ownEntry(lastCustomerIds, p.id) ?? [],
       };
     });
     return [sandbox, ...own];
@@ -82,8 +84,8 @@ export class ProfileRegistry {
       ...s,
       activeProfileId: s.activeProfileId === id ? SANDBOX_PROFILE_ID : s.activeProfileId,
       profiles: s.profiles.filter((p) => p.id !== id),
-      lastUsernames: without(s.lastUsernames, id),
-      lastCustomerIds: without(s.lastCustomerIds, id),
+      lastUsernames: withoutEntry(s.lastUsernames, id),
+      lastCustomerIds: withoutEntry(s.lastCustomerIds, id),
     }));
     return this.list();
   }
@@ -92,9 +94,9 @@ export class ProfileRegistry {
   async rememberCustomer(profileId: string, customerId: string): Promise<Profile> {
     if (!this.find(profileId)) throw new AppFailure({ kind: 'not-found', message: 'That profile no longer exists.' });
     await this.settings.update((s) => {
-      const previous = s.lastCustomerIds[profileId] ?? [];
+      const previous = ownEntry(s.lastCustomerIds, profileId) ?? [];
       const next = [customerId, ...previous.filter((id) => id !== customerId)].slice(0, MAX_REMEMBERED_CUSTOMERS);
-      return { ...s, lastCustomerIds: { ...s.lastCustomerIds, [profileId]: next } };
+      return { ...s, lastCustomerIds: withEntry(s.lastCustomerIds, profileId, next) };
     });
     return this.find(profileId) as Profile;
   }
@@ -112,9 +114,4 @@ function uniqueId(name: string, taken: ReadonlySet<string>): string {
   let candidate = base;
   for (let n = 2; taken.has(candidate); n += 1) candidate = `${base}-${n}`;
   return candidate;
-}
-
-function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
-  const { [key]: _removed, ...rest } = record;
-  return rest;
 }

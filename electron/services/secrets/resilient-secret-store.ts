@@ -26,18 +26,22 @@ export class ResilientSecretStore implements SecretStore {
   }
 
   get(service: string, account: string): Promise<string | null> {
-    return this.#use((store) => store.get(service, account));
+    return this.#use([service, account], (store) => store.get(service, account));
   }
 
   set(service: string, account: string, secret: string): Promise<void> {
-    return this.#use((store) => store.set(service, account, secret));
+    return this.#use([service, account, secret], (store) => store.set(service, account, secret));
   }
 
   delete(service: string, account: string): Promise<boolean> {
-    return this.#use((store) => store.delete(service, account));
+    return this.#use([service, account], (store) => store.delete(service, account));
   }
 
-  async #use<T>(work: (store: SecretStore) => Promise<T>): Promise<T> {
+  async #use<T>(args: readonly unknown[], work: (store: SecretStore) => Promise<T>): Promise<T> {
+    // A bad argument is this app's mistake, not the keychain's: it must never cost the keychain for the rest of the run.
+    if (!args.every((arg) => typeof arg === 'string' && arg.length > 0)) {
+      throw new TypeError('Keychain entries are named and filled with non-empty text only.');
+    }
     if (this.#fallback) return work(this.#fallback);
     try {
       return await work(this.keychain);

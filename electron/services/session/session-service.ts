@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { ownEntry, withEntry } from '../../../shared/records.js';
 import type { SessionStatus, SignInInput } from '../../../shared/ipc/models.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { AppEvents } from '../events.js';
@@ -76,7 +77,7 @@ export class SessionService {
   /** Restores a still-valid session from the keychain at start. */
   async restore(): Promise<SessionStatus> {
     const { activeProfileId, lastUsernames } = this.deps.settings.current;
-    const username = lastUsernames[activeProfileId];
+    const username = ownEntry(lastUsernames, activeProfileId);
     if (!username || !this.deps.profiles.find(activeProfileId)) return this.status();
     const stored = await this.#readToken(activeProfileId, username);
     if (stored && Date.parse(stored.expiresAt) > this.#now().getTime()) {
@@ -105,7 +106,7 @@ export class SessionService {
     await this.deps.settings.update((s) => ({
       ...s,
       activeProfileId: profile.id,
-      lastUsernames: { ...s.lastUsernames, [profile.id]: input.username },
+      lastUsernames: withEntry(s.lastUsernames, profile.id, input.username),
     }));
     const status = this.status();
     this.deps.events.emit('session.changed', status);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
+import type { UnreadableFile } from '../../../shared/ipc/unreadable-files.js';
 
 /**
  * Writes a file so that a crash leaves either the old or the new content:
@@ -38,22 +39,72 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Reads and validates a JSON file; a missing or unreadable one gives the fallback. */
+/** Told about every file that was found but could not be read (log it, show it). */
+export type UnreadableReporter = (event: UnreadableFile) => void;
+
+export interface ReadJsonOptions<T extends z.ZodType> {
+  readonly onUnreadable?: UnreadableReporter | undefined;
+  /**
+   * A lenient reading of a file the schema refused, for files whose fields
+   * stand on their own (preferences): what it gives is used, and the file
+   * is still kept aside, since the next write would drop the rest.
+   */
+  readonly salvage?: z.ZodType<z.output<T>> | undefined;
+}
+
+/** The suffix of a file kept aside; the time keeps several apart. */
+export const UNREADABLE_SUFFIX = '.unreadable-';
+
+/**
+ * Reads and validates a JSON file. A missing file gives the fallback. A file
+ * that is there but cannot be read is never written over: it is moved aside
+ * (`<name>.unreadable-<time>`) before the caller can write a new one, and
+ * reported; the fallback (or what `salvage` reads) is used meanwhile.
+ */
 export async function readJsonFile<T extends z.ZodType>(
   path: string,
   schema: T,
   fallback: z.output<T>,
+  options: ReadJsonOptions<T> = {},
 ): Promise<z.output<T>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
+    await keepAside(path, `it could not be opened (${(error as NodeJS.ErrnoException).code ?? 'read error'})`, options.onUnreadable);
     return fallback;
   }
+  let raw: unknown;
   try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : fallback;
+    raw = JSON.parse(text);
   } catch {
+    await keepAside(path, 'it is not valid JSON (damaged or cut short)', options.onUnreadable);
     return fallback;
   }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  await keepAside(path, whyRefused(raw), options.onUnreadable);
+  const salvaged = options.salvage?.safeParse(raw);
+  return salvaged?.success ? salvaged.data : fallback;
+}
+
+function whyRefused(raw: unknown): string {
+  const version = typeof raw === 'object' && raw !== null ? (raw as { version?: unknown }).version : undefined;
+  if (typeof version === 'number' && version > 1) return `it was written by a newer version of Capacity Desk (file version ${version})`;
+  return 'its content is not what this version of Capacity Desk expects';
+}
+
+async function keepAside(path: string, reason: string, report: UnreadableReporter | undefined): Promise<void> {
+  const now = new Date();
+  // No ':' in the name: Windows does not allow it.
+  const keptAs = `${path}${UNREADABLE_SUFFIX}${now.toISOString().replace(/[:.]/g, '-')}`;
+  let moved: string | null = keptAs;
+  try {
+    await rename(path, keptAs);
+  } catch {
+    // Left where it is; a write over it would fail for the same reason the move did (the folder).
+    moved = null;
+  }
+  report?.({ file: path, keptAs: moved, reason, at: now.toISOString() });
 }

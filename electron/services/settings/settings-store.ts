@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic } from './json-file.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import { dictionary, dictionaryOf } from '../../../shared/records.js';
+import { readJsonFile, writeFileAtomic, type UnreadableReporter } from './json-file.js';
 
 export const StoredProfile = z.object({
   id: z.string().min(1),
@@ -16,26 +18,39 @@ export const Settings = z.object({
   activeProfileId: z.string().default('sandbox'),
   profiles: z.array(StoredProfile).default([]),
   /** Usernames last signed in per profile, to restore the session at start. */
-  lastUsernames: z.record(z.string(), z.string()).default({}),
+  lastUsernames: dictionaryOf(z.string()).default(() => dictionary<string>()),
   /** Customer ids last used per profile, most recent first (the Sandbox has no stored profile, so keyed apart). */
-  lastCustomerIds: z.record(z.string(), z.array(z.string())).default({}),
+  lastCustomerIds: dictionaryOf(z.array(z.string())).default(() => dictionary<string[]>()),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const DEFAULTS: Settings = { version: 1, activeProfileId: 'sandbox', profiles: [], lastUsernames: {}, lastCustomerIds: {} };
+const defaults = (): Settings => Settings.parse({ version: 1 });
 
-/** The settings file, read once and written atomically on every change. */
+/**
+ * The settings file, read once and written atomically on every change. A file
+ * it cannot read (a newer version's, a damaged one) is kept aside, never
+ * written over; if it cannot even be moved, nothing is written.
+ */
 export class SettingsStore {
   readonly path: string;
-  #current: Settings = DEFAULTS;
+  #current: Settings = defaults();
   #writes: Promise<void> = Promise.resolve();
+  #writable = true;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly onUnreadable?: UnreadableReporter,
+  ) {
     this.path = join(dataDir, 'settings.json');
   }
 
   async load(): Promise<Settings> {
-    this.#current = await readJsonFile(this.path, Settings, DEFAULTS);
+    this.#current = await readJsonFile(this.path, Settings, defaults(), {
+      onUnreadable: (event) => {
+        if (event.keptAs === null) this.#writable = false;
+        this.onUnreadable?.(event);
+      },
+    });
     return this.#current;
   }
 
@@ -45,6 +60,11 @@ export class SettingsStore {
 
   /** Serialised so two quick changes never interleave on disk. */
   update(change: (settings: Settings) => Settings): Promise<void> {
+    if (!this.#writable) {
+      return Promise.reject(
+        new AppFailure({ kind: 'conflict', message: `Settings cannot be saved: ${this.path} could not be read or moved aside, and is not written over.` }),
+      );
+    }
     this.#current = Settings.parse(change(structuredClone(this.#current)));
     const snapshot = JSON.stringify(this.#current, null, 2);
     this.#writes = this.#writes.then(() => writeFileAtomic(this.path, snapshot));

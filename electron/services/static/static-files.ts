@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { ownEntry } from '../../../shared/records.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -36,7 +37,7 @@ export async function readStaticFile(rootDir: string, urlPath: string): Promise<
   const root = normalize(rootDir + sep);
   const full = normalize(join(root, relative));
   if (!full.startsWith(root)) return null;
-  const contentType = CONTENT_TYPES[extname(full).toLowerCase()];
+  const contentType = ownEntry(CONTENT_TYPES, extname(full).toLowerCase());
   if (!contentType) return null;
   try {
     return { body: await readFile(full), contentType };
