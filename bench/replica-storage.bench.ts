@@ -81,7 +81,8 @@ export default async function replicaStorage(): Promise<Figure[]> {
     add('sqlite + index: write-through of one policy', writeThrough, 'ms', '<= 20', writeThrough <= 20);
     add('sqlite + index: first query after a write-through', timed(() => replica.query({ ...FIRST_PAGE, text: 'renamed' })));
     add('sqlite + index: memory added by the open replica', (process.memoryUsage().rss - rssBefore) / 1024 / 1024, 'MB');
-    add('process memory with the replica open', process.memoryUsage().rss / 1024 / 1024, 'MB', '<= 300', process.memoryUsage().rss / 1024 / 1024 <= 300);
+    // This process also holds the shards' copy and the generated list, so its total is not the app's: context only.
+    add('bench process memory (both designs loaded)', process.memoryUsage().rss / 1024 / 1024, 'MB');
     replica.close();
   } finally {
     await rm(dataDir, { recursive: true, force: true });
