@@ -45,7 +45,7 @@ export function humanise(key: string): string {
   return words
     .map((word, index) => {
       const lower = word.toLowerCase();
-      const abbreviation = ABBREVIATIONS[lower];
+      const abbreviation = Object.hasOwn(ABBREVIATIONS, lower) ? ABBREVIATIONS[lower] : undefined;
       if (abbreviation) return abbreviation;
       return index === 0 ? lower.charAt(0).toUpperCase() + lower.slice(1) : lower;
     })

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isPlainObject, withArticle } from './tolerant.js';
+import { isPlainObject, ownField, withArticle } from './tolerant.js';
 
 /**
  * How an answer differs from the shape this version expects, as field paths
@@ -29,7 +29,7 @@ export function unknownFields(schema: z.ZodType, value: unknown, at: readonly Pr
   const found = new Set<string>();
   if (node.kind === 'object' && isPlainObject(value)) {
     for (const [key, item] of Object.entries(value)) {
-      const field = node.shape[key];
+      const field = ownField(node.shape, key);
       if (field) for (const path of unknownFields(field, item, [...at, key])) found.add(path);
       else found.add(foldPath([...at, key]));
     }
@@ -47,9 +47,10 @@ export function unknownFields(schema: z.ZodType, value: unknown, at: readonly Pr
 export function leftover(schema: z.ZodType, value: unknown): Record<string, unknown> | null {
   const node = unwrap(schema, value);
   if (!node || node.kind !== 'object' || !isPlainObject(value)) return null;
-  const rest: Record<string, unknown> = {};
+  // The service names these keys: no prototype, so `__proto__` or `constructor` is an ordinary field.
+  const rest = Object.create(null) as Record<string, unknown>;
   for (const [key, item] of Object.entries(value)) {
-    const field = node.shape[key];
+    const field = ownField(node.shape, key);
     if (!field) rest[key] = item;
     else {
       const inner = leftover(field, item);

@@ -4,7 +4,7 @@ import { AvailabilityOffering, CapacityConfiguration, CapacityPolicy, CapacityVi
 import { FIELD_ALIASES } from './contract-choices.js';
 import { CyberListItem, CyberView } from './cyber.js';
 import { leftover } from './drift.js';
-import { JsonObject, SkippedItem, isPlainObject, loose, looseShape, readItems, toJson, withAliases, type AliasMap } from './tolerant.js';
+import { JsonObject, SkippedItem, isPlainObject, loose, looseShape, ownField, readItems, toJson, withAliases, type AliasMap } from './tolerant.js';
 
 /**
  * The tolerant readers of the views (lists and detail views). Only the id of
@@ -117,12 +117,13 @@ function readDetail<V extends z.ZodObject>(view: V, groupAliases: AliasMap) {
   return (json: unknown, context: ReadContext) => {
     const source = withAliases(json, groupAliases);
     if (!isPlainObject(source)) return null;
-    const groups: Record<string, unknown> = {};
-    const extra: Record<string, z.output<typeof JsonObject>[string]> = {};
+    // Keyed by the service's field names: no prototype, so none of them reaches Object.prototype.
+    const groups = Object.create(null) as Record<string, unknown>;
+    const extra = Object.create(null) as Record<string, z.output<typeof JsonObject>[string]>;
     const shape = view.shape as Record<string, z.ZodType>;
     for (const [key, raw] of Object.entries(source)) {
       if (raw === undefined) continue;
-      const schema = shape[key];
+      const schema = ownField(shape, key);
       const parsed = schema?.safeParse(raw);
       if (!schema || !parsed?.success) {
         extra[key] = toJson(raw);

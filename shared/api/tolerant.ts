@@ -102,6 +102,11 @@ export function aliasesUsed(value: unknown, aliases: AliasMap): string[] {
   return used;
 }
 
+/** A schema's field for a key the service sent: its own field only, never something inherited (`constructor`, `toString`). */
+export function ownField<T>(shape: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(shape, key) ? shape[key] : undefined;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -112,7 +117,7 @@ export function toJson(value: unknown): JsonValue {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (Array.isArray(value)) return value.map(toJson);
   if (isPlainObject(value)) {
-    const out: Record<string, JsonValue> = {};
+    const out = Object.create(null) as Record<string, JsonValue>;
     for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toJson(item);
     return out;
   }

@@ -124,8 +124,13 @@ export class ApiClient {
 
   #reportDrift(name: EndpointName, findings: () => readonly string[]): void {
     if (!this.#onDrift) return;
-    const found = findings();
-    if (found.length > 0) this.#onDrift(name, found);
+    // Diagnostics never fail a call: after a money action's 2xx, a throw here would hide that it was done.
+    try {
+      const found = findings();
+      if (found.length > 0) this.#onDrift(name, found);
+    } catch {
+      this.#onDrift(name, ['the answer could not be compared with the expected shape']);
+    }
   }
 
   /** One request, with its GET retries, up to the answer's status and text (or the typed failure). */

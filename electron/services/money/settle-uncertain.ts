@@ -82,8 +82,11 @@ export function mayHaveHappened(error: unknown): error is ApiFailure {
 export async function sendOnce<T>(request: MoneyRequest<T>): Promise<T> {
   try {
     return await request.send();
-  } catch (error) {
-    if (!mayHaveHappened(error)) throw error;
+  } catch (thrown) {
+    // Anything but a typed failure of the client (a bug of ours, while or after the answer was read)
+    // leaves the outcome unknown: it is settled by reading back, never by letting a resend through.
+    const error = thrown instanceof ApiFailure || thrown instanceof AppFailure ? thrown : new ApiFailure({ kind: 'internal', message: 'Capacity Desk could not finish reading the answer.' }, 'unknown');
+    if (!mayHaveHappened(error)) throw thrown;
     // The kind stays what happened (timeout, lost connection, unreadable answer, 5xx); the message says where things stand.
     const cause = error.error.kind === 'server' ? `the service reported a problem (HTTP ${error.error.status ?? 500})` : (CAUSES[error.error.kind] ?? 'no clear answer');
     const verdict = await settle(request, cause);
