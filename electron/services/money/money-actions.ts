@@ -24,6 +24,20 @@ export function terminationShown(view: Pick<Partial<CyberView>, 'disasterRecover
 }
 
 /**
+ * What a capacity policy's status says about a money action: done when it shows
+ * the action's result, not done only while it still shows the state the action
+ * starts from, and nothing otherwise (no status, or one this version does not
+ * know, such as "CANCELLED" or "PENDING"): then the policy stays locked rather
+ * than be offered again on a guess.
+ */
+export function capacityOutcome(doneStatus: string, startStatus: string): (status: string | null) => boolean | null {
+  return (status) => (status === doneStatus ? true : status === startStatus ? false : null);
+}
+
+const PURCHASE_OUTCOME = capacityOutcome('ACTIVE', 'READY_FOR_PURCHASE');
+const CANCEL_OUTCOME = capacityOutcome('CANCELED', 'ACTIVE');
+
+/**
  * The three actions that move money or trigger disaster recovery. Each goes
  * through the policy's lock (one request per policy, joined or refused while
  * in flight, locked while its outcome is unknown), is sent exactly once, and
@@ -33,13 +47,13 @@ export class MoneyActions {
   constructor(private readonly deps: MoneyActionsDeps) {}
 
   purchase(cidrId: string): Promise<CapacityPolicy> {
-    return this.#run('purchase', cidrId, this.#capacityShows(cidrId, 'ACTIVE'), () =>
+    return this.#run('purchase', cidrId, this.#capacityShows(cidrId, PURCHASE_OUTCOME), () =>
       this.deps.session.authorized((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } })),
     );
   }
 
   cancel(cidrId: string): Promise<CancelResult> {
-    return this.#run('cancel', cidrId, this.#capacityShows(cidrId, 'CANCELED'), async () => {
+    return this.#run('cancel', cidrId, this.#capacityShows(cidrId, CANCEL_OUTCOME), async () => {
       const { message } = await this.deps.session.authorized((client, token) => client.call('cancelCapacity', { token, body: { cidrId } }));
       return { message, fee: parseCancellationFee(message) };
     });
@@ -88,7 +102,7 @@ export class MoneyActions {
     );
   }
 
-  #capacityShows(cidrId: string, doneStatus: CapacityPolicy['policyStatus']): OutcomeCheck {
+  #capacityShows(cidrId: string, outcome: (status: string | null) => boolean | null): OutcomeCheck {
     return {
       readBack: async () => {
         const view = await this.deps.session.authorized((client, token) =>
@@ -96,8 +110,7 @@ export class MoneyActions {
         );
         return { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null };
       },
-      // A read-back that does not state the status says nothing: the policy stays locked.
-      shows: (fact) => (fact.kind === 'capacity' && fact.status !== null ? fact.status === doneStatus : null),
+      shows: (fact) => (fact.kind === 'capacity' ? outcome(fact.status) : null),
     };
   }
 

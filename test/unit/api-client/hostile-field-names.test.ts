@@ -85,3 +85,17 @@ describe('a money action whose answer fails to be read after it was sent', () =>
     expect(readBacks).toBeGreaterThan(0);
   });
 });
+
+describe('what a read-back status says about a money action', () => {
+  it('is done or not done only for the statuses that say so; anything else keeps the policy locked', async () => {
+    const { capacityOutcome } = await import('../../../electron/services/money/money-actions.js');
+    const purchase = capacityOutcome('ACTIVE', 'READY_FOR_PURCHASE');
+    expect(purchase('ACTIVE')).toBe(true);
+    expect(purchase('READY_FOR_PURCHASE')).toBe(false);
+    for (const unfamiliar of ['PENDING', 'active', 'FAILED', 'COMPLETED', '', null]) expect(purchase(unfamiliar)).toBeNull();
+    const cancel = capacityOutcome('CANCELED', 'ACTIVE');
+    expect(cancel('CANCELED')).toBe(true);
+    expect(cancel('ACTIVE')).toBe(false);
+    for (const unfamiliar of ['CANCELLED', 'EXPIRED', 'READY_FOR_PURCHASE', null]) expect(cancel(unfamiliar)).toBeNull();
+  });
+});
