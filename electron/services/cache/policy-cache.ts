@@ -90,6 +90,9 @@ export class PolicyCache {
     if (options.secrets.status.kind === 'memory') return new PolicyCache(options, null);
     const service = cacheKeyService(options.owner.profileId);
     let key = decodeKey(await options.secrets.get(service, options.owner.username));
+    // The keychain failed while answering (locked, Secret Service gone): "no key" then means
+    // "unknown", and the copy on disk is still good for the next run. Leave it alone.
+    if (options.secrets.status.kind === 'memory') return new PolicyCache(options, null);
     const cache = (fresh: Buffer) => new PolicyCache(options, fresh);
     if (!key) {
       key = newCacheKey();

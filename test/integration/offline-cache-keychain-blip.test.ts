@@ -1,0 +1,51 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { ResilientSecretStore } from '../../electron/services/secrets/resilient-secret-store.js';
+import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { syntheticPolicies } from '../support/synthetic-policies.js';
+
+/**
+ * A keychain that fails for a moment (keyring locked, D-Bus timeout) while the
+ * offline copy is opened must not cost the copy: its key is still in the
+ * keychain and the next run reads it.
+ */
+const owner = { profileId: 'sandbox', username: 'alex.morgan@example.com' };
+let dataDir = '';
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function filesUnder(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).map(String).sort();
+}
+
+describe('offline copy and a keychain that fails for a moment', () => {
+  it('is left on disk untouched, and read in full by the next run', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'cd-keychain-blip-'));
+    const keychain = new FixedSecretStore();
+    const first = await PolicyCache.open({ dataDir, secrets: keychain, owner });
+    await first.write('capacities', syntheticPolicies(300));
+    const before = await filesUnder(join(dataDir, 'cache'));
+
+    const failing: SecretStore = {
+      status: { kind: 'keychain' },
+      get: () => Promise.reject(new Error('Cannot create an item in a locked collection')),
+      set: () => Promise.reject(new Error('Cannot create an item in a locked collection')),
+      delete: () => Promise.reject(new Error('Cannot create an item in a locked collection')),
+    };
+    const blip = await PolicyCache.open({ dataDir, secrets: new ResilientSecretStore(failing), owner });
+    expect(blip.persistent).toBe(false);
+    expect(blip.unreadable).toBeNull();
+    await blip.write('capacities', syntheticPolicies(5, 'memory-only'));
+    expect(await filesUnder(join(dataDir, 'cache'))).toEqual(before);
+
+    const next = await PolicyCache.open({ dataDir, secrets: keychain, owner });
+    const entry = await next.readCapacities();
+    expect(entry?.value).toHaveLength(300);
+    expect(next.unreadable).toBeNull();
+  });
+});
