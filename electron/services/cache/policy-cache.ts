@@ -92,7 +92,7 @@ export class PolicyCache {
     let key = decodeKey(await options.secrets.get(service, options.owner.username));
     // The keychain failed while answering (locked, Secret Service gone): "no key" then means
     // "unknown", and the copy on disk is still good for the next run. Leave it alone.
-    if (options.secrets.status.kind === 'memory') return new PolicyCache(options, null);
+    if (keptInMemory(options.secrets)) return new PolicyCache(options, null);
     const cache = (fresh: Buffer) => new PolicyCache(options, fresh);
     if (!key) {
       key = newCacheKey();
@@ -319,6 +319,11 @@ function parseEntry<K extends SingleFileKind>(kind: K, plaintext: Buffer): Cache
   if (typeof fetchedAt !== 'string' || Number.isNaN(Date.parse(fetchedAt))) return null;
   const parsed = CACHE_SCHEMAS[kind].safeParse(value);
   return parsed.success ? { fetchedAt, value: parsed.data as CacheValue<K> } : null;
+}
+
+/** Read afresh each time: a resilient store falls back to memory in the middle of a call. */
+function keptInMemory(secrets: SecretStore): boolean {
+  return secrets.status.kind === 'memory';
 }
 
 function decodeKey(text: string | null): Buffer | null {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import { ownEntry, withEntry } from '../../../shared/records.js';
+import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
 import type { SessionStatus, SignInInput } from '../../../shared/ipc/models.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { AppEvents } from '../events.js';
@@ -76,8 +76,8 @@ export class SessionService {
 
   /** Restores a still-valid session from the keychain at start. */
   async restore(): Promise<SessionStatus> {
-    const { activeProfileId, lastUsernames } = this.deps.settings.current;
-    const username = ownEntry(lastUsernames, activeProfileId);
+    const { activeProfileId, lastUsernames, restorable } = this.deps.settings.current;
+    const username = ownEntry(restorable ?? lastUsernames, activeProfileId);
     if (!username || !this.deps.profiles.find(activeProfileId)) return this.status();
     const stored = await this.#readToken(activeProfileId, username);
     if (stored && Date.parse(stored.expiresAt) > this.#now().getTime()) {
@@ -107,6 +107,7 @@ export class SessionService {
       ...s,
       activeProfileId: profile.id,
       lastUsernames: withEntry(s.lastUsernames, profile.id, input.username),
+      restorable: withEntry(s.restorable ?? {}, profile.id, input.username),
     }));
     const status = this.status();
     this.deps.events.emit('session.changed', status);
@@ -118,7 +119,11 @@ export class SessionService {
     this.#active = null;
     this.#ended = null;
     this.#timers.clear();
-    if (active) await this.#forget(active);
+    if (active) {
+      // First the record a restart reads: it holds even when the keychain cannot delete the token now.
+      await this.deps.settings.update((s) => ({ ...s, restorable: withoutEntry(s.restorable ?? {}, active.profileId) }));
+      await this.#forget(active);
+    }
     const status = this.status();
     this.deps.events.emit('session.changed', status);
     return status;

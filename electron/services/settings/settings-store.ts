@@ -19,6 +19,13 @@ export const Settings = z.object({
   profiles: z.array(StoredProfile).default([]),
   /** Usernames last signed in per profile, to restore the session at start. */
   lastUsernames: dictionaryOf(z.string()).default(() => dictionary<string>()),
+  /**
+   * Profiles whose session may be restored at start, with the username. Sign-out
+   * removes the entry, so a token the keychain could not delete (it failed
+   * mid-run) is never restored. Absent in files older than this field: then
+   * lastUsernames decides, as before.
+   */
+  restorable: dictionaryOf(z.string()).optional(),
   /** Customer ids last used per profile, most recent first (the Sandbox has no stored profile, so keyed apart). */
   lastCustomerIds: dictionaryOf(z.array(z.string())).default(() => dictionary<string[]>()),
 });
