@@ -10,7 +10,6 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
-import { withWriteThrough } from './cache/offline-handlers.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
 import { DriftLog } from './diagnostics/drift-log.js';
@@ -150,7 +149,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
     logger,
   });
-  const handlers = withAuditLog(withWriteThrough(
+  const handlers = withAuditLog(
     createHandlers({
       profiles,
       session,
@@ -167,10 +166,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       desktop,
       drift,
       unreadableFiles,
+      reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
     }),
-    offline,
-    (error) => logger.warn('offline-cache', 'write-through failed', error),
-  ), auditLog);
+    auditLog,
+  );
 
   desktop.start();
   const backgroundSync = new BackgroundSync({
@@ -181,6 +180,20 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     logger,
   });
   backgroundSync.start();
+  // The replica is filled (or refreshed) right after each sign-in, in the background: the views page the service meanwhile.
+  const whoIsSignedIn = () => {
+    const status = session.status();
+    return status.signedIn ? `${status.profileId}\n${status.username ?? ''}` : null;
+  };
+  let signedIn = whoIsSignedIn();
+  if (signedIn) void backgroundSync.tick('sign-in');
+  events.subscribe((event) => {
+    if (event !== 'session.changed') return;
+    // Only a new sign-in: token refreshes and keychain notices announce a session change too.
+    const now = whoIsSignedIn();
+    if (now && now !== signedIn) void backgroundSync.tick('sign-in');
+    signedIn = now;
+  });
   if (secrets instanceof ResilientSecretStore) {
     secrets.onDegraded((keychain) => {
       logger.warn('keychain', `the system keychain stopped answering; secrets are now kept in memory (${keychain.reason ?? ''})`);

@@ -1,23 +1,14 @@
 import { z } from 'zod';
-import { AutoRenewalRequest, CapacityListInput, CapacityPolicy, ConfigureRequest, MessageResponse, SearchInput } from '../api/capacity.js';
+import { AutoRenewalRequest, CapacityPolicy, ConfigureRequest, MessageResponse, SearchInput } from '../api/capacity.js';
 import { CyberListInput } from '../api/cyber.js';
-import { AccountsRead, CapacityDetail, CapacityRowPage, CyberDetail, CyberRowPage, OfferingsRead } from '../api/readers.js';
+import { OfferingsRead } from '../api/readers.js';
+import { CapacityWindow, SourcedAccounts, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview } from './sourced.js';
 import { DriftReport } from './diagnostics.js';
 import type { Channel, EventName } from './channels.js';
 import { CancelResult, CustomerId, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
-import {
-  CacheStatus,
-  CachedAccounts,
-  CachedCapacityView,
-  CachedCyberList,
-  CachedCyberView,
-  LocalCapacityQuery,
-  LocalCapacityWindow,
-  SyncProgress as OfflineSyncProgress,
-  SyncSummary,
-} from './offline.js';
+import { CacheStatus, LocalCapacityQuery, SyncProgress as OfflineSyncProgress, SyncSummary } from './offline.js';
 import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
-import { OverviewSummary, SaveCsvInput, SaveCsvResult } from './models.js';
+import { SaveCsvInput, SaveCsvResult } from './models.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
 import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
@@ -42,16 +33,17 @@ export const CONTRACT = {
   'session.signIn': { input: SignInInput, output: SessionStatus, mutates: true },
   'session.signOut': { input: NoInput, output: SessionStatus, mutates: true },
   // The read channels answer tolerantly (shared/api/readers.ts); the money channels strictly.
-  'accounts.list': { input: NoInput, output: AccountsRead, mutates: false },
-  'capacity.list': { input: CapacityListInput, output: CapacityRowPage, mutates: false },
-  'capacity.describe': { input: PolicyRef, output: CapacityDetail, mutates: false },
+  'accounts.list': { input: NoInput, output: SourcedAccounts, mutates: false },
+  // The list view's window: from the local replica once synced (search, any sort), else the service's pages.
+  'capacity.list': { input: LocalCapacityQuery, output: CapacityWindow, mutates: false },
+  'capacity.describe': { input: PolicyRef, output: SourcedCapacityDetail, mutates: false },
   'capacity.search': { input: SearchInput, output: OfferingsRead, mutates: false },
   'capacity.purchase': { input: PolicyRef, output: CapacityPolicy, mutates: true },
   'capacity.configure': { input: ConfigureRequest, output: CapacityPolicy, mutates: true },
   'capacity.setAutoRenewal': { input: AutoRenewalRequest, output: MessageResponse, mutates: true },
   'capacity.cancel': { input: PolicyRef, output: CancelResult, mutates: true },
-  'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: CyberRowPage, mutates: false },
-  'cyber.view': { input: PolicyRef, output: CyberDetail, mutates: false },
+  'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: SourcedCyberPage, mutates: false },
+  'cyber.view': { input: PolicyRef, output: SourcedCyberDetail, mutates: false },
   'cyber.terminate': { input: PolicyRef, output: TerminateResult, mutates: true },
   'profiles.save': { input: ProfileInput, output: Profile, mutates: true },
   'profiles.remove': { input: ProfileIdInput, output: z.array(Profile), mutates: true },
@@ -62,13 +54,8 @@ export const CONTRACT = {
   'offline.leave': { input: NoInput, output: z.null(), mutates: false },
   'offline.sync': { input: NoInput, output: SyncSummary, mutates: false },
   'offline.cancelSync': { input: NoInput, output: z.boolean(), mutates: false },
-  'offline.capacities': { input: LocalCapacityQuery, output: LocalCapacityWindow, mutates: false },
-  'offline.capacityView': { input: PolicyRef, output: CachedCapacityView, mutates: false },
-  'offline.accounts': { input: NoInput, output: CachedAccounts, mutates: false },
-  'offline.cyberList': { input: z.object({ customerId: CustomerId }), output: CachedCyberList, mutates: false },
-  'offline.cyberView': { input: PolicyRef, output: CachedCyberView, mutates: false },
   'offline.wipe': { input: NoInput, output: CacheStatus, mutates: true },
-  'overview.summary': { input: NoInput, output: OverviewSummary, mutates: false },
+  'overview.summary': { input: NoInput, output: SourcedOverview, mutates: false },
   // Writes a file only where the person chooses it in the save dialog.
   'files.saveCsv': { input: SaveCsvInput, output: SaveCsvResult, mutates: false },
   'app.info': { input: NoInput, output: AppInfo, mutates: false },

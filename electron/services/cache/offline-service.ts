@@ -1,4 +1,5 @@
 import type { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
+import { summarizeCapacities } from '../overview/summarize.js';
 import type { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
 import type { LinkedAccountList } from '../../../shared/api/accounts.js';
 import {
@@ -138,6 +139,38 @@ export class OfflineService {
 
   leaveOffline(): void {
     this.#offlineOwner = null;
+  }
+
+  /** Reviewing the copy without asking the service (no session, or offline by choice). */
+  get reviewing(): boolean {
+    return this.#offlineOwner !== null;
+  }
+
+  /** When the capacity list of the copy was fetched; null when there is none (or it cannot be read). */
+  async capacitiesFetchedAt(): Promise<string | null> {
+    const cache = await this.#verifiedCache();
+    if (!cache || cache.unreadable) return null;
+    return (await cache.read('capacities'))?.fetchedAt ?? null;
+  }
+
+  /** The overview's figures from the copy's capacity list; null when there is none. */
+  async capacityOverview(asOf: Date) {
+    const entry = await (await this.#verifiedCache())?.read('capacities');
+    return entry ? summarizeCapacities(entry.value, asOf) : null;
+  }
+
+  /**
+   * Write-through of one policy the service just answered with, into a copy
+   * that holds the list (a copy not yet synced stays empty: its age would lie).
+   */
+  async upsertCapacity(policy: CapacityPolicy): Promise<void> {
+    const cache = await this.#verifiedCache();
+    const entry = await cache?.read('capacities');
+    if (!cache || !entry) return;
+    const at = entry.value.findIndex((row) => row.cidrId === policy.cidrId);
+    const rows = at >= 0 ? entry.value.with(at, policy) : [policy, ...entry.value];
+    await cache.write('capacities', rows, new Date(entry.fetchedAt));
+    this.#load = null;
   }
 
   /**
