@@ -50,6 +50,8 @@ export class OfflineService {
   /** The capacity list of the current cache, loading or loaded. */
   #load: CapacityLoad | null = null;
   #sync: AbortController | null = null;
+  /** The sync under way, and whose copy it fills. */
+  #running: { readonly owner: string; readonly summary: Promise<SyncSummary> } | null = null;
   /** Write-through merges of one kind, one after another: two at once would each drop the other's entry. */
   readonly #merges = new Map<'capacityViews' | 'cyberViews', Promise<void>>();
   /** Set while reviewing offline without a session. */
@@ -285,8 +287,25 @@ export class OfflineService {
   }
 
   /** Fetches everything offline review needs, with progress events; one sync at a time. */
-  async sync(): Promise<SyncSummary> {
-    if (this.#sync) throw new AppFailure({ kind: 'conflict', message: 'A sync is already running.' });
+  /**
+   * A refresh asked for while one of the same copy runs (the background one
+   * after sign-in, say) joins it: one sync at a time, and the asker gets its summary.
+   */
+  sync(): Promise<SyncSummary> {
+    const status = this.deps.session.status();
+    const owner = `${status.profileId}\n${status.username ?? ''}`;
+    if (this.#running) {
+      if (this.#running.owner === owner) return this.#running.summary;
+      return Promise.reject(new AppFailure({ kind: 'conflict', message: 'A sync of another session is still finishing. Try again in a moment.' }));
+    }
+    const summary = this.#syncOnce().finally(() => {
+      if (this.#running?.summary === summary) this.#running = null;
+    });
+    this.#running = { owner, summary };
+    return summary;
+  }
+
+  async #syncOnce(): Promise<SyncSummary> {
     const cache = await this.cache();
     if (!cache || !this.deps.session.status().signedIn) {
       throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });
