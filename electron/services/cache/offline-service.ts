@@ -280,6 +280,13 @@ export class OfflineService {
     await cache?.write('accounts', accounts);
   }
 
+  /** Cancels a sync under way and waits until it has stopped writing. */
+  async stopSync(): Promise<void> {
+    const running = this.#running?.summary;
+    this.cancelSync();
+    await running?.catch(() => undefined);
+  }
+
   cancelSync(): boolean {
     if (!this.#sync) return false;
     this.#sync.abort();
