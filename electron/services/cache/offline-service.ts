@@ -283,11 +283,13 @@ export class OfflineService {
     await cache?.write('accounts', accounts);
   }
 
-  /** Cancels a sync under way and waits until it has stopped writing. */
+  /** Cancels a sync under way and waits until it and every write-through have stopped writing. */
   async stopSync(): Promise<void> {
     const running = this.#running?.summary;
     this.cancelSync();
     await running?.catch(() => undefined);
+    await Promise.allSettled(this.#merges.values());
+    await this.#cache?.settled();
   }
 
   cancelSync(): boolean {
@@ -316,12 +318,18 @@ export class OfflineService {
   }
 
   async #syncOnce(): Promise<SyncSummary> {
-    const cache = await this.cache();
-    if (!cache || !this.deps.session.status().signedIn) {
-      throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });
-    }
+    // Cancellable from the first moment, so that a close or a cancel never waits for a sync that has not begun sending.
     const controller = new AbortController();
     this.#sync = controller;
+    const cache = await this.cache().catch((error: unknown) => {
+      this.#sync = null;
+      throw error;
+    });
+    if (!cache || !this.deps.session.status().signedIn || controller.signal.aborted) {
+      this.#sync = null;
+      if (controller.signal.aborted) throw new AppFailure({ kind: 'validation', message: 'Sync cancelled. The previous offline copy is kept.' });
+      throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });
+    }
     const started = Date.now();
     const progress = (p: SyncProgress) => this.deps.events.emit('offline.syncProgress', p);
     try {

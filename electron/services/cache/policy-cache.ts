@@ -267,6 +267,11 @@ export class PolicyCache {
     await next;
   }
 
+  /** Resolves when every write under way has landed (or failed). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.#writes.values());
+  }
+
   /** Which kinds are cached, and when each was fetched. */
   async summary(): Promise<Partial<Record<CacheKind, string>>> {
     const result: Partial<Record<CacheKind, string>> = {};
