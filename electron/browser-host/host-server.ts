@@ -10,7 +10,7 @@ import type { Handlers } from '../services/ipc/handlers.js';
 import { readStaticFile } from '../services/static/static-files.js';
 import { BodyBudget } from './body-budget.js';
 import { LaunchCodes } from './launch-codes.js';
-import { RefusalLog } from './refusal-log.js';
+import { RefusalLog } from '../services/logging/refusal-log.js';
 
 export const SESSION_COOKIE = 'cd_host';
 export const LAUNCH_PATH = '/__launch';
@@ -170,7 +170,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const result =
       envelope && typeof envelope === 'object'
         ? await dispatch(options.handlers, channel, envelope.input, options.reportInternal)
-        : { ok: false, error: { kind: 'validation', message: 'The request could not be read.' } };
+        : { ok: false, error: { kind: 'invalid-input', message: 'The request could not be read.' } };
     return sendResult(res, result);
   }
 
@@ -255,7 +255,7 @@ function readBody(req: IncomingMessage, limit: number, budget: BodyBudget): Prom
   const tooLarge: BodyRead = {
     ok: false,
     reason: 'too-large',
-    error: { kind: 'validation', message: `This request is larger than Capacity Desk accepts (at most ${Math.round(limit / 1024 / 1024) || 1} MB).` },
+    error: { kind: 'invalid-input', message: `This request is larger than Capacity Desk accepts (at most ${Math.round(limit / 1024 / 1024) || 1} MB).` },
   };
   const busy: BodyRead = {
     ok: false,

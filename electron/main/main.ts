@@ -64,7 +64,11 @@ async function start(): Promise<void> {
     desktop: electronDesktopHost(() => windows?.focus(), icon),
   });
   const logger = services.logger;
-  registerContract(services.handlers, (channel, error) => logger.error('ipc', `${channel} failed`, error));
+  registerContract(
+    services.handlers,
+    (channel, error) => logger.error('ipc', `${channel} failed`, error),
+    (line) => logger.warn('ipc', line),
+  );
   windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, logger, logsDir, onUnreadable: services.unreadableFiles.report });
   installApplicationMenu(
     appMenuTemplate({

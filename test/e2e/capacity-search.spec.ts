@@ -183,7 +183,7 @@ test('purchase of a policy that another window bought first is refused and leave
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
   await dialog.getByRole('button', { name: /^Purchase for/ }).click();
   const error = dialog.getByTestId('error-message');
-  await expect(error).toHaveAttribute('data-kind', 'validation');
+  await expect(error).toHaveAttribute('data-kind', 'rejected');
   await expect(error).toContainText(`cidrId: policy ${cidrId} cannot be purchased in status ACTIVE`);
   await screenshot(page, 'search-purchase-refused');
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();

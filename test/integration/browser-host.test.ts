@@ -153,7 +153,7 @@ describe('browser host', () => {
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ input: { profileId: 'sandbox', username: 'a' } }),
     });
-    expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'password' } });
+    expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'password' } });
   });
 
   it('never writes a launch code or session cookie to its log', async () => {

@@ -77,7 +77,7 @@ describe('every IPC channel under random and hostile input', () => {
         const result = await dispatch(handlers, channel, input);
         expect(result.ok).toBe(false);
         if (!result.ok) {
-          expect(result.error.kind).toBe('validation');
+          expect(result.error.kind).toBe('invalid-input');
           expect(typeof result.error.message).toBe('string');
         }
       }),

@@ -332,7 +332,7 @@ export class OfflineService {
     } catch (error) {
       if (controller.signal.aborted) {
         progress({ phase: 'cancelled', fetched: 0, total: 0, message: 'Sync cancelled; the previous offline copy is kept.' });
-        throw new AppFailure({ kind: 'validation', message: 'Sync cancelled. The previous offline copy is kept.' });
+        throw new AppFailure({ kind: 'cancelled', message: 'Sync cancelled. The previous offline copy is kept.' });
       }
       progress({ phase: 'failed', fetched: 0, total: 0, message: error instanceof AppFailure ? error.error.message : 'Sync failed.' });
       throw error;
@@ -354,7 +354,7 @@ export class OfflineService {
     const worker = async () => {
       while (next < ids.length) {
         const id = ids[next++] as string;
-        if (signal.aborted) throw new AppFailure({ kind: 'validation', message: 'Cancelled.' });
+        if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
         try {
           result[id] = await fetchOneWith(this.deps.session, fetchOne, id, signal);
         } catch (error) {

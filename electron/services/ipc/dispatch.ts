@@ -22,7 +22,7 @@ export async function dispatch(
   reportInternal: InternalErrorReporter = () => undefined,
 ): Promise<Result<unknown>> {
   if (!isChannel(channel)) {
-    return { ok: false, error: { kind: 'validation', message: 'Unknown request.' } };
+    return { ok: false, error: { kind: 'forbidden', message: 'Unknown request.' } };
   }
   const def = CONTRACT[channel];
   const input = def.input.safeParse(rawInput);
@@ -30,7 +30,7 @@ export async function dispatch(
     const issue = input.error.issues[0];
     const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
     const error: AppError = {
-      kind: 'validation',
+      kind: 'invalid-input',
       message: issue?.message ?? 'The request was not valid.',
       ...(field ? { field } : {}),
     };

@@ -92,7 +92,7 @@ export class SessionService {
   async signIn(input: SignInInput): Promise<SessionStatus> {
     const profile = this.deps.profiles.find(input.profileId);
     if (!profile) {
-      throw new AppFailure({ kind: 'validation', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
+      throw new AppFailure({ kind: 'invalid-input', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
     }
     const client = this.deps.clientFor(profile.baseUrl);
     const answer = await client.call('signIn', { body: { username: input.username, password: input.password } });

@@ -65,7 +65,7 @@ describe('dispatch', () => {
       { profileId: 'sandbox', username: '   ', password: 'x' },
     );
     expect(called).toBe(false);
-    expect(result).toEqual({ ok: false, error: { kind: 'validation', message: 'Enter your username or e-mail', field: 'username' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'Enter your username or e-mail', field: 'username' } });
   });
 
   it('refuses unknown channels', async () => {
