@@ -87,6 +87,22 @@ export default tseslint.config(
     },
   },
   {
+    // The services get the built-in sandbox from their host (sandbox/built-in.ts), injected.
+    files: ['electron/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: ELECTRON_ONLY_SHELL }],
+          patterns: [
+            { regex: '^electron/', message: ELECTRON_ONLY_SHELL },
+            { regex: '(^|/)sandbox/', message: 'The services receive the built-in sandbox from their host; they do not import it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['electron/main/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [RAW_IPC] }],

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices } from '../services/app-services.js';
 import { defaultDataDir } from '../services/platform/data-dir.js';
 import { startBrowserHost } from './host-server.js';
@@ -26,7 +27,7 @@ const dataDir = values['data-dir'] ?? defaultDataDir();
 // The data folder holds the launch files, the logs and the offline copy: the owner's alone.
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
 await removeStaleLaunchFiles(dataDir);
-const services = await createAppServices({ dataDir, echoLogs: true });
+const services = await createAppServices({ dataDir, echoLogs: true, startSandbox: builtInSandbox() });
 const host = await startBrowserHost({
   handlers: services.handlers,
   events: services.events,

@@ -6,7 +6,7 @@ import type { AppError } from '../../shared/ipc/result.js';
 import { SECURITY_HEADERS } from '../../shared/security/csp.js';
 import type { AppEvents } from '../services/events.js';
 import { dispatch, isChannel, type InternalErrorReporter } from '../services/ipc/dispatch.js';
-import type { Handlers } from '../services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { readStaticFile } from '../services/static/static-files.js';
 import { BodyBudget } from './body-budget.js';
 import { LaunchCodes } from './launch-codes.js';

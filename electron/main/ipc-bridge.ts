@@ -3,7 +3,7 @@ import { CHANNELS, EVENTS, ipcChannelName, ipcEventName } from '../../shared/ipc
 import type { Result } from '../../shared/ipc/result.js';
 import type { AppEvents } from '../services/events.js';
 import { dispatch, type InternalErrorReporter } from '../services/ipc/dispatch.js';
-import type { Handlers } from '../services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { RefusalLog } from '../services/logging/refusal-log.js';
 import { isAppUrl } from '../services/security/origins.js';
 

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { ownEntry } from '../../shared/records.js';
 import type { Dispatcher } from 'undici';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 import { ApiClient } from './api-client/api-client.js';
 import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-client/http-agent.js';
 import type { RetryPolicy } from './api-client/retry-policy.js';
@@ -19,7 +18,7 @@ import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { MoneyLock } from './money/money-lock.js';
-import type { Handlers } from './ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
 import type { SafeStoragePort } from './secrets/safe-storage-secret-store.js';
@@ -32,6 +31,15 @@ import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
 import { readPackageVersion } from './desktop/package-version.js';
 import { activeCapacityDates } from './desktop/policy-source.js';
 
+/** The built-in Sandbox profile's service: where it answers, and how to stop it. */
+export interface BuiltInService {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the built-in service with its state in the data folder; the hosts pass the sandbox's (sandbox/built-in.ts). */
+export type StartBuiltInService = (dataDir: string) => Promise<BuiltInService>;
+
 export interface AppServicesOptions {
   readonly dataDir: string;
   /** Where the log goes; Electron passes the OS's place (app.getPath('logs')), by default dataDir/logs. */
@@ -40,8 +48,8 @@ export interface AppServicesOptions {
   readonly echoLogs?: boolean;
   /** Tests pass a store; the app opens the OS keychain. */
   readonly secrets?: SecretStore;
-  /** Options of the built-in Sandbox profile's in-process server. */
-  readonly sandbox?: Omit<SandboxOptions, 'host' | 'port'>;
+  /** Starts the built-in Sandbox profile's in-process server. */
+  readonly startSandbox: StartBuiltInService;
   /** Electron passes its save dialog; the browser host has none (its page downloads exports). */
   readonly saveFile?: SaveFileHost;
   /** HTTP timeouts and the GET retry policy; tests shorten them. */
@@ -70,7 +78,7 @@ export interface AppServices {
   readonly logger: FileLogger;
   /** State-changing calls only, in a file of their own that no flood of other lines can rotate away. */
   readonly auditLog: FileLogger;
-  readonly sandbox: SandboxHandle;
+  readonly sandbox: BuiltInService;
   readonly secrets: SecretStore;
   readonly dataDir: string;
   readonly desktop: DesktopServices;
@@ -99,7 +107,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     options.secrets
       ? Promise.resolve(options.secrets)
       : openSecretStore(undefined, undefined, options.safeStorage ? { port: options.safeStorage, dataDir: options.dataDir } : undefined),
-    startSandbox({ dataFile: join(options.dataDir, 'sandbox-state.json'), ...options.sandbox, host: '127.0.0.1', port: 0 }),
+    options.startSandbox(options.dataDir),
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
 import { AppEvents } from '../../electron/services/events.js';
-import type { Handlers } from '../../electron/services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { stubHandlers } from '../support/stub-handlers.js';
 
 /** Raw HTTP against the browser host: the secret, Host and Origin checks. */

@@ -1,6 +1,6 @@
 import { completeAccounts, completeCapacityView, completeCyberView } from '../../../shared/api/readers.js';
 import type { Channel } from '../../../shared/ipc/channels.js';
-import type { Handlers } from '../ipc/handlers.js';
+import type { Handlers } from '../../../shared/ipc/contract.js';
 import type { OfflineService } from './offline-service.js';
 
 type OfflineChannel = Extract<Channel, `offline.${string}`>;

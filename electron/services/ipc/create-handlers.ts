@@ -10,7 +10,7 @@ import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
 import type { UnreadableFiles } from '../settings/unreadable-files.js';
-import type { Handlers } from './handlers.js';
+import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';

@@ -1,7 +1,6 @@
-import { CONTRACT } from '../../../shared/ipc/contract.js';
 import { CHANNELS, type Channel } from '../../../shared/ipc/channels.js';
 import { AppFailure, type AppError, type Result } from '../../../shared/ipc/result.js';
-import type { Handlers } from './handlers.js';
+import { CONTRACT, type Handlers } from '../../../shared/ipc/contract.js';
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && (CHANNELS as readonly string[]).includes(name);
