@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 /**
- * Import boundaries of ARCHITECTURE.md, enforced here (and proven by
+ * Import boundaries (README, "Architecture"), enforced here (and proven by
  * test/lint/boundaries.test.ts):
  * - shared/ imports zod and itself only: no Node, DOM or Electron;
  * - renderer/ imports shared/ and its own files only;

@@ -20,7 +20,7 @@ const KEYSTROKES = ['w', 'wi', 'win', 'r', 're', 'res', 'rese', 'reservation 9',
 const FIRST_PAGE = { status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 100 } as const;
 
 /**
- * The storage of the local replica, chosen by measurement (issue 15): today's
+ * The storage of the local replica, chosen by measurement (docs/local-first.md): today's
  * encrypted shards with an in-memory index against one SQLCipher database with
  * a row per policy, on the figures the local-first design needs, at 100,000
  * policies, in one run.

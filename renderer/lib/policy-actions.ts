@@ -1,7 +1,7 @@
 import type { CapacityStatus } from '../../shared/api/capacity.js';
 import type { Result } from '../../shared/ipc/result.js';
 
-/** What a capacity policy's status allows (CONTRACT.md: purchase only when ready, the rest only when active). */
+/** What a capacity policy's status allows (docs/contract-choices.md: purchase only when ready, the rest only when active). */
 export interface AllowedActions {
   readonly purchase: boolean;
   readonly configure: boolean;

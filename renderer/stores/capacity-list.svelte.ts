@@ -6,7 +6,7 @@ import { PAGING } from '../../shared/api/contract-choices.js';
 import { SortOrder } from '../../shared/api/paging.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
-import { nowIso } from '../lib/capacity-format.js';
+import { nowIso } from '../lib/dates.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
 import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
 

@@ -3,7 +3,7 @@ import type { CapacityDetail } from '../../shared/api/readers.js';
 import type { CancelResult } from '../../shared/ipc/models.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
-import { nowIso } from '../lib/capacity-format.js';
+import { nowIso } from '../lib/dates.js';
 import { noLongerForSale, policyMayHaveChanged } from '../lib/policy-actions.js';
 import { capacityList } from './capacity-list.svelte.js';
 import { readyPolicies } from './capacity-search.svelte.js';

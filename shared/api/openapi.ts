@@ -234,7 +234,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonObject {
       version: API_VERSION,
       description:
         'Sign-in, linked cloud accounts, reserved compute-capacity policies and disaster-recovery (cyber) policies. ' +
-        'Generated from the shared zod schemas of Capacity Desk; every "not shown" of the service description is answered as in CONTRACT.md.',
+        'Generated from the shared zod schemas of Capacity Desk; every "not shown" of the service description is answered as recorded in docs/contract-choices.md of the Capacity Desk repository.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'Capacity Desk sandbox' }],

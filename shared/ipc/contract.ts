@@ -91,13 +91,13 @@ export const CONTRACT = {
   'updates.install': { input: NoInput, output: UpdateState, effect: 'change' },
   'preferences.get': { input: NoInput, output: Preferences, effect: 'local' },
   'preferences.set': { input: PreferencesPatch, output: Preferences, effect: 'change' },
-  // Where a policy's money actions stand (issue 13): free, in flight, or locked until a read-back settles an unknown outcome.
+  // Where a policy's money actions stand: free, in flight, or locked until a read-back settles an unknown outcome.
   'money.state': { input: PolicyRef, output: MoneyState, effect: 'local' },
   // Reads the policy back now to settle an unknown outcome; sends nothing that moves money.
   'money.check': { input: PolicyRef, output: MoneyState, effect: 'service-read' },
   // How the service's answers differed from this version's expectations: field paths only.
   'diagnostics.contractDrift': { input: NoInput, output: DriftReport, effect: 'local' },
-  // Settings files that could not be read and were kept aside (issue 13).
+  // Settings files that could not be read and were kept aside.
   'app.unreadableFiles': { input: NoInput, output: z.array(UnreadableFile), effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAIN_VIEW_IDS } from './views.js';
 
 /**
- * Shapes of the desktop integration (issue 8): app facts, auto-update state,
+ * Shapes of the desktop integration: app facts, auto-update state,
  * preferences, and commands the application menu or a notification sends to
  * the renderer.
  */
@@ -82,7 +82,7 @@ export const AppCommand = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('back') }),
   z.object({ kind: z.literal('command-palette') }),
   z.object({ kind: z.literal('preferences') }),
-  // Help › Contract diagnostics (issue 16).
+  // Help › Contract diagnostics.
   z.object({ kind: z.literal('diagnostics') }),
   z.object({ kind: z.literal('open-policy'), cidrId: z.string().min(1).max(64) }),
 ]);

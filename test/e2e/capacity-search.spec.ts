@@ -141,7 +141,7 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
 
   await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
-  // The safe choice has the focus (issue 13): Enter, Enter must not buy.
+  // The safe choice has the focus: Enter, Enter must not buy.
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(policy.ourPrice, 'en-US'));
   await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(policy.cspProviderPrice, 'en-US'));
@@ -201,7 +201,7 @@ test('a purchase already on its way from another window locks the policy here, a
   await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/purchase', method: 'POST', latencyMs: 2500 });
   const elsewhere = otherWindow(app)['capacity.purchase']({ cidrId });
 
-  // The main process tells every window (issue 13): this window's button is off, with the reason.
+  // The main process tells every window: this window's button is off, with the reason.
   const button = first.getByRole('button', { name: `Purchase ${cidrId}` });
   await expect(button).toBeDisabled();
   await expect(button).toHaveAttribute('title', 'A purchase of this policy is being sent.');

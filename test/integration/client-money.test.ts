@@ -49,7 +49,7 @@ describe('one money request per policy at a time', () => {
       app.call('capacity.purchase', { cidrId: policy.cidrId }),
     ]);
     expect(first).toMatchObject({ ok: true, value: { cidrId: policy.cidrId, policyStatus: 'ACTIVE' } });
-    // The second joined the one request in flight (issue 13): the same answer, no second POST.
+    // The second joined the one request in flight: the same answer, no second POST.
     expect(second).toEqual(first);
     expect((await app.controls.stats()).purchaseCapacity).toBe(1);
 

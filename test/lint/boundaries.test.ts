@@ -2,7 +2,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Proves the import boundaries of ARCHITECTURE.md are enforced: each case is a
+ * Proves the import boundaries (README, "Architecture") are enforced: each case is a
  * deliberate violation linted as if it lived at that path.
  */
 const eslint = new ESLint({ cwd: process.cwd() });
