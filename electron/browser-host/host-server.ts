@@ -151,7 +151,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
       return send(res, 415, 'text/plain; charset=utf-8', 'Expected application/json');
     }
-    if (!isChannel(channel)) return send(res, 404, 'text/plain; charset=utf-8', 'Unknown channel');
+    if (!isChannel(channel)) {
+      // The channel name is the caller's text: the line names the refusal, not the name.
+      refusals.refused('a channel the contract does not have');
+      return send(res, 404, 'text/plain; charset=utf-8', 'Unknown channel');
+    }
     const body = await readBody(req, INPUT_LIMITS[channel] ?? DEFAULT_INPUT_LIMIT, budget);
     if (!body.ok) {
       refusals.refused(body.reason === 'too-large' ? 'request body over its limit' : 'request bodies over the memory budget');

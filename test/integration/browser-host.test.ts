@@ -148,6 +148,9 @@ describe('browser host', () => {
     expect(form.status).toBe(415);
     const unknown = await raw('/ipc/session.token', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
     expect(unknown.status).toBe(404);
+    // Logged as a refusal, without the name the caller gave.
+    expect(logLines).toContainEqual(expect.stringContaining('refused a request: a channel the contract does not have'));
+    expect(logLines.join('\n')).not.toContain('session.token');
     const invalid = await raw('/ipc/session.signIn', {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
