@@ -32,7 +32,7 @@ export default async function replicaStorage(): Promise<Figure[]> {
   const figures: Figure[] = [];
   const ms = (value: number) => Math.round(value * 10) / 10;
   const add = (name: string, value: number, unit = 'ms', budget?: string, within?: boolean) =>
-    figures.push({ name, value: ms(value), unit, ...(budget ? { budget, withinBudget: within } : {}) });
+    figures.push({ name, value: ms(value), unit, ...(budget ? { budget, withinBudget: within ?? false } : {}) });
   try {
     // Shards: the whole list is one value, rewritten whole; answers come from an index in memory.
     const secrets = new FixedSecretStore();

@@ -47,17 +47,17 @@ export interface AppServicesOptions {
   /** Also print log lines to stderr (the browser host's terminal). */
   readonly echoLogs?: boolean;
   /** Tests pass a store; the app opens the OS keychain. */
-  readonly secrets?: SecretStore;
+  readonly secrets?: SecretStore | undefined;
   /** Starts the built-in Sandbox profile's in-process server. */
   readonly startSandbox: StartBuiltInService;
   /** Electron passes its save dialog; the browser host has none (its page downloads exports). */
   readonly saveFile?: SaveFileHost;
   /** HTTP timeouts and the GET retry policy; tests shorten them. */
-  readonly http?: { readonly timeouts?: AgentTimeouts; readonly retry?: RetryPolicy };
+  readonly http?: { readonly timeouts?: AgentTimeouts | undefined; readonly retry?: RetryPolicy | undefined } | undefined;
   /** When a money action's policy is re-read after an unanswered request; tests shorten it. */
-  readonly moneyCheckDelaysMs?: readonly number[];
+  readonly moneyCheckDelaysMs?: readonly number[] | undefined;
   /** How long after an unanswered money request a read-back not showing it done is final; tests shorten it. */
-  readonly moneyFinalAfterMs?: number;
+  readonly moneyFinalAfterMs?: number | undefined;
   /** How long before expiry the session warns; tests shorten it. */
   readonly expiryWarningMs?: number;
   /** Where proxy and trust settings are read from (default: process.env). */
@@ -111,7 +111,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network, ...(options.resolveProxy ? { resolveProxy: options.resolveProxy } : {}) });
+  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy });
   // Differences between the service's answers and this version's schemas: paths only, logged once each.
   const drift = new DriftLog({ log: (message, detail) => logger.warn('contract-drift', message, detail) });
   const clients = new Map<string, ApiClient>();
@@ -122,7 +122,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         baseUrl,
         dispatcher: agent,
         timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs },
-        ...(options.http?.retry ? { retry: options.http.retry } : {}),
+        retry: options.http?.retry,
         onDrift: (endpoint, findings) => drift.record(endpoint, findings),
       });
       clients.set(baseUrl, client);
@@ -137,7 +137,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     profiles,
     events,
     clientFor,
-    ...(options.expiryWarningMs !== undefined ? { expiryWarningMs: options.expiryWarningMs } : {}),
+    expiryWarningMs: options.expiryWarningMs,
   });
   await session.restore();
   const desktop = await createDesktopServices({

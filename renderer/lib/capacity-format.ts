@@ -1,4 +1,3 @@
-import type { PolicyInstance } from '../../shared/api/capacity.js';
 import type { RENEWAL_FREQUENCIES } from '../../shared/api/contract-choices.js';
 
 /** Display helpers for capacity policies; dates and times are in dates.ts. */
@@ -9,7 +8,7 @@ export function formatDays(days: number | null): string {
 }
 
 /** "m5.large × 4" */
-export function instanceSummary(instance: Partial<Pick<PolicyInstance, 'instanceType' | 'qty'>>): string {
+export function instanceSummary(instance: { readonly instanceType?: string | undefined; readonly qty?: number | undefined }): string {
   return `${instance.instanceType ?? '—'} × ${instance.qty ?? '—'}`;
 }
 

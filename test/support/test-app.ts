@@ -39,11 +39,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await options.prepareDataDir?.(dataDir);
   const services = await createAppServices({
     dataDir,
-    ...(options.secrets ? { secrets: options.secrets } : {}),
+    secrets: options.secrets,
     startSandbox: builtInSandbox({ controls: true, ...options.sandbox }),
-    ...(options.http ? { http: options.http } : {}),
-    ...(options.moneyCheckDelaysMs ? { moneyCheckDelaysMs: options.moneyCheckDelaysMs } : {}),
-    ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
+    http: options.http,
+    moneyCheckDelaysMs: options.moneyCheckDelaysMs,
+    moneyFinalAfterMs: options.moneyFinalAfterMs,
   });
   const host = await startBrowserHost({
     handlers: services.handlers,

@@ -71,7 +71,7 @@ export function contractError(status: number, issues: readonly z.core.$ZodIssue[
     message: field
       ? `The service's answer could not be read: field "${field}" ${first?.message ?? 'is invalid'}.`
       : "The service's answer could not be read.",
-    ...(field ? { field } : {}),
+    field,
   };
 }
 

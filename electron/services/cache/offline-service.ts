@@ -393,7 +393,7 @@ interface CapacityLoad {
   done: Promise<{ index: CapacityIndex; fetchedAt: string } | null>;
 }
 
-function isDefaultOrder(query: { text: string; status?: string; sortBy: string; sortOrder: string }): boolean {
+function isDefaultOrder(query: { text: string; status?: string | undefined; sortBy: string; sortOrder: string }): boolean {
   return query.text.trim() === '' && !query.status && query.sortBy === 'createdDate' && query.sortOrder === 'desc';
 }
 

@@ -31,7 +31,7 @@ export async function dispatch(
     const error: AppError = {
       kind: 'invalid-input',
       message: issue?.message ?? 'The request was not valid.',
-      ...(field ? { field } : {}),
+      field,
     };
     return { ok: false, error };
   }

@@ -40,7 +40,7 @@ export interface SessionDeps {
   /** Tests drive time by hand; the app uses the real timers. */
   readonly timers?: Timers;
   /** How long before expiry the renderer is warned. */
-  readonly expiryWarningMs?: number;
+  readonly expiryWarningMs?: number | undefined;
 }
 
 /**
