@@ -9,7 +9,6 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
-import { withWriteThrough } from './cache/offline-handlers.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
 import { DriftLog } from './diagnostics/drift-log.js';
@@ -68,6 +67,8 @@ export interface AppServicesOptions {
   readonly safeStorage?: SafeStoragePort;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
   readonly desktop?: DesktopHost;
+  /** Fill or refresh the local replica in the background after each sign-in (default true; request-counting tests turn it off). */
+  readonly refreshReplicaAtSignIn?: boolean;
 }
 
 export interface AppServices {
@@ -158,7 +159,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
     logger,
   });
-  const handlers = withAuditLog(withWriteThrough(
+  const handlers = withAuditLog(
     createHandlers({
       profiles,
       session,
@@ -175,10 +176,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       desktop,
       drift,
       unreadableFiles,
+      reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
     }),
-    offline,
-    (error) => logger.warn('offline-cache', 'write-through failed', error),
-  ), auditLog);
+    auditLog,
+  );
 
   desktop.start();
   const backgroundSync = new BackgroundSync({
@@ -189,6 +190,21 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     logger,
   });
   backgroundSync.start();
+  // The replica is filled (or refreshed) right after each sign-in, in the background: the views page the service meanwhile.
+  const whoIsSignedIn = () => {
+    const status = session.status();
+    return status.signedIn ? `${status.profileId}\n${status.username ?? ''}` : null;
+  };
+  const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
+  let signedIn = whoIsSignedIn();
+  if (signedIn && refreshAtSignIn) void backgroundSync.tick('sign-in');
+  events.subscribe((event) => {
+    if (event !== 'session.changed' || !refreshAtSignIn) return;
+    // Only a new sign-in: token refreshes and keychain notices announce a session change too.
+    const now = whoIsSignedIn();
+    if (now && now !== signedIn) void backgroundSync.tick('sign-in');
+    signedIn = now;
+  });
   if (secrets instanceof ResilientSecretStore) {
     secrets.onDegraded((keychain) => {
       logger.warn('keychain', `the system keychain stopped answering; secrets are now kept in memory (${keychain.reason ?? ''})`);
@@ -211,6 +227,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     async close() {
       desktop.stop();
       backgroundSync.stop();
+      // A refresh under way stops and is waited for: nothing is written to the copy after close.
+      await offline.stopSync();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
       await Promise.all([logger.flush(), auditLog.flush()]);

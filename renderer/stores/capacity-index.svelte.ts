@@ -48,14 +48,14 @@ class CapacityIndex {
     this.error = null;
     const requestScope = this.#scope;
     for (let page = 1; page <= INDEX_MAX_PAGES; page++) {
-      const result = await api.capacity.list({ page, pageSize: PAGING.maxPageSize, sortOrder: 'desc' });
+      const result = await api.capacity.list({ offset: (page - 1) * PAGING.maxPageSize, limit: PAGING.maxPageSize, sortOrder: 'desc' });
       if (requestScope !== this.#scope) return;
       if (!result.ok) {
         this.error = result.error;
         break;
       }
       this.total = result.value.total;
-      for (const policy of result.value.data) {
+      for (const policy of result.value.rows) {
         this.#entries.set(policy.cidrId, { cidrId: policy.cidrId, policyName: policy.policyName ?? policy.cidrId, policyStatus: policy.policyStatus ?? '' });
       }
       this.version++;

@@ -4,20 +4,24 @@ import type { CapacityRow } from '../../shared/api/readers.js';
 import type { SkippedItem } from '../../shared/api/tolerant.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
 import { SortOrder } from '../../shared/api/paging.js';
+import { LocalSortColumn, type UnreadableCopy } from '../../shared/ipc/offline.js';
 import type { AppError } from '../../shared/ipc/result.js';
+import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';
 import { nowIso } from '../lib/dates.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
 import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
 
-/** Rows per server page: the most the service allows, so scrolling asks for few pages. */
+/** Rows per window asked of the main process: the service's largest page, so before the first sync a window is one page. */
 export const LIST_PAGE_SIZE = PAGING.maxPageSize;
 /** How long a scroll must rest before pages are fetched (a fast fling fetches only where it stops). */
 const FETCH_SETTLE_MS = 70;
 const MAX_PARALLEL_FETCHES = 3;
+const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savingsPercentage']);
 
 const ListPrefs = z.object({
   status: CapacityStatus.nullable(),
+  sortBy: LocalSortColumn.catch('createdDate'),
   sortOrder: SortOrder,
   /** The first row in view: the "page" the user was on. */
   topIndex: z.number().int().min(0),
@@ -26,14 +30,25 @@ type ListPrefs = z.infer<typeof ListPrefs>;
 export const LIST_PREFS_KEY = 'capacity-desk.capacity-list.v1';
 
 /**
- * The capacity policies list: server pages fetched as rows come into view,
- * with the filter, the sort and the position kept in localStorage so they
+ * The capacity policies list: windows of rows fetched from the main process as
+ * they come into view, answered by the local replica once it holds the list
+ * (free-text search and sort by any column), by the service's pages before.
+ * The filter, the sort and the position are kept in localStorage so they
  * survive navigation and restarts. One instance for the app; it holds one
  * user's rows at a time.
  */
 class CapacityListStore {
   status = $state<CapacityStatus | null>(null);
+  /** Free text matched against id, name, account, instance type and zone (answered locally). */
+  text = $state('');
+  sortBy = $state<LocalSortColumn>('createdDate');
   sortOrder = $state<SortOrder>(PAGING.defaultSortOrder);
+  /** Where the rows on screen came from, and when they were fetched. */
+  origin = $state<Origin | null>(null);
+  /** The local replica answers: search and every sort work. False while the list pages the service. */
+  local = $state(true);
+  /** This user's local copy exists but could not be read. */
+  unreadable = $state<UnreadableCopy | null>(null);
   topIndex = $state(0);
   /** Rows matching the filter on the server; null until the first page answers. */
   total = $state<number | null>(null);
@@ -59,6 +74,7 @@ class CapacityListStore {
     const saved = loadPersisted(LIST_PREFS_KEY, ListPrefs);
     if (saved) {
       this.status = saved.status;
+      this.sortBy = saved.sortBy;
       this.sortOrder = saved.sortOrder;
       this.topIndex = saved.topIndex;
     }
@@ -131,6 +147,24 @@ class CapacityListStore {
     this.#restart();
   }
 
+  /** Sorts by a column; the same column again reverses the order. */
+  sortByColumn(column: LocalSortColumn): void {
+    if (column === this.sortBy) {
+      this.sortOrder = this.sortOrder === 'asc' ? 'desc' : 'asc';
+    } else {
+      this.sortBy = column;
+      // Dates and figures read best largest first; names and codes A to Z.
+      this.sortOrder = DESCENDING_FIRST.has(column) ? 'desc' : 'asc';
+    }
+    this.#restart();
+  }
+
+  setText(text: string): void {
+    if (text === this.text) return;
+    this.text = text;
+    this.#restart();
+  }
+
   /** The rows now in view: remembered as the position, and fetched if missing. */
   show(range: RowRange): void {
     this.#wanted = range;
@@ -155,6 +189,12 @@ class CapacityListStore {
 
   retry(): void {
     this.refresh();
+  }
+
+  /** The local copy was refreshed: a list on screen asks again (the old rows stay until the new ones arrive). */
+  replicaUpdated(): void {
+    if (this.#scope !== null && this.total !== null) this.refresh();
+    else this.#stale = true;
   }
 
   /** Something changed on the server (purchase, cancel): fetch again on the next open, or now if open. */
@@ -207,8 +247,10 @@ class CapacityListStore {
     this.#inFlight.add(page);
     this.fetching++;
     const result = await api.capacity.list({
-      page,
-      pageSize: LIST_PAGE_SIZE,
+      offset: (page - 1) * LIST_PAGE_SIZE,
+      limit: LIST_PAGE_SIZE,
+      text: this.text,
+      sortBy: this.sortBy,
       sortOrder: this.sortOrder,
       ...(this.status ? { status: this.status } : {}),
     });
@@ -220,9 +262,19 @@ class CapacityListStore {
       return;
     }
     this.error = null;
-    this.total = result.value.total;
-    this.#pages.set(page, result.value.data);
-    this.#skipped.set(page, result.value.skipped);
+    const answer = result.value;
+    // The replica took over from the service (or the other way) while scrolling: windows of both never mix.
+    if (this.origin && this.origin.source !== answer.origin.source && this.#pages.size > 0) {
+      this.origin = answer.origin;
+      this.refresh();
+      return;
+    }
+    this.total = answer.total;
+    this.origin = answer.origin;
+    this.local = answer.local;
+    this.unreadable = answer.unreadable ?? null;
+    this.#pages.set(page, answer.rows);
+    this.#skipped.set(page, answer.skipped);
     this.loadedAt = nowIso();
     this.version++;
     // The rows in view may have moved on while this page was in flight.
@@ -237,7 +289,7 @@ class CapacityListStore {
   #savePrefs(): void {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = undefined;
-    const prefs: ListPrefs = { status: this.status, sortOrder: this.sortOrder, topIndex: this.topIndex };
+    const prefs: ListPrefs = { status: this.status, sortBy: this.sortBy, sortOrder: this.sortOrder, topIndex: this.topIndex };
     savePersisted(LIST_PREFS_KEY, prefs);
   }
 }

@@ -1,5 +1,5 @@
 import type { AutoRenewalRequest, CapacityPolicy, ConfigureRequest, MessageResponse } from '../../shared/api/capacity.js';
-import type { CapacityDetail } from '../../shared/api/readers.js';
+import type { SourcedCapacityDetail } from '../../shared/ipc/sourced.js';
 import type { CancelResult } from '../../shared/ipc/models.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
@@ -11,7 +11,7 @@ import { moneyLocks } from './money-locks.svelte.js';
 
 /** One policy's describe view, as loaded; kept while the app runs so going back shows it at once. */
 export class PolicyDetail {
-  view = $state<CapacityDetail | null>(null);
+  view = $state<SourcedCapacityDetail | null>(null);
   error = $state<AppError | null>(null);
   loading = $state(false);
   /** ISO instant of the last answer. */

@@ -56,7 +56,7 @@ class ReadyPolicies {
     const request = ++this.#request;
     const page = replace ? 1 : this.#page + 1;
     this.loading = true;
-    const result = await api.capacity.list({ page, pageSize: READY_PAGE_SIZE, sortOrder: 'asc', status: 'READY_FOR_PURCHASE' });
+    const result = await api.capacity.list({ offset: (page - 1) * READY_PAGE_SIZE, limit: READY_PAGE_SIZE, sortOrder: 'asc', status: 'READY_FOR_PURCHASE' });
     if (request !== this.#request) return;
     this.loading = false;
     if (!result.ok) {
@@ -67,7 +67,7 @@ class ReadyPolicies {
     this.#page = page;
     this.total = result.value.total;
     const known = new Set(replace ? [] : this.items.map((policy) => policy.cidrId));
-    const fresh = result.value.data.filter((policy) => !known.has(policy.cidrId));
+    const fresh = result.value.rows.filter((policy) => !known.has(policy.cidrId));
     this.items = replace ? fresh : [...this.items, ...fresh];
   }
 }

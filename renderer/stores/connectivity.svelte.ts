@@ -2,12 +2,21 @@ import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/of
 import type { AppError } from '../../shared/ipc/result.js';
 import { isServiceRead } from '../../shared/ipc/contract.js';
 import { api, onApiResult } from '../lib/api.js';
-import { navigation } from './navigation.svelte.js';
+import { capacityList } from './capacity-list.svelte.js';
 
 /** Why the app shows the offline copy. */
 export type OfflineReason = 'unreachable' | 'chosen' | 'review';
 
 const PROBE_INTERVAL_MS = 30_000;
+
+/** How an answer says where it came from (see shared/ipc/sourced.ts); absent on answers that do not. */
+function originOf(value: unknown): { source: string; serviceUnreachable?: boolean } | null {
+  if (typeof value !== 'object' || value === null || !('origin' in value)) return null;
+  const origin = (value as { origin: unknown }).origin;
+  return typeof origin === 'object' && origin !== null && 'source' in origin ? (origin as { source: string; serviceUnreachable?: boolean }) : null;
+}
+
+const FINISHED: ReadonlySet<SyncProgress['phase']> = new Set(['done', 'cancelled', 'failed']);
 
 /**
  * Online or offline review, and the offline copy's state. The app goes
@@ -44,15 +53,21 @@ class ConnectivityStore {
       // Only a read that could not reach the service switches to the offline copy: a failed save
       // or purchase stays on its form, with its message and a retry.
       if (!isServiceRead(channel)) return;
-      if (result.ok) this.serviceDown = false;
-      if (result.ok || result.error.kind !== 'offline') return;
+      // A read the local copy answered because the service could not be reached says so in its origin.
+      const origin = result.ok ? originOf(result.value) : null;
+      const down = result.ok ? origin?.serviceUnreachable === true : result.error.kind === 'offline';
+      if (result.ok && origin?.source === 'service') this.serviceDown = false;
+      if (!down) return;
       this.serviceDown = true;
       void this.#unreachable();
     });
     const stopProgress = api.on('offline.syncProgress', (progress) => {
       this.progress = progress;
-      // A background refresh may have replaced an unreadable copy: the notice follows the copy.
-      if (progress.phase === 'done' && !this.syncing) void this.refreshStatus();
+      if (progress.phase === 'done') {
+        // The list now answers from the fresh copy (search and sort included), and the notice follows the copy.
+        capacityList.replicaUpdated();
+        if (!this.syncing) void this.refreshStatus();
+      }
     });
     // Whose copy it is changes with the session: its status is read again each time.
     const stopSession = api.on('session.changed', () => void this.refreshStatus());
@@ -70,10 +85,24 @@ class ConnectivityStore {
     if (status.ok) this.cache = status.value;
   }
 
-  /** The user chose to work offline (e.g. before boarding). */
-  async workOffline(): Promise<void> {
-    await this.refreshStatus();
+  /** A refresh of the local copy is under way (started here, or in the background by the main process). */
+  readonly running = $derived(this.syncing || (this.progress !== null && !FINISHED.has(this.progress.phase)));
+
+  /** A refresh can start: online, signed in (the views ask), none running. */
+  get canRefresh(): boolean {
+    return !this.offline && !this.running;
+  }
+
+  /**
+   * The user chose to work offline (e.g. before boarding): from now on nothing
+   * is asked of the service, every view answers from the local copy.
+   */
+  async workOffline(profileId: string): Promise<AppError | null> {
+    const result = await api.offline.enter({ profileId });
+    if (!result.ok) return result.error;
+    this.cache = result.value;
     this.#enter('chosen');
+    return null;
   }
 
   /** From the sign-in screen, with no network: open the last user's offline copy. */
@@ -88,7 +117,7 @@ class ConnectivityStore {
 
   /** Back to the live service (after "Refresh" once it is reachable, or by choice). */
   async goOnline(): Promise<void> {
-    if (this.reason === 'review') await api.offline.leave();
+    if (this.reason !== 'unreachable') await api.offline.leave();
     this.offline = false;
     this.reachable = false;
     this.#stopProbe();
@@ -122,8 +151,6 @@ class ConnectivityStore {
     this.reason = reason;
     this.offline = true;
     this.reachable = false;
-    // The overview's figures are live only; the offline copy opens on its list.
-    if (navigation.current.view === 'overview') navigation.go({ view: 'capacity-list' });
     this.#startProbe();
   }
 
@@ -145,8 +172,9 @@ class ConnectivityStore {
 
   async checkNow(): Promise<boolean> {
     const result = await api.accounts.list();
-    this.reachable = result.ok;
-    return result.ok;
+    // Answered by the local copy means the service is still away.
+    this.reachable = result.ok && result.value.origin.source === 'service';
+    return this.reachable;
   }
 }
 

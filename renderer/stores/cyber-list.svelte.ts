@@ -5,6 +5,7 @@ import type { SkippedItem } from '../../shared/api/tolerant.js';
 import type { SortOrder } from '../../shared/api/paging.js';
 import { CustomerId } from '../../shared/ipc/models.js';
 import type { AppError } from '../../shared/ipc/result.js';
+import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';
 
 /** Long enough not to ask the service on every keystroke, short enough to feel live. */
@@ -47,6 +48,8 @@ class CyberListStore {
   items = $state<CyberRow[]>([]);
   /** Items of the page on screen that could not be shown (no id). */
   skipped = $state<SkippedItem[]>([]);
+  /** Where the page on screen came from (the service, or the local copy when it cannot be reached). */
+  origin = $state<Origin | null>(null);
   total = $state(0);
   loading = $state(false);
   /** A failure of the list other than an unknown customer. */
@@ -190,6 +193,7 @@ class CyberListStore {
     this.customerError = null;
     this.items = result.value.data;
     this.skipped = result.value.skipped;
+    this.origin = result.value.origin;
     this.total = result.value.total;
     this.loaded = true;
     // A page that the filters emptied (fewer results now): step back to the last real one.

@@ -1,5 +1,6 @@
 import { TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import type { CyberView } from '../../shared/api/cyber.js';
+import type { SourcedCyberDetail } from '../../shared/ipc/sourced.js';
 import type { CyberDetail } from '../../shared/api/readers.js';
 import type { TerminateResult } from '../../shared/ipc/models.js';
 import type { AppError } from '../../shared/ipc/result.js';
@@ -27,7 +28,7 @@ export function confirmsTermination(typed: string, view: CyberDetail): boolean {
 /** One disaster-recovery policy's view and its termination, for the detail screen. */
 export class CyberPolicyStore {
   readonly cidrId: string;
-  view = $state<CyberDetail | null>(null);
+  view = $state<SourcedCyberDetail | null>(null);
   loading = $state(false);
   error = $state<AppError | null>(null);
 

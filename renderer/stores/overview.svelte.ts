@@ -1,14 +1,14 @@
-import type { OverviewSummary } from '../../shared/ipc/models.js';
+import type { SourcedOverview } from '../../shared/ipc/sourced.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 
 /**
  * The overview's figures, computed by the main process from every capacity
- * policy. Kept between visits so coming back shows the last figures at once
+ * policy of the local copy (or of the service before the first sync). Kept between visits so coming back shows the last figures at once
  * while fresh ones are fetched.
  */
 class OverviewStore {
-  summary = $state<OverviewSummary | null>(null);
+  summary = $state<SourcedOverview | null>(null);
   loading = $state(false);
   error = $state<AppError | null>(null);
 

@@ -1,23 +1,14 @@
 import { z } from 'zod';
-import { AutoRenewalRequest, CapacityListInput, CapacityPolicy, ConfigureRequest, MessageResponse, SearchInput } from '../api/capacity.js';
+import { AutoRenewalRequest, CapacityPolicy, ConfigureRequest, MessageResponse, SearchInput } from '../api/capacity.js';
 import { CyberListInput } from '../api/cyber.js';
-import { AccountsRead, CapacityDetail, CapacityRowPage, CyberDetail, CyberRowPage, OfferingsRead } from '../api/readers.js';
+import { OfferingsRead } from '../api/readers.js';
+import { CapacityWindow, SourcedAccounts, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview } from './sourced.js';
 import { DriftReport } from './diagnostics.js';
 import type { Channel, EventName } from './channels.js';
 import { CancelResult, CustomerId, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
-import {
-  CacheStatus,
-  CachedAccounts,
-  CachedCapacityView,
-  CachedCyberList,
-  CachedCyberView,
-  LocalCapacityQuery,
-  LocalCapacityWindow,
-  SyncProgress as OfflineSyncProgress,
-  SyncSummary,
-} from './offline.js';
+import { CacheStatus, LocalCapacityQuery, SyncProgress as OfflineSyncProgress, SyncSummary } from './offline.js';
 import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
-import { OverviewSummary, SaveCsvInput, SaveCsvResult } from './models.js';
+import { SaveCsvInput, SaveCsvResult } from './models.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
 import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
@@ -54,16 +45,17 @@ export const CONTRACT = {
   'session.signIn': { input: SignInInput, output: SessionStatus, effect: 'change' },
   'session.signOut': { input: NoInput, output: SessionStatus, effect: 'change' },
   // The read channels answer tolerantly (shared/api/readers.ts); the money channels strictly.
-  'accounts.list': { input: NoInput, output: AccountsRead, effect: 'service-read' },
-  'capacity.list': { input: CapacityListInput, output: CapacityRowPage, effect: 'service-read' },
-  'capacity.describe': { input: PolicyRef, output: CapacityDetail, effect: 'service-read' },
+  'accounts.list': { input: NoInput, output: SourcedAccounts, effect: 'service-read' },
+  // The list view's window: from the local replica once synced (search, any sort), else the service's pages.
+  'capacity.list': { input: LocalCapacityQuery, output: CapacityWindow, effect: 'service-read' },
+  'capacity.describe': { input: PolicyRef, output: SourcedCapacityDetail, effect: 'service-read' },
   'capacity.search': { input: SearchInput, output: OfferingsRead, effect: 'service-read' },
   'capacity.purchase': { input: PolicyRef, output: CapacityPolicy, effect: 'money' },
   'capacity.configure': { input: ConfigureRequest, output: CapacityPolicy, effect: 'change' },
   'capacity.setAutoRenewal': { input: AutoRenewalRequest, output: MessageResponse, effect: 'change' },
   'capacity.cancel': { input: PolicyRef, output: CancelResult, effect: 'money' },
-  'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: CyberRowPage, effect: 'service-read' },
-  'cyber.view': { input: PolicyRef, output: CyberDetail, effect: 'service-read' },
+  'cyber.list': { input: CyberListInput.extend({ customerId: CustomerId }), output: SourcedCyberPage, effect: 'service-read' },
+  'cyber.view': { input: PolicyRef, output: SourcedCyberDetail, effect: 'service-read' },
   'cyber.terminate': { input: PolicyRef, output: TerminateResult, effect: 'money' },
   'profiles.save': { input: ProfileInput, output: Profile, effect: 'change' },
   'profiles.remove': { input: ProfileIdInput, output: z.array(Profile), effect: 'change' },
@@ -72,16 +64,11 @@ export const CONTRACT = {
   'offline.status': { input: NoInput, output: CacheStatus, effect: 'local' },
   'offline.enter': { input: z.object({ profileId: z.string().min(1) }), output: CacheStatus, effect: 'local' },
   'offline.leave': { input: NoInput, output: z.null(), effect: 'local' },
-  // Fills the offline copy from the service; its own progress and errors are shown in the sync dialog.
+  // Fills the offline copy from the service; its progress and errors are shown where the sync was asked for.
   'offline.sync': { input: NoInput, output: SyncSummary, effect: 'local' },
   'offline.cancelSync': { input: NoInput, output: z.boolean(), effect: 'local' },
-  'offline.capacities': { input: LocalCapacityQuery, output: LocalCapacityWindow, effect: 'local' },
-  'offline.capacityView': { input: PolicyRef, output: CachedCapacityView, effect: 'local' },
-  'offline.accounts': { input: NoInput, output: CachedAccounts, effect: 'local' },
-  'offline.cyberList': { input: z.object({ customerId: CustomerId }), output: CachedCyberList, effect: 'local' },
-  'offline.cyberView': { input: PolicyRef, output: CachedCyberView, effect: 'local' },
   'offline.wipe': { input: NoInput, output: CacheStatus, effect: 'change' },
-  'overview.summary': { input: NoInput, output: OverviewSummary, effect: 'service-read' },
+  'overview.summary': { input: NoInput, output: SourcedOverview, effect: 'service-read' },
   // Writes a file only where the person chooses it in the save dialog.
   'files.saveCsv': { input: SaveCsvInput, output: SaveCsvResult, effect: 'local' },
   'app.info': { input: NoInput, output: AppInfo, effect: 'local' },

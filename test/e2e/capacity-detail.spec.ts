@@ -16,6 +16,7 @@ import {
   signInAgain,
   signInAs,
   test,
+  listFromOtherWindow,
 } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
@@ -254,7 +255,7 @@ test('cancel: the confirmation states policy, window and fee; the fee is shown; 
   const page = await openApp();
   await signInAs(page);
   const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
-  const canceledBefore = (await otherWindow(app)['capacity.list']({ status: 'CANCELED', pageSize: 1 })).total;
+  const canceledBefore = (await listFromOtherWindow(app, { status: 'CANCELED', limit: 1 })).total;
   await openDetail(page, policy.cidrId);
 
   await actions(page).getByRole('button', { name: 'Cancel policy…' }).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import { expect, expectAccessible, openList, otherWindow, scaledTest, screenshot, signInAs } from './support/capacity.js';
+import { expect, expectAccessible, openList, scaledTest, screenshot, signInAs, listFromOtherWindow } from './support/capacity.js';
 
 const test = scaledTest(10_000);
 test.describe.configure({ timeout: 90_000 });
@@ -11,14 +11,14 @@ const renderedRows = (page: Page) => table(page).locator('[role="row"][data-inde
 test('ten thousand policies: only the rows in view are in the page, and any row is one key or click away', async ({ openApp, app }) => {
   const page = await openApp();
   await signInAs(page);
-  const newest = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'desc' });
+  const newest = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'desc' });
   const total = newest.total;
   expect(total).toBeGreaterThan(5_000);
 
   const started = Date.now();
   await openList(page);
   await expect(page.getByTestId('list-summary')).toContainText(`${total.toLocaleString('en-US')} policies`);
-  await expect(table(page).locator('[data-index="0"]')).toContainText((newest.data[0] as CapacityPolicy).cidrId);
+  await expect(table(page).locator('[data-index="0"]')).toContainText((newest.rows[0] as CapacityPolicy).cidrId);
   const firstPaintMs = Date.now() - started;
   await expect(table(page)).toHaveAttribute('aria-rowcount', String(total + 1));
   expect(await renderedRows(page).count()).toBeLessThan(45);
@@ -28,9 +28,9 @@ test('ten thousand policies: only the rows in view are in the page, and any row 
   // End: the last policy, fetched from the last server page only.
   await table(page).focus();
   await page.keyboard.press('End');
-  const oldest = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 1, sortOrder: 'asc' });
+  const oldest = await listFromOtherWindow(app, { offset: 0, limit: 1, sortOrder: 'asc' });
   const last = table(page).locator(`[data-index="${total - 1}"]`);
-  await expect(last).toContainText((oldest.data[0] as CapacityPolicy).cidrId);
+  await expect(last).toContainText((oldest.rows[0] as CapacityPolicy).cidrId);
   await expect(last).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('pager-status')).toHaveText(`Page ${pages} of ${pages}`);
   expect(await renderedRows(page).count()).toBeLessThan(45);
@@ -39,8 +39,8 @@ test('ten thousand policies: only the rows in view are in the page, and any row 
   await page.getByRole('button', { name: 'First page' }).click();
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(page.getByTestId('pager-status')).toHaveText(`Page 2 of ${pages}`);
-  const second = await otherWindow(app)['capacity.list']({ page: 2, pageSize: 100, sortOrder: 'desc' });
-  await expect(table(page).locator('[data-index="100"]')).toContainText((second.data[0] as CapacityPolicy).cidrId);
+  const second = await listFromOtherWindow(app, { offset: 100, limit: 100, sortOrder: 'desc' });
+  await expect(table(page).locator('[data-index="100"]')).toContainText((second.rows[0] as CapacityPolicy).cidrId);
 
   // A fling with the scroll bar: the rows where it stops are loaded, the ones flown over are not all fetched.
   const top = await table(page).evaluate((grid) => {
@@ -48,8 +48,8 @@ test('ten thousand policies: only the rows in view are in the page, and any row 
     return grid.scrollTop;
   });
   const middle = Math.floor(top / 42) + 2;
-  const around = await otherWindow(app)['capacity.list']({ page: Math.floor(middle / 100) + 1, pageSize: 100, sortOrder: 'desc' });
-  await expect(table(page).locator(`[data-index="${middle}"]`)).toContainText((around.data[middle % 100] as CapacityPolicy).cidrId);
+  const around = await listFromOtherWindow(app, { offset: Math.floor(middle / 100) * 100, limit: 100, sortOrder: 'desc' });
+  await expect(table(page).locator(`[data-index="${middle}"]`)).toContainText((around.rows[middle % 100] as CapacityPolicy).cidrId);
   expect(await renderedRows(page).count()).toBeLessThan(45);
 
   await expectAccessible(page, 'list of 10,000');

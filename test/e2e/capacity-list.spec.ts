@@ -16,15 +16,16 @@ import {
   signInAgain,
   signInAs,
   test,
+  listFromOtherWindow,
 } from './support/capacity.js';
 
 const table = (page: Page) => page.getByTestId('capacity-table');
 const rowAt = (page: Page, index: number) => table(page).locator(`[role="row"][data-index="${index}"]`);
 
 async function newestFirst(app: Parameters<typeof otherWindow>[0], status?: CapacityPolicy['policyStatus']): Promise<{ data: CapacityPolicy[]; total: number }> {
-  const page = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'desc', ...(status ? { status: status as 'ACTIVE' } : {}) });
+  const page = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'desc', ...(status ? { status: status as 'ACTIVE' } : {}) });
   // The sandbox answers in full: every row reads strictly.
-  return { data: page.data.map((row) => CapacityPolicy.parse(row)), total: page.total };
+  return { data: page.rows.map((row) => CapacityPolicy.parse(row)), total: page.total };
 }
 
 test.describe.configure({ timeout: 60_000 });
@@ -82,14 +83,14 @@ test('filter, sort and position survive navigation and a restart of the window',
   }
 
   await page.getByTestId('sort-order').selectOption('asc');
-  const oldestActive = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'asc', status: 'ACTIVE' });
-  await expect(rowAt(page, 0)).toContainText((oldestActive.data[0] as CapacityPolicy).cidrId);
+  const oldestActive = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'asc', status: 'ACTIVE' });
+  await expect(rowAt(page, 0)).toContainText((oldestActive.rows[0] as CapacityPolicy).cidrId);
 
   // Scroll down a little: the position is part of the remembered state.
   await table(page).focus();
   for (let i = 0; i < 25; i += 1) await page.keyboard.press('ArrowDown');
   // Focus starts on row 0, so 25 presses land on row 25.
-  const remembered = (oldestActive.data[25] as CapacityPolicy).cidrId;
+  const remembered = (oldestActive.rows[25] as CapacityPolicy).cidrId;
   await expect(table(page).locator('[aria-selected="true"]')).toContainText(remembered);
 
   await navTo(page, 'Overview');

@@ -1,13 +1,13 @@
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import { expect, expectAccessible, otherWindow, screenshot, signInAs, test } from './support/capacity.js';
+import { expect, expectAccessible, screenshot, signInAs, test, listFromOtherWindow } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
 
 test('Ctrl+K jumps to a policy by name or id, to a filtered list and to every view', async ({ openApp, app }) => {
   const page = await openApp();
   await signInAs(page);
-  const newest = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'desc' });
-  const target = newest.data[7] as CapacityPolicy;
+  const newest = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'desc' });
+  const target = newest.rows[7] as CapacityPolicy;
 
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Go to…' });
@@ -27,7 +27,7 @@ test('Ctrl+K jumps to a policy by name or id, to a filtered list and to every vi
   await expect(page.getByTestId('detail-cidr')).toHaveText(target.cidrId);
 
   // By id, with arrows to choose.
-  const other = newest.data[3] as CapacityPolicy;
+  const other = newest.rows[3] as CapacityPolicy;
   await page.keyboard.press('Control+k');
   await input.fill(other.cidrId);
   await expect(palette.getByRole('option').first()).toContainText(other.cidrId);

@@ -112,7 +112,7 @@ test('an offline copy damaged on disk, with the service down: the user is told i
   await page.getByRole('button', { name: 'Sync now' }).click();
   await expect(page.getByTestId('sync-summary')).toContainText('capacity policies', { timeout: 20_000 });
   await page.keyboard.press('Escape');
-  const held = (await app.services.handlers['capacity.list']({ pageSize: 1 })).total;
+  const held = (await app.services.handlers['capacity.list']({ limit: 1, offset: 0, text: '', sortBy: 'createdDate', sortOrder: 'desc' })).total;
 
   // A byte of the copy flips on disk while the app runs, then the service goes away.
   const shards = (await readdir(join(app.dataDir, 'cache'), { recursive: true, withFileTypes: true }))

@@ -15,7 +15,7 @@ const handlers: Handlers = stubHandlers({
   'session.status': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),
   'session.signIn': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),
   'session.signOut': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),
-  'accounts.list': async () => ({ items: [], skipped: [] }),
+  'accounts.list': async () => ({ items: [], skipped: [], origin: { source: 'service', fetchedAt: new Date().toISOString() } }),
 });
 
 let host: BrowserHost;

@@ -1,3 +1,4 @@
+import { CapacityWindow } from '../../shared/ipc/sourced.js';
 import { mkdtemp, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,9 +88,10 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, l
   };
   return {
     offline,
-    capacities: async (query: object = { limit: 50 }) => LocalCapacityWindow.parse(await call('offline.capacities', query)),
+    // What the repository asks of the copy for the list view (the list channel adds the service's pages around it).
+    capacities: async (query: object = { limit: 50 }) => LocalCapacityWindow.parse(await offline.queryCapacities(query)),
     status: async () => CacheStatus.parse(await call('offline.status')),
-    accounts: () => call('offline.accounts'),
+    accounts: () => offline.accounts(),
   };
 }
 
@@ -218,8 +220,7 @@ describe('an offline copy that cannot be read', () => {
     const handlers = createOfflineHandlers(offline) as unknown as Handlers;
     const entered = await dispatch(handlers, 'offline.enter', { profileId: owner.profileId });
     expect(entered.ok && CacheStatus.parse(entered.value).unreadable).toMatchObject({ reason: 'key-missing', recordsLost: ROWS });
-    const listed = await dispatch(handlers, 'offline.capacities', { limit: 50 });
-    expectUnreadable(LocalCapacityWindow.parse(listed.ok ? listed.value : null), 'key-missing', before);
+    expectUnreadable(LocalCapacityWindow.parse(await offline.queryCapacities({ limit: 50 })), 'key-missing', before);
     expect(await logLines(logger)).toHaveLength(1);
   });
 
@@ -251,14 +252,16 @@ describe('an offline copy that cannot be read', () => {
       if (!result.ok) throw new Error(result.error.message);
       return result.value;
     };
-    const loaded = LocalCapacityWindow.parse(await call('offline.capacities', { limit: 5 }));
+    const loaded = CapacityWindow.parse(await call('capacity.list', { limit: 5 }));
+    expect(loaded.origin.source).toBe('replica');
     expect(loaded.rows).toHaveLength(5);
 
     const cacheDir = (await app.services.offline.cache())!.dir;
     await flipByte((await shardFiles(cacheDir))[0]!);
     await app.services.sandbox.close();
 
-    const window = LocalCapacityWindow.parse(await call('offline.capacities', { limit: 5 }));
+    // The list's channel: the copy is unreadable and the service away, so nothing, and why.
+    const window = CapacityWindow.parse(await call('capacity.list', { limit: 5 }));
     expect(window.rows).toEqual([]);
     expect(window.unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged', recordsLost: summary.capacities });
     const status = CacheStatus.parse(await call('offline.status'));

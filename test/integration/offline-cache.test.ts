@@ -43,7 +43,7 @@ describe('the encrypted policy cache', () => {
     await handlers['profiles.rememberCustomer']?.({ customerId: 'CUST-1001' });
 
     const summary = await handlers['offline.sync'](undefined);
-    const list = await handlers['capacity.list']({ pageSize: 1 });
+    const list = await handlers['capacity.list']({ limit: 1, offset: 0, text: '', sortBy: 'createdDate', sortOrder: 'desc' });
     expect(summary.capacities).toBe(list.total);
     expect(summary.accounts).toBe(alex.linkedAccounts.length);
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
-import type { CapacityPage, CapacityView } from '../../shared/api/capacity.js';
+import type { CapacityView } from '../../shared/api/capacity.js';
+import type { CapacityWindow, SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import type { CyberPage, CyberView } from '../../shared/api/cyber.js';
 import type { Preferences } from '../../shared/ipc/desktop.js';
 import type { Profile, SessionStatus } from '../../shared/ipc/models.js';
@@ -75,7 +76,7 @@ describe('the offline copy of opened policies', () => {
   it('keeps every entry when several are written through at once (the property test once lost one)', async () => {
     const app = await start({ dataDir: await dataDir(), secrets: new FixedSecretStore() });
     value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
-    const first = value<CapacityPage>(await app.call('capacity.list', { pageSize: 1 })).data[0]!;
+    const first = value<CapacityWindow>(await app.call('capacity.list', { limit: 1 })).rows[0]!;
     const view = value<CapacityView>(await app.call('capacity.describe', { cidrId: first.cidrId }));
     const ids = ['__proto__', 'constructor', 'toString', first.cidrId, 'sc-1', 'sc-2'];
     await Promise.all(ids.map((id) => app.services.offline.rememberCapacityView(id, view)));
@@ -106,7 +107,7 @@ describe('every lookup keyed by outside text (property-based)', () => {
     value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
     value(await app.call('profiles.rememberCustomer', { customerId: 'CUST-1001' }));
     value(await app.call('offline.sync', undefined));
-    const someCapacity = value<CapacityPage>(await app.call('capacity.list', { pageSize: 1 })).data[0]!;
+    const someCapacity = value<CapacityWindow>(await app.call('capacity.list', { limit: 1 })).rows[0]!;
     const capacityView = value<CapacityView>(await app.call('capacity.describe', { cidrId: someCapacity.cidrId }));
     const someCyber = value<CyberPage>(await app.call('cyber.list', { customerId: 'CUST-1001', pageSize: 1 })).data[0]!;
     const cyberView = value<CyberView>(await app.call('cyber.view', { cidrId: someCyber.cidrId }));
@@ -136,10 +137,13 @@ describe('every lookup keyed by outside text (property-based)', () => {
           await app.call('cyber.list', { customerId: key }),
           await app.call('capacity.describe', { cidrId: key }),
           await app.call('cyber.view', { cidrId: key }),
-          // Cache records keyed by policy and customer ids.
-          await app.call('offline.capacityView', { cidrId: key }),
-          await app.call('offline.cyberView', { cidrId: key }),
-          await app.call('offline.cyberList', { customerId: key }),
+          // Replica records keyed by policy and customer ids, read while working offline.
+          await app.call('offline.enter', { profileId: 'sandbox' }),
+          await app.call('capacity.describe', { cidrId: key }),
+          await app.call('cyber.view', { cidrId: key }),
+          await app.call('cyber.list', { customerId: key }),
+          await app.call('capacity.list', { text: key }),
+          await app.call('offline.leave', undefined),
           // Money locks are keyed by policy id.
           await app.call('money.state', { cidrId: key }),
           await app.call('money.check', { cidrId: key }),
@@ -184,7 +188,11 @@ describe('every lookup keyed by outside text (property-based)', () => {
     // A sync with prototype-named customers in the recent list keeps the real ones.
     value(await app.call('profiles.rememberCustomer', { profileId: 'sandbox', customerId: 'CUST-1001' }));
     value(await app.call('offline.sync', undefined));
-    expect(value<{ value: unknown[] } | null>(await app.call('offline.cyberList', { customerId: 'CUST-1001' }))?.value.length).toBeGreaterThan(0);
+    value(await app.call('offline.enter', { profileId: 'sandbox' }));
+    const offlineList = value<SourcedCyberPage>(await app.call('cyber.list', { customerId: 'CUST-1001' }));
+    expect(offlineList.origin.source).toBe('replica');
+    expect(offlineList.data.length).toBeGreaterThan(0);
+    value(await app.call('offline.leave', undefined));
 
     // And the next start reads everything back: the same profiles, usernames and customers.
     // (The built-in Sandbox listens on a new port each start.)

@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/file-logger.js';
 
 export interface BackgroundSyncDeps {
-  /** Minutes between refreshes; 0 turns background refresh off. */
+  /** Minutes between refreshes; 0 refreshes at sign-in only. */
   readonly intervalMinutes: () => number;
   readonly signedIn: () => boolean;
   /** When the offline copy was last fetched (ISO), or null when there is none. */
@@ -14,9 +14,10 @@ export interface BackgroundSyncDeps {
 }
 
 /**
- * Keeps the offline copy fresh while the user is signed in, at the interval
- * chosen in Preferences: it looks every minute whether the copy is older than
- * that and, if so, syncs (one at a time, never while another sync runs).
+ * Keeps the local replica filled and fresh while the user is signed in: it is
+ * filled when there is none, refreshed at each sign-in, and refreshed again at
+ * the interval chosen in Preferences (it looks every minute whether the copy
+ * is older than that). One at a time, never while another sync runs.
  */
 export class BackgroundSync {
   #timer: ReturnType<typeof setInterval> | null = null;
@@ -38,20 +39,21 @@ export class BackgroundSync {
     this.#timer = null;
   }
 
-  /** One look: syncs when due. Returns whether it synced. */
-  async tick(): Promise<boolean> {
+  /** One look: syncs when due (always after a sign-in). Returns whether it synced. */
+  async tick(reason: 'interval' | 'sign-in' = 'interval'): Promise<boolean> {
+    if (this.#running || !this.deps.signedIn()) return false;
     const minutes = this.deps.intervalMinutes();
-    if (this.#running || minutes <= 0 || !this.deps.signedIn()) return false;
     const last = await this.deps.lastFetchedAt();
-    if (last && this.#now() - Date.parse(last) < minutes * 60_000) return false;
+    const due = !last || reason === 'sign-in' || (minutes > 0 && this.#now() - Date.parse(last) >= minutes * 60_000);
+    if (!due) return false;
     this.#running = true;
     try {
       await this.deps.sync();
-      this.deps.logger.info('offline-cache', 'background refresh done');
+      this.deps.logger.info('replica', `refresh done (${reason})`);
       return true;
     } catch (error) {
       // A conflict means the user's own sync is running; anything else is retried at the next look.
-      this.deps.logger.warn('offline-cache', 'background refresh failed', error);
+      this.deps.logger.warn('replica', `refresh failed (${reason})`, error);
       return false;
     } finally {
       this.#running = false;

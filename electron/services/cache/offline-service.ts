@@ -1,4 +1,5 @@
 import type { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
+import { summarizeCapacities } from '../overview/summarize.js';
 import type { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
 import type { LinkedAccountList } from '../../../shared/api/accounts.js';
 import {
@@ -49,6 +50,8 @@ export class OfflineService {
   /** The capacity list of the current cache, loading or loaded. */
   #load: CapacityLoad | null = null;
   #sync: AbortController | null = null;
+  /** The sync under way, and whose copy it fills. */
+  #running: { readonly owner: string; readonly summary: Promise<SyncSummary> } | null = null;
   /** Write-through merges of one kind, one after another: two at once would each drop the other's entry. */
   readonly #merges = new Map<'capacityViews' | 'cyberViews', Promise<void>>();
   /** Set while reviewing offline without a session. */
@@ -138,6 +141,38 @@ export class OfflineService {
 
   leaveOffline(): void {
     this.#offlineOwner = null;
+  }
+
+  /** Reviewing the copy without asking the service (no session, or offline by choice). */
+  get reviewing(): boolean {
+    return this.#offlineOwner !== null;
+  }
+
+  /** When the capacity list of the copy was fetched; null when there is none (or it cannot be read). */
+  async capacitiesFetchedAt(): Promise<string | null> {
+    const cache = await this.#verifiedCache();
+    if (!cache || cache.unreadable) return null;
+    return (await cache.read('capacities'))?.fetchedAt ?? null;
+  }
+
+  /** The overview's figures from the copy's capacity list; null when there is none. */
+  async capacityOverview(asOf: Date) {
+    const entry = await (await this.#verifiedCache())?.read('capacities');
+    return entry ? summarizeCapacities(entry.value, asOf) : null;
+  }
+
+  /**
+   * Write-through of one policy the service just answered with, into a copy
+   * that holds the list (a copy not yet synced stays empty: its age would lie).
+   */
+  async upsertCapacity(policy: CapacityPolicy): Promise<void> {
+    const cache = await this.#verifiedCache();
+    const entry = await cache?.read('capacities');
+    if (!cache || !entry) return;
+    const at = entry.value.findIndex((row) => row.cidrId === policy.cidrId);
+    const rows = at >= 0 ? entry.value.with(at, policy) : [policy, ...entry.value];
+    await cache.write('capacities', rows, new Date(entry.fetchedAt));
+    this.#load = null;
   }
 
   /**
@@ -245,6 +280,13 @@ export class OfflineService {
     await cache?.write('accounts', accounts);
   }
 
+  /** Cancels a sync under way and waits until it has stopped writing. */
+  async stopSync(): Promise<void> {
+    const running = this.#running?.summary;
+    this.cancelSync();
+    await running?.catch(() => undefined);
+  }
+
   cancelSync(): boolean {
     if (!this.#sync) return false;
     this.#sync.abort();
@@ -252,8 +294,25 @@ export class OfflineService {
   }
 
   /** Fetches everything offline review needs, with progress events; one sync at a time. */
-  async sync(): Promise<SyncSummary> {
-    if (this.#sync) throw new AppFailure({ kind: 'conflict', message: 'A sync is already running.' });
+  /**
+   * A refresh asked for while one of the same copy runs (the background one
+   * after sign-in, say) joins it: one sync at a time, and the asker gets its summary.
+   */
+  sync(): Promise<SyncSummary> {
+    const status = this.deps.session.status();
+    const owner = `${status.profileId}\n${status.username ?? ''}`;
+    if (this.#running) {
+      if (this.#running.owner === owner) return this.#running.summary;
+      return Promise.reject(new AppFailure({ kind: 'conflict', message: 'A sync of another session is still finishing. Try again in a moment.' }));
+    }
+    const summary = this.#syncOnce().finally(() => {
+      if (this.#running?.summary === summary) this.#running = null;
+    });
+    this.#running = { owner, summary };
+    return summary;
+  }
+
+  async #syncOnce(): Promise<SyncSummary> {
     const cache = await this.cache();
     if (!cache || !this.deps.session.status().signedIn) {
       throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });

@@ -2,7 +2,8 @@ import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { MoneyLock } from '../money/money-lock.js';
-import { MoneyActions, terminationShown } from '../money/money-actions.js';
+import { MoneyActions } from '../money/money-actions.js';
+import { PolicyRepository } from '../repository/policy-repository.js';
 import { networkStatus, readNetworkConfig, type NetworkConfig } from '../network/network-config.js';
 import type { ProxyInUse } from '../../../shared/ipc/models.js';
 import { ProfileEditor } from '../profiles/profile-editor.js';
@@ -36,13 +37,47 @@ export interface HandlerDeps {
   readonly drift: DriftLog;
   /** Settings-like files found unreadable and kept aside, for the renderer's notice. */
   readonly unreadableFiles: UnreadableFiles;
+  /** Where a failed write-through to the local replica is reported (it never fails the answer). */
+  readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
 }
 
-export function createHandlers({ profiles, session, moneyLock, offline, overview, saveFile, network, proxyInUse, moneyCheckDelaysMs, desktop, drift, unreadableFiles }: HandlerDeps): Handlers {
+/**
+ * The answer of an action, once what follows it (write-through, read-back)
+ * is done, so that whatever the window reads next already shows it.
+ * What follows never fails the action: its own failures are reported.
+ */
+async function afterwards<T>(action: Promise<T>, then: (answer: T) => Promise<void>): Promise<T> {
+  const answer = await action;
+  await then(answer);
+  return answer;
+}
+
+export function createHandlers({
+  profiles,
+  session,
+  moneyLock,
+  offline,
+  overview,
+  saveFile,
+  network,
+  proxyInUse,
+  moneyCheckDelaysMs,
+  desktop,
+  drift,
+  unreadableFiles,
+  reportWriteThrough = () => undefined,
+}: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
   const money = new MoneyActions({ session, lock: moneyLock, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
+  const repository = new PolicyRepository({
+    session,
+    offline,
+    overview,
+    observe: (cidrId, fact) => money.observe(cidrId, fact),
+    report: reportWriteThrough,
+  });
 
   return {
     ...createOfflineHandlers(offline),
@@ -51,41 +86,31 @@ export function createHandlers({ profiles, session, moneyLock, offline, overview
     'session.status': async () => session.status(),
     'session.signIn': (input) => session.signIn(input),
     'session.signOut': () => session.signOut(),
-    // Views read tolerantly (an odd item or group never blanks a page); money actions below stay strict.
-    'accounts.list': () => call((client, token) => client.read('linkedAccounts', { token })),
-
-    // Every read of a policy may settle a money action whose outcome was unknown (no extra request).
-    'capacity.list': async (input) => {
-      const page = await call((client, token) => client.read('listCapacities', { token, query: input }));
-      for (const policy of page.data) money.observe(policy.cidrId, { kind: 'capacity', status: policy.policyStatus ?? null });
-      return page;
-    },
-    'capacity.describe': async ({ cidrId }) => {
-      const view = await call((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } }));
-      money.observe(cidrId, { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null });
-      return view;
-    },
+    // Views read through the repository: the local replica where it holds the answer, the service
+    // (tolerantly: an odd item or group never blanks a page) otherwise. Money actions stay strict,
+    // and their answers are written through at once.
+    'accounts.list': () => repository.accounts(),
+    'capacity.list': (query) => repository.capacityList(query),
+    'capacity.describe': ({ cidrId }) => repository.capacityDetail(cidrId),
     'capacity.search': (input) => call((client, token) => client.read('searchCapacity', { token, query: input })),
-    'capacity.purchase': ({ cidrId }) => money.purchase(cidrId),
-    'capacity.configure': (input) => call((client, token) => client.call('configureCapacity', { token, body: input })),
-    'capacity.setAutoRenewal': (input) => call((client, token) => client.call('setAutoRenewal', { token, body: input })),
-    'capacity.cancel': ({ cidrId }) => money.cancel(cidrId),
+    'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy)),
+    'capacity.configure': (input) =>
+      afterwards(
+        call((client, token) => client.call('configureCapacity', { token, body: input })),
+        (policy) => repository.afterCapacityAction(input.cidrId, policy),
+      ),
+    'capacity.setAutoRenewal': (input) =>
+      afterwards(
+        call((client, token) => client.call('setAutoRenewal', { token, body: input })),
+        () => repository.afterCapacityAction(input.cidrId),
+      ),
+    'capacity.cancel': ({ cidrId }) => afterwards(money.cancel(cidrId), () => repository.afterCapacityAction(cidrId)),
 
-    'cyber.list': async ({ customerId, ...query }) => {
-      const page = await call((client, token) => client.read('listCyberPolicies', { token, params: { cid_ext: customerId }, query }));
-      for (const item of page.data) {
-        if (typeof item.terminationTriggered === 'boolean') money.observe(item.cidrId, { kind: 'cyber', terminated: item.terminationTriggered });
-      }
-      return page;
-    },
-    'cyber.view': async ({ cidrId }) => {
-      const view = await call((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
-      money.observe(cidrId, { kind: 'cyber', terminated: terminationShown(view) });
-      return view;
-    },
-    'cyber.terminate': ({ cidrId }) => money.terminate(cidrId),
+    'cyber.list': (input) => repository.cyberList(input),
+    'cyber.view': ({ cidrId }) => repository.cyberView(cidrId),
+    'cyber.terminate': ({ cidrId }) => afterwards(money.terminate(cidrId), () => repository.afterCyberAction(cidrId)),
 
-    'overview.summary': () => overview.summary(),
+    'overview.summary': () => repository.overview(),
     'diagnostics.contractDrift': async () => ({
       service: profiles.find(session.status().profileId)?.baseUrl ?? '',
       appVersion: desktop.appInfo().version,

@@ -1,3 +1,4 @@
+import { LocalCapacityQuery as LocalCapacityQueryInput, type LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
@@ -74,11 +75,16 @@ export function otherWindow(app: TestApp) {
   return app.services.handlers;
 }
 
+/** The capacity list as another window asks for it (the input parsed as the IPC layer would). */
+export function listFromOtherWindow(app: TestApp, query: LocalCapacityQuery) {
+  return otherWindow(app)['capacity.list'](LocalCapacityQueryInput.parse(query));
+}
+
 /** Every policy of the signed-in user with a status, oldest first (through the other window). */
 export async function policiesWithStatus(app: TestApp, status: CapacityStatus): Promise<CapacityPolicy[]> {
-  const page = await otherWindow(app)['capacity.list']({ page: 1, pageSize: 100, sortOrder: 'asc', status });
+  const page = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'asc', status });
   // The sandbox answers in full: every row reads strictly.
-  return page.data.map((row) => CapacityPolicy.parse(row));
+  return page.rows.map((row) => CapacityPolicy.parse(row));
 }
 
 export async function firstWithStatus(app: TestApp, status: CapacityStatus, where: (p: CapacityPolicy) => boolean = () => true): Promise<CapacityPolicy> {

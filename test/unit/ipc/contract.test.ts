@@ -16,7 +16,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'session.status': async () => signedOut,
     'session.signIn': async () => signedOut,
     'session.signOut': async () => signedOut,
-    'accounts.list': async () => ({ items: [], skipped: [] }),
+    'accounts.list': async () => ({ items: [], skipped: [], origin: { source: 'service', fetchedAt: new Date().toISOString() } }),
     ...overrides,
   });
 }

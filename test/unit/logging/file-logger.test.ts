@@ -65,13 +65,13 @@ describe('audit log', () => {
         'capacity.cancel': async () => {
           throw new AppFailure({ kind: 'rejected', message: 'x' });
         },
-        'capacity.list': async () => ({ data: [], page: 1, pageSize: 10, total: 0, skipped: [] }),
+        'capacity.list': async () => ({ rows: [], offset: 0, total: 0, origin: { source: 'replica', fetchedAt: new Date().toISOString() }, local: true, skipped: [] }),
       }),
       logger,
     );
     await handlers['session.signIn']({ profileId: 'sandbox', username: 'alex', password: 'the-password-1' });
     await expect(handlers['capacity.cancel']({ cidrId: 'sc_42' })).rejects.toThrow();
-    await handlers['capacity.list']({});
+    await handlers['capacity.list']({ offset: 0, limit: 10, text: '', sortBy: 'createdDate', sortOrder: 'desc' });
     expect(lines).toEqual(['session.signIn [profileId=sandbox username=alex] succeeded', 'capacity.cancel [cidrId=sc_42] failed (rejected)']);
     expect(lines.join('\n')).not.toContain('the-password-1');
   });

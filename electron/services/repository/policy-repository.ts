@@ -1,0 +1,280 @@
+import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CyberListInput } from '../../../shared/api/cyber.js';
+import { PAGING } from '../../../shared/api/contract-choices.js';
+import { completeAccounts, completeCapacityView, completeCyberView, type CapacityDetail } from '../../../shared/api/readers.js';
+import { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type {
+  CapacityWindow,
+  Origin,
+  SourcedAccounts,
+  SourcedCapacityDetail,
+  SourcedCyberDetail,
+  SourcedCyberPage,
+  SourcedOverview,
+} from '../../../shared/ipc/sourced.js';
+import type { OfflineService } from '../cache/offline-service.js';
+import type { PolicyFact } from '../money/money-lock.js';
+import { terminationShown } from '../money/money-actions.js';
+import type { OverviewService } from '../overview/overview-service.js';
+import type { SessionService } from '../session/session-service.js';
+import { queryCyberItems } from './cyber-query.js';
+import { policyFromView } from './policy-from-view.js';
+
+export interface PolicyRepositoryDeps {
+  readonly session: Pick<SessionService, 'status' | 'authorized'>;
+  readonly offline: OfflineService;
+  readonly overview: Pick<OverviewService, 'summary'>;
+  /** Every fresh read of a policy may settle a money action whose outcome was unknown. */
+  readonly observe: (cidrId: string, fact: PolicyFact) => void;
+  /** Where a failed write-through is reported: it never fails the answer. */
+  readonly report: (error: unknown) => void;
+  readonly now?: () => Date;
+}
+
+/**
+ * The one data layer the views read through. The capacity list and the
+ * overview come from the encrypted local replica once it holds the list
+ * (search and sort over every column, at once, online or not); before the
+ * first sync completes the list pages the service, as it always did, and the
+ * answer says so. Details, linked accounts and DR lists are read live when
+ * the service can be reached and written through to the replica, which
+ * answers them when it cannot. Every answer carries its source and when it
+ * was fetched.
+ */
+export class PolicyRepository {
+  readonly #deps: PolicyRepositoryDeps;
+
+  constructor(deps: PolicyRepositoryDeps) {
+    this.#deps = deps;
+  }
+
+  async capacityList(input: LocalCapacityQuery): Promise<CapacityWindow> {
+    const query = LocalCapacityQuery.parse(input);
+    const local = await this.#deps.offline.queryCapacities(query);
+    const unreadable = local.unreadable ? { unreadable: local.unreadable } : {};
+    if (local.fetchedAt && !local.unreadable) {
+      return { rows: local.rows, offset: local.offset, total: local.total, origin: replica(local.fetchedAt), local: true, skipped: [] };
+    }
+    if (this.#localOnly()) {
+      return { rows: [], offset: query.offset, total: 0, origin: replica(local.fetchedAt ?? this.#now()), local: true, skipped: [], ...unreadable };
+    }
+    // Before the first sync: the service's own pages, filtered by status and ordered by creation only.
+    const pageSize = Math.min(query.limit, PAGING.maxPageSize);
+    const page = Math.floor(query.offset / pageSize) + 1;
+    const answer = await this.#servicePage(query, page, pageSize).catch((error: unknown) => {
+      // The copy could not be read and the service cannot be reached: nothing to show, and the notice says why.
+      if (local.unreadable && unreachable(error)) return null;
+      throw error;
+    });
+    if (!answer) {
+      const origin = { ...replica(local.fetchedAt ?? this.#now()), serviceUnreachable: true };
+      return { rows: [], offset: query.offset, total: 0, origin, local: true, skipped: [], ...unreadable };
+    }
+    for (const policy of answer.data) this.#deps.observe(policy.cidrId, { kind: 'capacity', status: policy.policyStatus ?? null });
+    return {
+      rows: answer.data,
+      offset: (answer.page - 1) * answer.pageSize,
+      total: answer.total,
+      origin: live(this.#now()),
+      local: false,
+      skipped: answer.skipped,
+      ...unreadable,
+    };
+  }
+
+  #servicePage(query: LocalCapacityQuery & { sortBy: string; sortOrder: 'asc' | 'desc' }, page: number, pageSize: number) {
+    return this.#deps.session.authorized((client, token) =>
+      client.read('listCapacities', {
+        token,
+        query: {
+          page,
+          pageSize,
+          ...(query.sortBy === 'createdDate' ? { sortOrder: query.sortOrder } : {}),
+          ...(query.status ? { status: query.status } : {}),
+        },
+      }),
+    );
+  }
+
+  async capacityDetail(cidrId: string): Promise<SourcedCapacityDetail> {
+    return this.#liveOrLocal(
+      async () => {
+        const view = await this.#deps.session.authorized((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } }));
+        this.#deps.observe(cidrId, { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null });
+        this.#keep(this.#rememberCapacity(view));
+        return { ...view, origin: live(this.#now()) };
+      },
+      async () => {
+        const cached = await this.#deps.offline.capacityView(cidrId);
+        if (cached) return { ...cached.value, cidrId, extra: {}, origin: replica(cached.fetchedAt) };
+        // Never opened: the list's record holds every group of the detail but its DR events.
+        const row = await this.#capacityRow(cidrId);
+        return row ? { ...detailFromRow(row.policy), origin: replica(row.fetchedAt) } : null;
+      },
+    );
+  }
+
+  async accounts(): Promise<SourcedAccounts> {
+    return this.#liveOrLocal(
+      async () => {
+        const read = await this.#deps.session.authorized((client, token) => client.read('linkedAccounts', { token }));
+        const complete = completeAccounts(read);
+        if (complete) this.#keep(this.#deps.offline.rememberAccounts(complete));
+        return { ...read, origin: live(this.#now()) };
+      },
+      async () => {
+        const cached = await this.#deps.offline.accounts();
+        return cached ? { items: cached.value, skipped: [], origin: replica(cached.fetchedAt) } : null;
+      },
+    );
+  }
+
+  async cyberList({ customerId, ...query }: CyberListInput & { customerId: string }): Promise<SourcedCyberPage> {
+    return this.#liveOrLocal(
+      async () => {
+        const page = await this.#deps.session.authorized((client, token) =>
+          client.read('listCyberPolicies', { token, params: { cid_ext: customerId }, query }),
+        );
+        for (const item of page.data) {
+          if (typeof item.terminationTriggered === 'boolean') this.#deps.observe(item.cidrId, { kind: 'cyber', terminated: item.terminationTriggered });
+        }
+        return { ...page, origin: live(this.#now()) };
+      },
+      async () => {
+        const cached = await this.#deps.offline.cyberList(customerId);
+        return cached ? { ...queryCyberItems(cached.value, query), origin: replica(cached.fetchedAt) } : null;
+      },
+    );
+  }
+
+  async cyberView(cidrId: string): Promise<SourcedCyberDetail> {
+    return this.#liveOrLocal(
+      async () => {
+        const view = await this.#deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
+        this.#deps.observe(cidrId, { kind: 'cyber', terminated: terminationShown(view) });
+        const complete = completeCyberView(view);
+        if (complete) this.#keep(this.#deps.offline.rememberCyberView(cidrId, complete));
+        return { ...view, origin: live(this.#now()) };
+      },
+      async () => {
+        const cached = await this.#deps.offline.cyberView(cidrId);
+        return cached ? { ...cached.value, cidrId, extra: {}, origin: replica(cached.fetchedAt) } : null;
+      },
+    );
+  }
+
+  /** From the replica when it holds the list (well under a second at 100,000); else computed from the service. */
+  async overview(): Promise<SourcedOverview> {
+    const fetchedAt = await this.#deps.offline.capacitiesFetchedAt();
+    if (fetchedAt) {
+      const summary = await this.#deps.offline.capacityOverview(new Date(this.#now()));
+      if (summary) return { ...summary, origin: replica(fetchedAt) };
+    }
+    if (this.#localOnly()) throw new AppFailure({ kind: 'not-found', message: 'The overview needs the local copy, and there is none yet on this computer.' });
+    const summary = await this.#deps.overview.summary();
+    return { ...summary, origin: live(summary.asOf) };
+  }
+
+  /**
+   * After a purchase, configuration, renewal change or cancellation: the
+   * service's answer is written through at once, then the policy is read back
+   * so every list and the overview show what the service now holds.
+   */
+  async afterCapacityAction(cidrId: string, answer?: CapacityPolicy): Promise<void> {
+    if (answer) await this.#deps.offline.upsertCapacity(answer).catch(this.#deps.report);
+    await this.capacityDetail(cidrId).catch(this.#deps.report);
+  }
+
+  /** After a DR termination: the policy is read back and kept. */
+  async afterCyberAction(cidrId: string): Promise<void> {
+    await this.cyberView(cidrId).catch(this.#deps.report);
+  }
+
+  async #rememberCapacity(view: CapacityDetail): Promise<void> {
+    // Only a view that read in full is kept: a partial one would hide what the copy knew.
+    const complete = completeCapacityView(view);
+    if (!complete) return;
+    await this.#deps.offline.rememberCapacityView(complete.policyDetails.cidrId, complete);
+    const policy = policyFromView(complete);
+    if (policy) await this.#deps.offline.upsertCapacity(policy);
+  }
+
+  async #capacityRow(cidrId: string): Promise<{ policy: CapacityPolicy; fetchedAt: string } | null> {
+    const window = await this.#deps.offline.queryCapacities({ text: cidrId, limit: 50 });
+    const policy = window.rows.find((row) => row.cidrId === cidrId);
+    return policy && window.fetchedAt ? { policy, fetchedAt: window.fetchedAt } : null;
+  }
+
+  /**
+   * The live answer when the service can be reached; the replica's when it
+   * cannot (or the user works offline). With neither, the live failure stands.
+   */
+  async #liveOrLocal<T extends { readonly origin: Origin }>(fromService: () => Promise<T>, fromReplica: () => Promise<T | null>): Promise<T> {
+    if (this.#localOnly()) {
+      const local = await fromReplica();
+      if (local) return local;
+      throw new AppFailure({ kind: 'not-found', message: 'This is not in the local copy on this computer. It can be read once you are online.' });
+    }
+    try {
+      return await fromService();
+    } catch (error) {
+      if (!unreachable(error)) throw error;
+      const local = await fromReplica();
+      if (local) return { ...local, origin: { ...local.origin, serviceUnreachable: true } };
+      throw error;
+    }
+  }
+
+  /**
+   * Working offline by choice, or reviewing without a session: nothing is
+   * asked of the service. (Signed out and not reviewing, a read goes to the
+   * service, which says to sign in.)
+   */
+  #localOnly(): boolean {
+    return this.#deps.offline.reviewing;
+  }
+
+  #keep(work: Promise<void>): void {
+    void work.catch(this.#deps.report);
+  }
+
+  #now(): string {
+    return (this.#deps.now?.() ?? new Date()).toISOString();
+  }
+}
+
+function live(fetchedAt: string): Origin {
+  return { source: 'service', fetchedAt };
+}
+
+function replica(fetchedAt: string): Origin {
+  return { source: 'replica', fetchedAt };
+}
+
+function unreachable(error: unknown): boolean {
+  return error instanceof AppFailure && (error.error.kind === 'offline' || error.error.kind === 'timeout');
+}
+
+function detailFromRow(policy: CapacityPolicy): CapacityDetail {
+  return {
+    cidrId: policy.cidrId,
+    policyDetails: {
+      cidrId: policy.cidrId,
+      policyName: policy.policyName,
+      policyStatus: policy.policyStatus,
+      policyOperatingState: policy.policyOperatingState,
+      cspAccountName: policy.cspAccountName,
+    },
+    regionSettings: policy.cspRegion,
+    instances: [policy.policyInstance],
+    dates: {
+      createdDate: policy.createdDate,
+      launchDateTime: policy.capacityConfiguration.launchDateTime,
+      endDateTime: policy.capacityConfiguration.endDateTime,
+    },
+    configuration: policy.capacityConfiguration,
+    pricing: policy.pricing,
+    extra: {},
+  };
+}

@@ -1,0 +1,6 @@
+import type { SaveCsvInput } from '../../../shared/ipc/models.js';
+import type { AppError } from '../../../shared/ipc/result.js';
+
+/** The rows of a list as shown, ready for "Export CSV". */
+export type ExportRows = Pick<SaveCsvInput, 'header' | 'rows'>;
+export type CollectResult = { ok: true; data: ExportRows } | { ok: false; error: AppError };
