@@ -20,7 +20,7 @@ const KEYSTROKES = ['w', 'wi', 'win', 'r', 're', 'res', 'rese', 'reservation 9',
 const FIRST_PAGE = { status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 100 } as const;
 
 /**
- * The storage of the local replica, chosen by measurement (issue 15): today's
+ * The storage of the local replica, chosen by measurement (docs/local-first.md): today's
  * encrypted shards with an in-memory index against one SQLCipher database with
  * a row per policy, on the figures the local-first design needs, at 100,000
  * policies, in one run.
@@ -32,7 +32,7 @@ export default async function replicaStorage(): Promise<Figure[]> {
   const figures: Figure[] = [];
   const ms = (value: number) => Math.round(value * 10) / 10;
   const add = (name: string, value: number, unit = 'ms', budget?: string, within?: boolean) =>
-    figures.push({ name, value: ms(value), unit, ...(budget ? { budget, withinBudget: within } : {}) });
+    figures.push({ name, value: ms(value), unit, ...(budget ? { budget, withinBudget: within ?? false } : {}) });
   try {
     // Shards: the whole list is one value, rewritten whole; answers come from an index in memory.
     const secrets = new FixedSecretStore();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
 import { AppEvents } from '../../electron/services/events.js';
-import type { Handlers } from '../../electron/services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { stubHandlers } from '../support/stub-handlers.js';
 
 /** Raw HTTP against the browser host: the secret, Host and Origin checks. */
@@ -148,12 +148,15 @@ describe('browser host', () => {
     expect(form.status).toBe(415);
     const unknown = await raw('/ipc/session.token', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
     expect(unknown.status).toBe(404);
+    // Logged as a refusal, without the name the caller gave.
+    expect(logLines).toContainEqual(expect.stringContaining('refused a request: a channel the contract does not have'));
+    expect(logLines.join('\n')).not.toContain('session.token');
     const invalid = await raw('/ipc/session.signIn', {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ input: { profileId: 'sandbox', username: 'a' } }),
     });
-    expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'password' } });
+    expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'password' } });
   });
 
   it('never writes a launch code or session cookie to its log', async () => {

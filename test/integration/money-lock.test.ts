@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 3: a money action whose outcome is unknown locks the
+ * A money action whose outcome is unknown locks the
  * policy's money actions until a read-back settles it, and N calls for one
  * policy send exactly one request. Real IPC dispatch, real services, the
  * sandbox over HTTP with its fault controls; requests counted on its side.

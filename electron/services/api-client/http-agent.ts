@@ -33,7 +33,7 @@ export interface HttpAgentOptions {
    * when no proxy variable is set: HTTPS_PROXY / HTTP_PROXY, when set, are an
    * explicit choice and win. The browser host has none and uses the variables.
    */
-  readonly resolveProxy?: ResolveProxy;
+  readonly resolveProxy?: ResolveProxy | undefined;
 }
 
 /** Keep-alive shorter than the sandbox's and most servers' 5 s, so a pooled socket is never reused as it closes. */

@@ -402,7 +402,7 @@ export class OfflineService {
     } catch (error) {
       if (controller.signal.aborted) {
         progress({ phase: 'cancelled', fetched: 0, total: 0, message: 'Sync cancelled; the previous offline copy is kept.' });
-        throw new AppFailure({ kind: 'validation', message: 'Sync cancelled. The previous offline copy is kept.' });
+        throw new AppFailure({ kind: 'cancelled', message: 'Sync cancelled. The previous offline copy is kept.' });
       }
       progress({ phase: 'failed', fetched: 0, total: 0, message: error instanceof AppFailure ? error.error.message : 'Sync failed.' });
       throw error;
@@ -424,7 +424,7 @@ export class OfflineService {
     const worker = async () => {
       while (next < ids.length) {
         const id = ids[next++] as string;
-        if (signal.aborted) throw new AppFailure({ kind: 'validation', message: 'Cancelled.' });
+        if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
         try {
           result[id] = await fetchOneWith(this.deps.session, fetchOne, id, signal);
         } catch (error) {
@@ -463,7 +463,7 @@ interface CapacityLoad {
   done: Promise<{ index: CapacityIndex; fetchedAt: string } | null>;
 }
 
-function isDefaultOrder(query: { text: string; status?: string; sortBy: string; sortOrder: string }): boolean {
+function isDefaultOrder(query: { text: string; status?: string | undefined; sortBy: string; sortOrder: string }): boolean {
   return query.text.trim() === '' && !query.status && query.sortBy === 'createdDate' && query.sortOrder === 'desc';
 }
 

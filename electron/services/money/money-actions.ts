@@ -18,7 +18,7 @@ export interface MoneyActionsDeps {
  * Whether a DR policy's view shows its termination event; null when the view
  * carries no events at all (a service answering differently), which says nothing.
  */
-export function terminationShown(view: Pick<Partial<CyberView>, 'disasterRecoveryEvents'>): boolean | null {
+export function terminationShown(view: { readonly disasterRecoveryEvents?: CyberView['disasterRecoveryEvents'] | undefined }): boolean | null {
   if (!view.disasterRecoveryEvents) return null;
   return view.disasterRecoveryEvents.some((event) => event.type === TERMINATION_EVENT_TYPE);
 }

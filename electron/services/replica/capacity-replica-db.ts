@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { LocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 
 /** Rows written between yields during a full refresh: a few milliseconds each, so the main process never stalls. */
 const WRITE_BATCH = 2_000;
@@ -67,7 +67,7 @@ CREATE TRIGGER IF NOT EXISTS capacities_text_update AFTER UPDATE ON capacities B
 END;
 `;
 
-type Query = Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQuery, 'status'>;
+type Query = ParsedLocalCapacityQuery;
 
 /**
  * The capacity policies of one user of one environment in an encrypted

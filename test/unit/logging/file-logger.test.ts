@@ -63,7 +63,7 @@ describe('audit log', () => {
       stubHandlers({
         'session.signIn': async () => ({ signedIn: true, profileId: 'sandbox', keychain: { kind: 'keychain' } }),
         'capacity.cancel': async () => {
-          throw new AppFailure({ kind: 'validation', message: 'x' });
+          throw new AppFailure({ kind: 'rejected', message: 'x' });
         },
         'capacity.list': async () => ({ rows: [], offset: 0, total: 0, origin: { source: 'replica', fetchedAt: new Date().toISOString() }, local: true, skipped: [] }),
       }),
@@ -72,7 +72,7 @@ describe('audit log', () => {
     await handlers['session.signIn']({ profileId: 'sandbox', username: 'alex', password: 'the-password-1' });
     await expect(handlers['capacity.cancel']({ cidrId: 'sc_42' })).rejects.toThrow();
     await handlers['capacity.list']({ offset: 0, limit: 10, text: '', sortBy: 'createdDate', sortOrder: 'desc' });
-    expect(lines).toEqual(['session.signIn [profileId=sandbox username=alex] succeeded', 'capacity.cancel [cidrId=sc_42] failed (validation)']);
+    expect(lines).toEqual(['session.signIn [profileId=sandbox username=alex] succeeded', 'capacity.cancel [cidrId=sc_42] failed (rejected)']);
     expect(lines.join('\n')).not.toContain('the-password-1');
   });
 });
