@@ -327,7 +327,7 @@ export class OfflineService {
     });
     if (!cache || !this.deps.session.status().signedIn || controller.signal.aborted) {
       this.#sync = null;
-      if (controller.signal.aborted) throw new AppFailure({ kind: 'validation', message: 'Sync cancelled. The previous offline copy is kept.' });
+      if (controller.signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Sync cancelled. The previous offline copy is kept.' });
       throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });
     }
     const started = Date.now();
