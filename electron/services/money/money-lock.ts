@@ -15,11 +15,22 @@ export interface OutcomeCheck {
   readonly shows: (fact: PolicyFact) => boolean | null;
 }
 
+/**
+ * Who sent a money request: the environment (profile) and the user signed in
+ * when it was sent. Only a read-back by the same user in the same environment
+ * can settle it: another environment may hold a different policy with the same
+ * id, and another user may see it differently.
+ */
+export interface MoneyOwner {
+  readonly profileId: string;
+  readonly username: string;
+}
+
 interface InFlight {
   readonly state: 'in-flight';
   readonly action: MoneyAction;
   readonly since: number;
-  readonly check: OutcomeCheck;
+  readonly username: string;
   /** The one request's outcome; every caller asking for the same action meanwhile gets it. */
   readonly outcome: Promise<unknown>;
 }
@@ -29,7 +40,7 @@ interface Uncertain {
   readonly action: MoneyAction;
   readonly since: number;
   readonly finalAfter: number;
-  readonly check: OutcomeCheck;
+  readonly username: string;
   message: string;
   /** A read-back under way; parallel checks join it. */
   checking: Promise<MoneyState> | null;
@@ -81,7 +92,8 @@ export class MoneyLock {
    * actions are busy or locked. `work` throws UnsettledOutcome when the
    * outcome is still unknown after its own read-backs: the policy stays locked.
    */
-  run<T>(profileId: string, cidrId: string, action: MoneyAction, check: OutcomeCheck, work: () => Promise<T>): Promise<T> {
+  run<T>(owner: MoneyOwner, cidrId: string, action: MoneyAction, work: () => Promise<T>): Promise<T> {
+    const { profileId, username } = owner;
     const current = this.#get(profileId, cidrId);
     if (current?.state === 'in-flight') {
       // Only this entry's `work` produced the outcome, and only for this action, so it has this action's type.
@@ -118,7 +130,7 @@ export class MoneyLock {
               action,
               since,
               finalAfter: since + this.#finalAfterMs,
-              check,
+              username,
               message: error.detail,
               checking: null,
             });
@@ -130,7 +142,7 @@ export class MoneyLock {
           throw error;
         },
       );
-    this.#set(profileId, cidrId, { state: 'in-flight', action, since, check, outcome });
+    this.#set(profileId, cidrId, { state: 'in-flight', action, since, username, outcome });
     return outcome;
   }
 
@@ -138,37 +150,48 @@ export class MoneyLock {
     return this.#stateOf(profileId, cidrId, this.#get(profileId, cidrId));
   }
 
-  /** Reads the policy back now when its outcome is unknown, and settles it if the read-back shows the outcome. */
-  check(profileId: string, cidrId: string): Promise<MoneyState> {
+  /** The action whose outcome is unknown for this policy, if any (so the caller can say how to read it back). */
+  uncertainAction(profileId: string, cidrId: string): MoneyAction | null {
+    const entry = this.#get(profileId, cidrId);
+    return entry?.state === 'uncertain' ? entry.action : null;
+  }
+
+  /**
+   * Reads the policy back now when its outcome is unknown, and settles it if
+   * the read-back shows the outcome. `check` must read as `owner`; a read by
+   * anyone but the user who sent the request settles nothing.
+   */
+  check(owner: MoneyOwner, cidrId: string, check: OutcomeCheck): Promise<MoneyState> {
+    const { profileId } = owner;
     const entry = this.#get(profileId, cidrId);
     if (entry?.state !== 'uncertain') return Promise.resolve(this.#stateOf(profileId, cidrId, entry));
-    entry.checking ??= this.#readBack(profileId, cidrId, entry).finally(() => {
+    if (entry.username !== owner.username) {
+      entry.message =
+        `The ${WORDS[entry.action].request} of this policy was sent by ${entry.username} and its outcome is not known yet. ` +
+        `Only ${entry.username}, signed in to this environment, can check it: nothing is sent for this policy until then.`;
+      return Promise.resolve(this.#changed(profileId, cidrId, entry));
+    }
+    entry.checking ??= this.#readBack(profileId, cidrId, entry, check).finally(() => {
       entry.checking = null;
     });
     return entry.checking;
   }
 
-  /** A policy read elsewhere (describe, view, a list): settles an unknown outcome it shows. */
-  observe(profileId: string, cidrId: string, fact: PolicyFact): void {
-    const entry = this.#get(profileId, cidrId);
-    if (entry?.state === 'uncertain') this.#apply(profileId, cidrId, entry, fact);
-  }
-
-  async #readBack(profileId: string, cidrId: string, entry: Uncertain): Promise<MoneyState> {
+  async #readBack(profileId: string, cidrId: string, entry: Uncertain, check: OutcomeCheck): Promise<MoneyState> {
     let fact: PolicyFact;
     try {
-      fact = await entry.check.readBack();
+      fact = await check.readBack();
     } catch (error) {
       if (this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
       const reason = error instanceof AppFailure ? error.error.message : 'the check failed';
       entry.message = `The policy could not be read to check the ${WORDS[entry.action].request} (${reason}). Try Check status again in a moment.`;
       return this.#changed(profileId, cidrId, entry);
     }
-    return this.#apply(profileId, cidrId, entry, fact);
+    return this.#apply(profileId, cidrId, entry, check, fact);
   }
 
-  #apply(profileId: string, cidrId: string, entry: Uncertain, fact: PolicyFact): MoneyState {
-    const shown = entry.check.shows(fact);
+  #apply(profileId: string, cidrId: string, entry: Uncertain, check: OutcomeCheck, fact: PolicyFact): MoneyState {
+    const shown = check.shows(fact);
     if (shown === null || this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
     const words = WORDS[entry.action];
     if (shown) {
