@@ -1,5 +1,6 @@
 import type { MoneyState } from '../../../shared/ipc/money.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import type { PendingMoney } from './pending-money-file.js';
 import { DoneAfterAll, UnsettledOutcome, WORDS, type MoneyAction } from './settle-uncertain.js';
 
 /** What reading a policy back says: a capacity policy's status, or whether a DR policy has its termination event. */
@@ -61,6 +62,14 @@ export interface MoneyLockOptions {
   /** Told every change, so every open window can update its buttons. */
   readonly onChange?: (state: MoneyState) => void;
   readonly now?: () => number;
+  /** Where requests not yet settled are recorded, so a restart keeps them locked (pending-money-file.ts). */
+  readonly record?: { save(entries: () => PendingMoney[]): Promise<void> };
+  /** What an earlier run left unsettled: locked until a read-back settles each. */
+  readonly restored?: readonly PendingMoney[];
+  /** Set when the record could not be read and it cannot be told which policies it named: every money action is refused. */
+  readonly blocked?: string | null;
+  /** Told when the record could not be written after a change. */
+  readonly onRecordFailure?: (error: unknown) => void;
 }
 
 /**
@@ -80,11 +89,44 @@ export class MoneyLock {
   readonly #finalAfterMs: number;
   readonly #onChange: (state: MoneyState) => void;
   readonly #now: () => number;
+  readonly #record: MoneyLockOptions['record'];
+  readonly #blocked: string | null;
+  readonly #onRecordFailure: (error: unknown) => void;
 
   constructor(options: MoneyLockOptions = {}) {
     this.#finalAfterMs = options.finalAfterMs ?? DEFAULT_FINAL_AFTER_MS;
     this.#onChange = options.onChange ?? (() => undefined);
     this.#now = options.now ?? Date.now;
+    this.#record = options.record;
+    this.#blocked = options.blocked ?? null;
+    this.#onRecordFailure = options.onRecordFailure ?? (() => undefined);
+    for (const entry of options.restored ?? []) {
+      const words = WORDS[entry.action];
+      this.#put(entry.profileId, entry.cidrId, {
+        state: 'uncertain',
+        action: entry.action,
+        since: entry.since,
+        finalAfter: entry.since + this.#finalAfterMs,
+        username: entry.username,
+        checking: null,
+        message:
+          `Capacity Desk was closed before the ${words.request} of this policy, sent ${new Date(entry.since).toISOString()}, was confirmed. ` +
+          'Use Check status to read the policy back.',
+      });
+    }
+  }
+
+  /** Everything not settled, as recorded on disk (a request in flight counts: the app may stop before its answer). */
+  #pending(): PendingMoney[] {
+    const out: PendingMoney[] = [];
+    for (const [profileId, policies] of this.#entries) {
+      for (const [cidrId, entry] of policies) out.push({ profileId, username: entry.username, cidrId, action: entry.action, since: entry.since });
+    }
+    return out;
+  }
+
+  #saveRecord(): void {
+    this.#record?.save(() => this.#pending()).catch((error: unknown) => this.#onRecordFailure(error));
   }
 
   /**
@@ -94,6 +136,7 @@ export class MoneyLock {
    */
   run<T>(owner: MoneyOwner, cidrId: string, action: MoneyAction, work: () => Promise<T>): Promise<T> {
     const { profileId, username } = owner;
+    if (this.#blocked) return Promise.reject(new AppFailure({ kind: 'unsettled', message: this.#blocked }));
     const current = this.#get(profileId, cidrId);
     if (current?.state === 'in-flight') {
       // Only this entry's `work` produced the outcome, and only for this action, so it has this action's type.
@@ -114,8 +157,14 @@ export class MoneyLock {
       );
     }
     const since = this.#now();
-    // Deferred by a microtask so the entry below is recorded before the request starts.
-    const outcome = Promise.resolve()
+    // Recorded on disk before the request is sent: a crash while it is on its way leaves the policy locked.
+    const recorded = this.#record
+      ? this.#record.save(() => this.#pending()).catch((error: unknown) => {
+          this.#onRecordFailure(error);
+          throw new NotRecorded();
+        })
+      : Promise.resolve();
+    const outcome = recorded
       .then(work)
       .then(
         (value) => {
@@ -134,6 +183,12 @@ export class MoneyLock {
               message: error.detail,
               checking: null,
             });
+          } else if (error instanceof NotRecorded) {
+            this.#settle(profileId, cidrId, action, null, '');
+            throw new AppFailure({
+              kind: 'internal',
+              message: `Nothing was sent: Capacity Desk could not record the ${WORDS[action].request} in its data folder first (it does so, so that a crash cannot lead to a second one). Check the disk and try again.`,
+            });
           } else {
             // Answered (a refusal is final), or settled by the read-backs: free again.
             if (error instanceof DoneAfterAll) this.#settle(profileId, cidrId, action, 'done', error.message);
@@ -147,7 +202,11 @@ export class MoneyLock {
   }
 
   state(profileId: string, cidrId: string): MoneyState {
-    return this.#stateOf(profileId, cidrId, this.#get(profileId, cidrId));
+    const entry = this.#get(profileId, cidrId);
+    if (!entry && this.#blocked) {
+      return { profileId, cidrId, state: 'uncertain', action: null, since: null, finalAfter: null, outcome: null, message: this.#blocked };
+    }
+    return this.#stateOf(profileId, cidrId, entry);
   }
 
   /** The action whose outcome is unknown for this policy, if any (so the caller can say how to read it back). */
@@ -220,18 +279,23 @@ export class MoneyLock {
     policies?.delete(cidrId);
     if (policies?.size === 0) this.#entries.delete(profileId);
     const state: MoneyState = { profileId, cidrId, state: 'free', action, since: null, finalAfter: null, outcome, message };
+    this.#saveRecord();
     this.#onChange(state);
     return state;
   }
 
   #set(profileId: string, cidrId: string, entry: Entry): void {
+    this.#put(profileId, cidrId, entry);
+    this.#changed(profileId, cidrId, entry);
+  }
+
+  #put(profileId: string, cidrId: string, entry: Entry): void {
     let policies = this.#entries.get(profileId);
     if (!policies) {
       policies = new Map();
       this.#entries.set(profileId, policies);
     }
     policies.set(cidrId, entry);
-    this.#changed(profileId, cidrId, entry);
   }
 
   #changed(profileId: string, cidrId: string, entry: Entry): MoneyState {
@@ -269,5 +333,13 @@ export class MoneyLock {
       outcome: null,
       message: entry.message,
     };
+  }
+}
+
+/** The record of pending requests could not be written before sending: nothing is sent. */
+class NotRecorded extends Error {
+  constructor() {
+    super('the pending money record could not be written');
+    this.name = 'NotRecorded';
   }
 }
