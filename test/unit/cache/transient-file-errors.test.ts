@@ -6,6 +6,7 @@
  * written over. The faults are injected into node:fs/promises for the named
  * files only; everything else is the real file system.
  */
+import type * as fsPromises from 'node:fs/promises';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,7 +27,7 @@ const faults = vi.hoisted(() => new Map<string, { code: string; left: number }>(
 const renameFaults = vi.hoisted(() => new Map<string, { code: string; left: number }>());
 
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
+  const real = await importOriginal<typeof fsPromises>();
   const failing = <A extends unknown[], R>(fn: (path: never, ...rest: A) => Promise<R>, table = faults) =>
     ((path: unknown, ...rest: A) => {
       const text = String(path);
