@@ -105,7 +105,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network, ...(options.resolveProxy ? { resolveProxy: options.resolveProxy } : {}) });
+  const agent: Dispatcher = createHttpAgent({
+    timeouts,
+    network,
+    ...(options.resolveProxy ? { resolveProxy: options.resolveProxy } : {}),
+    log: (line) => logger.warn('network', line),
+  });
   // Differences between the service's answers and this version's schemas: paths only, logged once each.
   const drift = new DriftLog({ log: (message, detail) => logger.warn('contract-drift', message, detail) });
   const clients = new Map<string, ApiClient>();
