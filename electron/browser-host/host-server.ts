@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname } from 'node:path';
 import type { Channel } from '../../shared/ipc/channels.js';
@@ -43,6 +44,9 @@ export interface BrowserHostOptions {
   readonly bodyBudget?: number;
   /** Called when a launch code is spent, so whoever handed it out can forget it. */
   readonly onLaunch?: () => void;
+  /** Session lifetimes (tests make them short); see launch-codes.ts for the defaults. */
+  readonly sessionIdleMs?: number;
+  readonly sessionMaxMs?: number;
   /** `npm run dev` only: the renderer comes from a Vite dev server instead of rendererDir. */
   readonly devRenderer?: DevRenderer;
 }
@@ -64,6 +68,7 @@ export interface BrowserHost {
    * after `ttlMs`.
    */
   newLaunchUrl(ttlMs?: number): string;
+  /** `http://<random name>.localhost:<port>`: the only address the host answers on. */
   readonly origin: string;
   readonly port: number;
   close(): Promise<void>;
@@ -76,9 +81,19 @@ export interface BrowserHost {
  * same-site; given once per one-time launch code, see launch-codes.ts), and
  * checks Host and Origin so that neither DNS rebinding nor another site in the
  * same browser can reach it.
+ *
+ * Cookies are not bound to ports: a cookie set by 127.0.0.1:A is sent to any
+ * server on 127.0.0.1:B (another user's process, a dev server). So the app is
+ * served under a host name made up for this run, `cd-<random>.localhost`
+ * (Chromium resolves every `*.localhost` name to loopback without DNS), and its
+ * host-only cookie goes only to that name; requests naming any other host are refused.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const launches = new LaunchCodes();
+  const launches = new LaunchCodes({
+    ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
+    ...(options.sessionMaxMs !== undefined ? { sessionMaxMs: options.sessionMaxMs } : {}),
+  });
+  const hostName = `cd-${randomBytes(12).toString('hex')}.localhost`;
   const refusals = new RefusalLog(options.log ?? (() => undefined));
   const budget = new BodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
   let origin = '';
@@ -121,7 +136,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       // own move to "/" is same-origin.
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
-        'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+        // No Domain attribute: host-only, for this run's name alone. Max-Age ends it in the browser too.
+        'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor(launches.sessionMaxMs / 1000)}`,
         'cache-control': 'no-store',
         'referrer-policy': 'no-referrer',
         ...SECURITY_HEADERS,
@@ -135,7 +151,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return refuse(res, 'cross-site request', 403, 'Cross-site requests are refused');
     }
     if (!launches.isSession(readCookie(req.headers.cookie, SESSION_COOKIE))) {
-      return refuse(res, 'no valid session cookie', 401, 'Open Capacity Desk from the link it printed when it started.');
+      return refuse(res, 'no valid session cookie', 401, 'Your session has ended or was never opened. Open Capacity Desk from the link it printed when it started (Enter prints a new one).');
     }
 
     if (url.pathname.startsWith(IPC_PREFIX)) return handleIpc(req, res, url.pathname.slice(IPC_PREFIX.length));
@@ -218,8 +234,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
-  expectedHost = `127.0.0.1:${port}`;
+  expectedHost = `${hostName}:${port}`;
+  origin = `http://${expectedHost}`;
 
   return {
     newLaunchUrl: (ttlMs = DEFAULT_LAUNCH_TTL_MS) => `${origin}${LAUNCH_PATH}?code=${launches.mint(ttlMs)}`,

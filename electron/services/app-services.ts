@@ -17,6 +17,7 @@ import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { MoneyLock } from './money/money-lock.js';
+import { PendingMoneyFile } from './money/pending-money-file.js';
 import type { Handlers } from '../../shared/ipc/contract.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
@@ -104,6 +105,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   );
   const settings = new SettingsStore(options.dataDir, unreadableFiles.report);
   await settings.load();
+  const moneyRecord = new PendingMoneyFile(options.dataDir, (line) => logger.warn('money', line));
+  const pendingMoney = await moneyRecord.load();
   const [secrets, sandbox] = await Promise.all([
     options.secrets
       ? Promise.resolve(options.secrets)
@@ -112,7 +115,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy });
+  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy, log: (line) => logger.warn('network', line) });
   // Differences between the service's answers and this version's schemas: paths only, logged once each.
   const drift = new DriftLog({ log: (message, detail) => logger.warn('contract-drift', message, detail) });
   const clients = new Map<string, ApiClient>();
@@ -165,6 +168,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       session,
       moneyLock: new MoneyLock({
         ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
+        record: moneyRecord,
+        restored: pendingMoney.entries,
+        blocked: pendingMoney.blocked,
+        onRecordFailure: (error) => logger.error('money', 'the record of unconfirmed money actions could not be written', error),
         onChange: (state) => events.emit('money.changed', state),
       }),
       offline,

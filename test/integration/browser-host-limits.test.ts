@@ -55,7 +55,7 @@ function post(
         port: target.port,
         path,
         method,
-        headers: { host: `127.0.0.1:${target.port}`, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        headers: { host: new URL(target.origin).host, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       },
       (res) => {
         let text = '';

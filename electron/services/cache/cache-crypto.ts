@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes, type DecipherGCM } from 'node:crypto';
 import { open } from 'node:fs/promises';
+import { errorCode, retryTransient } from '../settings/transient-fs.js';
 
 /**
  * The cache file format: a magic header, then AES-256-GCM over the payload.
@@ -50,9 +51,11 @@ export function decryptPayload(key: Buffer, aad: string, file: Buffer): Buffer |
 /**
  * Why a cache file could not be opened, told apart only as far as the bytes
  * allow: GCM cannot tell a flipped byte from a different key, so both are
- * `damaged`.
+ * `damaged`. `unavailable`: the file system would not let it be read right
+ * now (held by another program, too many open files...): says nothing about
+ * the file, which must be left as it is.
  */
-export type OpenProblem = 'missing' | 'incomplete' | 'damaged' | 'incompatible';
+export type OpenProblem = 'missing' | 'incomplete' | 'damaged' | 'incompatible' | 'unavailable';
 export type OpenedFile = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly problem: OpenProblem };
 
 /** The magic of any version of our format: another version is `incompatible`, not `damaged`. */
@@ -67,9 +70,9 @@ const FORMAT_FAMILY = Buffer.from('CDCACHE', 'ascii');
 export async function openCacheFile(key: Buffer, aad: string, path: string): Promise<OpenedFile> {
   let handle;
   try {
-    handle = await open(path, 'r');
-  } catch {
-    return { ok: false, problem: 'missing' };
+    handle = await retryTransient(() => open(path, 'r'));
+  } catch (error) {
+    return { ok: false, problem: errorCode(error) === 'ENOENT' ? 'missing' : 'unavailable' };
   }
   try {
     const { size } = await handle.stat();
@@ -100,8 +103,9 @@ export async function openCacheFile(key: Buffer, aad: string, path: string): Pro
     }
     decipher.final();
     return { ok: true, bytes: plaintext.subarray(0, written) };
-  } catch {
-    return { ok: false, problem: 'damaged' };
+  } catch (error) {
+    // An error with a system code came from reading, not from the bytes: the file is not judged by it.
+    return { ok: false, problem: isSystemError(error) ? 'unavailable' : 'damaged' };
   } finally {
     await handle.close();
   }
@@ -115,4 +119,10 @@ export async function decryptFile(key: Buffer, aad: string, path: string): Promi
 
 export function newCacheKey(): Buffer {
   return randomBytes(KEY_BYTES);
+}
+
+/** An error of the operating system (EBUSY, EIO...), not of decryption (which has no code, or an ERR_ one). */
+function isSystemError(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && /^E[A-Z]+$/.test(code);
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { writeFileAtomic } from '../settings/json-file.js';
@@ -150,6 +151,7 @@ export class PolicyCache {
     const epoch = this.epoch;
     const result = await this.#capacities.read(onRows);
     if (result.status === 'missing') return null;
+    if (result.status === 'unavailable') throw this.#unavailable();
     if (result.status === 'unreadable') {
       await this.#declareUnreadable(result.problem);
       return null;
@@ -168,6 +170,7 @@ export class PolicyCache {
     const epoch = this.epoch;
     const opened = await openCacheFile(this.#key, this.#aad(kind), this.#path(kind));
     if (!opened.ok) {
+      if (opened.problem === 'unavailable') throw this.#unavailable();
       if (opened.problem !== 'missing') await this.#declareUnreadable(opened.problem);
       return null;
     }
@@ -181,6 +184,20 @@ export class PolicyCache {
     this.#memory.set(kind, entry);
     await this.#noteDiskState(epoch);
     return entry;
+  }
+
+  /**
+   * The file system would not let the copy be read just now (another program
+   * holds a file, too many files open): that says nothing about the copy, so it
+   * is neither declared unreadable nor touched; this read fails with a message
+   * that says so, and the next one tries again.
+   */
+  #unavailable(): AppFailure {
+    this.#logger?.warn('offline-cache', `offline copy ${basename(this.dir)} could not be read right now (the file system refused for a moment); it is left as it is`);
+    return new AppFailure({
+      kind: 'internal',
+      message: 'Your offline copy could not be read right now (another program may be using its files). Nothing was changed; try again in a moment.',
+    });
   }
 
   /**

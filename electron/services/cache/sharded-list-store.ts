@@ -3,6 +3,7 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { syncDirectory, writeFileAtomic } from '../settings/json-file.js';
+import { errorCode, retryTransient } from '../settings/transient-fs.js';
 import { encryptPayload, openCacheFile, type OpenProblem } from './cache-crypto.js';
 
 /** Rows per shard: each parses in tens of milliseconds, so the main process never stalls long. */
@@ -23,7 +24,9 @@ export type ShardListener<T> = (progress: { rows: readonly T[]; loaded: number; 
 
 export type ShardedRead<T> =
   | { readonly status: 'missing' }
-  | { readonly status: 'unreadable'; readonly problem: Exclude<OpenProblem, 'missing'> }
+  /** The file system would not let it be read right now: nothing is judged, nothing removed. */
+  | { readonly status: 'unavailable' }
+  | { readonly status: 'unreadable'; readonly problem: Exclude<OpenProblem, 'missing' | 'unavailable'> }
   | { readonly status: 'ok'; readonly fetchedAt: string; readonly value: T[] };
 
 /**
@@ -68,7 +71,10 @@ export class ShardedListStore<T> {
   /** Reads every shard in order; `onRows` sees each shard as it arrives. */
   async read(onRows?: ShardListener<T>): Promise<ShardedRead<T>> {
     const opened = await openCacheFile(this.key, this.aad(MANIFEST), join(this.dir, MANIFEST));
-    if (!opened.ok) return opened.problem === 'missing' ? { status: 'missing' } : { status: 'unreadable', problem: opened.problem };
+    if (!opened.ok) {
+      if (opened.problem === 'missing' || opened.problem === 'unavailable') return { status: opened.problem };
+      return { status: 'unreadable', problem: opened.problem };
+    }
     // It opened with our key, so a manifest we cannot parse was written by another version.
     const manifest = parseManifest(opened.bytes);
     if (!manifest) return { status: 'unreadable', problem: 'incompatible' };
@@ -76,10 +82,15 @@ export class ShardedListStore<T> {
     for (let i = 0; i < manifest.shards; i += 1) {
       const path = join(this.dir, manifest.generation, `${i}.bin`);
       const expected = manifest.sizes?.[i];
-      if (expected !== undefined && (await sizeOf(path)) < expected) return { status: 'unreadable', problem: 'incomplete' };
+      const size = await sizeOf(path);
+      if (size === null) return { status: 'unavailable' };
+      if (expected !== undefined && size < expected) return { status: 'unreadable', problem: 'incomplete' };
       const shard = await openCacheFile(this.key, this.aad(`${manifest.generation}/${i}`), path);
-      // A shard the manifest names but that is not there is a copy cut short.
-      if (!shard.ok) return { status: 'unreadable', problem: shard.problem === 'missing' ? 'incomplete' : shard.problem };
+      if (!shard.ok) {
+        if (shard.problem === 'unavailable') return { status: 'unavailable' };
+        // A shard the manifest names but that is not there is a copy cut short.
+        return { status: 'unreadable', problem: shard.problem === 'missing' ? 'incomplete' : shard.problem };
+      }
       let rows: unknown;
       try {
         rows = JSON.parse(shard.bytes.toString('utf8'));
@@ -123,12 +134,12 @@ export class ShardedListStore<T> {
   }
 }
 
-/** A file's size, or 0 when it is not there. */
-async function sizeOf(path: string): Promise<number> {
+/** A file's size, 0 when it is not there, null when the file system would not say right now. */
+async function sizeOf(path: string): Promise<number | null> {
   try {
-    return (await stat(path)).size;
-  } catch {
-    return 0;
+    return (await retryTransient(() => stat(path))).size;
+  } catch (error) {
+    return errorCode(error) === 'ENOENT' ? 0 : null;
   }
 }
 
