@@ -6,6 +6,8 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
 import { AppEvents } from '../../electron/services/events.js';
+import { fetch as undiciFetch } from 'undici';
+import { loopbackAgent } from '../support/loopback-agent.js';
 import { stubHandlers } from '../support/stub-handlers.js';
 
 /**
@@ -19,6 +21,9 @@ const NONCE = 'ZGV2LW5vbmNlLWZvci10ZXN0cw==';
 let vite: ViteDevServer;
 let host: BrowserHost;
 let cookie: string;
+// The host serves only on its per-run *.localhost name, which Node's resolver does not know.
+const agent = loopbackAgent();
+const fetch = (url: string, init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(url, { ...init, dispatcher: agent });
 
 async function get(path: string, withCookie = true): Promise<Response> {
   return fetch(`${host.origin}${path}`, { headers: withCookie ? { cookie } : {}, redirect: 'manual' });
