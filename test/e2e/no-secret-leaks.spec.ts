@@ -18,14 +18,15 @@ async function filesUnder(dir: string): Promise<string[]> {
 test('token and password appear in no DOM, storage, IPC payload, log or cache file', async ({ openApp, app, page }) => {
   test.setTimeout(90_000);
   const ipcTraffic: string[] = [];
-  await page.route('**/ipc/**', async (route) => {
-    const response = await route.fetch();
+  const reading: Promise<void>[] = [];
+  // Observed as the browser sees it (the host's name is resolved by Chromium, not by Node, so no route.fetch).
+  page.on('response', (response) => {
+    const request = response.request();
+    if (!new URL(request.url()).pathname.startsWith('/ipc/')) return;
     // The password is typed in the renderer and goes to the main process once, in the sign-in
     // request itself (the only way in); everything else in either direction must be free of it.
-    const request = route.request();
     if (!request.url().endsWith('/ipc/session.signIn')) ipcTraffic.push(request.postData() ?? '');
-    ipcTraffic.push(await response.text());
-    await route.fulfill({ response });
+    reading.push(response.text().then((text) => void ipcTraffic.push(text), () => undefined));
   });
   const pushed: string[] = [];
   app.services.events.subscribe((event, payload) => pushed.push(JSON.stringify({ event, payload })));
@@ -62,6 +63,7 @@ test('token and password appear in no DOM, storage, IPC payload, log or cache fi
   await page.getByTestId('open-sync').click();
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
   await app.services.logger.flush();
+  await Promise.all(reading);
 
   const secrets = { token, password: alex.password };
   const places: Record<string, string> = {
