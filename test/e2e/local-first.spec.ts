@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
+import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { addFault, clearFaults } from './cyber-support.js';
 import { expect, openAccountMenu, signIn, test } from './fixtures.js';
 import { listFromOtherWindow, requestCount, sandboxControl } from './support/capacity.js';
@@ -162,6 +163,33 @@ test('working offline by choice asks nothing of the service, and back online', a
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);
 });
 
+test('offline, the DR policies of a remembered customer are still there, from the copy, with termination off', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  const customer = alex.customers[0]!.cidExt;
+  await nav(page).getByRole('button', { name: 'Disaster recovery', exact: true }).click();
+  await page.getByLabel('External customer id').fill(customer);
+  await page.getByRole('button', { name: 'Show policies' }).click();
+  const live = page.getByTestId('cyber-row');
+  await expect(live.first()).toBeVisible();
+  const count = await live.count();
+  // The customer is remembered now, so the next refresh keeps its DR policies.
+  await page.getByTestId('replica-refresh').click();
+  await app.services.offline.sync();
+  await replicaReady(page);
+
+  await page.getByTestId('work-offline').click();
+  await expect(page.getByTestId('offline-banner')).toContainText('You chose to work offline');
+  await nav(page).getByRole('button', { name: 'Overview', exact: true }).click();
+  await nav(page).getByRole('button', { name: 'Disaster recovery', exact: true }).click();
+  await expect(page.getByTestId('cyber-row')).toHaveCount(count);
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  await page.getByTestId('cyber-row').first().click();
+  await expect(page.getByTestId('actions-offline')).toContainText('DR termination needs the service');
+  await expect(page.getByTestId('terminate')).toHaveCount(0);
+});
+
 test('no network at sign-in: the last user reviews the local copy without signing in', async ({ openApp, app, page }) => {
   await openApp();
   await signIn(page, alex.username, alex.password);
@@ -231,4 +259,26 @@ test('an offline copy damaged on disk, with the service down: the user is told i
   await notice.getByRole('button', { name: 'Sync a fresh copy' }).click();
   await replicaReady(page);
   await expect(notice).toHaveCount(0);
+});
+
+test.describe('without a system keychain', () => {
+  test.use({ appOptions: { secrets: new MemorySecretStore('no keychain in this test') } });
+
+  test('the copy lives in memory: it says so, works offline in the session, and is not offered for review after sign-out', async ({ openApp }) => {
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
+    await replicaReady(page);
+    await expect(page.getByTestId('replica-age')).toContainText('kept in memory only');
+    await page.getByTestId('work-offline').click();
+    await expect(page.getByTestId('offline-banner')).toContainText('You chose to work offline');
+    await openCapacityList(page);
+    await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+    await page.getByRole('button', { name: 'Go back online' }).first().click();
+
+    await openAccountMenu(page);
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+    await expect(page.getByTestId('review-offline')).toHaveCount(0);
+  });
 });
