@@ -2,6 +2,10 @@ import { mount } from 'svelte';
 import App from './App.svelte';
 import './styles/app.css';
 
+import { loadViewState } from './lib/persisted.js';
+
 const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');
+// The views' kept state (list filter, sort, place) is in the main process: read it before the first view opens.
+await loadViewState();
 mount(App, { target });

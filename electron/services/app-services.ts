@@ -26,6 +26,7 @@ import type { SecretStore } from './secrets/secret-store.js';
 import { SessionService } from './session/session-service.js';
 import { SettingsStore } from './settings/settings-store.js';
 import { UnreadableFiles } from './settings/unreadable-files.js';
+import { UiStateStore } from './ui-state/ui-state-store.js';
 import { createDesktopServices, type DesktopServices } from './desktop/desktop-services.js';
 import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
 import { readPackageVersion } from './desktop/package-version.js';
@@ -105,6 +106,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   );
   const settings = new SettingsStore(options.dataDir, unreadableFiles.report);
   await settings.load();
+  const uiState = new UiStateStore(options.dataDir, unreadableFiles.report);
+  await uiState.load();
   const moneyRecord = new PendingMoneyFile(options.dataDir, (line) => logger.warn('money', line));
   const pendingMoney = await moneyRecord.load();
   const [secrets, sandbox] = await Promise.all([
@@ -183,6 +186,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       desktop,
       drift,
       unreadableFiles,
+      uiState,
       reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
     }),
     auditLog,

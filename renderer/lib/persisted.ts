@@ -1,25 +1,31 @@
 import type { z } from 'zod';
+import { dictionary } from '../../shared/records.js';
+import { api } from './api.js';
 
 /**
- * Small, non-secret UI preferences kept in the renderer's localStorage (list
- * filters and the like), read back through a schema so an old or hand-edited
- * value falls back to the default instead of breaking a view.
+ * Small, non-secret view state (list filters and the like), kept by the main
+ * process (shared/ipc/ui-state.ts) so it survives a restart of either host:
+ * the browser host serves each run from a new origin, whose localStorage
+ * starts empty. Read once at start; each value is read back through its
+ * view's schema, so an old or hand-edited value falls back to the default
+ * instead of breaking a view.
  */
-export function loadPersisted<S extends z.ZodType>(key: string, schema: S): z.output<S> | null {
-  try {
-    const text = globalThis.localStorage?.getItem(key);
-    if (!text) return null;
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+let state: Record<string, unknown> = dictionary();
+
+/** Called once before the app mounts. Without an answer, views start from their defaults. */
+export async function loadViewState(): Promise<void> {
+  const result = await api.uiState.all();
+  if (result.ok) state = dictionary(Object.entries(result.value));
 }
 
-export function savePersisted(key: string, value: unknown): void {
-  try {
-    globalThis.localStorage?.setItem(key, JSON.stringify(value));
-  } catch {
-    // Storage full or disabled: the preference simply does not survive a restart.
-  }
+export function loadPersisted<S extends z.ZodType>(key: string, schema: S): z.output<S> | null {
+  if (!Object.hasOwn(state, key)) return null;
+  const parsed = schema.safeParse(state[key]);
+  return parsed.success ? parsed.data : null;
+}
+
+export function savePersisted(key: string, value: z.core.util.JSONType): void {
+  state[key] = value;
+  // A failed write only means the state does not survive a restart; the view goes on.
+  void api.uiState.set({ key, value });
 }

@@ -67,17 +67,11 @@ class CapacityListStore {
   #scope: string | null = null;
   #stale = false;
   #wanted: RowRange = { start: 0, end: 1 };
+  #restored = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
-    const saved = loadPersisted(LIST_PREFS_KEY, ListPrefs);
-    if (saved) {
-      this.status = saved.status;
-      this.sortBy = saved.sortBy;
-      this.sortOrder = saved.sortOrder;
-      this.topIndex = saved.topIndex;
-    }
     // A position still waiting for its debounced save is written before the window goes away.
     globalThis.addEventListener?.('pagehide', () => this.flush());
   }
@@ -124,6 +118,7 @@ class CapacityListStore {
    * a list that a purchase or a cancel changed is fetched again.
    */
   open(scope: string | null): void {
+    this.#restorePrefs();
     if (scope !== null && scope !== this.#scope) {
       this.#scope = scope;
       this.#clear();
@@ -136,12 +131,14 @@ class CapacityListStore {
   }
 
   setStatus(status: CapacityStatus | null): void {
+    this.#restorePrefs();
     if (status === this.status) return;
     this.status = status;
     this.#restart();
   }
 
   setSortOrder(order: SortOrder): void {
+    this.#restorePrefs();
     if (order === this.sortOrder) return;
     this.sortOrder = order;
     this.#restart();
@@ -149,6 +146,7 @@ class CapacityListStore {
 
   /** Sorts by a column; the same column again reverses the order. */
   sortByColumn(column: LocalSortColumn): void {
+    this.#restorePrefs();
     if (column === this.sortBy) {
       this.sortOrder = this.sortOrder === 'asc' ? 'desc' : 'asc';
     } else {
@@ -160,6 +158,7 @@ class CapacityListStore {
   }
 
   setText(text: string): void {
+    this.#restorePrefs();
     if (text === this.text) return;
     this.text = text;
     this.#restart();
@@ -279,6 +278,22 @@ class CapacityListStore {
     this.version++;
     // The rows in view may have moved on while this page was in flight.
     this.#fetchWanted();
+  }
+
+  /**
+   * The kept filter, sort and place, once, before the list is first opened or
+   * changed (an overview tile sets the filter before the list opens); they
+   * are read from the main process before the app mounts.
+   */
+  #restorePrefs(): void {
+    if (this.#restored) return;
+    this.#restored = true;
+    const saved = loadPersisted(LIST_PREFS_KEY, ListPrefs);
+    if (!saved) return;
+    this.status = saved.status;
+    this.sortBy = saved.sortBy;
+    this.sortOrder = saved.sortOrder;
+    this.topIndex = saved.topIndex;
   }
 
   #savePrefsSoon(): void {

@@ -41,6 +41,8 @@ export const CHANNELS = [
   'money.check',
   'diagnostics.contractDrift',
   'app.unreadableFiles',
+  'uiState.all',
+  'uiState.set',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -12,6 +12,7 @@ import { SaveCsvInput, SaveCsvResult } from './models.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
 import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
+import { UiState, UiStateEntry } from './ui-state.js';
 
 const NoInput = z.undefined();
 
@@ -86,6 +87,9 @@ export const CONTRACT = {
   'diagnostics.contractDrift': { input: NoInput, output: DriftReport, effect: 'local' },
   // Settings files that could not be read and were kept aside.
   'app.unreadableFiles': { input: NoInput, output: z.array(UnreadableFile), effect: 'local' },
+  // The views' small state (list filter, sort, place), kept by the main process so it survives either host's restart.
+  'uiState.all': { input: NoInput, output: UiState, effect: 'local' },
+  'uiState.set': { input: UiStateEntry, output: z.null(), effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -107,6 +107,14 @@ test('filter, sort and position survive navigation and a restart of the window',
   await expect(page.getByTestId('list-summary')).toContainText(`${active.total} active policies`);
   await expect(table(page)).toContainText(remembered);
 
+  // A restart of the browser host: a new origin, whose storage is empty; the main process kept the state.
+  await page.goto('about:blank');
+  await page.goto((await app.restartHost()).newLaunchUrl());
+  await navTo(page, 'Capacity policies');
+  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Active' })).toBeChecked();
+  await expect(page.getByTestId('sort-order')).toContainText('Ascending');
+  await expect(table(page)).toContainText(remembered);
+
   // A filter with nothing in it has its own empty state, with a way back.
   await page.getByTestId('status-filter').getByRole('radio', { name: 'All' }).check();
   await expect(page.getByTestId('list-summary')).toContainText(`${(await newestFirst(app)).total} policies`);

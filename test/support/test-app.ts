@@ -14,6 +14,8 @@ export interface TestApp {
   readonly services: AppServices;
   readonly host: BrowserHost;
   readonly dataDir: string;
+  /** A new browser host over the same main process, as after a restart of `npm start` (new port, new name, new origin). */
+  restartHost(): Promise<BrowserHost>;
   close(): Promise<void>;
 }
 
@@ -48,18 +50,27 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     moneyFinalAfterMs: options.moneyFinalAfterMs,
     ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
   });
-  const host = await startBrowserHost({
-    handlers: services.handlers,
-    events: services.events,
-    rendererDir: resolve(DIST_DIR, 'renderer'),
-    shimFile: resolve(DIST_DIR, 'host', 'api-shim.js'),
-    reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
-    log: (line) => services.logger.warn('browser-host', line),
-  });
+  const startHost = () =>
+    startBrowserHost({
+      handlers: services.handlers,
+      events: services.events,
+      rendererDir: resolve(DIST_DIR, 'renderer'),
+      shimFile: resolve(DIST_DIR, 'host', 'api-shim.js'),
+      reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
+      log: (line) => services.logger.warn('browser-host', line),
+    });
+  let host = await startHost();
   return {
     services,
-    host,
+    get host() {
+      return host;
+    },
     dataDir,
+    async restartHost() {
+      await host.close();
+      host = await startHost();
+      return host;
+    },
     async close() {
       await host.close();
       await services.close();

@@ -11,6 +11,7 @@ import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
 import type { UnreadableFiles } from '../settings/unreadable-files.js';
+import type { UiStateStore } from '../ui-state/ui-state-store.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
@@ -37,6 +38,8 @@ export interface HandlerDeps {
   readonly drift: DriftLog;
   /** Settings-like files found unreadable and kept aside, for the renderer's notice. */
   readonly unreadableFiles: UnreadableFiles;
+  /** The views' small state (list filter, sort, place). */
+  readonly uiState: UiStateStore;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
 }
@@ -65,6 +68,7 @@ export function createHandlers({
   desktop,
   drift,
   unreadableFiles,
+  uiState,
   reportWriteThrough = () => undefined,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
@@ -126,5 +130,7 @@ export function createHandlers({
     'money.state': async ({ cidrId }) => money.state(cidrId),
     'money.check': ({ cidrId }) => money.check(cidrId),
     'app.unreadableFiles': async () => unreadableFiles.list(),
+    'uiState.all': async () => uiState.all(),
+    'uiState.set': (entry) => uiState.set(entry),
   };
 }
