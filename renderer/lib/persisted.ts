@@ -14,7 +14,7 @@ let state: Record<string, unknown> = dictionary();
 
 /** Called once before the app mounts. Without an answer, views start from their defaults. */
 export async function loadViewState(): Promise<void> {
-  const result = await api.uiState.all();
+  const result = await api.views.state();
   if (result.ok) state = dictionary(Object.entries(result.value));
 }
 
@@ -27,5 +27,5 @@ export function loadPersisted<S extends z.ZodType>(key: string, schema: S): z.ou
 export function savePersisted(key: string, value: z.core.util.JSONType): void {
   state[key] = value;
   // A failed write only means the state does not survive a restart; the view goes on.
-  void api.uiState.set({ key, value });
+  void api.views.setState({ key, value });
 }

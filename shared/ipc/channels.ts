@@ -41,8 +41,8 @@ export const CHANNELS = [
   'money.check',
   'diagnostics.contractDrift',
   'app.unreadableFiles',
-  'uiState.all',
-  'uiState.set',
+  'views.state',
+  'views.setState',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

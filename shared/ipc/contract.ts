@@ -88,8 +88,8 @@ export const CONTRACT = {
   // Settings files that could not be read and were kept aside.
   'app.unreadableFiles': { input: NoInput, output: z.array(UnreadableFile), effect: 'local' },
   // The views' small state (list filter, sort, place), kept by the main process so it survives either host's restart.
-  'uiState.all': { input: NoInput, output: UiState, effect: 'local' },
-  'uiState.set': { input: UiStateEntry, output: z.null(), effect: 'local' },
+  'views.state': { input: NoInput, output: UiState, effect: 'local' },
+  'views.setState': { input: UiStateEntry, output: z.null(), effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

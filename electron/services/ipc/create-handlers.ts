@@ -130,7 +130,7 @@ export function createHandlers({
     'money.state': async ({ cidrId }) => money.state(cidrId),
     'money.check': ({ cidrId }) => money.check(cidrId),
     'app.unreadableFiles': async () => unreadableFiles.list(),
-    'uiState.all': async () => uiState.all(),
-    'uiState.set': (entry) => uiState.set(entry),
+    'views.state': async () => uiState.all(),
+    'views.setState': (entry) => uiState.set(entry),
   };
 }
