@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { LocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
@@ -80,11 +81,21 @@ type Query = Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQu
 
 type Connection = Database.Database;
 
-/** The module is native and loaded by name at run time (like keytar), so the main bundle never inlines it. */
-let sqlite: typeof Database | null = null;
+/**
+ * The module is native and loaded by name at run time (like keytar), so the
+ * main bundle never inlines it. Its binding is named by path rather than found
+ * by the `bindings` helper package, so the packaged app ships the module's own
+ * files only (electron-builder.yml) and Electron loads the binding from
+ * app.asar.unpacked as it does keytar's.
+ */
+let sqlite: { readonly open: typeof Database; readonly binding: string } | null = null;
 function openConnection(file: string): Connection {
-  sqlite ??= createRequire(import.meta.url)('better-sqlite3-multiple-ciphers') as typeof Database;
-  return new sqlite(file);
+  if (!sqlite) {
+    const require = createRequire(import.meta.url);
+    const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
+    sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
+  }
+  return new sqlite.open(file, { nativeBinding: sqlite.binding });
 }
 
 /** One stored record of a kind other than the capacity list. */
