@@ -59,6 +59,8 @@ export interface AppServicesOptions {
   readonly safeStorage?: SafeStoragePort;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
   readonly desktop?: DesktopHost;
+  /** Fill or refresh the local replica in the background after each sign-in (default true; request-counting tests turn it off). */
+  readonly refreshReplicaAtSignIn?: boolean;
 }
 
 export interface AppServices {
@@ -185,10 +187,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     const status = session.status();
     return status.signedIn ? `${status.profileId}\n${status.username ?? ''}` : null;
   };
+  const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
   let signedIn = whoIsSignedIn();
-  if (signedIn) void backgroundSync.tick('sign-in');
+  if (signedIn && refreshAtSignIn) void backgroundSync.tick('sign-in');
   events.subscribe((event) => {
-    if (event !== 'session.changed') return;
+    if (event !== 'session.changed' || !refreshAtSignIn) return;
     // Only a new sign-in: token refreshes and keychain notices announce a session change too.
     const now = whoIsSignedIn();
     if (now && now !== signedIn) void backgroundSync.tick('sign-in');
@@ -216,6 +219,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     async close() {
       desktop.stop();
       backgroundSync.stop();
+      // A refresh under way stops and is waited for: nothing is written to the copy after close.
+      await offline.stopSync();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
       await Promise.all([logger.flush(), auditLog.flush()]);

@@ -23,7 +23,7 @@ beforeAll(async () => {
   app = await startFastApp();
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   const list = async (status: string) =>
-    value<{ data: CapacityPolicy[] }>(await app.call('capacity.list', { status, pageSize: 100 })).data;
+    value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
   ready = await list('READY_FOR_PURCHASE');
   active = await list('ACTIVE');
   cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(

@@ -1,3 +1,4 @@
+import { CapacityWindow } from '../../shared/ipc/sourced.js';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +86,7 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, l
   };
   return {
     offline,
+    // What the repository asks of the copy for the list view (the list channel adds the service's pages around it).
     capacities: async (query: object = { limit: 50 }) => LocalCapacityWindow.parse(await offline.queryCapacities(query)),
     status: async () => CacheStatus.parse(await call('offline.status')),
     accounts: () => offline.accounts(),
@@ -279,14 +281,16 @@ describe('an offline copy that cannot be read', () => {
       return result.value;
     };
     const { offline } = app.services;
-    const loaded = LocalCapacityWindow.parse(await offline.queryCapacities({ limit: 5 }));
+    const loaded = CapacityWindow.parse(await call('capacity.list', { limit: 5 }));
+    expect(loaded.origin.source).toBe('replica');
     expect(loaded.rows).toHaveLength(5);
 
     const cacheDir = (await offline.cache())!.dir;
     await flipByte(replicaFile(cacheDir), 0.7);
     await app.services.sandbox.close();
 
-    const window = LocalCapacityWindow.parse(await offline.queryCapacities({ limit: 5 }));
+    // The list's channel: the copy is unreadable and the service away, so nothing, and why.
+    const window = CapacityWindow.parse(await call('capacity.list', { limit: 5 }));
     expect(window.rows).toEqual([]);
     expect(window.unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged', recordsLost: summary.capacities });
     const status = CacheStatus.parse(await call('offline.status'));

@@ -31,6 +31,8 @@ export interface TestAppOptions {
   readonly moneyFinalAfterMs?: number;
   /** Puts files in the fresh data folder before the app starts (e.g. a settings file it cannot read). */
   readonly prepareDataDir?: (dataDir: string) => Promise<void>;
+  /** As the app does by default: fill the replica in the background after each sign-in. */
+  readonly refreshReplicaAtSignIn?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -43,6 +45,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.http ? { http: options.http } : {}),
     ...(options.moneyCheckDelaysMs ? { moneyCheckDelaysMs: options.moneyCheckDelaysMs } : {}),
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
+    ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
   });
   const host = await startBrowserHost({
     handlers: services.handlers,

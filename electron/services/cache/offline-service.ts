@@ -120,8 +120,11 @@ export class OfflineService {
    * Only possible when that user's cache key is in this computer's keychain.
    */
   async enterOffline(profileId: string): Promise<CacheStatus> {
-    const username = this.deps.lastUsername(profileId);
-    if (!username || this.deps.secrets.status.kind === 'memory') {
+    // Signed in: working offline by choice over this session's copy (in memory when there is no keychain).
+    const session = this.deps.session.status();
+    const signedInHere = session.signedIn && session.profileId === profileId ? session.username : undefined;
+    const username = signedInHere ?? this.deps.lastUsername(profileId);
+    if (!username || (!signedInHere && this.deps.secrets.status.kind === 'memory')) {
       throw new AppFailure({ kind: 'not-found', message: 'There is no offline copy on this computer for this profile. Sign in and sync first.' });
     }
     // Opened even when its key is gone from the keychain, so that a copy lost with its key is reported, not ignored.
@@ -240,6 +243,13 @@ export class OfflineService {
   async rememberAccounts(accounts: LinkedAccountList): Promise<void> {
     const cache = await this.cache();
     await cache?.write('accounts', accounts);
+  }
+
+  /** Cancels a sync under way and waits until it has stopped writing. */
+  async stopSync(): Promise<void> {
+    const running = this.#running?.summary;
+    this.cancelSync();
+    await running?.catch(() => undefined);
   }
 
   cancelSync(): boolean {

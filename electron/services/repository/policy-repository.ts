@@ -62,17 +62,15 @@ export class PolicyRepository {
     // Before the first sync: the service's own pages, filtered by status and ordered by creation only.
     const pageSize = Math.min(query.limit, PAGING.maxPageSize);
     const page = Math.floor(query.offset / pageSize) + 1;
-    const answer = await this.#deps.session.authorized((client, token) =>
-      client.read('listCapacities', {
-        token,
-        query: {
-          page,
-          pageSize,
-          ...(query.sortBy === 'createdDate' ? { sortOrder: query.sortOrder } : {}),
-          ...(query.status ? { status: query.status } : {}),
-        },
-      }),
-    );
+    const answer = await this.#servicePage(query, page, pageSize).catch((error: unknown) => {
+      // The copy could not be read and the service cannot be reached: nothing to show, and the notice says why.
+      if (local.unreadable && unreachable(error)) return null;
+      throw error;
+    });
+    if (!answer) {
+      const origin = { ...replica(local.fetchedAt ?? this.#now()), serviceUnreachable: true };
+      return { rows: [], offset: query.offset, total: 0, origin, local: true, skipped: [], ...unreadable };
+    }
     for (const policy of answer.data) this.#deps.observe(policy.cidrId, { kind: 'capacity', status: policy.policyStatus ?? null });
     return {
       rows: answer.data,
@@ -83,6 +81,20 @@ export class PolicyRepository {
       skipped: answer.skipped,
       ...unreadable,
     };
+  }
+
+  #servicePage(query: LocalCapacityQuery & { sortBy: string; sortOrder: 'asc' | 'desc' }, page: number, pageSize: number) {
+    return this.#deps.session.authorized((client, token) =>
+      client.read('listCapacities', {
+        token,
+        query: {
+          page,
+          pageSize,
+          ...(query.sortBy === 'createdDate' ? { sortOrder: query.sortOrder } : {}),
+          ...(query.status ? { status: query.status } : {}),
+        },
+      }),
+    );
   }
 
   async capacityDetail(cidrId: string): Promise<SourcedCapacityDetail> {
@@ -214,9 +226,13 @@ export class PolicyRepository {
     }
   }
 
-  /** Working offline by choice, or reviewing without a session: nothing is asked of the service. */
+  /**
+   * Working offline by choice, or reviewing without a session: nothing is
+   * asked of the service. (Signed out and not reviewing, a read goes to the
+   * service, which says to sign in.)
+   */
   #localOnly(): boolean {
-    return !this.#deps.session.status().signedIn || this.#deps.offline.reviewing;
+    return this.#deps.offline.reviewing;
   }
 
   #keep(work: Promise<void>): void {

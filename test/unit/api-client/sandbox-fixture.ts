@@ -96,7 +96,14 @@ export interface FastApp {
  * a test needs the real one).
  */
 export async function startFastApp(
-  options: { secrets?: SecretStore; dataDir?: string; moneyCheckDelaysMs?: readonly number[]; moneyFinalAfterMs?: number } = {},
+  options: {
+    secrets?: SecretStore;
+    dataDir?: string;
+    moneyCheckDelaysMs?: readonly number[];
+    moneyFinalAfterMs?: number;
+    /** Fill the replica in the background after each sign-in, as the app does (off here: most tests count requests). */
+    refreshReplicaAtSignIn?: boolean;
+  } = {},
 ): Promise<FastApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'capacity-desk-client-')));
   const services = await createAppServices({
@@ -105,6 +112,7 @@ export async function startFastApp(
     sandbox: { controls: true },
     http: { timeouts: { connectMs: 2_000, ...SHORT_TIMEOUTS }, retry: FAST_RETRY },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
+    refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
   });
   return {

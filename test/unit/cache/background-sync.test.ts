@@ -31,8 +31,18 @@ describe('BackgroundSync', () => {
     expect(await setup({ minutes: 60, lastFetchedAt: null, now: t0 }).background.tick()).toBe(true);
   });
 
+  it('fills a missing copy whatever the interval, and refreshes at every sign-in', async () => {
+    expect(await setup({ minutes: 0, lastFetchedAt: null, now: t0 }).background.tick()).toBe(true);
+    const fresh = new Date(t0 - 60_000).toISOString();
+    expect(await setup({ minutes: 240, lastFetchedAt: fresh, now: t0 }).background.tick()).toBe(false);
+    expect(await setup({ minutes: 240, lastFetchedAt: fresh, now: t0 }).background.tick('sign-in')).toBe(true);
+    expect(await setup({ minutes: 0, lastFetchedAt: fresh, now: t0 }).background.tick('sign-in')).toBe(true);
+    expect(await setup({ minutes: 0, signedIn: false, now: t0 }).background.tick('sign-in')).toBe(false);
+  });
+
   it('does nothing when off or signed out, and survives a failed sync', async () => {
-    expect(await setup({ minutes: 0, now: t0 }).background.tick()).toBe(false);
+    const copy = new Date(t0 - 600 * 60_000).toISOString();
+    expect(await setup({ minutes: 0, lastFetchedAt: copy, now: t0 }).background.tick()).toBe(false);
     const signedOut = setup({ minutes: 30, signedIn: false, now: t0 });
     expect(await signedOut.background.tick()).toBe(false);
     expect(signedOut.syncs()).toBe(0);

@@ -1,0 +1,234 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { CapacityPolicy } from '../../shared/api/capacity.js';
+import { addFault, clearFaults } from './cyber-support.js';
+import { expect, openAccountMenu, signIn, test } from './fixtures.js';
+import { listFromOtherWindow, requestCount, sandboxControl } from './support/capacity.js';
+
+/**
+ * Issue 15: one app over the encrypted local replica. Every view answers from
+ * it once it is filled (after sign-in, in the background), says how old it is,
+ * and keeps working when the service goes away.
+ */
+const alex = SANDBOX_USERS[0]!;
+const table = (page: Page) => page.getByTestId('capacity-table');
+const rows = (page: Page) => table(page).locator('[role="row"][data-index]');
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+/** The status area says the local copy is there (filled in the background after sign-in). */
+async function replicaReady(page: Page): Promise<void> {
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+}
+
+async function openCapacityList(page: Page): Promise<void> {
+  await nav(page).getByRole('button', { name: 'Capacity policies', exact: true }).click();
+  await expect(page.getByTestId('capacity-list-view')).toBeVisible();
+}
+
+test('search and sort on the list are answered by the local copy: the service sees no list request', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  await sandboxControl(app, 'POST', '/stats/reset');
+
+  await openCapacityList(page);
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  await expect(page.getByTestId('source-line')).toContainText('from the local copy, updated');
+
+  // Free text over id, name, account, instance type and zone.
+  const all = (await listFromOtherWindow(app, { limit: 500 })).rows.map((row) => CapacityPolicy.parse(row));
+  const target = all[Math.floor(all.length / 2)]!;
+  const search = page.getByRole('searchbox', { name: 'Search policies' });
+  await search.fill(target.policyName);
+  await expect(rows(page).filter({ hasText: target.cidrId })).toHaveCount(1);
+  for (const text of await rows(page).allTextContents()) expect(text.toLowerCase()).toContain(target.policyName.toLowerCase());
+  await search.fill(target.cidrId);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.getByTestId('list-summary')).toContainText(`1 policy`);
+
+  // Sort by any column: the most expensive first.
+  await search.fill('');
+  await page.getByLabel('Sort by').selectOption('ourPrice');
+  const dearest = [...all].sort((a, b) => b.pricing.ourPrice - a.pricing.ourPrice)[0]!;
+  await expect(rows(page).first()).toContainText(dearest.cidrId);
+  await page.getByTestId('sort-order').click();
+  const cheapest = [...all].sort((a, b) => a.pricing.ourPrice - b.pricing.ourPrice)[0]!;
+  await expect(rows(page).first()).toContainText(cheapest.cidrId);
+
+  expect(await requestCount(app, 'listCapacities')).toBe(0);
+});
+
+test('before the local copy is ready the list pages the service and says so; then it answers locally', async ({ openApp, app }) => {
+  const page = await openApp();
+  // The fill after sign-in cannot read the list yet.
+  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 503 });
+  await signIn(page, alex.username, alex.password);
+  await expect(page.getByTestId('replica-error')).toBeVisible({ timeout: 20_000 }).catch(() => undefined);
+  await clearFaults(app);
+  await openCapacityList(page);
+  await expect(page.getByTestId('list-paged-live')).toBeVisible();
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
+  await expect(page.getByRole('searchbox', { name: 'Search policies' })).toBeDisabled();
+
+  // A refresh from the status area fills the copy, and the list answers from it without being asked again.
+  await page.getByTestId('replica-refresh').click();
+  await replicaReady(page);
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  await expect(page.getByTestId('list-paged-live')).toHaveCount(0);
+  await expect(page.getByRole('searchbox', { name: 'Search policies' })).toBeEnabled();
+});
+
+test('an action is written through at once: the canceled policy shows in the list and the overview without a refresh', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  const active = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 100 })).rows.map((row) => CapacityPolicy.parse(row));
+  const policy = active.find((p) => p.pricing.creditCardProcessingFee !== null) ?? active[0]!;
+  const overviewBefore = await app.services.handlers['overview.summary'](undefined);
+  const canceledBefore = overviewBefore.byStatus.find((s) => s.status === 'CANCELED')?.count ?? 0;
+
+  await openCapacityList(page);
+  await page.getByRole('searchbox', { name: 'Search policies' }).fill(policy.cidrId);
+  await rows(page).first().click();
+  await expect(page.getByTestId('detail-cidr')).toHaveText(policy.cidrId);
+  await page.getByTestId('policy-actions').getByRole('button', { name: 'Cancel policy…' }).click();
+  await page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` }).getByRole('button', { name: 'Cancel policy' }).click();
+  await page.getByRole('alertdialog', { name: 'Policy canceled' }).getByRole('button', { name: 'Done' }).click();
+
+  await sandboxControl(app, 'POST', '/stats/reset');
+  await openCapacityList(page);
+  await page.getByTestId('status-filter').getByRole('radio', { name: 'Canceled' }).check();
+  await expect(rows(page).filter({ hasText: policy.cidrId })).toHaveCount(1);
+  await nav(page).getByRole('button', { name: 'Overview', exact: true }).click();
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  const overviewAfter = await app.services.handlers['overview.summary'](undefined);
+  expect(overviewAfter.origin.source).toBe('replica');
+  expect(overviewAfter.byStatus.find((s) => s.status === 'CANCELED')?.count).toBe(canceledBefore + 1);
+  // Neither the list nor the overview asked the service for the list again.
+  expect(await requestCount(app, 'listCapacities')).toBe(0);
+});
+
+test('the service stops mid-session: the same views stay, actions are off, the age is shown; back online they refresh', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  const active = CapacityPolicy.parse((await listFromOtherWindow(app, { status: 'ACTIVE', limit: 1 })).rows[0]);
+
+  // The service goes away (every connection dropped).
+  await addFault(app, { dropRate: 1 });
+  await openCapacityList(page);
+  await page.getByRole('searchbox', { name: 'Search policies' }).fill(active.cidrId);
+  await rows(page).first().click();
+  await expect(page.getByTestId('detail-cidr')).toHaveText(active.cidrId, { timeout: 20_000 });
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  await expect(page.getByTestId('actions-offline')).toContainText('cannot be reached');
+  await expect(page.getByTestId('policy-actions').getByRole('button', { name: /Cancel policy|Purchase/ })).toHaveCount(0);
+  const banner = page.getByTestId('offline-banner');
+  await expect(banner).toContainText('cannot be reached');
+  await expect(page.getByTestId('offline-age')).toHaveText(/now|minute|second/);
+
+  // The overview and the list keep answering from the copy; search and purchase need the service.
+  await nav(page).getByRole('button', { name: 'Overview', exact: true }).click();
+  await expect(page.getByTestId('source-line')).toContainText('from the local copy');
+  await nav(page).getByRole('button', { name: 'Search & purchase', exact: true }).click();
+  await expect(page.getByTestId('needs-service')).toBeVisible();
+
+  // Back online: the banner offers live data, and the views read the service again.
+  await clearFaults(app);
+  await banner.getByRole('button', { name: 'Check connection' }).click();
+  await banner.getByRole('button', { name: 'Refresh with live data' }).click();
+  await expect(banner).toHaveCount(0);
+  await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
+});
+
+test('working offline by choice asks nothing of the service, and back online', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  await page.getByTestId('work-offline').click();
+  await expect(page.getByTestId('offline-banner')).toContainText('You chose to work offline');
+  await sandboxControl(app, 'POST', '/stats/reset');
+  await openCapacityList(page);
+  await page.getByTestId('status-filter').getByRole('radio', { name: 'Active' }).check();
+  await expect(rows(page).first()).toContainText(/active/i);
+  await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  const stats = await sandboxControl<Record<string, number>>(app, 'GET', '/stats');
+  expect(Object.values(stats).reduce((a, b) => a + b, 0)).toBe(0);
+  await page.getByRole('button', { name: 'Go back online' }).first().click();
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+});
+
+test('no network at sign-in: the last user reviews the local copy without signing in', async ({ openApp, app, page }) => {
+  await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  await openAccountMenu(page);
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+
+  await app.services.sandbox.close();
+  await page.getByTestId('review-offline').click();
+  await expect(page.getByTestId('offline-banner')).toContainText('Reviewing offline without signing in');
+  await openCapacityList(page);
+  await expect(rows(page).first()).toContainText(/sc_\d+/);
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  await openAccountMenu(page);
+  await page.getByRole('button', { name: 'Leave offline review' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+});
+
+test('background refresh of the offline copy is chosen in Preferences and kept', async ({ openApp, app, page }) => {
+  await openApp();
+  await signIn(page, alex.username, alex.password);
+  await openAccountMenu(page);
+  await page.getByTestId('open-preferences').click();
+  await page.getByTestId('pref-offline-refresh').selectOption('60');
+  await expect.poll(async () => (await app.services.handlers['preferences.get'](undefined)).offlineRefreshMinutes).toBe(60);
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await openAccountMenu(page);
+  await page.getByTestId('open-preferences').click();
+  await expect(page.getByTestId('pref-offline-refresh')).toHaveValue('60');
+});
+
+test('an offline copy damaged on disk, with the service down: the user is told it could not be read, how old it was and what was lost, and a fresh sync replaces it', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  const held = (await app.services.handlers['capacity.list']({ limit: 1, offset: 0, text: '', sortBy: 'createdDate', sortOrder: 'desc' })).total;
+
+  // A byte of the copy flips on disk while the app runs, then the service goes away.
+  const shards = (await readdir(join(app.dataDir, 'cache'), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile() && /^\d+\.bin$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name));
+  expect(shards.length, 'the copy is on disk (run under scripts/with-keychain.sh)').toBeGreaterThan(0);
+  const bytes = await readFile(shards[0]!);
+  bytes[bytes.length >> 1]! ^= 0x01;
+  await writeFile(shards[0]!, bytes);
+  await addFault(app, { dropRate: 1 });
+
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Overview' }).click();
+  await nav.getByRole('button', { name: 'Capacity policies' }).click();
+
+  const notice = page.getByRole('alert').filter({ hasText: 'Your offline copy could not be read' });
+  await expect(notice).toBeVisible({ timeout: 15_000 });
+  await expect(notice).toContainText('it was damaged or changed on disk');
+  await expect(notice).toContainText(`It held ${held.toLocaleString('en-US')} policies, last updated`);
+  await expect(notice.locator('time')).toHaveText(/now|second|minute/);
+  await expect(notice).toContainText('Nothing from it will be shown.');
+  await expect(notice).toContainText('The service cannot be reached either');
+  // Nothing of the copy is shown: the app does not switch to it.
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+
+  // The service is back: a fresh sync replaces the copy, and the notice goes.
+  await clearFaults(app);
+  await notice.getByRole('button', { name: 'Sync a fresh copy' }).click();
+  await replicaReady(page);
+  await expect(notice).toHaveCount(0);
+});
