@@ -77,6 +77,7 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, l
     events: new AppEvents(),
     lastUsername: () => owner.username,
     logger,
+    verifyDelayMs: 0,
   });
   const handlers = createOfflineHandlers(offline) as unknown as Handlers;
   const call = async (channel: string, input?: unknown) => {

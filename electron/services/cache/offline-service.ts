@@ -29,6 +29,8 @@ export interface OfflineDeps {
   readonly lastUsername: (profileId: string) => string | undefined;
   /** Where an unreadable offline copy is reported. */
   readonly logger: Pick<Logger, 'warn'>;
+  /** How long after opening a copy every page of it is read (tests: 0). */
+  readonly verifyDelayMs?: number;
 }
 
 const PAGE_SIZE = 100;
@@ -68,7 +70,13 @@ export class OfflineService {
     // One opening per owner however many callers ask at once: two would each judge the copy, and report it twice.
     const id = `${owner.profileId}\n${owner.username}`;
     if (this.#opening?.id !== id) {
-      const opening = PolicyCache.open({ dataDir: this.deps.dataDir, secrets: this.deps.secrets, owner, logger: this.deps.logger }).then(
+      const opening = PolicyCache.open({
+        dataDir: this.deps.dataDir,
+        secrets: this.deps.secrets,
+        owner,
+        logger: this.deps.logger,
+        ...(this.deps.verifyDelayMs !== undefined ? { verifyDelayMs: this.deps.verifyDelayMs } : {}),
+      }).then(
         (cache) => {
           if (this.#opening?.id === id) {
             // The previous owner's database is closed: one open replica at a time.

@@ -54,7 +54,12 @@ export interface PolicyCacheOptions {
   readonly owner: CacheOwner;
   /** Where a copy found unreadable is reported (one line, no contents, no secrets). */
   readonly logger?: Pick<Logger, 'warn'>;
+  /** How long after opening a copy its pages are all read (not to compete with the first screen). */
+  readonly verifyDelayMs?: number;
 }
+
+/** A start's first screens come first; the check of every page follows them. */
+const VERIFY_DELAY_MS = 1_500;
 
 type Query = Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQuery, 'status'>;
 
@@ -94,6 +99,7 @@ export class PolicyCache {
   readonly #key: Buffer | null;
   readonly #file: string | null;
   readonly #logger: Pick<Logger, 'warn'> | undefined;
+  readonly #verifyDelayMs: number;
   #replica: CapacityReplica | null = null;
   #unreadable: UnreadableCopy | null = null;
   /** The one report of the current unreadable copy, so parallel readers log it once. */
@@ -114,6 +120,7 @@ export class PolicyCache {
     this.#key = key;
     this.#file = key ? join(this.dir, REPLICA_FILE) : null;
     this.#logger = options.logger;
+    this.#verifyDelayMs = options.verifyDelayMs ?? VERIFY_DELAY_MS;
     if (!key) this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
   }
 
@@ -169,8 +176,8 @@ export class PolicyCache {
     this.#closeReplica();
     this.#seen = null;
     this.epoch += 1;
-    await this.#openExisting();
     // Changed by something other than this app: every page is read before anything more is served from it.
+    await this.#openExisting(0);
     await this.#verifying;
   }
 
@@ -402,8 +409,8 @@ export class PolicyCache {
     return this.#replica;
   }
 
-  /** Opens the file on disk, if there is one, and reads all its pages in the background. */
-  async #openExisting(): Promise<void> {
+  /** Opens the file on disk, if there is one, and reads all its pages in the background after `delayMs`. */
+  async #openExisting(delayMs = this.#verifyDelayMs): Promise<void> {
     if (!this.#file || !this.#key || this.#replica || !existsSync(this.#file)) return;
     const file = this.#file;
     const key = this.#key;
@@ -415,9 +422,10 @@ export class PolicyCache {
     }
     const epoch = this.epoch;
     const opened = this.#replica;
-    this.#verifying = verifyReplicaFile(file, key, () => epoch !== this.epoch || opened !== this.#replica).catch((error: unknown) =>
-      epoch === this.epoch ? this.#failed(error) : undefined,
-    );
+    const stale = () => epoch !== this.epoch || opened !== this.#replica;
+    this.#verifying = delay(delayMs)
+      .then(() => (stale() ? undefined : verifyReplicaFile(file, key, stale)))
+      .catch((error: unknown) => (epoch === this.epoch ? this.#failed(error) : undefined));
   }
 
   #loadInBackground(replica: CapacityReplica): Promise<void> {
@@ -485,6 +493,12 @@ export class PolicyCache {
     const fingerprint = await diskFingerprint(this.dir);
     if (epoch === this.epoch) this.#seen = fingerprint;
   }
+}
+
+/** A pause that does not keep the process alive. */
+function delay(ms: number): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** What a read answers when the stored value is not in this version's shape. */

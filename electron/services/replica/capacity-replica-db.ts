@@ -14,8 +14,10 @@ const WRITE_BATCH = 2_000;
 const PAGE_CACHE_KIB = 96 * 1024;
 /** The writer's page cache (KiB): enough for a full refresh to not spill, small beside the reader's. */
 const WRITER_CACHE_KIB = 24 * 1024;
-/** Slim rows read between yields while they load in the background. */
-const SLIM_BATCH = 10_000;
+/** Rows read between yields by the background check of every page (whole records: keep each slice short). */
+const VERIFY_BATCH = 500;
+/** Slim rows read between yields while they load in the background (a few milliseconds each). */
+const SLIM_BATCH = 2_000;
 /** Names the layout of the tables; a file that says otherwise was written by another version. */
 export const REPLICA_FORMAT = 'capacity-desk-replica/1';
 
@@ -376,7 +378,7 @@ export async function verifyReplicaFile(file: string, key: Buffer, shouldStop: (
       for (const row of db.prepare(`SELECT * FROM ${quoted(tree.name)}`).raw().iterate()) {
         void row;
         seen += 1;
-        if (seen % WRITE_BATCH === 0) {
+        if (seen % VERIFY_BATCH === 0) {
           await yieldToEventLoop();
           if (shouldStop()) return;
         }
