@@ -98,6 +98,18 @@ describe('OfflineService over the replica database', () => {
     await reopened.close();
   });
 
+  it('close folds the journal into the file, and the next start reads the same copy', async () => {
+    const secrets = new FixedSecretStore();
+    const { offline, dataDir, rows } = await filled(secrets);
+    await offline.upsertCapacity({ ...rows[3]!, policyName: 'Kept across close' });
+    const dir = (await offline.cache())!.dir;
+    await offline.close();
+    expect((await readdir(dir)).filter((name) => name.startsWith('replica.db'))).toEqual(['replica.db']);
+    const next = await serviceOver(secrets, dataDir);
+    expect((await next.offline.queryCapacities({ text: 'kept across close' })).total).toBe(1);
+    expect(await next.offline.capacityCount()).toBe(ROWS);
+  });
+
   it('a copy not yet synced stays empty: a write-through does not start a list whose age would lie', async () => {
     const { offline } = await serviceOver(new FixedSecretStore());
     await offline.upsertCapacity(syntheticPolicies(1)[0]!);

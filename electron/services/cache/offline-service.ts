@@ -253,6 +253,18 @@ export class OfflineService {
     await cache?.write('accounts', accounts);
   }
 
+  /**
+   * Closes the open replica (at quit): its journal is folded into the file.
+   * Not closing is safe too (the next start recovers the journal), only slower.
+   */
+  async close(): Promise<void> {
+    await this.stopSync();
+    const cache = this.#cache;
+    this.#cache = null;
+    this.#opening = null;
+    await cache?.close();
+  }
+
   /** Cancels a sync under way and waits until it has stopped writing. */
   async stopSync(): Promise<void> {
     const running = this.#running?.summary;

@@ -323,16 +323,22 @@ export class PolicyCache {
     this.#seen = null;
     this.epoch += 1;
     if (this.#file) await rm(this.dir, { recursive: true, force: true });
-    else this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
+    else {
+      this.#replica?.close();
+      this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
+    }
     // Wiped by the user's choice: there is nothing left to report either.
     this.#unreadable = null;
     this.#declaring = null;
   }
 
-  /** Closes the database (the app quits, or another user signs in). */
+  /** Closes the database (the app quits, or another user signs in); in memory, its content goes with it. */
   async close(): Promise<void> {
     await this.#queue.catch(() => undefined);
-    this.#closeReplica();
+    this.epoch += 1;
+    const replica = this.#replica;
+    this.#replica = null;
+    replica?.close();
   }
 
   /** The open replica for a read: opened from disk if need be; in memory, after a full refresh under way. */
@@ -402,8 +408,12 @@ export class PolicyCache {
 
   async #writable(): Promise<CapacityReplica> {
     if (this.#replica) return this.#replica;
-    const file = this.#file as string;
-    const key = this.#key as Buffer;
+    const file = this.#file;
+    const key = this.#key;
+    if (!file || !key) {
+      this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
+      return this.#replica;
+    }
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
     return this.#replica;
