@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { LocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
@@ -143,6 +143,7 @@ export class PolicyCache {
     }
     const opened = cache(key);
     opened.#unreadable = await readUnreadableNote(opened.dir);
+    await removeTornTemps(opened.dir);
     // The encrypted files of the version before the database are not migrated: see docs/local-first.md.
     if (await holdsOlderFormat(opened.dir)) await opened.#declareUnreadable('incompatible');
     await opened.#openExisting();
@@ -503,6 +504,12 @@ export class PolicyCache {
     const fingerprint = await diskFingerprint(this.dir);
     if (epoch === this.epoch) this.#seen = fingerprint;
   }
+}
+
+/** Temp files a write of the plain facts or the note left when the app was killed mid-write. */
+async function removeTornTemps(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.endsWith('.tmp')).map((name) => rm(join(dir, name), { force: true })));
 }
 
 /** A pause that does not keep the process alive. */
