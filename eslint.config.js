@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 /**
- * Import boundaries of ARCHITECTURE.md, enforced here (and proven by
+ * Import boundaries (README, "Architecture"), enforced here (and proven by
  * test/lint/boundaries.test.ts):
  * - shared/ imports zod and itself only: no Node, DOM or Electron;
  * - renderer/ imports shared/ and its own files only;
@@ -36,7 +36,7 @@ const RAW_IPC = {
 };
 
 export default tseslint.config(
-  { ignores: ['test-results-*/**', 'dist/**', 'out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'artifacts/**'] },
+  { ignores: ['test-results-*/**', 'dist/**', 'dist-dev/**', '.dev-data/**', 'out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,
@@ -81,6 +81,22 @@ export default tseslint.config(
           patterns: [
             ...nodeAndDesktopPatterns,
             { regex: '(^|/)(electron|sandbox|scripts|test)/', message: 'The renderer imports only shared/ and its own files; it reaches the main process through window.api.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The services get the built-in sandbox from their host (sandbox/built-in.ts), injected.
+    files: ['electron/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: ELECTRON_ONLY_SHELL }],
+          patterns: [
+            { regex: '^electron/', message: ELECTRON_ONLY_SHELL },
+            { regex: '(^|/)sandbox/', message: 'The services receive the built-in sandbox from their host; they do not import it.' },
           ],
         },
       ],

@@ -8,6 +8,8 @@ import { META_CONTENT_SECURITY_POLICY } from './shared/security/csp.js';
 function contentSecurityPolicyMeta(): Plugin {
   return {
     name: 'capacity-desk-csp-meta',
+    // In `npm run dev` the browser host sends the page's policy, with Vite's socket and nonce in it.
+    apply: 'build',
     transformIndexHtml: () => [
       { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
     ],

@@ -32,7 +32,7 @@ export default defineConfig({
         },
       },
       {
-        // Installers and release pipeline, checked offline (issue 8): config schema, packed file list, fuses, workflows.
+        // Installers and release pipeline, checked offline: config schema, packed file list, fuses, workflows.
         test: {
           name: 'packaging',
           include: ['test/packaging/**/*.test.ts'],

@@ -41,7 +41,7 @@ async function measure(rows: number): Promise<Figure[]> {
   const figures: Figure[] = [];
   const round = (value: number) => Math.round(value * 10) / 10;
   const add = (name: string, value: number, unit = 'ms', budget?: string, within?: boolean) =>
-    figures.push({ name: `${label}: ${name}`, value: round(value), unit, ...(budget && goals ? { budget, withinBudget: within } : {}) });
+    figures.push({ name: `${label}: ${name}`, value: round(value), unit, ...(budget && goals ? { budget, ...(within === undefined ? {} : { withinBudget: within }) } : {}) });
   const secrets = new FixedSecretStore();
   try {
     let policies: CapacityPolicy[] | null = syntheticPolicies(rows).reverse();

@@ -8,14 +8,14 @@ export interface SandboxCustomer {
 
 export interface SandboxUser {
   readonly username: string;
-  /** Plain text on purpose: these are published demo credentials (CONTRACT.md). */
+  /** Plain text on purpose: these are published demo credentials (docs/contract-choices.md). */
   readonly password: string;
   readonly displayName: string;
   readonly customers: readonly SandboxCustomer[];
   readonly linkedAccounts: readonly LinkedAccount[];
 }
 
-/** The users of CONTRACT.md ("Sandbox accounts"), and no others. */
+/** The users of docs/contract-choices.md ("Sandbox accounts"), and no others. */
 export const SANDBOX_USERS: readonly SandboxUser[] = [
   {
     username: 'alex.morgan@example.com',

@@ -58,8 +58,8 @@ const options: SandboxOptions = {
   seed: integer('seed', values.seed, 1),
   scale: integer('scale', values.scale, DEFAULT_SCALE),
   controls: values.controls,
-  ...(values.data ? { dataFile: values.data } : {}),
-  ...(values.now ? { now: values.now } : {}),
+  dataFile: values.data,
+  now: values.now,
   ...(values.quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
 };
 

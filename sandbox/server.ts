@@ -29,10 +29,10 @@ export interface SandboxOptions {
   seed?: number; // default 1
   scale?: number; // number of capacity policies to seed in total; default DEFAULT_SCALE
   controls?: boolean; // enable /sandbox/* test controls; default false
-  dataFile?: string; // persist state atomically so a restart loses nothing
+  dataFile?: string | undefined; // persist state atomically so a restart loses nothing
   log?: (line: string) => void; // one line per request; default: no logging
   /** Start the sandbox clock at this instant (ISO 8601) instead of the machine's time; it then runs on. */
-  now?: string;
+  now?: string | undefined;
 }
 
 export interface SandboxHandle {

@@ -1,61 +1,6 @@
-import { build, type BuildOptions } from 'esbuild';
-import { MAIN_EXTERNAL } from './lib/bundle-rules.js';
+import { build } from 'esbuild';
+import { nodeBundles } from './lib/node-bundles.js';
 
-/**
- * Bundles the node-side entry points. The Electron main process is one file
- * holding every npm package it uses (electron-updater, undici, zod...), so the
- * packaged app never resolves an ESM import from inside app.asar, a path
- * Electron has broken in several releases; only `electron` and the native
- * modules (keytar) are loaded at run time, and only they ship in node_modules.
- * The sandboxed preload and the browser shim are self-contained because they
- * cannot load modules at run time. The browser host runs under plain Node
- * beside node_modules, so its packages stay external.
- */
+/** Bundles the node-side entry points (scripts/lib/node-bundles.ts) for a release build: no source maps. */
 const out = process.env.CD_DIST_DIR ?? 'dist';
-const common: BuildOptions = {
-  bundle: true,
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-};
-
-await Promise.all([
-  build({
-    ...common,
-    entryPoints: ['electron/main/main.ts'],
-    outfile: `${out}/electron/main.mjs`,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    external: [...MAIN_EXTERNAL],
-    // CommonJS packages in the bundle (electron-updater) require() Node's modules and electron;
-    // an ES module has no require of its own, so the bundle gets one.
-    banner: { js: "import { createRequire as __cdCreateRequire } from 'node:module'; const require = __cdCreateRequire(import.meta.url);" },
-  }),
-  build({
-    ...common,
-    entryPoints: ['electron/preload/preload.ts'],
-    outfile: `${out}/electron/preload.cjs`,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    external: ['electron'],
-  }),
-  build({
-    ...common,
-    entryPoints: ['electron/browser-host/cli.ts'],
-    outfile: `${out}/host/host.mjs`,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-  }),
-  build({
-    ...common,
-    entryPoints: ['electron/browser-host/shim/api-shim.ts'],
-    outfile: `${out}/host/api-shim.js`,
-    platform: 'browser',
-    format: 'iife',
-    target: 'chrome130',
-  }),
-]);
+await Promise.all(nodeBundles(out, { sourcemap: false }).map((options) => build(options)));

@@ -4,9 +4,10 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices } from '../services/app-services.js';
 import { defaultDataDir } from '../services/platform/data-dir.js';
-import { startBrowserHost } from './host-server.js';
+import { startBrowserHost, type DevRenderer } from './host-server.js';
 import { removeStaleLaunchFiles, writeLaunchFile, type LaunchFile } from './launch-file.js';
 
 /**
@@ -18,6 +19,10 @@ const { values } = parseArgs({
     port: { type: 'string' },
     'data-dir': { type: 'string' },
     'no-open': { type: 'boolean', default: false },
+    // `npm run dev` (scripts/dev.ts): the renderer from a Vite dev server on loopback, with hot reload.
+    'dev-renderer': { type: 'string' },
+    'dev-socket': { type: 'string' },
+    'dev-nonce': { type: 'string' },
   },
 });
 
@@ -26,7 +31,7 @@ const dataDir = values['data-dir'] ?? defaultDataDir();
 // The data folder holds the launch files, the logs and the offline copy: the owner's alone.
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
 await removeStaleLaunchFiles(dataDir);
-const services = await createAppServices({ dataDir, echoLogs: true });
+const services = await createAppServices({ dataDir, echoLogs: true, startSandbox: builtInSandbox() });
 const host = await startBrowserHost({
   handlers: services.handlers,
   events: services.events,
@@ -36,6 +41,7 @@ const host = await startBrowserHost({
   reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
   log: (line) => services.logger.warn('browser-host', line),
   onLaunch: () => void launchFile?.remove(),
+  ...(values['dev-renderer'] ? { devRenderer: devRenderer(values['dev-renderer'], values['dev-socket'], values['dev-nonce']) } : {}),
 });
 let launchFile: LaunchFile | null = null;
 /** Long enough to copy a printed link into a browser; still single-use. */
@@ -124,4 +130,13 @@ function findChromium(): string | null {
           ]
         : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
   return candidates.find((path) => existsSync(path)) ?? null;
+}
+
+/** The Vite dev server of `npm run dev`: loopback addresses only, as scripts/dev.ts passes them. */
+function devRenderer(origin: string, socketOrigin: string | undefined, nonce: string | undefined): DevRenderer {
+  const loopback = /^(http|ws):\/\/127\.0\.0\.1:\d+$/;
+  if (!loopback.test(origin) || !socketOrigin || !loopback.test(socketOrigin) || !nonce || !/^[A-Za-z0-9+/=]+$/.test(nonce)) {
+    throw new Error('--dev-renderer, --dev-socket and --dev-nonce must name a loopback Vite server (npm run dev passes them)');
+  }
+  return { origin, socketOrigin, nonce };
 }

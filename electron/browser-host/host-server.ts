@@ -1,16 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname } from 'node:path';
 import type { Channel } from '../../shared/ipc/channels.js';
 import type { AppError } from '../../shared/ipc/result.js';
-import { SECURITY_HEADERS } from '../../shared/security/csp.js';
+import { SECURITY_HEADERS, developmentPolicy } from '../../shared/security/csp.js';
 import type { AppEvents } from '../services/events.js';
 import { dispatch, isChannel, type InternalErrorReporter } from '../services/ipc/dispatch.js';
-import type { Handlers } from '../services/ipc/handlers.js';
-import { readStaticFile } from '../services/static/static-files.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
+import { readStaticFile, type StaticFile } from '../services/static/static-files.js';
 import { BodyBudget } from './body-budget.js';
 import { LaunchCodes } from './launch-codes.js';
-import { RefusalLog } from './refusal-log.js';
+import { RefusalLog } from '../services/logging/refusal-log.js';
 
 export const SESSION_COOKIE = 'cd_host';
 export const LAUNCH_PATH = '/__launch';
@@ -43,6 +44,21 @@ export interface BrowserHostOptions {
   readonly bodyBudget?: number;
   /** Called when a launch code is spent, so whoever handed it out can forget it. */
   readonly onLaunch?: () => void;
+  /** Session lifetimes (tests make them short); see launch-codes.ts for the defaults. */
+  readonly sessionIdleMs?: number;
+  readonly sessionMaxMs?: number;
+  /** `npm run dev` only: the renderer comes from a Vite dev server instead of rendererDir. */
+  readonly devRenderer?: DevRenderer;
+}
+
+/** A Vite dev server on loopback that serves the renderer with hot reload (`npm run dev`). */
+export interface DevRenderer {
+  /** Where Vite serves pages and modules, e.g. http://127.0.0.1:5173. */
+  readonly origin: string;
+  /** Vite's hot-reload socket, e.g. ws://127.0.0.1:24678. */
+  readonly socketOrigin: string;
+  /** The nonce Vite marks its injected styles and scripts with. */
+  readonly nonce: string;
 }
 
 export interface BrowserHost {
@@ -52,6 +68,7 @@ export interface BrowserHost {
    * after `ttlMs`.
    */
   newLaunchUrl(ttlMs?: number): string;
+  /** `http://<random name>.localhost:<port>`: the only address the host answers on. */
   readonly origin: string;
   readonly port: number;
   close(): Promise<void>;
@@ -64,9 +81,19 @@ export interface BrowserHost {
  * same-site; given once per one-time launch code, see launch-codes.ts), and
  * checks Host and Origin so that neither DNS rebinding nor another site in the
  * same browser can reach it.
+ *
+ * Cookies are not bound to ports: a cookie set by 127.0.0.1:A is sent to any
+ * server on 127.0.0.1:B (another user's process, a dev server). So the app is
+ * served under a host name made up for this run, `cd-<random>.localhost`
+ * (Chromium resolves every `*.localhost` name to loopback without DNS), and its
+ * host-only cookie goes only to that name; requests naming any other host are refused.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const launches = new LaunchCodes();
+  const launches = new LaunchCodes({
+    ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
+    ...(options.sessionMaxMs !== undefined ? { sessionMaxMs: options.sessionMaxMs } : {}),
+  });
+  const hostName = `cd-${randomBytes(12).toString('hex')}.localhost`;
   const refusals = new RefusalLog(options.log ?? (() => undefined));
   const budget = new BodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
   let origin = '';
@@ -109,7 +136,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       // own move to "/" is same-origin.
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
-        'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+        // No Domain attribute: host-only, for this run's name alone. Max-Age ends it in the browser too.
+        'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor(launches.sessionMaxMs / 1000)}`,
         'cache-control': 'no-store',
         'referrer-policy': 'no-referrer',
         ...SECURITY_HEADERS,
@@ -123,7 +151,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return refuse(res, 'cross-site request', 403, 'Cross-site requests are refused');
     }
     if (!launches.isSession(readCookie(req.headers.cookie, SESSION_COOKIE))) {
-      return refuse(res, 'no valid session cookie', 401, 'Open Capacity Desk from the link it printed when it started.');
+      return refuse(res, 'no valid session cookie', 401, 'Your session has ended or was never opened. Open Capacity Desk from the link it printed when it started (Enter prints a new one).');
     }
 
     if (url.pathname.startsWith(IPC_PREFIX)) return handleIpc(req, res, url.pathname.slice(IPC_PREFIX.length));
@@ -135,11 +163,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (!shim) return send(res, 500, 'text/plain; charset=utf-8', 'The browser host was not built: run npm run build');
       return send(res, 200, shim.contentType, shim.body);
     }
-    const file = await readStaticFile(options.rendererDir, url.pathname);
+    const dev = options.devRenderer;
+    const file = dev ? await fetchDevFile(dev.origin, url) : await readStaticFile(options.rendererDir, url.pathname);
     if (!file) return send(res, 404, 'text/plain; charset=utf-8', 'Not found');
     if (file.contentType.startsWith('text/html')) {
       // The shim must define window.api before the app's module script runs.
-      const html = file.body.toString('utf8').replace('<head>', `<head><script src="${SHIM_PATH}"></script>`);
+      const html = file.body.toString('utf8').replace(/<head>/i, `<head><script src="${SHIM_PATH}"></script>`);
+      if (dev) {
+        res.writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': developmentPolicy(dev) });
+        res.end(html);
+        return;
+      }
       return send(res, 200, file.contentType, html);
     }
     return send(res, 200, file.contentType, file.body);
@@ -151,7 +185,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
       return send(res, 415, 'text/plain; charset=utf-8', 'Expected application/json');
     }
-    if (!isChannel(channel)) return send(res, 404, 'text/plain; charset=utf-8', 'Unknown channel');
+    if (!isChannel(channel)) {
+      // The channel name is the caller's text: the line names the refusal, not the name.
+      refusals.refused('a channel the contract does not have');
+      return send(res, 404, 'text/plain; charset=utf-8', 'Unknown channel');
+    }
     const body = await readBody(req, INPUT_LIMITS[channel] ?? DEFAULT_INPUT_LIMIT, budget);
     if (!body.ok) {
       refusals.refused(body.reason === 'too-large' ? 'request body over its limit' : 'request bodies over the memory budget');
@@ -170,7 +208,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const result =
       envelope && typeof envelope === 'object'
         ? await dispatch(options.handlers, channel, envelope.input, options.reportInternal)
-        : { ok: false, error: { kind: 'validation', message: 'The request could not be read.' } };
+        : { ok: false, error: { kind: 'invalid-input', message: 'The request could not be read.' } };
     return sendResult(res, result);
   }
 
@@ -196,8 +234,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
-  expectedHost = `127.0.0.1:${port}`;
+  expectedHost = `${hostName}:${port}`;
+  origin = `http://${expectedHost}`;
 
   return {
     newLaunchUrl: (ttlMs = DEFAULT_LAUNCH_TTL_MS) => `${origin}${LAUNCH_PATH}?code=${launches.mint(ttlMs)}`,
@@ -255,7 +293,7 @@ function readBody(req: IncomingMessage, limit: number, budget: BodyBudget): Prom
   const tooLarge: BodyRead = {
     ok: false,
     reason: 'too-large',
-    error: { kind: 'validation', message: `This request is larger than Capacity Desk accepts (at most ${Math.round(limit / 1024 / 1024) || 1} MB).` },
+    error: { kind: 'invalid-input', message: `This request is larger than Capacity Desk accepts (at most ${Math.round(limit / 1024 / 1024) || 1} MB).` },
   };
   const busy: BodyRead = {
     ok: false,
@@ -292,6 +330,13 @@ function readBody(req: IncomingMessage, limit: number, budget: BodyBudget): Prom
     req.pause();
     return result;
   }
+}
+
+/** A page or module from the Vite dev server (`npm run dev`); null when it has none. */
+async function fetchDevFile(origin: string, url: URL): Promise<StaticFile | null> {
+  const response = await fetch(new URL(`${url.pathname}${url.search}`, origin));
+  if (!response.ok) return null;
+  return { body: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'application/octet-stream' };
 }
 
 function sendResult(res: ServerResponse, result: unknown): void {

@@ -2,6 +2,7 @@ import { isPermissionGranted } from '../services/security/permissions.js';
 import { app, BrowserWindow, session, shell } from 'electron';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../services/app-services.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
 import { registerContract } from './ipc-bridge.js';
@@ -56,6 +57,7 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   services = await createAppServices({
     dataDir,
+    startSandbox: builtInSandbox(),
     logsDir,
     // The OS proxy settings (manual, PAC, WPAD), as Chromium resolves them for each base URL.
     resolveProxy: (url) => session.defaultSession.resolveProxy(url),
@@ -64,7 +66,11 @@ async function start(): Promise<void> {
     desktop: electronDesktopHost(() => windows?.focus(), icon),
   });
   const logger = services.logger;
-  registerContract(services.handlers, (channel, error) => logger.error('ipc', `${channel} failed`, error));
+  registerContract(
+    services.handlers,
+    (channel, error) => logger.error('ipc', `${channel} failed`, error),
+    (line) => logger.warn('ipc', line),
+  );
   windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, logger, logsDir, onUnreadable: services.unreadableFiles.report });
   installApplicationMenu(
     appMenuTemplate({

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { ownEntry } from '../../shared/records.js';
 import type { Dispatcher } from 'undici';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 import { ApiClient } from './api-client/api-client.js';
 import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-client/http-agent.js';
 import type { RetryPolicy } from './api-client/retry-policy.js';
@@ -18,7 +17,8 @@ import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { MoneyLock } from './money/money-lock.js';
-import type { Handlers } from './ipc/handlers.js';
+import { PendingMoneyFile } from './money/pending-money-file.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { ProfileRegistry } from './profiles/profile-registry.js';
 import { openSecretStore } from './secrets/open-secret-store.js';
 import type { SafeStoragePort } from './secrets/safe-storage-secret-store.js';
@@ -31,6 +31,15 @@ import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
 import { readPackageVersion } from './desktop/package-version.js';
 import { activeCapacityDates } from './desktop/policy-source.js';
 
+/** The built-in Sandbox profile's service: where it answers, and how to stop it. */
+export interface BuiltInService {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the built-in service with its state in the data folder; the hosts pass the sandbox's (sandbox/built-in.ts). */
+export type StartBuiltInService = (dataDir: string) => Promise<BuiltInService>;
+
 export interface AppServicesOptions {
   readonly dataDir: string;
   /** Where the log goes; Electron passes the OS's place (app.getPath('logs')), by default dataDir/logs. */
@@ -38,17 +47,17 @@ export interface AppServicesOptions {
   /** Also print log lines to stderr (the browser host's terminal). */
   readonly echoLogs?: boolean;
   /** Tests pass a store; the app opens the OS keychain. */
-  readonly secrets?: SecretStore;
-  /** Options of the built-in Sandbox profile's in-process server. */
-  readonly sandbox?: Omit<SandboxOptions, 'host' | 'port'>;
+  readonly secrets?: SecretStore | undefined;
+  /** Starts the built-in Sandbox profile's in-process server. */
+  readonly startSandbox: StartBuiltInService;
   /** Electron passes its save dialog; the browser host has none (its page downloads exports). */
   readonly saveFile?: SaveFileHost;
   /** HTTP timeouts and the GET retry policy; tests shorten them. */
-  readonly http?: { readonly timeouts?: AgentTimeouts; readonly retry?: RetryPolicy };
+  readonly http?: { readonly timeouts?: AgentTimeouts | undefined; readonly retry?: RetryPolicy | undefined } | undefined;
   /** When a money action's policy is re-read after an unanswered request; tests shorten it. */
-  readonly moneyCheckDelaysMs?: readonly number[];
+  readonly moneyCheckDelaysMs?: readonly number[] | undefined;
   /** How long after an unanswered money request a read-back not showing it done is final; tests shorten it. */
-  readonly moneyFinalAfterMs?: number;
+  readonly moneyFinalAfterMs?: number | undefined;
   /** How long before expiry the session warns; tests shorten it. */
   readonly expiryWarningMs?: number;
   /** Where proxy and trust settings are read from (default: process.env). */
@@ -71,7 +80,7 @@ export interface AppServices {
   readonly logger: FileLogger;
   /** State-changing calls only, in a file of their own that no flood of other lines can rotate away. */
   readonly auditLog: FileLogger;
-  readonly sandbox: SandboxHandle;
+  readonly sandbox: BuiltInService;
   readonly secrets: SecretStore;
   readonly dataDir: string;
   readonly desktop: DesktopServices;
@@ -96,15 +105,17 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   );
   const settings = new SettingsStore(options.dataDir, unreadableFiles.report);
   await settings.load();
+  const moneyRecord = new PendingMoneyFile(options.dataDir, (line) => logger.warn('money', line));
+  const pendingMoney = await moneyRecord.load();
   const [secrets, sandbox] = await Promise.all([
     options.secrets
       ? Promise.resolve(options.secrets)
       : openSecretStore(undefined, undefined, options.safeStorage ? { port: options.safeStorage, dataDir: options.dataDir } : undefined),
-    startSandbox({ dataFile: join(options.dataDir, 'sandbox-state.json'), ...options.sandbox, host: '127.0.0.1', port: 0 }),
+    options.startSandbox(options.dataDir),
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network, ...(options.resolveProxy ? { resolveProxy: options.resolveProxy } : {}) });
+  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy, log: (line) => logger.warn('network', line) });
   // Differences between the service's answers and this version's schemas: paths only, logged once each.
   const drift = new DriftLog({ log: (message, detail) => logger.warn('contract-drift', message, detail) });
   const clients = new Map<string, ApiClient>();
@@ -115,7 +126,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         baseUrl,
         dispatcher: agent,
         timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs },
-        ...(options.http?.retry ? { retry: options.http.retry } : {}),
+        retry: options.http?.retry,
         onDrift: (endpoint, findings) => drift.record(endpoint, findings),
       });
       clients.set(baseUrl, client);
@@ -130,7 +141,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     profiles,
     events,
     clientFor,
-    ...(options.expiryWarningMs !== undefined ? { expiryWarningMs: options.expiryWarningMs } : {}),
+    expiryWarningMs: options.expiryWarningMs,
   });
   await session.restore();
   const desktop = await createDesktopServices({
@@ -157,6 +168,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       session,
       moneyLock: new MoneyLock({
         ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
+        record: moneyRecord,
+        restored: pendingMoney.entries,
+        blocked: pendingMoney.blocked,
+        onRecordFailure: (error) => logger.error('money', 'the record of unconfirmed money actions could not be written', error),
         onChange: (state) => events.emit('money.changed', state),
       }),
       offline,

@@ -1,41 +1,6 @@
-import type { PolicyInstance } from '../../shared/api/capacity.js';
 import type { RENEWAL_FREQUENCIES } from '../../shared/api/contract-choices.js';
 
-/** Display helpers for capacity policies, in the user's own locale and timezone. */
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-function parsed(iso: string): Date | null {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-export function formatDate(iso: string): string {
-  const date = parsed(iso);
-  return date ? dateFormat.format(date) : iso;
-}
-
-export function formatDateTimeLocal(iso: string): string {
-  const date = parsed(iso);
-  return date ? dateTimeFormat.format(date) : iso;
-}
-
-/** "Mar 4, 2026 – Apr 3, 2026" (the locale's own range style). */
-export function formatWindow(startIso: string | undefined, endIso: string | undefined): string {
-  const start = startIso === undefined ? null : parsed(startIso);
-  const end = endIso === undefined ? null : parsed(endIso);
-  if (!start || !end) return `${startIso ? formatDate(startIso) : '—'} – ${endIso ? formatDate(endIso) : '—'}`;
-  return dateFormat.formatRange(start, end);
-}
-
-/** Whole days between two instants, rounded. */
-export function durationDays(startIso: string, endIso: string): number | null {
-  const start = parsed(startIso);
-  const end = parsed(endIso);
-  if (!start || !end) return null;
-  return Math.round((end.getTime() - start.getTime()) / 86_400_000);
-}
+/** Display helpers for capacity policies; dates and times are in dates.ts. */
 
 export function formatDays(days: number | null): string {
   if (days === null) return '—';
@@ -43,7 +8,7 @@ export function formatDays(days: number | null): string {
 }
 
 /** "m5.large × 4" */
-export function instanceSummary(instance: Partial<Pick<PolicyInstance, 'instanceType' | 'qty'>>): string {
+export function instanceSummary(instance: { readonly instanceType?: string | undefined; readonly qty?: number | undefined }): string {
   return `${instance.instanceType ?? '—'} × ${instance.qty ?? '—'}`;
 }
 
@@ -76,9 +41,4 @@ export function autoRenewalShort(enabled: boolean, frequency: string | null): st
   if (!enabled) return 'Off';
   if (frequency === null) return 'On';
   return Object.hasOwn(SHORT_FREQUENCY, frequency) ? SHORT_FREQUENCY[frequency as Frequency] : frequency;
-}
-
-/** This instant as ISO 8601, for "loaded at" stamps. */
-export function nowIso(): string {
-  return new Date().toISOString();
 }

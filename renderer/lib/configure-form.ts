@@ -1,6 +1,6 @@
 import { ConfigureFields, type CapacityConfiguration, type ConfigureRequest } from '../../shared/api/capacity.js';
 import { CONFIGURABLE_FIELDS, parseFieldRule } from '../../shared/api/contract-choices.js';
-import type { AppError } from '../../shared/ipc/result.js';
+import { isInputError, type AppError } from '../../shared/ipc/result.js';
 
 /** The configure form's logic, free of any UI: values, rules, the body to send, server errors. */
 
@@ -70,7 +70,7 @@ export function configureBody(cidrId: string, values: ConfigValues, base: Config
 
 /** The form field a failure belongs to, from `error.field` only (the response's plural maps to the form's singular). */
 export function configFieldOf(error: AppError): ConfigField | null {
-  if (error.kind !== 'validation' || !error.field) return null;
+  if (!isInputError(error) || !error.field) return null;
   const field = error.field === 'securityGroups' ? 'securityGroup' : error.field;
   return (CONFIGURABLE_FIELDS as readonly string[]).includes(field) ? (field as ConfigField) : null;
 }

@@ -1,6 +1,7 @@
 import type { CapacityStatus } from '../../shared/api/capacity.js';
+import type { Result } from '../../shared/ipc/result.js';
 
-/** What a capacity policy's status allows (CONTRACT.md: purchase only when ready, the rest only when active). */
+/** What a capacity policy's status allows (docs/contract-choices.md: purchase only when ready, the rest only when active). */
 export interface AllowedActions {
   readonly purchase: boolean;
   readonly configure: boolean;
@@ -51,4 +52,20 @@ export function actionsOfDetail(view: { readonly policyDetails?: { readonly poli
   };
   const actions = { purchase: allow('purchase'), configure: allow('configure'), autoRenewal: allow('autoRenewal'), cancel: allow('cancel') };
   return { actions, missing: [...missing] };
+}
+
+/**
+ * After a purchase: whether the policy is no longer for sale. Bought now, or
+ * the service refused it (it sells only a policy ready for purchase, so it was
+ * bought or changed elsewhere) or no longer knows it. A purchase that was never
+ * sent (bad input, cancelled, refused by the app) or got no clear answer says
+ * nothing about the policy, which stays on offer.
+ */
+export function noLongerForSale(result: Result<unknown>): boolean {
+  return policyMayHaveChanged(result);
+}
+
+/** After a money or settings action: whether what the policy shows may have changed, here or elsewhere. */
+export function policyMayHaveChanged(result: Result<unknown>): boolean {
+  return result.ok || result.error.kind === 'rejected' || result.error.kind === 'not-found';
 }

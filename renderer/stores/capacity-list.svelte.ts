@@ -8,7 +8,7 @@ import { LocalSortColumn, type UnreadableCopy } from '../../shared/ipc/offline.j
 import type { AppError } from '../../shared/ipc/result.js';
 import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';
-import { nowIso } from '../lib/capacity-format.js';
+import { nowIso } from '../lib/dates.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
 import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
 

@@ -3,7 +3,8 @@ import type { SourcedCapacityDetail } from '../../shared/ipc/sourced.js';
 import type { CancelResult } from '../../shared/ipc/models.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
-import { nowIso } from '../lib/capacity-format.js';
+import { nowIso } from '../lib/dates.js';
+import { noLongerForSale, policyMayHaveChanged } from '../lib/policy-actions.js';
 import { capacityList } from './capacity-list.svelte.js';
 import { readyPolicies } from './capacity-search.svelte.js';
 import { moneyLocks } from './money-locks.svelte.js';
@@ -97,8 +98,7 @@ export const capacityActions = {
       capacityList.replace(result.value);
       policyDetails.apply(result.value);
     }
-    // Bought now, or (a refusal) bought elsewhere already: either way no longer for sale.
-    if (result.ok || result.error.kind === 'validation' || result.error.kind === 'not-found') readyPolicies.remove(cidrId);
+    if (noLongerForSale(result)) readyPolicies.remove(cidrId);
     afterChange(cidrId, result);
     if (!result.ok) void moneyLocks.refresh(cidrId);
     return result;
@@ -137,7 +137,7 @@ export const capacityActions = {
 
 /** A success changed the policy; a refusal may mean it changed elsewhere (another window): look again. */
 function afterChange(cidrId: string, result: Result<unknown>): void {
-  if (result.ok || result.error.kind === 'validation' || result.error.kind === 'not-found') {
+  if (policyMayHaveChanged(result)) {
     capacityList.invalidate();
     readyPolicies.invalidate();
     policyDetails.refresh(cidrId);

@@ -1,7 +1,6 @@
 import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
 import type { AppError } from '../../shared/ipc/result.js';
-import type { Channel } from '../../shared/ipc/channels.js';
-import { CONTRACT } from '../../shared/ipc/contract.js';
+import { isServiceRead } from '../../shared/ipc/contract.js';
 import { api, onApiResult } from '../lib/api.js';
 import { capacityList } from './capacity-list.svelte.js';
 
@@ -9,11 +8,6 @@ import { capacityList } from './capacity-list.svelte.js';
 export type OfflineReason = 'unreachable' | 'chosen' | 'review';
 
 const PROBE_INTERVAL_MS = 30_000;
-
-function isServiceRead(channel: string): boolean {
-  if (!(channel in CONTRACT) || /^(offline|session|profiles|preferences|app|updates)\./.test(channel)) return false;
-  return !CONTRACT[channel as Channel].mutates;
-}
 
 /** How an answer says where it came from (see shared/ipc/sourced.ts); absent on answers that do not. */
 function originOf(value: unknown): { source: string; serviceUnreachable?: boolean } | null {

@@ -92,7 +92,7 @@ class CyberListStore {
     const parsed = CustomerId.safeParse(text);
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? 'Enter a customer id';
-      this.customerError = { kind: 'validation', field: 'customerId', message };
+      this.customerError = { kind: 'invalid-input', field: 'customerId', message };
       return message;
     }
     if (parsed.data !== this.customerId) {

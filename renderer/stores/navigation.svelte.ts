@@ -1,3 +1,5 @@
+import { MAIN_VIEWS as VIEWS } from '../../shared/ipc/views.js';
+
 /**
  * Where the user is. Routes are values (no URLs: a desktop app has no address
  * bar), with a back stack so Alt+Left / the Back button work as expected.
@@ -20,14 +22,8 @@ export function sectionOf(view: ViewId): ViewId {
   return view;
 }
 
-/** The main navigation, in order. Detail views are reached from their lists. */
-export const MAIN_VIEWS: ReadonlyArray<{ readonly route: Route; readonly label: string }> = [
-  { route: { view: 'overview' }, label: 'Overview' },
-  { route: { view: 'capacity-list' }, label: 'Capacity policies' },
-  { route: { view: 'search' }, label: 'Search & purchase' },
-  { route: { view: 'cyber-list' }, label: 'Disaster recovery' },
-  { route: { view: 'accounts' }, label: 'Linked accounts' },
-];
+/** The main navigation, in order, as routes: the one table of views in shared/ipc/views.ts. */
+export const MAIN_VIEWS: ReadonlyArray<{ readonly route: Route; readonly label: string }> = VIEWS.map(({ view, label }) => ({ route: { view }, label }));
 
 /** Asked before leaving a view (with where to); a view with unsaved changes returns false to stay. */
 export type LeaveGuard = (to?: Route) => boolean;

@@ -1,7 +1,7 @@
 const DAY_MS = 86_400_000;
 
 /**
- * The sandbox's early-cancellation fee (CONTRACT.md, stated in docs/sandbox.md):
+ * The sandbox's early-cancellation fee (stated in docs/sandbox.md):
  * by time left before launch, then by the share of the window still to run.
  */
 export const FEE_RULE = {

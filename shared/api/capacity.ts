@@ -202,7 +202,7 @@ function checkSearchWindow(query: { startDate: string; endDate: string }, ctx: z
   else if (days > SEARCH_LIMITS.maxWindowDays) ctx.addIssue({ code: 'custom', path: ['endDate'], message: RULE.windowTooLong });
 }
 
-/** The search query with every rule of CONTRACT.md; input is the text form of the query string. */
+/** The search query with every rule of docs/contract-choices.md; input is the text form of the query string. */
 export const SearchQuery = z
   .object({
     ...searchTextFields,

@@ -1,6 +1,6 @@
 /**
- * Every answer that CONTRACT.md gives where the service's own description says
- * "not shown". The real service may differ: each choice lives here once, so a
+ * Every answer docs/contract-choices.md records where the service's own
+ * description says "not shown". The real service may differ: each choice lives here once, so a
  * change is one edit, and the client, the sandbox, the forms and the OpenAPI
  * document all follow it.
  */

@@ -18,12 +18,17 @@ import { CyberListQuery, CyberPage, CyberView, TerminateAlreadyTriggered, Termin
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
 
+/** The groups of the OpenAPI document, each described there. */
+export type ApiTag = 'Authentication' | 'Accounts' | 'Capacity' | 'Cyber';
+
 export interface EndpointDef {
   readonly method: HttpMethod;
   /** Path relative to the base URL; `{name}` marks a path parameter. */
   readonly path: string;
   readonly auth: boolean;
   readonly summary: string;
+  /** The OpenAPI document's group for it. */
+  readonly tag: ApiTag;
   readonly pathParams: readonly string[];
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
@@ -44,6 +49,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/sign-in`,
     auth: false,
     summary: 'Sign in and obtain an access token',
+    tag: 'Authentication',
     pathParams: [],
     body: SignInRequest,
     responses: { 200: AccessToken },
@@ -54,6 +60,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/my-linked-accounts`,
     auth: true,
     summary: 'Cloud-provider accounts linked to the signed-in user',
+    tag: 'Accounts',
     pathParams: [],
     responses: { 200: LinkedAccountList },
     errors: [401, 500],
@@ -63,6 +70,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/flexcompute/capacity-configuration`,
     auth: true,
     summary: 'Update the capacity configuration of a policy',
+    tag: 'Capacity',
     pathParams: [],
     body: ConfigureRequest,
     responses: { 200: CapacityPolicy },
@@ -73,6 +81,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/flexcompute/capacity/auto-renewal`,
     auth: true,
     summary: 'Enable or disable auto-renewal of a policy',
+    tag: 'Capacity',
     pathParams: [],
     body: AutoRenewalRequest,
     responses: { 200: MessageResponse },
@@ -83,6 +92,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/flexcompute/purchase`,
     auth: true,
     summary: 'Purchase a policy that is ready for purchase',
+    tag: 'Capacity',
     pathParams: [],
     body: CidrIdBody,
     responses: { 200: CapacityPolicy },
@@ -93,6 +103,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/flexcompute/cancel`,
     auth: true,
     summary: 'Cancel an active policy; the message states the fee',
+    tag: 'Capacity',
     pathParams: [],
     body: CidrIdBody,
     responses: { 200: MessageResponse },
@@ -103,6 +114,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/flexcompute/search`,
     auth: true,
     summary: 'Search available offerings in an availability zone and window',
+    tag: 'Capacity',
     pathParams: [],
     query: SearchQuery,
     responses: { 200: AvailabilityOfferingList },
@@ -113,6 +125,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/flexcompute/capacities`,
     auth: true,
     summary: 'Paginated list of capacity policies',
+    tag: 'Capacity',
     pathParams: [],
     query: CapacityListQuery,
     responses: { 200: CapacityPage },
@@ -123,6 +136,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/flexcompute/describe/{cidr_id}`,
     auth: true,
     summary: 'Detailed view of a capacity policy',
+    tag: 'Capacity',
     pathParams: ['cidr_id'],
     responses: { 200: CapacityView },
     errors: [401, 404, 500],
@@ -132,6 +146,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/policies/cyber/{cid_ext}/customer`,
     auth: true,
     summary: 'Paginated list of a customer’s disaster-recovery policies',
+    tag: 'Cyber',
     pathParams: ['cid_ext'],
     query: CyberListQuery,
     responses: { 200: CyberPage },
@@ -142,6 +157,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/policies/cyber/{cidr_id}/view`,
     auth: true,
     summary: 'Detailed view of a disaster-recovery policy',
+    tag: 'Cyber',
     pathParams: ['cidr_id'],
     responses: { 200: CyberView },
     errors: [401, 404, 500],
@@ -151,6 +167,7 @@ export const ENDPOINTS = {
     path: `${API_PREFIX}/policies/cyber/terminate/{cidr_id}`,
     auth: true,
     summary: 'Create the disaster-recovery termination event of a policy (once)',
+    tag: 'Cyber',
     pathParams: ['cidr_id'],
     responses: { 201: TerminateCreated, 200: TerminateAlreadyTriggered },
     errors: [401, 404, 500],

@@ -32,7 +32,7 @@ import {
   SEARCH_LIMITS,
 } from './contract-choices.js';
 import { CyberListItem, CyberPage, CyberView, TerminateAlreadyTriggered, TerminateCreated } from './cyber.js';
-import { ENDPOINTS, type EndpointDef, type EndpointName } from './endpoints.js';
+import { ENDPOINTS, type ApiTag, type EndpointDef, type EndpointName } from './endpoints.js';
 import { ErrorEnvelope } from './errors.js';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -112,22 +112,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   cid_ext: 'External customer identifier, e.g. CUST-1001.',
 };
 
-const TAGS: Readonly<Record<EndpointName, string>> = {
-  signIn: 'Authentication',
-  linkedAccounts: 'Accounts',
-  configureCapacity: 'Capacity',
-  setAutoRenewal: 'Capacity',
-  purchaseCapacity: 'Capacity',
-  cancelCapacity: 'Capacity',
-  searchCapacity: 'Capacity',
-  listCapacities: 'Capacity',
-  describeCapacity: 'Capacity',
-  listCyberPolicies: 'Cyber',
-  viewCyberPolicy: 'Cyber',
-  terminateCyberEvent: 'Cyber',
-};
-
-const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+const TAG_DESCRIPTIONS: Readonly<Record<ApiTag, string>> = {
   Accounts: 'Cloud-provider accounts linked to the user.',
   Authentication: 'Sign-in and access tokens.',
   Capacity: 'Reserved compute-capacity policies.',
@@ -209,7 +194,7 @@ function operation(name: EndpointName, def: EndpointDef, ids: ReadonlyMap<z.ZodT
   return {
     operationId: name,
     summary: def.summary,
-    tags: [TAGS[name]],
+    tags: [def.tag],
     security: def.auth ? [{ bearerAuth: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(def.body
@@ -249,7 +234,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonObject {
       version: API_VERSION,
       description:
         'Sign-in, linked cloud accounts, reserved compute-capacity policies and disaster-recovery (cyber) policies. ' +
-        'Generated from the shared zod schemas of Capacity Desk; every "not shown" of the service description is answered as in CONTRACT.md.',
+        'Generated from the shared zod schemas of Capacity Desk; every "not shown" of the service description is answered as recorded in docs/contract-choices.md of the Capacity Desk repository.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'Capacity Desk sandbox' }],

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { MAIN_VIEW_IDS } from './views.js';
 
 /**
- * Shapes of the desktop integration (issue 8): app facts, auto-update state,
+ * Shapes of the desktop integration: app facts, auto-update state,
  * preferences, and commands the application menu or a notification sends to
  * the renderer.
  */
@@ -70,9 +71,6 @@ export const PreferencesPatch = z
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'Change at least one preference' });
 export type PreferencesPatch = z.infer<typeof PreferencesPatch>;
 
-/** The main views a menu shortcut can open (detail views are reached from their lists). */
-export const COMMAND_VIEWS = ['overview', 'capacity-list', 'search', 'cyber-list', 'accounts'] as const;
-export type CommandView = (typeof COMMAND_VIEWS)[number];
 
 /**
  * Something the main process asks the renderer to do: the application menu's
@@ -80,11 +78,11 @@ export type CommandView = (typeof COMMAND_VIEWS)[number];
  * policy notification.
  */
 export const AppCommand = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('go'), view: z.enum(COMMAND_VIEWS) }),
+  z.object({ kind: z.literal('go'), view: z.literal(MAIN_VIEW_IDS) }),
   z.object({ kind: z.literal('back') }),
   z.object({ kind: z.literal('command-palette') }),
   z.object({ kind: z.literal('preferences') }),
-  // Help › Contract diagnostics (issue 16).
+  // Help › Contract diagnostics.
   z.object({ kind: z.literal('diagnostics') }),
   z.object({ kind: z.literal('open-policy'), cidrId: z.string().min(1).max(64) }),
 ]);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Contract drift (issue 16): how the service's answers differ from what this
+ * Contract drift (docs/real-service.md): how the service's answers differ from what this
  * version expects, once per endpoint and shape, as field paths only, so a
  * person can paste it into a support ticket without exposing any data.
  */

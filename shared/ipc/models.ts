@@ -172,7 +172,7 @@ export const NetworkStatus = z.object({
 });
 export type NetworkStatus = z.infer<typeof NetworkStatus>;
 
-/* ---- Overview and file export (issue 6) ---- */
+/* ---- Overview and file export ---- */
 
 /** The overview looks this many days ahead for launches, ends and renewals. */
 export const OVERVIEW_WINDOW_DAYS = 30;

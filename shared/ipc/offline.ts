@@ -34,6 +34,8 @@ export const LocalCapacityQuery = z.object({
   limit: z.number().int().min(1).max(500).default(100),
 });
 export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
+/** A query as the main process reads it: every default filled in. */
+export type ParsedLocalCapacityQuery = z.output<typeof LocalCapacityQuery>;
 
 /** Why an offline copy that exists could not be read. */
 export const UNREADABLE_REASONS = [

@@ -5,7 +5,10 @@ import { z } from 'zod';
  * and `field`, never on message text.
  */
 export const ERROR_KINDS = [
-  'validation', // bad input: ours (IPC schema) or the server's 400
+  'invalid-input', // caught before anything was sent: the request's schema or the app's own rules
+  'rejected', // the service refused the request as invalid (HTTP 400)
+  'cancelled', // the caller stopped it (a sync or request the user cancelled)
+  'forbidden', // refused by the app itself: an untrusted sender, an unknown channel
   'unauthorized', // sign-in refused, or the session is no longer valid
   'not-found',
   'offline', // the service cannot be reached
@@ -31,6 +34,11 @@ export const AppError = z.object({
   field: z.string().optional(),
 });
 export type AppError = z.infer<typeof AppError>;
+
+/** The input was refused, by the app before sending or by the service: the form shows it next to its field. */
+export function isInputError(error: AppError): boolean {
+  return error.kind === 'invalid-input' || error.kind === 'rejected';
+}
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 

@@ -27,6 +27,17 @@ export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
   .filter((directive) => !directive.startsWith('frame-ancestors'))
   .join('; ');
 
+/**
+ * The page's policy under `npm run dev` only: Vite's hot-reload socket on
+ * loopback, and the styles and scripts Vite injects, marked with the nonce it
+ * was started with. Everything else as in CONTENT_SECURITY_POLICY.
+ */
+export function developmentPolicy(dev: { readonly socketOrigin: string; readonly nonce: string }): string {
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' 'nonce-${dev.nonce}'`)
+    .replace("style-src 'self'", `style-src 'self' 'nonce-${dev.nonce}'`)
+    .replace("connect-src 'self'", `connect-src 'self' ${dev.socketOrigin}`);
+}
+
 /** Headers sent with every page and asset, by either host. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,

@@ -169,7 +169,7 @@ test("the service's refusal lands on the field it names; an unsupported instance
   // The shared rules catch everything the service checks, so its 400 is played back here to reach that path.
   const description = 'securityGroup: must match ^sg-[0-9a-fA-F]{8,}$';
   await page.route('**/ipc/capacity.configure', (route) =>
-    route.fulfill({ json: { ok: false, error: { kind: 'validation', status: 400, field: 'securityGroup', message: description, description } } }),
+    route.fulfill({ json: { ok: false, error: { kind: 'rejected', status: 400, field: 'securityGroup', message: description, description } } }),
   );
   await configForm(page).getByRole('button', { name: 'Save configuration' }).click();
   const field = configForm(page).getByLabel('Security group');
@@ -300,7 +300,7 @@ test('cancel of a policy that is no longer active is refused, said so, and the p
   const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
   await dialog.getByRole('button', { name: 'Cancel policy' }).click();
   const error = dialog.getByTestId('error-message');
-  await expect(error).toHaveAttribute('data-kind', 'validation');
+  await expect(error).toHaveAttribute('data-kind', 'rejected');
   await expect(error).toContainText(`cidrId: policy ${policy.cidrId} cannot be canceled in status CANCELED`);
   await dialog.getByRole('button', { name: 'Keep policy' }).click();
   await expect(page.locator('[data-testid="detail-cidr"] ~ [data-status]').first()).toHaveAttribute('data-status', 'CANCELED');

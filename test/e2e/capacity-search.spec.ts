@@ -141,7 +141,7 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
 
   await first.getByRole('button', { name: `Purchase ${cidrId}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
-  // The safe choice has the focus (issue 13): Enter, Enter must not buy.
+  // The safe choice has the focus: Enter, Enter must not buy.
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(policy.ourPrice, 'en-US'));
   await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(policy.cspProviderPrice, 'en-US'));
@@ -183,7 +183,7 @@ test('purchase of a policy that another window bought first is refused and leave
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
   await dialog.getByRole('button', { name: /^Purchase for/ }).click();
   const error = dialog.getByTestId('error-message');
-  await expect(error).toHaveAttribute('data-kind', 'validation');
+  await expect(error).toHaveAttribute('data-kind', 'rejected');
   await expect(error).toContainText(`cidrId: policy ${cidrId} cannot be purchased in status ACTIVE`);
   await screenshot(page, 'search-purchase-refused');
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
@@ -201,7 +201,7 @@ test('a purchase already on its way from another window locks the policy here, a
   await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/purchase', method: 'POST', latencyMs: 2500 });
   const elsewhere = otherWindow(app)['capacity.purchase']({ cidrId });
 
-  // The main process tells every window (issue 13): this window's button is off, with the reason.
+  // The main process tells every window: this window's button is off, with the reason.
   const button = first.getByRole('button', { name: `Purchase ${cidrId}` });
   await expect(button).toBeDisabled();
   await expect(button).toHaveAttribute('title', 'A purchase of this policy is being sent.');

@@ -125,16 +125,16 @@ test('name search is debounced and server-side; status, sort and pages follow th
   await expect(page.getByRole('columnheader', { name: /Created/ })).toHaveAttribute('aria-sort', 'ascending');
 
   // Pages.
-  await expect(page.getByTestId('page-indicator')).toHaveText(`Page 1 of ${Math.ceil(all.length / 10)}`);
+  await expect(page.getByTestId('pager-status')).toHaveText(`Page 1 of ${Math.ceil(all.length / 10)}`);
   await page.getByRole('button', { name: 'Next page' }).click();
-  await expect(page.getByTestId('page-indicator')).toHaveText('Page 2 of 2');
+  await expect(page.getByTestId('pager-status')).toHaveText('Page 2 of 2');
   await expect(rows.first()).toHaveAttribute('data-cidr-id', oldest[10]!.cidrId);
 
   // Back from a policy, the list is as it was left.
   await rows.first().getByRole('button').click();
   await expect(page.getByTestId('cyber-detail')).toBeVisible();
   await page.getByRole('button', { name: '‹ Disaster-recovery policies' }).click();
-  await expect(page.getByTestId('page-indicator')).toHaveText('Page 2 of 2');
+  await expect(page.getByTestId('pager-status')).toHaveText('Page 2 of 2');
   // …and the keyboard carries on from the row that was opened.
   await expect(rows.first().getByRole('button')).toBeFocused();
 });

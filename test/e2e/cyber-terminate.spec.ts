@@ -47,7 +47,7 @@ test('terminate: 201 creates the event, a second window then gets 200 "already t
   await expect(dialog.getByRole('heading', { name: 'Trigger DR termination event' })).toBeVisible();
   const confirm = dialog.getByTestId('confirm-terminate');
   const typed = dialog.getByLabel('Type the policy id or name to confirm');
-  // The safe choice has the focus (issue 13); the field is one Tab or click away.
+  // The safe choice has the focus; the field is one Tab or click away.
   await expect(dialog.getByRole('button', { name: 'Keep the policy as it is' })).toBeFocused();
   await expect(confirm).toBeDisabled();
   await typed.fill(`${policy!.cidrId}x`);
@@ -112,7 +112,7 @@ test('a double click on the confirmation sends one request; so do two concurrent
   await expect(page.getByTestId('terminate-outcome')).toHaveAttribute('data-outcome', 'created');
   expect((await sandboxStats(app)).terminateCyberEvent).toBe(1);
 
-  // Around the UI: two calls at once straight to the main process; the second joins the one request (issue 13).
+  // Around the UI: two calls at once straight to the main process; the second joins the one request.
   const results = await page.evaluate(
     (cidrId) => {
       const { api } = globalThis as unknown as { api: DeskApi };

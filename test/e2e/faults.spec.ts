@@ -25,8 +25,8 @@ import {
 const SHORT_TIMEOUTS = { timeouts: { connectMs: 2_000, headersMs: 1_500, bodyMs: 1_500 } };
 
 const test = base.extend<{ app: TestApp }>({
-  app: async ({}, use) => {
-    const app = await startTestApp({ http: SHORT_TIMEOUTS, moneyCheckDelaysMs: [300, 1_500, 3_000] });
+  app: async ({ appOptions }, use) => {
+    const app = await startTestApp({ http: SHORT_TIMEOUTS, moneyCheckDelaysMs: [300, 1_500, 3_000], ...appOptions });
     await use(app);
     await app.close();
   },
@@ -69,28 +69,32 @@ for (const [name, rule, heading] of FAULTS) {
   });
 }
 
-test('a 503 burst on a list is retried quietly; a 500 shows Try again, which recovers', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
-  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 503, errorCount: 2 });
-  await navTo(page, 'Capacity policies');
-  await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toBeVisible({ timeout: 15_000 });
-  // Both 503s were answered, and still the list came up without a word to the user.
-  const fired = async () => (await sandboxControl<{ rules: Array<{ fired: { error: number } }> }>(app, 'GET', '/faults')).rules[0]?.fired.error;
-  await expect.poll(fired).toBe(2);
-  await expect(page.locator('#content').getByRole('alert')).toHaveCount(0);
+test.describe('before the local copy exists, the list pages the service', () => {
+  test.use({ appOptions: { refreshReplicaAtSignIn: false } });
 
-  await clearFaults(app);
-  // Every list request fails while the fault is on (other screens' background reads included, so
-  // none of them can take the failure away from the refresh under test).
-  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 500 });
-  await page.getByRole('button', { name: /refresh/i }).first().click();
-  // Whether the 500 hits the first page or a later block of rows, the service's own words are shown.
-  const alert = page.locator('#content').getByRole('alert');
-  await expect(alert).toContainText(MESSAGE.unexpected);
-  await clearFaults(app);
-  await alert.getByRole('button', { name: /try again/i }).click();
-  await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toBeVisible();
+  test('a 503 burst on a list is retried quietly; a 500 shows Try again, which recovers', async ({ openApp, app }) => {
+    const page = await openApp();
+    await signInAs(page);
+    await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 503, errorCount: 2 });
+    await navTo(page, 'Capacity policies');
+    await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toBeVisible({ timeout: 15_000 });
+    // Both 503s were answered, and still the list came up without a word to the user.
+    const fired = async () => (await sandboxControl<{ rules: Array<{ fired: { error: number } }> }>(app, 'GET', '/faults')).rules[0]?.fired.error;
+    await expect.poll(fired).toBe(2);
+    await expect(page.locator('#content').getByRole('alert')).toHaveCount(0);
+
+    await clearFaults(app);
+    // Every list request fails while the fault is on (other screens' background reads included, so
+    // none of them can take the failure away from the refresh under test).
+    await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 500 });
+    await page.getByRole('button', { name: /refresh/i }).first().click();
+    // Whether the 500 hits the first page or a later block of rows, the service's own words are shown.
+    const alert = page.locator('#content').getByRole('alert');
+    await expect(alert).toContainText(MESSAGE.unexpected);
+    await clearFaults(app);
+    await alert.getByRole('button', { name: /try again/i }).click();
+    await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toBeVisible();
+  });
 });
 
 test('a purchase whose answer never comes is sent once, read back, and the user is told where it stands', async ({ openApp, app }) => {

@@ -1,10 +1,15 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 
-/** Each test gets its own app: fresh data folder, its own sandbox, its own host. */
-export const test = base.extend<{ app: TestApp; openApp: () => Promise<Page> }>({
-  app: async ({}, use) => {
-    const app = await startTestApp();
+/**
+ * Each test gets its own app: fresh data folder, its own sandbox, its own host.
+ * `test.use({ appOptions })` changes how it starts (e.g. without the replica's
+ * fill after sign-in, for a test of the list paging the service).
+ */
+export const test = base.extend<{ appOptions: TestAppOptions; app: TestApp; openApp: () => Promise<Page> }>({
+  appOptions: [{}, { option: true }],
+  app: async ({ appOptions }, use) => {
+    const app = await startTestApp(appOptions);
     await use(app);
     await app.close();
   },

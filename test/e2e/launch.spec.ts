@@ -21,3 +21,44 @@ test('the launch file opens the app in Chromium, and its link works only once', 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
 });
+
+/**
+ * Cookies ignore ports: any other server on loopback (another user's process,
+ * a dev server) would be sent a cookie set for 127.0.0.1 or localhost. The
+ * host's cookie belongs to its own made-up `*.localhost` name, which real
+ * Chromium resolves to loopback by itself.
+ */
+test('the session cookie reaches no other server on loopback, whatever its port', async ({ app, page }) => {
+  const seen: { host: string; cookie: string }[] = [];
+  const { createServer } = await import('node:http');
+  const other = createServer((req, res) => {
+    seen.push({ host: req.headers.host ?? '', cookie: req.headers.cookie ?? '' });
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>other</title><p>another local server</p>');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const port = (other.address() as { port: number }).port;
+  try {
+    await page.goto(app.host.newLaunchUrl());
+    await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+    const cookies = await page.context().cookies();
+    expect(cookies.map((c) => c.name)).toContain('cd_host');
+
+    for (const address of [`http://127.0.0.1:${port}/`, `http://localhost:${port}/`, `http://other-app.localhost:${port}/`]) {
+      await page.goto(address);
+      await expect(page.getByText('another local server')).toBeVisible();
+    }
+    // Each address asked (the page, and the browser's own favicon request).
+    expect(new Set(seen.map((request) => request.host)).size).toBe(3);
+    for (const request of seen) expect(request.cookie, request.host).not.toContain('cd_host');
+    expect(new URL(page.url()).hostname).not.toMatch(/^cd-/);
+    expect(new URL(app.host.origin).hostname).toMatch(/^cd-[0-9a-f]+\.localhost$/);
+
+    // The host itself still knows the browser (the cookie was not lost, only kept to its name).
+    await page.goto(app.host.origin);
+    await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+  } finally {
+    other.closeAllConnections();
+    await new Promise((resolve) => other.close(resolve));
+  }
+});

@@ -13,7 +13,7 @@ import {
 } from './support/capacity.js';
 
 /**
- * Issue 13, item 3, through the real UI: a purchase whose outcome is unknown
+ * Through the real UI: a purchase whose outcome is unknown
  * is never offered again; the dialog explains and offers "Check status"; every
  * tab disables the policy's money buttons; money confirmations open on the
  * safe choice.

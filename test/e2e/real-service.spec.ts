@@ -1,5 +1,5 @@
 /**
- * Issue 16: the app pointed at a service whose answers drift from this
+ * The app pointed at a service whose answers drift from this
  * project's OpenAPI document in every way at once (test/support/drifting-proxy.ts
  * in front of the sandbox): only required fields kept, fields a row does not
  * need dropped, unknown fields added, the "not shown" groups of the detail

@@ -40,7 +40,7 @@ test.describe('re-sign-in over the current view', () => {
     await openAccountsWithSearch(page, 'analytics');
     await expireTokenOnService(app);
 
-    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     // The view shows its own error for the refused request; the dialog comes over it.
     await expect(page.getByTestId('error-message')).toHaveAttribute('data-kind', 'unauthorized');
     const dialog = page.getByRole('dialog', { name: 'Sign in again' });
@@ -72,7 +72,7 @@ test.describe('re-sign-in over the current view', () => {
     expect(await markOf(page)).toBe('same element');
 
     // Signed in again for real: the view's next request goes through.
-    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     await expect(page.getByTestId('error-message')).toHaveCount(0);
     await expect(page.getByTestId('account-row')).toHaveCount(1);
     await expect(page.getByTestId('account-row')).toContainText('morgan-analytics');
@@ -85,7 +85,7 @@ test.describe('re-sign-in over the current view', () => {
     const page = await openApp();
     await openAccountsWithSearch(page, 'gcp');
     await expireTokenOnService(app);
-    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Sign in again' });
     await dialog.getByRole('button', { name: 'Sign out instead' }).click();
     await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();

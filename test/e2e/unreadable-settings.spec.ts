@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { startTestApp } from '../support/test-app.js';
 
 /**
- * Issue 13, item 7: a settings file from a newer version is kept aside, and
+ * A settings file from a newer version is kept aside, and
  * the person is told where it is and that defaults are in use.
  */
 test('a settings file from a newer version is kept aside and the notice says where', async ({ page }) => {

@@ -9,7 +9,7 @@ import { smokeLaunch } from '../../scripts/lib/smoke-launch.js';
 import { appEnv, appUnderTest, launchApp } from './launch.js';
 
 /**
- * Desktop integration in the real Electron shell (issue 8): one instance per
+ * Desktop integration in the real Electron shell: one instance per
  * data folder, the window's place remembered, the application menu, the
  * About facts and the update status. Runs wherever an Electron binary (or the
  * packaged test build) exists; reported as not run elsewhere.

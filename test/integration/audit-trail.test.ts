@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_LOG_FILE, LOG_FILE } from '../../electron/services/logging/file-logger.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
+import { loopbackAgent } from '../support/loopback-agent.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -12,7 +13,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  * browser host without the secret) neither reaches it nor fills the main log.
  */
 let app: TestApp;
-const agent = new Agent({ connections: 32 });
+const agent = loopbackAgent({ connections: 32 });
 
 beforeAll(async () => {
   app = await startTestApp({ secrets: new MemorySecretStore('test') });

@@ -55,7 +55,7 @@ function post(
         port: target.port,
         path,
         method,
-        headers: { host: `127.0.0.1:${target.port}`, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        headers: { host: new URL(target.origin).host, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       },
       (res) => {
         let text = '';
@@ -101,10 +101,10 @@ describe('browser host request bodies', () => {
     const oversized = JSON.stringify({ input: { suggestedName: 'x', header: ['a'], rows: [['x'.repeat(DEFAULT_INPUT_LIMIT)]] } });
     // Over the small default limit, but under saveCsv's: accepted there, refused on an ordinary channel.
     const ordinary = await post(h, '/ipc/session.status', oversized, 'POST', cookie);
-    expect(JSON.parse(ordinary.body)).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringMatching(/larger than Capacity Desk accepts/) } });
+    expect(JSON.parse(ordinary.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringMatching(/larger than Capacity Desk accepts/) } });
     const huge = JSON.stringify({ input: { rows: ['x'.repeat((INPUT_LIMITS['files.saveCsv'] as number) + 1)] } });
     const refused = await post(h, '/ipc/files.saveCsv', huge, 'POST', cookie);
-    if (refused.status !== -1) expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    if (refused.status !== -1) expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
     expect(saveCsvCalls).toBe(0);
   });
 

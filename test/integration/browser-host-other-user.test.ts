@@ -4,8 +4,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loopbackAgent } from '../support/loopback-agent.js';
 
 /**
  * The browser host started as `npm start` starts it, with a stand-in browser
@@ -22,7 +23,7 @@ let dataDir = '';
 let host: ChildProcess | null = null;
 let browserArgs: string[] = [];
 let browserPid = 0;
-const agent = new Agent();
+const agent = loopbackAgent();
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, ms = 40_000): Promise<T> {
   const end = Date.now() + ms;
@@ -99,7 +100,7 @@ describe.runIf(canSwitchUser)('browser host launch, seen by another user of the 
 
     // Every token-like string the other user could read, tried as a launch code and as a cookie.
     const owner = await readFile(launchFile, 'utf8');
-    const origin = /url=(http:\/\/127\.0\.0\.1:\d+)/.exec(owner)?.[1] as string;
+    const origin = /url=(http:\/\/cd-[0-9a-f]+\.localhost:\d+)/.exec(owner)?.[1] as string;
     expect(origin).toBeTruthy();
     const candidates = [...new Set(seen.match(/[A-Za-z0-9_-]{20,}/g) ?? [])];
     expect(candidates.length).toBeGreaterThan(0);

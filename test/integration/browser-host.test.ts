@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
 import { AppEvents } from '../../electron/services/events.js';
-import type { Handlers } from '../../electron/services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { stubHandlers } from '../support/stub-handlers.js';
 
 /** Raw HTTP against the browser host: the secret, Host and Origin checks. */
@@ -32,7 +32,7 @@ interface RawResponse {
 function raw(path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: host.port, path, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${host.port}`, ...options.headers } },
+      { host: '127.0.0.1', port: host.port, path, method: options.method ?? 'GET', headers: { host: new URL(host.origin).host, ...options.headers } },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -68,8 +68,11 @@ function pathOf(url: string): string {
 }
 
 describe('browser host', () => {
-  it('binds to 127.0.0.1 only', () => {
-    expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  it('binds to 127.0.0.1 only, under a host name of its own made up for this run', async () => {
+    expect(host.origin).toMatch(/^http:\/\/cd-[0-9a-f]{24}\.localhost:\d+$/);
+    const other = await startBrowserHost({ handlers, events: new AppEvents(), rendererDir: '/nonexistent', shimFile: '/nonexistent/x.js' });
+    expect(new URL(other.origin).hostname).not.toBe(new URL(host.origin).hostname);
+    await other.close();
   });
 
   it('serves the app with the shim and the CSP once the secret cookie is set', async () => {
@@ -130,6 +133,10 @@ describe('browser host', () => {
     const rebinding = await raw('/', { headers: { cookie, host: `evil.example:${host.port}` } });
     expect(rebinding.status).toBe(421);
     expect((await raw('/', { headers: { cookie, host: `localhost:${host.port}` } })).status).toBe(421);
+    // The cookie is bound to the name, the name to the port: neither loopback address nor the name on another port.
+    expect((await raw('/', { headers: { cookie, host: `127.0.0.1:${host.port}` } })).status).toBe(421);
+    expect((await raw('/', { headers: { cookie, host: `${new URL(host.origin).hostname}:${host.port + 1}` } })).status).toBe(421);
+    expect((await raw('/', { headers: { cookie, host: new URL(host.origin).hostname } })).status).toBe(421);
   });
 
   it('refuses cross-origin and cross-site requests even with the cookie', async () => {
@@ -148,12 +155,15 @@ describe('browser host', () => {
     expect(form.status).toBe(415);
     const unknown = await raw('/ipc/session.token', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
     expect(unknown.status).toBe(404);
+    // Logged as a refusal, without the name the caller gave.
+    expect(logLines).toContainEqual(expect.stringContaining('refused a request: a channel the contract does not have'));
+    expect(logLines.join('\n')).not.toContain('session.token');
     const invalid = await raw('/ipc/session.signIn', {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ input: { profileId: 'sandbox', username: 'a' } }),
     });
-    expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'password' } });
+    expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'password' } });
   });
 
   it('never writes a launch code or session cookie to its log', async () => {
@@ -164,5 +174,59 @@ describe('browser host', () => {
     expect(log).toMatch(/refused \d+ more requests: 30\d no valid session cookie/);
     expect(log).not.toContain(new URL(firstLaunchUrl).searchParams.get('code') as string);
     expect(log).not.toContain(cookie.split('=')[1] as string);
+  });
+});
+
+describe('browser host sessions expire', () => {
+  async function openSession(target: BrowserHost): Promise<string> {
+    const url = new URL(target.newLaunchUrl());
+    const answer = await rawTo(target, url.pathname + url.search);
+    expect(answer.status).toBe(200);
+    return String(answer.headers['set-cookie']).split(';')[0] as string;
+  }
+  function rawTo(target: BrowserHost, path: string, cookieHeader?: string): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port: target.port, path, headers: { host: new URL(target.origin).host, ...(cookieHeader ? { cookie: cookieHeader } : {}) } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('after a while without requests, and after its lifetime however busy; the cookie says so too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cd-host-'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const short = await startBrowserHost({ handlers, events: new AppEvents(), rendererDir: dir, shimFile: join(dir, 'x.js'), sessionIdleMs: 150, sessionMaxMs: 600 });
+    try {
+      const launch = await rawTo(short, pathOf(short.newLaunchUrl()));
+      expect(String(launch.headers['set-cookie'])).toMatch(/Max-Age=0\b|Max-Age=\d+/);
+      expect(String(launch.headers['set-cookie'])).not.toMatch(/Domain=/i);
+
+      const idle = await openSession(short);
+      expect((await rawTo(short, '/', idle)).status).toBe(200);
+      await sleep(250);
+      expect((await rawTo(short, '/', idle)).status).toBe(401);
+
+      const busy = await openSession(short);
+      const openedAt = Date.now();
+      while (Date.now() - openedAt < 500) {
+        expect((await rawTo(short, '/', busy)).status).toBe(200);
+        await sleep(60);
+      }
+      await sleep(150);
+      const late = await rawTo(short, '/', busy);
+      expect(late.status).toBe(401);
+      expect(late.body).toContain('session has ended');
+    } finally {
+      await short.close();
+    }
   });
 });

@@ -57,7 +57,7 @@ describe('sign-in', () => {
 
   it('refuses missing and wrong credentials with the service description', async () => {
     expect(await failure('signIn', { body: { username: '', password: '' } })).toEqual({
-      kind: 'validation',
+      kind: 'rejected',
       status: 400,
       message: MESSAGE.credentialsRequired,
       description: MESSAGE.credentialsRequired,
@@ -96,7 +96,7 @@ describe('capacity list and describe', () => {
       description: MESSAGE.statusNotFound('PAUSED'),
     });
     expect(await failure('listCapacities', { token, query: { pageSize: 0 } })).toMatchObject({
-      kind: 'validation',
+      kind: 'rejected',
       field: 'pageSize',
       description: MESSAGE.fieldRule('pageSize', RULE.pageSize),
     });
@@ -134,12 +134,12 @@ describe('search', () => {
 
   it('puts a bad date on its field and 404s an unsupported instance type', async () => {
     expect(await failure('searchCapacity', { token, query: { ...query, startDate: '13/45/2027' } })).toMatchObject({
-      kind: 'validation',
+      kind: 'rejected',
       status: 400,
       field: 'startDate',
     });
     expect(await failure('searchCapacity', { token, query: { ...query, clientUtcOffset: 19 } })).toMatchObject({
-      kind: 'validation',
+      kind: 'rejected',
       field: 'clientUtcOffset',
     });
     expect(await failure('searchCapacity', { token, query: { ...query, instanceType: 'x9.huge' } })).toMatchObject({
@@ -160,7 +160,7 @@ describe('purchase, configure, auto-renewal, cancel', () => {
       capacityConfiguration: { vpc: DEFAULT_CONFIGURATION.vpc, ebsVolumeSize: DEFAULT_CONFIGURATION.ebsVolumeSize },
     });
     expect(await failure('purchaseCapacity', { token, body: { cidrId: ready.cidrId } })).toMatchObject({
-      kind: 'validation',
+      kind: 'rejected',
       field: 'cidrId',
       description: MESSAGE.cannotPurchase(ready.cidrId, 'ACTIVE'),
     });
@@ -175,7 +175,7 @@ describe('purchase, configure, auto-renewal, cancel', () => {
     });
     expect(configured.capacityConfiguration).toMatchObject({ vpc: 'vpc-0a1b2c', securityGroups: 'sg-0123abcd', ebsVolumeSize: 50 });
     expect(await failure('configureCapacity', { token, body: { cidrId: active.cidrId, vpc: 'net-1' } })).toEqual({
-      kind: 'validation',
+      kind: 'rejected',
       status: 400,
       field: 'vpc',
       message: MESSAGE.fieldRule('vpc', RULE.vpc),
@@ -205,7 +205,7 @@ describe('purchase, configure, auto-renewal, cancel', () => {
     expect(answer.message).toBe(MESSAGE.autoRenewalUpdated(active.cidrId));
     expect(
       await failure('setAutoRenewal', { token, body: { cidrId: active.cidrId, autoRenewalEnabled: true, frequency: null } }),
-    ).toMatchObject({ kind: 'validation', field: 'frequency' });
+    ).toMatchObject({ kind: 'rejected', field: 'frequency' });
     expect(await failure('setAutoRenewal', { token, body: { cidrId: 'sc_0', autoRenewalEnabled: false } })).toMatchObject({
       kind: 'not-found',
     });
@@ -216,7 +216,7 @@ describe('purchase, configure, auto-renewal, cancel', () => {
     const answer = await env.client.call('cancelCapacity', { token, body: { cidrId: active.cidrId } });
     expect(answer.message).toMatch(new RegExp(`^Policy ${active.cidrId} canceled successfully\\. Early cancellation fee: \\d+\\.\\d{2}$`));
     expect(await failure('cancelCapacity', { token, body: { cidrId: active.cidrId } })).toMatchObject({
-      kind: 'validation',
+      kind: 'rejected',
       field: 'cidrId',
       description: MESSAGE.cannotCancel(active.cidrId, 'CANCELED'),
     });
@@ -254,7 +254,7 @@ describe('cyber policies', () => {
       description: MESSAGE.customerNotFound(jordansCustomer),
     });
     expect(await failure('listCyberPolicies', { token, params: { cid_ext: customer }, query: { page: 0 } })).toMatchObject({
-      kind: 'validation',
+      kind: 'rejected',
       field: 'page',
     });
     expect(await failure('viewCyberPolicy', { token, params: { cidr_id: 'sc_0' } })).toMatchObject({ kind: 'not-found' });

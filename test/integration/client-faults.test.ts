@@ -51,7 +51,7 @@ describe('timeouts', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const cancelled = await failure('linkedAccounts', { token, signal: controller.signal });
-    expect(cancelled.error).toEqual({ kind: 'validation', message: 'Cancelled.' });
+    expect(cancelled.error).toEqual({ kind: 'cancelled', message: 'Cancelled.' });
   });
 });
 

@@ -49,12 +49,12 @@ describe('one money request per policy at a time', () => {
       app.call('capacity.purchase', { cidrId: policy.cidrId }),
     ]);
     expect(first).toMatchObject({ ok: true, value: { cidrId: policy.cidrId, policyStatus: 'ACTIVE' } });
-    // The second joined the one request in flight (issue 13): the same answer, no second POST.
+    // The second joined the one request in flight: the same answer, no second POST.
     expect(second).toEqual(first);
     expect((await app.controls.stats()).purchaseCapacity).toBe(1);
 
     // Once answered, the lock lets a new attempt through (the service then refuses it).
-    expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'cidrId' } });
+    expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'rejected', field: 'cidrId' } });
     expect((await app.controls.stats()).purchaseCapacity).toBe(2);
   });
 
@@ -138,7 +138,7 @@ describe('an unanswered money request is re-checked, never resent', () => {
   it('does not re-check when the service answered: a refusal is final', async () => {
     const policy = take(active);
     const result = await app.call('capacity.purchase', { cidrId: policy.cidrId });
-    expect(result).toMatchObject({ ok: false, error: { kind: 'validation', field: 'cidrId' } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'rejected', field: 'cidrId' } });
     expect((await app.controls.stats()).describeCapacity).toBe(0);
   });
 });

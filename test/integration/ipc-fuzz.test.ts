@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/services/ipc/dispatch.js';
-import type { Handlers } from '../../electron/services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { CHANNELS, type Channel } from '../../shared/ipc/channels.js';
 import { CONTRACT } from '../../shared/ipc/contract.js';
@@ -78,7 +78,7 @@ describe('every IPC channel under random and hostile input', () => {
         const result = await dispatch(handlers, channel, input);
         expect(result.ok).toBe(false);
         if (!result.ok) {
-          expect(result.error.kind).toBe('validation');
+          expect(result.error.kind).toBe('invalid-input');
           expect(typeof result.error.message).toBe('string');
         }
       }),

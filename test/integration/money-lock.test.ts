@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 3: a money action whose outcome is unknown locks the
+ * A money action whose outcome is unknown locks the
  * policy's money actions until a read-back settles it, and N calls for one
  * policy send exactly one request. Real IPC dispatch, real services, the
  * sandbox over HTTP with its fault controls; requests counted on its side.
@@ -174,7 +174,8 @@ describe('an unknown outcome locks the policy until a read-back settles it', () 
     const since = Date.parse((await moneyState(policy.cidrId)).since ?? '');
     await sleep(Math.max(0, since + FINAL_AFTER_MS - Date.now() + 100));
     value(await app.call('capacity.describe', { cidrId: policy.cidrId }));
-    expect(await moneyState(policy.cidrId)).toMatchObject({ state: 'free' });
+    // What the describe saw prompts a read-back of its own, made as the sender (see money-owner.test.ts).
+    await vi.waitFor(async () => expect(await moneyState(policy.cidrId)).toMatchObject({ state: 'free' }));
     expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: true });
     expect((await app.controls.stats()).purchaseCapacity).toBe(2);
   });

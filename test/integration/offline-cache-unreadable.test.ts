@@ -8,7 +8,7 @@ import { OfflineService } from '../../electron/services/cache/offline-service.js
 import { cacheKeyService, PolicyCache, type CacheOwner } from '../../electron/services/cache/policy-cache.js';
 import { AppEvents } from '../../electron/services/events.js';
 import { dispatch } from '../../electron/services/ipc/dispatch.js';
-import type { Handlers } from '../../electron/services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 import { FileLogger } from '../../electron/services/logging/file-logger.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';

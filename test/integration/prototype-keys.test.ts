@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 2: text from a user, a file or the service is only ever a key,
+ * Text from a user, a file or the service is only ever a key,
  * never a way into Object.prototype. An environment named "Constructor" once
  * made `profiles.list` fail for good (also after a restart), and the same id
  * given to `offline.enter` switched the keychain to memory-only.

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 7: a settings file the app cannot read (a newer version's
+ * A settings file the app cannot read (a newer version's
  * after a downgrade, a damaged one) is never written over. It is moved aside
  * beside the original before anything new is written, the event is logged,
  * and the renderer can tell the person where it is and that defaults are in use.

@@ -2,7 +2,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Proves the import boundaries of ARCHITECTURE.md are enforced: each case is a
+ * Proves the import boundaries (README, "Architecture") are enforced: each case is a
  * deliberate violation linted as if it lived at that path.
  */
 const eslint = new ESLint({ cwd: process.cwd() });
@@ -22,6 +22,7 @@ describe('import boundaries', () => {
     ['renderer/lib/bad2.ts', "import { SessionService } from '../../electron/services/session/session-service.js';\nexport const x = SessionService;\n"],
     ['electron/services/session/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
     ['sandbox/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+    ['electron/services/session/bad2.ts', "import { startSandbox } from '../../../sandbox/server.js';\nexport const x = startSandbox;\n"],
     ['electron/main/bad.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n"],
   ])('refuses the violation in %s', async (filePath, code) => {
     expect(await ruleIdsFor(filePath, code)).toContain('no-restricted-imports');

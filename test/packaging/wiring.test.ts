@@ -34,6 +34,7 @@ const Report = {
     nativeModulesLoaded: string[];
     webPreferences: Record<string, unknown>;
     sessionStatus: { ok: boolean; value: { keychain: { kind: string; reason?: string } } };
+    refusalLines: string[];
   },
 };
 
@@ -90,10 +91,16 @@ describe('wiring proof with a strict electron stand-in (not Electron): the packa
   });
 
   it('refuses a foreign sender and a subframe, and answers its own top frame', () => {
-    const refused = { ok: false, error: { kind: 'validation', message: 'Request refused: it did not come from Capacity Desk.' } };
+    const refused = { ok: false, error: { kind: 'forbidden', message: 'Request refused: it did not come from Capacity Desk.' } };
     expect(report.foreignSender).toEqual(refused);
     expect(report.subframeSender).toEqual(refused);
     expect(report.ownSender).toMatchObject({ ok: true });
+    // Each refused sender is logged, in fixed words: never the sender's URL.
+    expect(report.refusalLines).toEqual([
+      expect.stringContaining('refused a request: app.info from a page outside the app'),
+      expect.stringContaining('refused a request: app.info from a subframe'),
+    ]);
+    expect(report.refusalLines.join('\n')).not.toContain('evil.example');
   });
 
   it('finds keytar’s native module where the packed app has it (unpacked beside app.asar)', () => {

@@ -14,7 +14,7 @@ afterAll(() => sandbox.close());
 const signInPath = ENDPOINTS.signIn.path;
 
 describe('seeded users', () => {
-  it('are exactly the two of CONTRACT.md with their customers', () => {
+  it('are exactly the two of docs/contract-choices.md with their customers', () => {
     expect(SANDBOX_USERS.map((u) => [u.username, u.password, u.customers.map((c) => c.cidExt)])).toEqual([
       ['alex.morgan@example.com', 'sandbox-demo-1', ['CUST-1001', 'CUST-1002']],
       ['jordan.lee@example.com', 'sandbox-demo-2', ['CUST-2001']],

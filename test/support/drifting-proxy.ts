@@ -1,5 +1,5 @@
 /**
- * A "drifting" service (issue 16): an HTTP proxy in front of a real sandbox
+ * A "drifting" service: an HTTP proxy in front of a real sandbox
  * that rewrites each JSON answer the way an independently built server that
  * follows the API description might, driven by this project's own OpenAPI
  * document (generated from the zod schemas): it keeps only required fields,

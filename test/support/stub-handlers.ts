@@ -1,5 +1,5 @@
 import { CHANNELS } from '../../shared/ipc/channels.js';
-import type { Handlers } from '../../electron/services/ipc/handlers.js';
+import type { Handlers } from '../../shared/ipc/contract.js';
 
 /**
  * Handlers for tests of the IPC plumbing itself (dispatch, the hosts): the

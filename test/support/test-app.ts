@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
+import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices, type AppServices, type AppServicesOptions } from '../../electron/services/app-services.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import type { SandboxOptions } from '../../sandbox/server.js';
@@ -40,11 +41,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await options.prepareDataDir?.(dataDir);
   const services = await createAppServices({
     dataDir,
-    ...(options.secrets ? { secrets: options.secrets } : {}),
-    sandbox: { controls: true, ...options.sandbox },
-    ...(options.http ? { http: options.http } : {}),
-    ...(options.moneyCheckDelaysMs ? { moneyCheckDelaysMs: options.moneyCheckDelaysMs } : {}),
-    ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
+    secrets: options.secrets,
+    startSandbox: builtInSandbox({ controls: true, ...options.sandbox }),
+    http: options.http,
+    moneyCheckDelaysMs: options.moneyCheckDelaysMs,
+    moneyFinalAfterMs: options.moneyFinalAfterMs,
     ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
   });
   const host = await startBrowserHost({

@@ -44,7 +44,7 @@ export interface ApiClientOptions {
   readonly baseUrl: string;
   readonly dispatcher?: Dispatcher;
   readonly timeouts?: RequestTimeouts;
-  readonly retry?: RetryPolicy;
+  readonly retry?: RetryPolicy | undefined;
   /** Jitter source; tests pin it. */
   readonly random?: () => number;
   /** Told how an answer differs from the shape this version expects (field paths only). */
@@ -184,8 +184,8 @@ export class ApiClient {
       const response = await request(url, {
         method: init.method as Dispatcher.HttpMethod,
         headers: init.headers,
-        body: init.body,
-        signal: init.signal,
+        body: init.body ?? null,
+        signal: init.signal ?? null,
         dispatcher: this.#dispatcher,
         headersTimeout: this.#timeouts.headersMs,
         bodyTimeout: this.#timeouts.bodyMs,

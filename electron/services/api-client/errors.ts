@@ -29,7 +29,7 @@ export function errorFromResponse(status: number, bodyText: string): AppError {
   if (status === 400) {
     const fieldRule = description ? parseFieldRule(description) : null;
     return {
-      kind: 'validation',
+      kind: 'rejected',
       status,
       message: description ?? 'The service refused the request as invalid.',
       ...withDescription,
@@ -71,13 +71,13 @@ export function contractError(status: number, issues: readonly z.core.$ZodIssue[
     message: field
       ? `The service's answer could not be read: field "${field}" ${first?.message ?? 'is invalid'}.`
       : "The service's answer could not be read.",
-    ...(field ? { field } : {}),
+    field,
   };
 }
 
 /** The error for a request the caller itself cancelled. */
 export function cancelledError(): AppError {
-  return { kind: 'validation', message: 'Cancelled.' };
+  return { kind: 'cancelled', message: 'Cancelled.' };
 }
 
 export interface NetworkFailure {

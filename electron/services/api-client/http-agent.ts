@@ -33,7 +33,9 @@ export interface HttpAgentOptions {
    * when no proxy variable is set: HTTPS_PROXY / HTTP_PROXY, when set, are an
    * explicit choice and win. The browser host has none and uses the variables.
    */
-  readonly resolveProxy?: ResolveProxy;
+  readonly resolveProxy?: ResolveProxy | undefined;
+  /** Told when the OS proxy settings could not be had and what was done instead. */
+  readonly log?: ((line: string) => void) | undefined;
 }
 
 /** Keep-alive shorter than the sandbox's and most servers' 5 s, so a pooled socket is never reused as it closes. */
@@ -55,7 +57,7 @@ export function createHttpAgent(options: HttpAgentOptions = {}): Dispatcher {
     connections: CONNECTIONS_PER_ORIGIN,
   };
   const proxy = options.network?.proxy;
-  if (!proxy && options.resolveProxy) return new SystemProxyDispatcher({ resolveProxy: options.resolveProxy, agentOptions: common, tls: tlsOptions });
+  if (!proxy && options.resolveProxy) return new SystemProxyDispatcher({ resolveProxy: options.resolveProxy, agentOptions: common, tls: tlsOptions, ...(options.log ? { log: options.log } : {}) });
   if (!proxy) return new Agent(common);
   return new EnvHttpProxyAgent({
     ...common,

@@ -22,6 +22,7 @@ export interface BackgroundSyncDeps {
 export class BackgroundSync {
   #timer: ReturnType<typeof setInterval> | null = null;
   #running = false;
+  #stopped = false;
   readonly #now: () => number;
 
   constructor(private readonly deps: BackgroundSyncDeps) {
@@ -30,11 +31,14 @@ export class BackgroundSync {
 
   start(): void {
     this.stop();
+    this.#stopped = false;
     this.#timer = setInterval(() => void this.tick(), this.deps.checkEveryMs ?? 60_000);
     this.#timer.unref?.();
   }
 
+  /** No new refresh starts after this, not even one whose look is under way. */
   stop(): void {
+    this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
   }
@@ -45,7 +49,7 @@ export class BackgroundSync {
     const minutes = this.deps.intervalMinutes();
     const last = await this.deps.lastFetchedAt();
     const due = !last || reason === 'sign-in' || (minutes > 0 && this.#now() - Date.parse(last) >= minutes * 60_000);
-    if (!due) return false;
+    if (!due || this.#stopped) return false;
     this.#running = true;
     try {
       await this.deps.sync();

@@ -1,5 +1,5 @@
 import type { Channel } from '../../../shared/ipc/channels.js';
-import type { Handlers } from '../ipc/handlers.js';
+import type { Handlers } from '../../../shared/ipc/contract.js';
 import type { OfflineService } from './offline-service.js';
 
 type OfflineChannel = Extract<Channel, `offline.${string}`>;

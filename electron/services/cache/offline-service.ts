@@ -265,11 +265,12 @@ export class OfflineService {
     await cache?.close();
   }
 
-  /** Cancels a sync under way and waits until it has stopped writing. */
+  /** Cancels a sync under way and waits until it and every write-through have stopped writing. */
   async stopSync(): Promise<void> {
     const running = this.#running?.summary;
     this.cancelSync();
     await running?.catch(() => undefined);
+    await this.#cache?.settled();
   }
 
   cancelSync(): boolean {
@@ -298,12 +299,18 @@ export class OfflineService {
   }
 
   async #syncOnce(): Promise<SyncSummary> {
-    const cache = await this.cache();
-    if (!cache || !this.deps.session.status().signedIn) {
-      throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });
-    }
+    // Cancellable from the first moment, so that a close or a cancel never waits for a sync that has not begun sending.
     const controller = new AbortController();
     this.#sync = controller;
+    const cache = await this.cache().catch((error: unknown) => {
+      this.#sync = null;
+      throw error;
+    });
+    if (!cache || !this.deps.session.status().signedIn || controller.signal.aborted) {
+      this.#sync = null;
+      if (controller.signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Sync cancelled. The previous offline copy is kept.' });
+      throw new AppFailure({ kind: 'unauthorized', message: 'Sign in to sync policies for offline use.' });
+    }
     const started = Date.now();
     const progress = (p: SyncProgress) => this.deps.events.emit('offline.syncProgress', p);
     try {
@@ -376,7 +383,7 @@ export class OfflineService {
     } catch (error) {
       if (controller.signal.aborted) {
         progress({ phase: 'cancelled', fetched: 0, total: 0, message: 'Sync cancelled; the previous offline copy is kept.' });
-        throw new AppFailure({ kind: 'validation', message: 'Sync cancelled. The previous offline copy is kept.' });
+        throw new AppFailure({ kind: 'cancelled', message: 'Sync cancelled. The previous offline copy is kept.' });
       }
       progress({ phase: 'failed', fetched: 0, total: 0, message: error instanceof AppFailure ? error.error.message : 'Sync failed.' });
       throw error;
@@ -398,7 +405,7 @@ export class OfflineService {
     const worker = async () => {
       while (next < ids.length) {
         const id = ids[next++] as string;
-        if (signal.aborted) throw new AppFailure({ kind: 'validation', message: 'Cancelled.' });
+        if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
         try {
           result[id] = await fetchOneWith(this.deps.session, fetchOne, id, signal);
         } catch (error) {

@@ -3,12 +3,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { LocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import type { Logger } from '../logging/file-logger.js';
 import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument } from '../replica/capacity-replica-db.js';
 import { CapacityReplica } from '../replica/capacity-replica.js';
-import { unreadableReason } from '../replica/replica-failure.js';
+import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import {
   CACHE_KINDS,
@@ -61,7 +62,7 @@ export interface PolicyCacheOptions {
 /** A start's first screens come first; the check of every page follows them. */
 const VERIFY_DELAY_MS = 1_500;
 
-type Query = Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQuery, 'status'>;
+type Query = ParsedLocalCapacityQuery;
 
 /** One window of the capacity list as the replica answers it. */
 export interface CapacityAnswer {
@@ -146,7 +147,10 @@ export class PolicyCache {
     await removeTornTemps(opened.dir);
     // The encrypted files of the version before the database are not migrated: see docs/local-first.md.
     if (await holdsOlderFormat(opened.dir)) await opened.#declareUnreadable('incompatible');
-    await opened.#openExisting();
+    // A file held by another program just now is opened again by the first read, which then says why.
+    await opened.#openExisting().catch((error: unknown) => {
+      if (!(error instanceof AppFailure)) throw error;
+    });
     return opened;
   }
 
@@ -156,6 +160,11 @@ export class PolicyCache {
    */
   get unreadable(): UnreadableCopy | null {
     return this.#unreadable;
+  }
+
+  /** Resolves when every write under way has landed (or failed). */
+  async settled(): Promise<void> {
+    await this.#queue.catch(() => undefined);
   }
 
   /** Resolves once the pages of the file opened last have all been read (or the copy declared unreadable). */
@@ -235,7 +244,8 @@ export class PolicyCache {
       const fetchedAt = replica.fetchedAt;
       if (!fetchedAt) return null;
       const loading = !replica.loaded;
-      if (loading) this.#loadInBackground(replica);
+      // Its failure is met again (and reported) by the next read; nothing waits for it here.
+      if (loading) void this.#loadInBackground(replica).catch(() => undefined);
       return { ...replica.query(query), fetchedAt, loading };
     });
   }
@@ -436,7 +446,9 @@ export class PolicyCache {
     const stale = () => epoch !== this.epoch || opened !== this.#replica;
     this.#verifying = delay(delayMs)
       .then(() => (stale() ? undefined : verifyReplicaFile(file, key, stale)))
-      .catch((error: unknown) => (epoch === this.epoch ? this.#failed(error) : undefined));
+      .catch((error: unknown) => (epoch === this.epoch ? this.#failed(error) : undefined))
+      // A check the file system refused for a moment is simply not done this time (it was logged).
+      .catch(() => undefined);
   }
 
   #loadInBackground(replica: CapacityReplica): Promise<void> {
@@ -445,9 +457,24 @@ export class PolicyCache {
 
   /** An error of a read or write: the copy is declared unreadable when it says the file cannot be trusted; anything else is thrown on. */
   async #failed(error: unknown): Promise<void> {
+    if (transientFailure(error)) throw this.#unavailable();
     const reason = unreadableReason(error, this.#file);
     if (!reason) throw error;
     await this.#declareUnreadable(reason);
+  }
+
+  /**
+   * The file system would not let the copy be read just now (another program
+   * holds it, too many files open): that says nothing about the copy, so it is
+   * neither declared unreadable nor touched; this read fails with a message
+   * that says so, and the next one tries again.
+   */
+  #unavailable(): AppFailure {
+    this.#logger?.warn('offline-cache', `offline copy ${basename(this.dir)} could not be read right now (the file system refused for a moment); it is left as it is`);
+    return new AppFailure({
+      kind: 'internal',
+      message: 'Your offline copy could not be read right now (another program may be using its files). Nothing was changed; try again in a moment.',
+    });
   }
 
   /**

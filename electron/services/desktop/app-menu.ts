@@ -1,4 +1,5 @@
-import type { AppCommand, CommandView } from '../../../shared/ipc/desktop.js';
+import type { AppCommand } from '../../../shared/ipc/desktop.js';
+import { MAIN_VIEWS } from '../../../shared/ipc/views.js';
 
 /** Electron menu roles this app uses (each is a standard, OS-native item). */
 export type MenuRole =
@@ -57,17 +58,6 @@ export interface MenuOptions {
   readonly devTools: boolean;
   readonly updatesAvailable: boolean;
 }
-
-/** The menu's names of the main views; test/unit/desktop checks they match the navigation's. */
-export const VIEW_LABELS: Readonly<Record<CommandView, string>> = {
-  overview: 'Overview',
-  'capacity-list': 'Capacity policies',
-  search: 'Search & purchase',
-  'cyber-list': 'Disaster recovery',
-  accounts: 'Linked accounts',
-};
-
-const VIEW_ORDER: readonly CommandView[] = ['overview', 'capacity-list', 'search', 'cyber-list', 'accounts'];
 
 const separator: MenuSpec = { type: 'separator' };
 const command = (id: string, label: string, accelerator: string | undefined, appCommand: AppCommand): MenuSpec => ({
@@ -128,7 +118,7 @@ export function appMenuTemplate(options: MenuOptions): MenuSpec[] {
     submenu: [
       command('go-back', 'Back', mac ? 'Cmd+[' : 'Alt+Left', { kind: 'back' }),
       separator,
-      ...VIEW_ORDER.map((view, index) => command(`go-${view}`, VIEW_LABELS[view], `CmdOrCtrl+${index + 1}`, { kind: 'go', view })),
+      ...MAIN_VIEWS.map(({ view, label }, index) => command(`go-${view}`, label, `CmdOrCtrl+${index + 1}`, { kind: 'go', view })),
       separator,
       // The renderer owns Ctrl/Cmd+K; the menu shows it and opens the palette when clicked.
       { ...command('command-palette', 'Command Palette…', 'CmdOrCtrl+K', { kind: 'command-palette' }), registerAccelerator: false },

@@ -1,4 +1,4 @@
-import type { Handlers } from '../ipc/handlers.js';
+import type { Handlers } from '../../../shared/ipc/contract.js';
 import type { DesktopServices } from './desktop-services.js';
 
 type DesktopChannel = 'app.info' | 'updates.status' | 'updates.check' | 'updates.install' | 'preferences.get' | 'preferences.set';

@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonFile, writeFileAtomic, type UnreadableReporter } from '../settings/json-file.js';
+import { mayOverwrite, readJsonFile, writeFileAtomic, type UnreadableReporter } from '../settings/json-file.js';
 import { WindowState } from './window-placement.js';
 
 export const WINDOW_STATE_FILE = 'window-state.json';
@@ -29,6 +29,8 @@ export class WindowStateStore {
    * promise then. The file is a few bytes; write-then-rename keeps it whole.
    */
   saveNow(state: WindowState): void {
+    // A file that could be neither read nor set aside is not written over (see json-file.ts).
+    if (!mayOverwrite(this.path)) return;
     const temp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(WindowState.parse(state)), { mode: 0o600 });
     renameSync(temp, this.path);

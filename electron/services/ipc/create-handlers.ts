@@ -11,7 +11,7 @@ import type { OverviewService } from '../overview/overview-service.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
 import type { UnreadableFiles } from '../settings/unreadable-files.js';
-import type { Handlers } from './handlers.js';
+import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
@@ -19,7 +19,7 @@ import type { DriftLog } from '../diagnostics/drift-log.js';
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
   readonly session: SessionService;
-  /** Each policy's money actions: one request at a time, locked while an outcome is unknown (issue 13). */
+  /** Each policy's money actions: one request at a time, locked while an outcome is unknown. */
   readonly moneyLock: MoneyLock;
   readonly offline: OfflineService;
   readonly overview: OverviewService;
@@ -31,9 +31,9 @@ export interface HandlerDeps {
   readonly proxyInUse?: ((baseUrl: string) => Promise<ProxyInUse>) | undefined;
   /** When a money action's policy is re-read after an unanswered request (tests shorten it). */
   readonly moneyCheckDelaysMs?: readonly number[] | undefined;
-  /** Preferences, updates and app facts: what the host provides (issue 8). */
+  /** Preferences, updates and app facts: what the host provides. */
   readonly desktop: DesktopServices;
-  /** How the service's answers differed from what this version expects (issue 16). */
+  /** How the service's answers differed from what this version expects. */
   readonly drift: DriftLog;
   /** Settings-like files found unreadable and kept aside, for the renderer's notice. */
   readonly unreadableFiles: UnreadableFiles;

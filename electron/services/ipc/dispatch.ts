@@ -1,7 +1,6 @@
-import { CONTRACT } from '../../../shared/ipc/contract.js';
 import { CHANNELS, type Channel } from '../../../shared/ipc/channels.js';
 import { AppFailure, type AppError, type Result } from '../../../shared/ipc/result.js';
-import type { Handlers } from './handlers.js';
+import { CONTRACT, type Handlers } from '../../../shared/ipc/contract.js';
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && (CHANNELS as readonly string[]).includes(name);
@@ -22,7 +21,7 @@ export async function dispatch(
   reportInternal: InternalErrorReporter = () => undefined,
 ): Promise<Result<unknown>> {
   if (!isChannel(channel)) {
-    return { ok: false, error: { kind: 'validation', message: 'Unknown request.' } };
+    return { ok: false, error: { kind: 'forbidden', message: 'Unknown request.' } };
   }
   const def = CONTRACT[channel];
   const input = def.input.safeParse(rawInput);
@@ -30,9 +29,9 @@ export async function dispatch(
     const issue = input.error.issues[0];
     const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
     const error: AppError = {
-      kind: 'validation',
+      kind: 'invalid-input',
       message: issue?.message ?? 'The request was not valid.',
-      ...(field ? { field } : {}),
+      field,
     };
     return { ok: false, error };
   }

@@ -1,7 +1,6 @@
 import { CHANNELS } from '../../../shared/ipc/channels.js';
-import { CONTRACT } from '../../../shared/ipc/contract.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { Handlers } from '../ipc/handlers.js';
+import { isAudited, type Handlers } from '../../../shared/ipc/contract.js';
 import type { Logger } from './file-logger.js';
 
 /**
@@ -12,7 +11,7 @@ import type { Logger } from './file-logger.js';
 export function withAuditLog(handlers: Handlers, logger: Logger): Handlers {
   const audited: Record<string, (input: unknown) => Promise<unknown>> = { ...(handlers as unknown as Record<string, (input: unknown) => Promise<unknown>>) };
   for (const channel of CHANNELS) {
-    if (!CONTRACT[channel].mutates) continue;
+    if (!isAudited(channel)) continue;
     const handler = audited[channel] as (input: unknown) => Promise<unknown>;
     audited[channel] = async (input: unknown) => {
       const subject = describeSubject(input);

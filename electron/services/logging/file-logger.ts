@@ -76,7 +76,7 @@ export class FileLogger implements Logger {
 
   #write(level: LogLevel, scope: string, message: string, detail?: unknown): void {
     const rendered = detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : inspect(detail, { depth: 4, breakLength: Infinity })}`;
-    const line = this.redactor.redact(`${this.#now().toISOString()} ${level.toUpperCase().padEnd(5)} [${scope}] ${message}${rendered}`).replace(/\n/g, '\n    ');
+    const line = escapeControls(this.redactor.redact(`${this.#now().toISOString()} ${level.toUpperCase().padEnd(5)} [${scope}] ${message}${rendered}`));
     if (this.#echo) process.stderr.write(`${line}\n`);
     this.#queue = this.#queue.then(() => this.#append(`${line}\n`)).catch(() => undefined);
   }
@@ -95,4 +95,24 @@ export class FileLogger implements Logger {
     }
     await rename(this.file, `${this.file}.1`);
   }
+}
+
+/**
+ * One entry stays one entry whatever a logged value holds. A line break in a
+ * value (a stack, a multi-line detail) continues the entry on an indented line,
+ * so it can never start a line that looks like an entry of its own. Every other
+ * character a terminal or log viewer may act on (a carriage return, which many
+ * viewers and Windows tools break lines at; escape sequences; NUL; DEL; the C1
+ * controls such as NEL; the Unicode line and paragraph separators) is written
+ * as an escape (`\x0d`, `\u2028`), visible and inert. Tabs are kept.
+ */
+export function escapeControls(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+      const code = char.charCodeAt(0);
+      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    })
+    .replace(/\n/g, '\n    ');
 }

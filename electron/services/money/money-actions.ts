@@ -4,8 +4,20 @@ import type { CyberView } from '../../../shared/api/cyber.js';
 import type { CancelResult, TerminateResult } from '../../../shared/ipc/models.js';
 import type { MoneyState } from '../../../shared/ipc/money.js';
 import type { SessionService } from '../session/session-service.js';
-import type { MoneyLock, OutcomeCheck, PolicyFact } from './money-lock.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type { MoneyLock, MoneyOwner, OutcomeCheck, PolicyFact } from './money-lock.js';
 import { sendOnce, type MoneyAction } from './settle-uncertain.js';
+
+/** A read-back made while someone else is signed in, or across a switch of environment or user: it settles nothing. */
+export class SessionSwitched extends AppFailure {
+  constructor(owner: MoneyOwner) {
+    super({
+      kind: 'unauthorized',
+      message: `the request was sent by ${owner.username} in environment "${owner.profileId}", and only their own session can read it back`,
+    });
+    this.name = 'SessionSwitched';
+  }
+}
 
 export interface MoneyActionsDeps {
   readonly session: SessionService;
@@ -18,7 +30,7 @@ export interface MoneyActionsDeps {
  * Whether a DR policy's view shows its termination event; null when the view
  * carries no events at all (a service answering differently), which says nothing.
  */
-export function terminationShown(view: Pick<Partial<CyberView>, 'disasterRecoveryEvents'>): boolean | null {
+export function terminationShown(view: { readonly disasterRecoveryEvents?: CyberView['disasterRecoveryEvents'] | undefined }): boolean | null {
   if (!view.disasterRecoveryEvents) return null;
   return view.disasterRecoveryEvents.some((event) => event.type === TERMINATION_EVENT_TYPE);
 }
@@ -47,30 +59,20 @@ export class MoneyActions {
   constructor(private readonly deps: MoneyActionsDeps) {}
 
   purchase(cidrId: string): Promise<CapacityPolicy> {
-    return this.#run('purchase', cidrId, this.#capacityShows(cidrId, PURCHASE_OUTCOME), () =>
+    return this.#run('purchase', cidrId, () =>
       this.deps.session.authorized((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } })),
     );
   }
 
   cancel(cidrId: string): Promise<CancelResult> {
-    return this.#run('cancel', cidrId, this.#capacityShows(cidrId, CANCEL_OUTCOME), async () => {
+    return this.#run('cancel', cidrId, async () => {
       const { message } = await this.deps.session.authorized((client, token) => client.call('cancelCapacity', { token, body: { cidrId } }));
       return { message, fee: parseCancellationFee(message) };
     });
   }
 
   terminate(cidrId: string): Promise<TerminateResult> {
-    const check: OutcomeCheck = {
-      readBack: async () => ({
-        kind: 'cyber',
-        // Read tolerantly: a view shaped unlike the sandbox's can still settle the outcome.
-        terminated: terminationShown(
-          await this.deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
-        ),
-      }),
-      shows: (fact) => (fact.kind === 'cyber' ? fact.terminated : null),
-    };
-    return this.#run('terminate', cidrId, check, async () => {
+    return this.#run('terminate', cidrId, async () => {
       const answer = await this.deps.session.authorized((client, token) =>
         client.call('terminateCyberEvent', { token, params: { cidr_id: cidrId } }),
       );
@@ -82,39 +84,85 @@ export class MoneyActions {
 
   /** Where the policy's money actions stand, for the signed-in environment. */
   state(cidrId: string): MoneyState {
-    return this.deps.lock.state(this.#profileId(), cidrId);
+    return this.deps.lock.state(this.deps.session.status().profileId, cidrId);
   }
 
-  /** Reads the policy back now to settle an unknown outcome ("Check status"). */
+  /** Reads the policy back now to settle an unknown outcome ("Check status"), as the user who sent it. */
   check(cidrId: string): Promise<MoneyState> {
-    return this.deps.lock.check(this.#profileId(), cidrId);
+    const owner = this.#owner();
+    const action = this.deps.lock.uncertainAction(owner.profileId, cidrId);
+    if (!action) return Promise.resolve(this.deps.lock.state(owner.profileId, cidrId));
+    return this.deps.lock.check(owner, cidrId, this.#checkFor(action, cidrId, owner));
   }
 
-  /** A policy read by any other call: may settle an unknown outcome at no extra request. */
+  /**
+   * A policy read by any other call (a list, describe, view). The read may have
+   * started before a switch of environment or user, so what it saw is never
+   * taken as the outcome; it only prompts a read-back of its own, made and
+   * checked as the sender.
+   */
   observe(cidrId: string, fact: PolicyFact): void {
-    this.deps.lock.observe(this.#profileId(), cidrId, fact);
+    const owner = this.#owner();
+    const action = this.deps.lock.uncertainAction(owner.profileId, cidrId);
+    if (!action || this.#checkFor(action, cidrId, owner).shows(fact) === null) return;
+    void this.check(cidrId);
   }
 
-  #run<T>(action: MoneyAction, cidrId: string, check: OutcomeCheck, send: () => Promise<T>): Promise<T> {
+  #run<T>(action: MoneyAction, cidrId: string, send: () => Promise<T>): Promise<T> {
+    // Captured when the request is sent: every read-back of its outcome must be made as this owner.
+    const owner = this.#owner();
+    const check = this.#checkFor(action, cidrId, owner);
     const isDone = async () => check.shows(await check.readBack()) === true;
-    return this.deps.lock.run(this.#profileId(), cidrId, action, check, () =>
+    return this.deps.lock.run(owner, cidrId, action, () =>
       sendOnce({ action, cidrId, send, isDone, ...(this.deps.checkDelaysMs ? { checkDelaysMs: this.deps.checkDelaysMs } : {}) }),
     );
   }
 
-  #capacityShows(cidrId: string, outcome: (status: string | null) => boolean | null): OutcomeCheck {
+  #checkFor(action: MoneyAction, cidrId: string, owner: MoneyOwner): OutcomeCheck {
+    if (action === 'terminate') {
+      return {
+        readBack: () =>
+          this.#asOwner(owner, async () => ({
+            kind: 'cyber',
+            // Read tolerantly: a view shaped unlike the sandbox's can still settle the outcome.
+            terminated: terminationShown(
+              await this.deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
+            ),
+          })),
+        shows: (fact) => (fact.kind === 'cyber' ? fact.terminated : null),
+      };
+    }
+    const outcome = action === 'purchase' ? PURCHASE_OUTCOME : CANCEL_OUTCOME;
     return {
-      readBack: async () => {
-        const view = await this.deps.session.authorized((client, token) =>
-          client.read('describeCapacity', { token, params: { cidr_id: cidrId } }),
-        );
-        return { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null };
-      },
+      readBack: () =>
+        this.#asOwner(owner, async () => {
+          const view = await this.deps.session.authorized((client, token) =>
+            client.read('describeCapacity', { token, params: { cidr_id: cidrId } }),
+          );
+          return { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null };
+        }),
       shows: (fact) => (fact.kind === 'capacity' ? outcome(fact.status) : null),
     };
   }
 
-  #profileId(): string {
-    return this.deps.session.status().profileId;
+  /**
+   * Reads as `owner` only: refused when another environment or user is signed
+   * in, and discarded when the session changed while the read was under way
+   * (even to another sign-in of the same user: its token differs).
+   */
+  async #asOwner(owner: MoneyOwner, read: () => Promise<PolicyFact>): Promise<PolicyFact> {
+    const before = this.deps.session.status();
+    if (!before.signedIn || before.profileId !== owner.profileId || before.username !== owner.username) throw new SessionSwitched(owner);
+    const fact = await read();
+    const after = this.deps.session.status();
+    if (!after.signedIn || after.profileId !== before.profileId || after.username !== before.username || after.expiresAt !== before.expiresAt) {
+      throw new SessionSwitched(owner);
+    }
+    return fact;
+  }
+
+  #owner(): MoneyOwner {
+    const status = this.deps.session.status();
+    return { profileId: status.profileId, username: status.username ?? '' };
   }
 }

@@ -1,5 +1,6 @@
 import type { MoneyState } from '../../../shared/ipc/money.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import type { PendingMoney } from './pending-money-file.js';
 import { DoneAfterAll, UnsettledOutcome, WORDS, type MoneyAction } from './settle-uncertain.js';
 
 /** What reading a policy back says: a capacity policy's status, or whether a DR policy has its termination event. */
@@ -15,11 +16,22 @@ export interface OutcomeCheck {
   readonly shows: (fact: PolicyFact) => boolean | null;
 }
 
+/**
+ * Who sent a money request: the environment (profile) and the user signed in
+ * when it was sent. Only a read-back by the same user in the same environment
+ * can settle it: another environment may hold a different policy with the same
+ * id, and another user may see it differently.
+ */
+export interface MoneyOwner {
+  readonly profileId: string;
+  readonly username: string;
+}
+
 interface InFlight {
   readonly state: 'in-flight';
   readonly action: MoneyAction;
   readonly since: number;
-  readonly check: OutcomeCheck;
+  readonly username: string;
   /** The one request's outcome; every caller asking for the same action meanwhile gets it. */
   readonly outcome: Promise<unknown>;
 }
@@ -29,7 +41,7 @@ interface Uncertain {
   readonly action: MoneyAction;
   readonly since: number;
   readonly finalAfter: number;
-  readonly check: OutcomeCheck;
+  readonly username: string;
   message: string;
   /** A read-back under way; parallel checks join it. */
   checking: Promise<MoneyState> | null;
@@ -50,6 +62,14 @@ export interface MoneyLockOptions {
   /** Told every change, so every open window can update its buttons. */
   readonly onChange?: (state: MoneyState) => void;
   readonly now?: () => number;
+  /** Where requests not yet settled are recorded, so a restart keeps them locked (pending-money-file.ts). */
+  readonly record?: { save(entries: () => PendingMoney[]): Promise<void> };
+  /** What an earlier run left unsettled: locked until a read-back settles each. */
+  readonly restored?: readonly PendingMoney[];
+  /** Set when the record could not be read and it cannot be told which policies it named: every money action is refused. */
+  readonly blocked?: string | null;
+  /** Told when the record could not be written after a change. */
+  readonly onRecordFailure?: (error: unknown) => void;
 }
 
 /**
@@ -69,11 +89,44 @@ export class MoneyLock {
   readonly #finalAfterMs: number;
   readonly #onChange: (state: MoneyState) => void;
   readonly #now: () => number;
+  readonly #record: MoneyLockOptions['record'];
+  readonly #blocked: string | null;
+  readonly #onRecordFailure: (error: unknown) => void;
 
   constructor(options: MoneyLockOptions = {}) {
     this.#finalAfterMs = options.finalAfterMs ?? DEFAULT_FINAL_AFTER_MS;
     this.#onChange = options.onChange ?? (() => undefined);
     this.#now = options.now ?? Date.now;
+    this.#record = options.record;
+    this.#blocked = options.blocked ?? null;
+    this.#onRecordFailure = options.onRecordFailure ?? (() => undefined);
+    for (const entry of options.restored ?? []) {
+      const words = WORDS[entry.action];
+      this.#put(entry.profileId, entry.cidrId, {
+        state: 'uncertain',
+        action: entry.action,
+        since: entry.since,
+        finalAfter: entry.since + this.#finalAfterMs,
+        username: entry.username,
+        checking: null,
+        message:
+          `Capacity Desk was closed before the ${words.request} of this policy, sent ${new Date(entry.since).toISOString()}, was confirmed. ` +
+          'Use Check status to read the policy back.',
+      });
+    }
+  }
+
+  /** Everything not settled, as recorded on disk (a request in flight counts: the app may stop before its answer). */
+  #pending(): PendingMoney[] {
+    const out: PendingMoney[] = [];
+    for (const [profileId, policies] of this.#entries) {
+      for (const [cidrId, entry] of policies) out.push({ profileId, username: entry.username, cidrId, action: entry.action, since: entry.since });
+    }
+    return out;
+  }
+
+  #saveRecord(): void {
+    this.#record?.save(() => this.#pending()).catch((error: unknown) => this.#onRecordFailure(error));
   }
 
   /**
@@ -81,7 +134,9 @@ export class MoneyLock {
    * actions are busy or locked. `work` throws UnsettledOutcome when the
    * outcome is still unknown after its own read-backs: the policy stays locked.
    */
-  run<T>(profileId: string, cidrId: string, action: MoneyAction, check: OutcomeCheck, work: () => Promise<T>): Promise<T> {
+  run<T>(owner: MoneyOwner, cidrId: string, action: MoneyAction, work: () => Promise<T>): Promise<T> {
+    const { profileId, username } = owner;
+    if (this.#blocked) return Promise.reject(new AppFailure({ kind: 'unsettled', message: this.#blocked }));
     const current = this.#get(profileId, cidrId);
     if (current?.state === 'in-flight') {
       // Only this entry's `work` produced the outcome, and only for this action, so it has this action's type.
@@ -102,8 +157,14 @@ export class MoneyLock {
       );
     }
     const since = this.#now();
-    // Deferred by a microtask so the entry below is recorded before the request starts.
-    const outcome = Promise.resolve()
+    // Recorded on disk before the request is sent: a crash while it is on its way leaves the policy locked.
+    const recorded = this.#record
+      ? this.#record.save(() => this.#pending()).catch((error: unknown) => {
+          this.#onRecordFailure(error);
+          throw new NotRecorded();
+        })
+      : Promise.resolve();
+    const outcome = recorded
       .then(work)
       .then(
         (value) => {
@@ -118,9 +179,15 @@ export class MoneyLock {
               action,
               since,
               finalAfter: since + this.#finalAfterMs,
-              check,
+              username,
               message: error.detail,
               checking: null,
+            });
+          } else if (error instanceof NotRecorded) {
+            this.#settle(profileId, cidrId, action, null, '');
+            throw new AppFailure({
+              kind: 'internal',
+              message: `Nothing was sent: Capacity Desk could not record the ${WORDS[action].request} in its data folder first (it does so, so that a crash cannot lead to a second one). Check the disk and try again.`,
             });
           } else {
             // Answered (a refusal is final), or settled by the read-backs: free again.
@@ -130,45 +197,60 @@ export class MoneyLock {
           throw error;
         },
       );
-    this.#set(profileId, cidrId, { state: 'in-flight', action, since, check, outcome });
+    this.#set(profileId, cidrId, { state: 'in-flight', action, since, username, outcome });
     return outcome;
   }
 
   state(profileId: string, cidrId: string): MoneyState {
-    return this.#stateOf(profileId, cidrId, this.#get(profileId, cidrId));
+    const entry = this.#get(profileId, cidrId);
+    if (!entry && this.#blocked) {
+      return { profileId, cidrId, state: 'uncertain', action: null, since: null, finalAfter: null, outcome: null, message: this.#blocked };
+    }
+    return this.#stateOf(profileId, cidrId, entry);
   }
 
-  /** Reads the policy back now when its outcome is unknown, and settles it if the read-back shows the outcome. */
-  check(profileId: string, cidrId: string): Promise<MoneyState> {
+  /** The action whose outcome is unknown for this policy, if any (so the caller can say how to read it back). */
+  uncertainAction(profileId: string, cidrId: string): MoneyAction | null {
+    const entry = this.#get(profileId, cidrId);
+    return entry?.state === 'uncertain' ? entry.action : null;
+  }
+
+  /**
+   * Reads the policy back now when its outcome is unknown, and settles it if
+   * the read-back shows the outcome. `check` must read as `owner`; a read by
+   * anyone but the user who sent the request settles nothing.
+   */
+  check(owner: MoneyOwner, cidrId: string, check: OutcomeCheck): Promise<MoneyState> {
+    const { profileId } = owner;
     const entry = this.#get(profileId, cidrId);
     if (entry?.state !== 'uncertain') return Promise.resolve(this.#stateOf(profileId, cidrId, entry));
-    entry.checking ??= this.#readBack(profileId, cidrId, entry).finally(() => {
+    if (entry.username !== owner.username) {
+      entry.message =
+        `The ${WORDS[entry.action].request} of this policy was sent by ${entry.username} and its outcome is not known yet. ` +
+        `Only ${entry.username}, signed in to this environment, can check it: nothing is sent for this policy until then.`;
+      return Promise.resolve(this.#changed(profileId, cidrId, entry));
+    }
+    entry.checking ??= this.#readBack(profileId, cidrId, entry, check).finally(() => {
       entry.checking = null;
     });
     return entry.checking;
   }
 
-  /** A policy read elsewhere (describe, view, a list): settles an unknown outcome it shows. */
-  observe(profileId: string, cidrId: string, fact: PolicyFact): void {
-    const entry = this.#get(profileId, cidrId);
-    if (entry?.state === 'uncertain') this.#apply(profileId, cidrId, entry, fact);
-  }
-
-  async #readBack(profileId: string, cidrId: string, entry: Uncertain): Promise<MoneyState> {
+  async #readBack(profileId: string, cidrId: string, entry: Uncertain, check: OutcomeCheck): Promise<MoneyState> {
     let fact: PolicyFact;
     try {
-      fact = await entry.check.readBack();
+      fact = await check.readBack();
     } catch (error) {
       if (this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
       const reason = error instanceof AppFailure ? error.error.message : 'the check failed';
       entry.message = `The policy could not be read to check the ${WORDS[entry.action].request} (${reason}). Try Check status again in a moment.`;
       return this.#changed(profileId, cidrId, entry);
     }
-    return this.#apply(profileId, cidrId, entry, fact);
+    return this.#apply(profileId, cidrId, entry, check, fact);
   }
 
-  #apply(profileId: string, cidrId: string, entry: Uncertain, fact: PolicyFact): MoneyState {
-    const shown = entry.check.shows(fact);
+  #apply(profileId: string, cidrId: string, entry: Uncertain, check: OutcomeCheck, fact: PolicyFact): MoneyState {
+    const shown = check.shows(fact);
     if (shown === null || this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
     const words = WORDS[entry.action];
     if (shown) {
@@ -197,18 +279,23 @@ export class MoneyLock {
     policies?.delete(cidrId);
     if (policies?.size === 0) this.#entries.delete(profileId);
     const state: MoneyState = { profileId, cidrId, state: 'free', action, since: null, finalAfter: null, outcome, message };
+    this.#saveRecord();
     this.#onChange(state);
     return state;
   }
 
   #set(profileId: string, cidrId: string, entry: Entry): void {
+    this.#put(profileId, cidrId, entry);
+    this.#changed(profileId, cidrId, entry);
+  }
+
+  #put(profileId: string, cidrId: string, entry: Entry): void {
     let policies = this.#entries.get(profileId);
     if (!policies) {
       policies = new Map();
       this.#entries.set(profileId, policies);
     }
     policies.set(cidrId, entry);
-    this.#changed(profileId, cidrId, entry);
   }
 
   #changed(profileId: string, cidrId: string, entry: Entry): MoneyState {
@@ -246,5 +333,13 @@ export class MoneyLock {
       outcome: null,
       message: entry.message,
     };
+  }
+}
+
+/** The record of pending requests could not be written before sending: nothing is sent. */
+class NotRecorded extends Error {
+  constructor() {
+    super('the pending money record could not be written');
+    this.name = 'NotRecorded';
   }
 }

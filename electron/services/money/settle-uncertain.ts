@@ -116,7 +116,12 @@ async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<{ don
       checked += 1;
     } catch (error) {
       const kind = error instanceof AppFailure ? error.error.kind : 'internal';
-      lastProblem = kind === 'unauthorized' ? 'your session has ended' : (CAUSES[kind] ?? 'the check failed');
+      lastProblem =
+        error instanceof Error && error.name === 'SessionSwitched'
+          ? (error as AppFailure).error.message
+          : kind === 'unauthorized'
+            ? 'your session has ended'
+            : (CAUSES[kind] ?? 'the check failed');
     }
   }
   if (checked === 0) {

@@ -13,9 +13,16 @@ export interface SystemProxyOptions {
   /** How long one origin's answer is reused: PAC results change when the computer changes networks. */
   readonly refreshMs?: number;
   readonly now?: () => number;
+  /** How long to wait for the OS's answer: a hung PAC script or WPAD lookup must not stall every request. */
+  readonly resolveTimeoutMs?: number;
+  /** Told when the answer could not be had and what was done instead (never a secret: origins and proxy addresses). */
+  readonly log?: (line: string) => void;
 }
 
 const DEFAULT_REFRESH_MS = 5 * 60_000;
+export const DEFAULT_RESOLVE_TIMEOUT_MS = 5_000;
+
+class ResolveTimeout extends Error {}
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -27,6 +34,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export class SystemProxyDispatcher extends Dispatcher {
   readonly #options: SystemProxyOptions;
   readonly #decisions = new Map<string, { readonly at: number; readonly decision: Promise<ProxyDecision> }>();
+  /** The last answer the OS gave for each origin, kept past its refresh for when a later question goes unanswered. */
+  readonly #lastKnown = new Map<string, ProxyDecision>();
   readonly #pools = new Map<string, Dispatcher>();
   readonly #now: () => number;
 
@@ -42,12 +51,57 @@ export class SystemProxyDispatcher extends Dispatcher {
     if (LOOPBACK_HOSTS.has(new URL(origin).hostname)) return Promise.resolve({ kind: 'direct' });
     const cached = this.#decisions.get(origin);
     if (cached && this.#now() - cached.at < (this.#options.refreshMs ?? DEFAULT_REFRESH_MS)) return cached.decision;
-    const decision = this.#options.resolveProxy(origin).then(parsePacAnswer, (error: unknown) => ({
-      kind: 'direct' as const,
-      note: `The system proxy settings could not be read (${error instanceof Error ? error.message : String(error)}); connecting directly.`,
-    }));
-    this.#decisions.set(origin, { at: this.#now(), decision });
-    return decision;
+    const asked = this.#ask(origin);
+    const entry = { at: this.#now(), decision: asked.then((a) => a.decision) };
+    // Only answers are reused; without one, the next request asks the OS again.
+    void asked.then(({ answered }) => {
+      if (!answered && this.#decisions.get(origin) === entry) this.#decisions.delete(origin);
+    });
+    this.#decisions.set(origin, entry);
+    return entry.decision;
+  }
+
+  /**
+   * Asks the OS, for at most resolveTimeoutMs. Without an answer the request
+   * must not go direct: on a network that requires the proxy that leaks it
+   * past the proxy, or fails in a confusing way. So the last answer for this
+   * origin is used, else the request fails saying why.
+   */
+  async #ask(origin: string): Promise<{ decision: ProxyDecision; answered: boolean }> {
+    const limit = this.#options.resolveTimeoutMs ?? DEFAULT_RESOLVE_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ResolveTimeout()), limit);
+      timer.unref?.();
+    });
+    try {
+      const decision = parsePacAnswer(await Promise.race([this.#options.resolveProxy(origin), timeout]));
+      this.#lastKnown.set(origin, decision);
+      return { decision, answered: true };
+    } catch (error) {
+      const why =
+        error instanceof ResolveTimeout
+          ? `did not answer within ${Math.round(limit / 100) / 10} s`
+          : `could not be read (${error instanceof Error ? error.message : String(error)})`;
+      const last = this.#lastKnown.get(origin);
+      if (last) {
+        const route = last.kind === 'proxy' ? `through ${last.url}` : last.kind === 'direct' ? 'directly' : 'not at all';
+        this.#options.log?.(`the system proxy settings ${why} for ${origin}; using their last answer for it (${route})`);
+        return { decision: last, answered: false };
+      }
+      this.#options.log?.(`the system proxy settings ${why} for ${origin}, and there is no earlier answer: requests to it fail until they answer`);
+      return {
+        answered: false,
+        decision: {
+          kind: 'unsupported',
+          message:
+            `The system proxy settings ${why}, so Capacity Desk does not know whether ${origin} must be reached through a proxy. ` +
+            'Nothing was sent (going without a proxy your network may require is not safe). Try again in a moment.',
+        },
+      };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {

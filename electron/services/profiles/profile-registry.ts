@@ -57,13 +57,13 @@ export class ProfileRegistry {
   async save(draft: ProfileDraft): Promise<Profile> {
     const { profiles } = this.settings.current;
     if (draft.id === SANDBOX_PROFILE_ID) {
-      throw new AppFailure({ kind: 'validation', field: 'name', message: 'The built-in Sandbox profile cannot be changed.' });
+      throw new AppFailure({ kind: 'invalid-input', field: 'name', message: 'The built-in Sandbox profile cannot be changed.' });
     }
     if (draft.id !== undefined && !profiles.some((p) => p.id === draft.id)) {
       throw new AppFailure({ kind: 'not-found', message: 'That profile no longer exists.' });
     }
     const clash = this.list().find((p) => p.id !== draft.id && p.name.toLocaleLowerCase() === draft.name.toLocaleLowerCase());
-    if (clash) throw new AppFailure({ kind: 'validation', field: 'name', message: `A profile named “${clash.name}” already exists.` });
+    if (clash) throw new AppFailure({ kind: 'invalid-input', field: 'name', message: `A profile named “${clash.name}” already exists.` });
 
     const id = draft.id ?? uniqueId(draft.name, new Set([SANDBOX_PROFILE_ID, ...profiles.map((p) => p.id)]));
     const stored: StoredProfile = { id, name: draft.name, baseUrl: draft.baseUrl };
@@ -76,7 +76,7 @@ export class ProfileRegistry {
 
   /** Removes a profile of the user's and everything remembered for it. */
   async remove(id: string): Promise<Profile[]> {
-    if (id === SANDBOX_PROFILE_ID) throw new AppFailure({ kind: 'validation', message: 'The built-in Sandbox profile cannot be removed.' });
+    if (id === SANDBOX_PROFILE_ID) throw new AppFailure({ kind: 'invalid-input', message: 'The built-in Sandbox profile cannot be removed.' });
     if (!this.settings.current.profiles.some((p) => p.id === id)) {
       throw new AppFailure({ kind: 'not-found', message: 'That profile no longer exists.' });
     }

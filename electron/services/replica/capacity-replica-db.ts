@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { LocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 
 /** Rows written between yields during a full refresh: a few milliseconds each, so the main process never stalls. */
 const WRITE_BATCH = 2_000;
@@ -79,7 +79,7 @@ CREATE TRIGGER IF NOT EXISTS capacities_text_update AFTER UPDATE ON capacities B
 END;
 `;
 
-type Query = Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQuery, 'status'>;
+type Query = ParsedLocalCapacityQuery;
 
 type Connection = Database.Database;
 

@@ -1,10 +1,10 @@
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { LocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 import { summarizeCapacities } from '../overview/summarize.js';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
 import type { CapacityReplicaDb, SlimCapacityRow } from './capacity-replica-db.js';
 
-type Query = Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQuery, 'status'>;
+type Query = ParsedLocalCapacityQuery;
 
 const SORT_KEYS: Readonly<Record<LocalSortColumn, (row: SlimCapacityRow) => Key>> = {
   createdDate: (r) => r.createdDate,

@@ -27,3 +27,14 @@ function cutShort(file: string): boolean {
     return true;
   }
 }
+
+/**
+ * The file system or another program would not let the database be read just
+ * now (held locked, too many files open, a refused open): that says nothing
+ * about the copy, which is neither declared unreadable nor touched.
+ */
+export function transientFailure(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  if (code === 'SQLITE_IOERR_SHORT_READ') return false;
+  return /^SQLITE_(BUSY|LOCKED|CANTOPEN|PERM|IOERR|FULL)/.test(code);
+}

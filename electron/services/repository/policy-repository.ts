@@ -1,7 +1,7 @@
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { CyberListInput } from '../../../shared/api/cyber.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
-import { completeAccounts, completeCapacityView, completeCyberView, type CapacityDetail } from '../../../shared/api/readers.js';
+import { completeAccounts, completeCapacityView, completeCyberView, type CapacityDetail, type CyberDetail } from '../../../shared/api/readers.js';
 import { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type {
@@ -100,8 +100,7 @@ export class PolicyRepository {
   async capacityDetail(cidrId: string): Promise<SourcedCapacityDetail> {
     return this.#liveOrLocal(
       async () => {
-        const view = await this.#deps.session.authorized((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } }));
-        this.#deps.observe(cidrId, { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null });
+        const view = await this.#describeLive(cidrId);
         this.#keep(this.#rememberCapacity(view));
         return { ...view, origin: live(this.#now()) };
       },
@@ -151,10 +150,8 @@ export class PolicyRepository {
   async cyberView(cidrId: string): Promise<SourcedCyberDetail> {
     return this.#liveOrLocal(
       async () => {
-        const view = await this.#deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
-        this.#deps.observe(cidrId, { kind: 'cyber', terminated: terminationShown(view) });
-        const complete = completeCyberView(view);
-        if (complete) this.#keep(this.#deps.offline.rememberCyberView(cidrId, complete));
+        const view = await this.#viewCyberLive(cidrId);
+        this.#keep(this.#rememberCyber(cidrId, view));
         return { ...view, origin: live(this.#now()) };
       },
       async () => {
@@ -183,12 +180,34 @@ export class PolicyRepository {
    */
   async afterCapacityAction(cidrId: string, answer?: CapacityPolicy): Promise<void> {
     if (answer) await this.#deps.offline.upsertCapacity(answer).catch(this.#deps.report);
-    await this.capacityDetail(cidrId).catch(this.#deps.report);
+    // Awaited to the end: whatever the window reads next already shows it.
+    await this.#describeLive(cidrId)
+      .then((view) => this.#rememberCapacity(view))
+      .catch(this.#deps.report);
   }
 
   /** After a DR termination: the policy is read back and kept. */
   async afterCyberAction(cidrId: string): Promise<void> {
-    await this.cyberView(cidrId).catch(this.#deps.report);
+    await this.#viewCyberLive(cidrId)
+      .then((view) => this.#rememberCyber(cidrId, view))
+      .catch(this.#deps.report);
+  }
+
+  async #describeLive(cidrId: string): Promise<CapacityDetail> {
+    const view = await this.#deps.session.authorized((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } }));
+    this.#deps.observe(cidrId, { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null });
+    return view;
+  }
+
+  async #viewCyberLive(cidrId: string): Promise<CyberDetail> {
+    const view = await this.#deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
+    this.#deps.observe(cidrId, { kind: 'cyber', terminated: terminationShown(view) });
+    return view;
+  }
+
+  async #rememberCyber(cidrId: string, view: CyberDetail): Promise<void> {
+    const complete = completeCyberView(view);
+    if (complete) await this.#deps.offline.rememberCyberView(cidrId, complete);
   }
 
   async #rememberCapacity(view: CapacityDetail): Promise<void> {

@@ -1,4 +1,4 @@
-import type { LocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 
 export type Key = string | number;
 
@@ -38,7 +38,7 @@ export class SortedRowIndex<Row> {
     return this.#rows.length;
   }
 
-  query(query: Required<Omit<LocalCapacityQuery, 'status'>> & Pick<LocalCapacityQuery, 'status'>): {
+  query(query: ParsedLocalCapacityQuery): {
     rows: Row[];
     total: number;
   } {

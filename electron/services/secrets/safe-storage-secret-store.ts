@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -33,9 +33,16 @@ export function safeStorageUnusable(port: SafeStoragePort): string | null {
 
 export const SAFE_STORAGE_FILE = 'secrets.safe-storage.json';
 
-const StoredFile = z.object({
+/** Version 1 named each entry by its JSON [service, account]: the environment and username in clear. Read to migrate only. */
+const StoredFileV1 = z.object({
   version: z.literal(1),
-  /** JSON [service, account] → base64 of safeStorage's ciphertext. */
+  entries: z.record(z.string(), z.string()),
+});
+const StoredFile = z.object({
+  version: z.literal(2),
+  /** The key that names entries, sealed with safeStorage (base64): names cannot be confirmed by guessing without the OS key. */
+  nameKey: z.string(),
+  /** HMAC-SHA-256 of JSON [service, account] under nameKey (hex) → base64 of safeStorage's ciphertext. */
   entries: z.record(z.string(), z.string()),
 });
 
@@ -50,6 +57,7 @@ export class SafeStorageSecretStore implements SecretStore {
   readonly status: KeychainStatus;
   readonly file: string;
   #entries: Map<string, string> | null = null;
+  #nameKey: { readonly plain: string; readonly sealed: string } | null = null;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -64,7 +72,7 @@ export class SafeStorageSecretStore implements SecretStore {
 
   get(service: string, account: string): Promise<string | null> {
     return this.#serial(async () => {
-      const blob = (await this.#load()).get(key(service, account));
+      const blob = (await this.#load()).get(this.#name(service, account));
       return blob === undefined ? null : this.port.decryptString(Buffer.from(blob, 'base64'));
     });
   }
@@ -72,7 +80,7 @@ export class SafeStorageSecretStore implements SecretStore {
   set(service: string, account: string, secret: string): Promise<void> {
     return this.#serial(async () => {
       const entries = new Map(await this.#load());
-      entries.set(key(service, account), this.port.encryptString(secret).toString('base64'));
+      entries.set(this.#name(service, account), this.port.encryptString(secret).toString('base64'));
       await this.#save(entries);
     });
   }
@@ -80,7 +88,7 @@ export class SafeStorageSecretStore implements SecretStore {
   delete(service: string, account: string): Promise<boolean> {
     return this.#serial(async () => {
       const entries = new Map(await this.#load());
-      const existed = entries.delete(key(service, account));
+      const existed = entries.delete(this.#name(service, account));
       if (existed) await this.#save(entries);
       return existed;
     });
@@ -100,19 +108,46 @@ export class SafeStorageSecretStore implements SecretStore {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.#nameKey = this.#newNameKey();
       this.#entries = new Map();
       return this.#entries;
     }
-    const parsed = StoredFile.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`${this.file} is not a secrets file this app wrote`);
-    this.#entries = new Map(Object.entries(parsed.data.entries));
-    return this.#entries;
+    const raw = JSON.parse(text) as unknown;
+    const parsed = StoredFile.safeParse(raw);
+    if (parsed.success) {
+      this.#nameKey = { plain: this.port.decryptString(Buffer.from(parsed.data.nameKey, 'base64')), sealed: parsed.data.nameKey };
+      this.#entries = new Map(Object.entries(parsed.data.entries));
+      return this.#entries;
+    }
+    const older = StoredFileV1.safeParse(raw);
+    if (!older.success) throw new Error(`${this.file} is not a secrets file this app wrote`);
+    // Migration: the same blobs under hashed names; the file with names in clear is replaced at once.
+    this.#nameKey = this.#newNameKey();
+    const migrated = new Map<string, string>();
+    for (const [clearName, blob] of Object.entries(older.data.entries)) {
+      const pair = parseClearName(clearName);
+      if (pair) migrated.set(this.#name(pair[0], pair[1]), blob);
+    }
+    await this.#save(migrated);
+    return migrated;
+  }
+
+  #newNameKey(): { plain: string; sealed: string } {
+    const plain = randomBytes(32).toString('base64');
+    return { plain, sealed: this.port.encryptString(plain).toString('base64') };
+  }
+
+  /** An entry's name on disk: says nothing of the environment or user without the OS key. */
+  #name(service: string, account: string): string {
+    if (!this.#nameKey) throw new Error('the secrets file was not loaded');
+    return createHmac('sha256', this.#nameKey.plain).update(JSON.stringify([service, account])).digest('hex');
   }
 
   async #save(entries: Map<string, string>): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true });
     const temporary = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
-    const body = JSON.stringify({ version: 1, entries: Object.fromEntries(entries) });
+    if (!this.#nameKey) throw new Error('the secrets file was not loaded');
+    const body = JSON.stringify({ version: 2, nameKey: this.#nameKey.sealed, entries: Object.fromEntries(entries) });
     try {
       await writeFile(temporary, body, { mode: 0o600 });
       // The mode given to writeFile is masked by the umask; make it exact.
@@ -126,6 +161,12 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 }
 
-function key(service: string, account: string): string {
-  return JSON.stringify([service, account]);
+/** A version 1 entry name, JSON [service, account]; null when it is not one. */
+function parseClearName(name: string): [string, string] | null {
+  try {
+    const value = JSON.parse(name) as unknown;
+    return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' ? [value[0], value[1]] : null;
+  } catch {
+    return null;
+  }
 }

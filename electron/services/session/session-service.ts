@@ -40,7 +40,7 @@ export interface SessionDeps {
   /** Tests drive time by hand; the app uses the real timers. */
   readonly timers?: Timers;
   /** How long before expiry the renderer is warned. */
-  readonly expiryWarningMs?: number;
+  readonly expiryWarningMs?: number | undefined;
 }
 
 /**
@@ -92,7 +92,7 @@ export class SessionService {
   async signIn(input: SignInInput): Promise<SessionStatus> {
     const profile = this.deps.profiles.find(input.profileId);
     if (!profile) {
-      throw new AppFailure({ kind: 'validation', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
+      throw new AppFailure({ kind: 'invalid-input', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
     }
     const client = this.deps.clientFor(profile.baseUrl);
     const answer = await client.call('signIn', { body: { username: input.username, password: input.password } });

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
+import { AppFailure } from '../../../shared/ipc/result.js';
 import type { UnreadableFile } from '../../../shared/ipc/unreadable-files.js';
+import { errorCode, isTransientFsError, retryTransient } from './transient-fs.js';
 
 /**
  * Writes a file so that a crash leaves either the old or the new content:
  * temp file in the same folder, fsync, rename, fsync of the folder.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  refuseOverwriteOfUnreadable(path);
   await mkdir(dirname(path), { recursive: true });
   // Unique per write: two writes of one file in the same millisecond must not share a temp file.
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
@@ -37,6 +40,36 @@ export async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Files found but neither read nor set aside in this run (the move failed, or
+ * the file system would not let them be read right now): no writer may
+ * replace them, since what they hold would be lost. A later successful read
+ * lifts it.
+ */
+const keptInPlace = new Set<string>();
+
+/** Thrown instead of writing over a file that could not be read nor set aside. */
+export class UnreadableFileKept extends AppFailure {
+  constructor(readonly path: string) {
+    super({
+      kind: 'internal',
+      message:
+        `Your change is in use but was not saved: ${path} could not be read and could not be set aside, so Capacity Desk does not write over it. ` +
+        'Close any program that may be using it (a backup or virus scan) and restart Capacity Desk.',
+    });
+    this.name = 'UnreadableFileKept';
+  }
+}
+
+/** Whether a writer may replace the file (false while it could be neither read nor set aside). */
+export function mayOverwrite(path: string): boolean {
+  return !keptInPlace.has(resolve(path));
+}
+
+function refuseOverwriteOfUnreadable(path: string): void {
+  if (!mayOverwrite(path)) throw new UnreadableFileKept(path);
 }
 
 /** Told about every file that was found but could not be read (log it, show it). */
@@ -69,10 +102,22 @@ export async function readJsonFile<T extends z.ZodType>(
 ): Promise<z.output<T>> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await retryTransient(() => readFile(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
-    await keepAside(path, `it could not be opened (${(error as NodeJS.ErrnoException).code ?? 'read error'})`, options.onUnreadable);
+    const code = errorCode(error);
+    if (code === 'ENOENT') {
+      keptInPlace.delete(resolve(path));
+      return fallback;
+    }
+    if (isTransientFsError(error)) {
+      // Held by another program (an antivirus scan), or too many files open: nothing is wrong with the
+      // file, so it stays where it is, untouched, and nothing is written over it in this run.
+      keptInPlace.add(resolve(path));
+      const now = new Date().toISOString();
+      options.onUnreadable?.({ file: path, keptAs: null, reason: `it could not be read right now (${code}: another program may be using it)`, at: now });
+      return fallback;
+    }
+    await keepAside(path, `it could not be opened (${code ?? 'read error'})`, options.onUnreadable);
     return fallback;
   }
   let raw: unknown;
@@ -83,7 +128,10 @@ export async function readJsonFile<T extends z.ZodType>(
     return fallback;
   }
   const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    keptInPlace.delete(resolve(path));
+    return parsed.data;
+  }
   await keepAside(path, whyRefused(raw), options.onUnreadable);
   const salvaged = options.salvage?.safeParse(raw);
   return salvaged?.success ? salvaged.data : fallback;
@@ -101,10 +149,12 @@ async function keepAside(path: string, reason: string, report: UnreadableReporte
   const keptAs = `${path}${UNREADABLE_SUFFIX}${now.toISOString().replace(/[:.]/g, '-')}`;
   let moved: string | null = keptAs;
   try {
-    await rename(path, keptAs);
+    await retryTransient(() => rename(path, keptAs));
+    keptInPlace.delete(resolve(path));
   } catch {
-    // Left where it is; a write over it would fail for the same reason the move did (the folder).
+    // Left where it is, and never written over: the next write must not destroy what could not be kept.
     moved = null;
+    keptInPlace.add(resolve(path));
   }
   report?.({ file: path, keptAs: moved, reason, at: now.toISOString() });
 }

@@ -2,7 +2,10 @@ import type { ErrorKind } from '../../../shared/ipc/result.js';
 
 /** A short headline per kind of failure; the error's own message says the rest. */
 export const ERROR_TITLES: Readonly<Record<ErrorKind, string>> = {
-  validation: 'Check the details',
+  'invalid-input': 'Check the details',
+  rejected: 'The service refused this',
+  cancelled: 'Cancelled',
+  forbidden: 'Request refused',
   unauthorized: 'Your session has ended',
   'not-found': 'Not found',
   offline: 'The service cannot be reached',

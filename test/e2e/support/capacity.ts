@@ -10,7 +10,7 @@ import type { EndpointName } from '../../../shared/api/endpoints.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { expect, signIn, test as appTest } from '../fixtures.js';
 
-/** Helpers of the capacity specs (issue 5): sign-in, the sandbox's controls, a second window, axe and screenshots. */
+/** Helpers of the capacity specs: sign-in, the sandbox's controls, a second window, axe and screenshots. */
 
 export const ALEX = SANDBOX_USERS[0] as SandboxUser;
 export const JORDAN = SANDBOX_USERS[1] as SandboxUser;
@@ -123,7 +123,7 @@ export async function expireSession(app: TestApp): Promise<void> {
   await sandboxControl(app, 'POST', '/clock', { advanceSeconds: 3601 });
 }
 
-/** The re-sign-in dialog (issue 3's ReauthDialog): the password again, then back to the same view. */
+/** The re-sign-in dialog (ReauthDialog): the password again, then back to the same view. */
 export async function signInAgain(page: Page, user: SandboxUser = ALEX): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Sign in again' });
   await expect(dialog).toBeVisible();

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -90,7 +90,8 @@ if (options.mode === 'wiring') {
   (electron.main.app as { quit(): void }).quit();
   // will-quit closes the services; give their handles a moment before leaving.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  console.log(`REPORT ${JSON.stringify(report)}`);
+  const logText = await readFile(join(options.userData, 'logs', 'capacity-desk.log'), 'utf8').catch(() => '');
+  console.log(`REPORT ${JSON.stringify({ ...report, refusalLines: logText.split('\n').filter((line) => line.includes('refused')) })}`);
   process.exit(0);
 }
 

@@ -9,7 +9,7 @@ const withCode = (code: string, message = code) => Object.assign(new Error(messa
 describe('error mapping of answers', () => {
   it('puts a 400 on its field, parsed from "field: rule"', () => {
     expect(errorFromResponse(400, envelope(400, 'vpc: must match ^vpc-.*'))).toEqual({
-      kind: 'validation',
+      kind: 'rejected',
       status: 400,
       message: 'vpc: must match ^vpc-.*',
       description: 'vpc: must match ^vpc-.*',

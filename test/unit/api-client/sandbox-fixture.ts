@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, type RequestTimeouts } from '../../../electron/services/api-client/api-client.js';
+import { builtInSandbox } from '../../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../../../electron/services/app-services.js';
 import { dispatch } from '../../../electron/services/ipc/dispatch.js';
 import { MemorySecretStore } from '../../../electron/services/secrets/memory-secret-store.js';
@@ -109,7 +110,7 @@ export async function startFastApp(
   const services = await createAppServices({
     dataDir,
     secrets: options.secrets ?? new MemorySecretStore('tests use a memory store'),
-    sandbox: { controls: true },
+    startSandbox: builtInSandbox({ controls: true }),
     http: { timeouts: { connectMs: 2_000, ...SHORT_TIMEOUTS }, retry: FAST_RETRY },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
     refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,

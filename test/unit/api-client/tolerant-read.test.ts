@@ -1,5 +1,5 @@
 /**
- * The tolerant readers over real HTTP (issue 16): an answer from a service
+ * The tolerant readers over real HTTP: an answer from a service
  * built from the API description, not from this project's sandbox. One item
  * without a name must not blank the list; an item without an id is left out
  * and counted; a detail view missing a group still reads; money answers stay strict.

@@ -51,4 +51,12 @@ describe('BackgroundSync', () => {
     expect(await failing.background.tick()).toBe(false);
     expect(failing.syncs()).toBe(2);
   });
+
+  it('starts no refresh once stopped, not even one whose look was under way', async () => {
+    const stopped = setup({ minutes: 30, lastFetchedAt: null, now: t0 });
+    const look = stopped.background.tick('sign-in');
+    stopped.background.stop();
+    expect(await look).toBe(false);
+    expect(stopped.syncs()).toBe(0);
+  });
 });

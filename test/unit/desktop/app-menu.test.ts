@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_VIEWS } from '../../../shared/ipc/desktop.js';
-import { accelerators, appMenuTemplate, VIEW_LABELS, type MenuSpec } from '../../../electron/services/desktop/app-menu.js';
+import { MAIN_VIEW_IDS, MAIN_VIEWS } from '../../../shared/ipc/views.js';
+import { accelerators, appMenuTemplate, type MenuSpec } from '../../../electron/services/desktop/app-menu.js';
 
 const menu = (platform: NodeJS.Platform, extra: { devTools?: boolean; updatesAvailable?: boolean } = {}) =>
   appMenuTemplate({ platform, appName: 'Capacity Desk', devTools: extra.devTools ?? false, updatesAvailable: extra.updatesAvailable ?? true });
@@ -53,7 +52,7 @@ describe('application menu', () => {
   it('goes to every main view with Ctrl/Cmd+1..5, and back', () => {
     const go = top(menu('win32'), '&Go')!.submenu!;
     const views = go.filter((item) => item.id?.startsWith('go-') && item.id !== 'go-back');
-    expect(views.map((item) => item.action)).toEqual(COMMAND_VIEWS.map((view) => ({ kind: 'command', command: { kind: 'go', view } })));
+    expect(views.map((item) => item.action)).toEqual(MAIN_VIEW_IDS.map((view) => ({ kind: 'command', command: { kind: 'go', view } })));
     expect(views.map((item) => item.accelerator)).toEqual(['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+4', 'CmdOrCtrl+5']);
     expect(byId(go, 'go-back')).toMatchObject({ accelerator: 'Alt+Left', action: { kind: 'command', command: { kind: 'back' } } });
     expect(byId(top(menu('darwin'), '&Go')!.submenu!, 'go-back')?.accelerator).toBe('Cmd+[');
@@ -84,9 +83,8 @@ describe('application menu', () => {
     expect(byId(menu('darwin', { updatesAvailable: true }), 'check-updates')?.enabled).toBe(true);
   });
 
-  it('names and orders the views as the renderer navigation does', async () => {
-    const source = await readFile('renderer/stores/navigation.svelte.ts', 'utf8');
-    const navigation = [...source.matchAll(/route: \{ view: '([a-z-]+)' \}, label: '([^']+)'/g)].map((match) => [match[1], match[2]]);
-    expect(navigation).toEqual(COMMAND_VIEWS.map((view) => [view, VIEW_LABELS[view]]));
+  it('names and orders the views from the one table the renderer navigation also reads', () => {
+    const go = top(menu('linux'), '&Go')!.submenu!.filter((item) => item.id?.startsWith('go-') && item.id !== 'go-back');
+    expect(go.map((item) => [item.id, item.label])).toEqual(MAIN_VIEWS.map(({ view, label }) => [`go-${view}`, label]));
   });
 });

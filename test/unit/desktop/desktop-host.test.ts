@@ -69,7 +69,7 @@ describe('desktop channels in the browser host', () => {
     expect(await dispatch(handlers, 'preferences.get', undefined)).toEqual({ ok: true, value: { autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 } });
     expect(await dispatch(handlers, 'preferences.set', { autoUpdate: false })).toEqual({ ok: true, value: { autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0 } });
     const refused = await dispatch(handlers, 'preferences.set', { autoUpdate: false, updateFeed: 'https://evil.example' });
-    expect(refused).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
     expect(await dispatch(handlers, 'preferences.get', undefined)).toEqual({ ok: true, value: { autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0 } });
   });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildApi } from '../../../shared/ipc/build-api.js';
 import { CHANNELS, EVENTS } from '../../../shared/ipc/channels.js';
-import { CONTRACT, EVENT_PAYLOADS } from '../../../shared/ipc/contract.js';
+import { CONTRACT, EVENT_PAYLOADS, isAudited, isServiceRead } from '../../../shared/ipc/contract.js';
 import { AppFailure, type Result } from '../../../shared/ipc/result.js';
 import { dispatch } from '../../../electron/services/ipc/dispatch.js';
-import type { Handlers } from '../../../electron/services/ipc/handlers.js';
+import type { Handlers } from '../../../shared/ipc/contract.js';
 import { stubHandlers } from '../../support/stub-handlers.js';
 
 const keychain = { kind: 'keychain' as const };
@@ -26,6 +26,22 @@ describe('IPC contract', () => {
     expect(Object.keys(CONTRACT).sort()).toEqual([...CHANNELS].sort());
     expect(Object.keys(EVENT_PAYLOADS).sort()).toEqual([...EVENTS].sort());
     for (const channel of CHANNELS) expect(channel).toMatch(/^[a-z]+\.[a-zA-Z]+$/);
+  });
+
+  it('says of each channel what it does: view reads of the service, audited changes, money actions', () => {
+    const withEffect = (effect: string) => CHANNELS.filter((channel) => CONTRACT[channel].effect === effect);
+    expect(withEffect('money').sort()).toEqual(['capacity.cancel', 'capacity.purchase', 'cyber.terminate']);
+    // Only a view's read of the live service may switch the app to its offline copy; local answers never do.
+    expect(CHANNELS.filter(isServiceRead).sort()).toEqual(
+      ['accounts.list', 'capacity.describe', 'capacity.list', 'capacity.search', 'cyber.list', 'cyber.view', 'money.check', 'overview.summary'].sort(),
+    );
+    for (const local of ['network.status', 'money.state', 'files.saveCsv', 'diagnostics.contractDrift', 'offline.sync', 'session.signIn']) {
+      expect(isServiceRead(local), local).toBe(false);
+    }
+    expect(CHANNELS.filter(isAudited)).toEqual([...withEffect('change'), ...withEffect('money')].sort((a, b) => CHANNELS.indexOf(a) - CHANNELS.indexOf(b)));
+    expect(isAudited('capacity.purchase')).toBe(true);
+    expect(isAudited('capacity.list')).toBe(false);
+    expect(isServiceRead('toString')).toBe(false);
   });
 
   it('builds one named method per channel and nothing that takes a channel name', async () => {
@@ -65,7 +81,7 @@ describe('dispatch', () => {
       { profileId: 'sandbox', username: '   ', password: 'x' },
     );
     expect(called).toBe(false);
-    expect(result).toEqual({ ok: false, error: { kind: 'validation', message: 'Enter your username or e-mail', field: 'username' } });
+    expect(result).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'Enter your username or e-mail', field: 'username' } });
   });
 
   it('refuses unknown channels', async () => {

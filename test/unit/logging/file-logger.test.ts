@@ -63,7 +63,7 @@ describe('audit log', () => {
       stubHandlers({
         'session.signIn': async () => ({ signedIn: true, profileId: 'sandbox', keychain: { kind: 'keychain' } }),
         'capacity.cancel': async () => {
-          throw new AppFailure({ kind: 'validation', message: 'x' });
+          throw new AppFailure({ kind: 'rejected', message: 'x' });
         },
         'capacity.list': async () => ({ rows: [], offset: 0, total: 0, origin: { source: 'replica', fetchedAt: new Date().toISOString() }, local: true, skipped: [] }),
       }),
@@ -72,7 +72,32 @@ describe('audit log', () => {
     await handlers['session.signIn']({ profileId: 'sandbox', username: 'alex', password: 'the-password-1' });
     await expect(handlers['capacity.cancel']({ cidrId: 'sc_42' })).rejects.toThrow();
     await handlers['capacity.list']({ offset: 0, limit: 10, text: '', sortBy: 'createdDate', sortOrder: 'desc' });
-    expect(lines).toEqual(['session.signIn [profileId=sandbox username=alex] succeeded', 'capacity.cancel [cidrId=sc_42] failed (validation)']);
+    expect(lines).toEqual(['session.signIn [profileId=sandbox username=alex] succeeded', 'capacity.cancel [cidrId=sc_42] failed (rejected)']);
     expect(lines.join('\n')).not.toContain('the-password-1');
+  });
+});
+
+describe('FileLogger: one entry stays one entry', () => {
+  it('escapes carriage returns and other control characters in logged values, so no value can forge a line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cd-log-'));
+    dirs.push(dir);
+    const logger = new FileLogger({ dir });
+    const forged = '2026-01-01T00:00:00.000Z INFO  [audit] session.signIn [profileId=sandbox username=admin] succeeded';
+    logger.warn('browser-host', `refused: wrong customer id "x\r${forged}"`);
+    logger.info('session', 'name', { name: `a\r\n${forged}`, more: `b\u2028${forged}\u0085${forged}\u001b[2K\u0000\u007f` });
+    logger.error('api', 'failed', new Error(`bad\r${forged}`));
+    await logger.flush();
+    const text = await readFile(join(dir, 'capacity-desk.log'), 'utf8');
+    // However a viewer breaks lines (CR, LF, NEL, the Unicode separators), every line is a real entry or an indented continuation.
+    const lines = text.split(/\r\n|\r|\n|\u0085|\u2028|\u2029/).filter((line) => line !== '');
+    const entries = lines.filter((line) => /^\d{4}-\d{2}-\d{2}T/.test(line));
+    expect(entries).toHaveLength(3);
+    for (const line of entries) expect(line).not.toMatch(/^2026-01-01T00:00:00\.000Z/);
+    for (const line of lines) expect(line, line).toMatch(/^(\d{4}-\d{2}-\d{2}T| {4})/);
+    // eslint-disable-next-line no-control-regex -- no raw control character may reach the file
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(text).toContain('\\x0d2026-01-01T00:00:00.000Z');
+    expect(text).toContain('\\u2028');
+    expect(text.toLowerCase()).toContain('\\x1b[2k');
   });
 });

@@ -109,29 +109,64 @@ describe('OS proxy settings (Electron)', () => {
     expect(await proxyReporter(readNetworkConfig({}), agent)(baseUrl)).toMatchObject({ source: 'system', proxy: null, usable: false });
   });
 
-  it('goes direct, with a note, when the resolver fails; asks again once the answer is old', async () => {
-    let now = 0;
-    let answers = 0;
+  it('never goes direct when the resolver fails or hangs with no earlier answer: the request fails saying why, and the OS is asked again next time', async () => {
+    const { servicePort, tunnels, served } = await serviceAndProxy();
+    const logged: string[] = [];
+    let calls = 0;
     const agent = new SystemProxyDispatcher({
-      resolveProxy: async () => {
-        answers += 1;
-        if (answers === 1) throw new Error('resolver gone');
-        return 'PROXY p.corp:8080';
+      resolveProxy: () => {
+        calls += 1;
+        // A PAC script or WPAD lookup that never answers; then one that throws.
+        if (calls === 1) return new Promise<string>(() => undefined);
+        if (calls === 2) return Promise.reject(new Error('resolver gone'));
+        return Promise.resolve(`PROXY 127.0.0.1:${servicePort}`);
       },
+      agentOptions: {},
+      tls: {},
+      resolveTimeoutMs: 100,
+      log: (line) => logged.push(line),
+    });
+    const baseUrl = `http://desk.corp.test:${servicePort}`;
+    const started = Date.now();
+    const error = await clientFor(baseUrl, agent)
+      .call('linkedAccounts', { token: 't' })
+      .catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(error).toBeInstanceOf(ApiFailure);
+    expect((error as ApiFailure).error.message).toMatch(/did not answer within 0\.1 s.*Nothing was sent/);
+    expect((error as ApiFailure).delivery).toBe('not-sent');
+    expect([served, tunnels]).toEqual([[], []]);
+    expect(logged).toEqual([expect.stringMatching(/did not answer within 0\.1 s for http:\/\/desk\.corp\.test:\d+, and there is no earlier answer/)]);
+
+    expect(await agent.decisionFor(baseUrl)).toMatchObject({ kind: 'unsupported', message: expect.stringContaining('could not be read (resolver gone)') });
+    expect(await agent.decisionFor(baseUrl)).toEqual({ kind: 'proxy', url: `http://127.0.0.1:${servicePort}` });
+    expect(calls).toBe(3);
+    await agent.close();
+  });
+
+  it('uses the last answer for the origin when a later question goes unanswered, and says so in the log', async () => {
+    const { servicePort, proxyPort, tunnels } = await serviceAndProxy();
+    const logged: string[] = [];
+    let now = 0;
+    let hang = false;
+    const agent = new SystemProxyDispatcher({
+      resolveProxy: () => (hang ? new Promise<string>(() => undefined) : Promise.resolve(`PROXY 127.0.0.1:${proxyPort}`)),
       agentOptions: {},
       tls: {},
       refreshMs: 1_000,
       now: () => now,
+      resolveTimeoutMs: 100,
+      log: (line) => logged.push(line),
     });
-    expect(await agent.decisionFor('https://api.example.com/v1/x')).toEqual({
-      kind: 'direct',
-      note: 'The system proxy settings could not be read (resolver gone); connecting directly.',
-    });
-    now = 999;
-    expect((await agent.decisionFor('https://api.example.com/other')).kind).toBe('direct');
-    now = 1_000;
-    expect(await agent.decisionFor('https://api.example.com')).toEqual({ kind: 'proxy', url: 'http://p.corp:8080' });
-    expect(answers).toBe(2);
-    await agent.close();
+    const baseUrl = `http://desk.corp.test:${servicePort}`;
+    const client = clientFor(baseUrl, agent);
+    await client.call('linkedAccounts', { token: 't' });
+    now = 5_000;
+    hang = true;
+    const accounts = await client.call('linkedAccounts', { token: 't' });
+    expect(accounts[0]?.accountId).toBe('via-proxy');
+    expect(tunnels.length).toBeGreaterThanOrEqual(1);
+    expect(await agent.decisionFor(baseUrl)).toEqual({ kind: 'proxy', url: `http://127.0.0.1:${proxyPort}` });
+    expect(logged[0]).toMatch(/did not answer within 0\.1 s for http:\/\/desk\.corp\.test:\d+; using their last answer for it \(through http:\/\/127\.0\.0\.1:\d+\)/);
   });
 });

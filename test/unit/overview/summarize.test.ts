@@ -184,7 +184,7 @@ describe('summarizeCapacities', () => {
   });
 });
 
-describe('summarizeCapacities with policies the service sent in part (issue 16)', () => {
+describe('summarizeCapacities with policies the service sent in part', () => {
   it('counts a policy without a status as UNKNOWN and claims nothing it was not told', () => {
     const summary = summarizeCapacities([{ cidrId: 'only-an-id' }, { cidrId: 'active', policyStatus: 'ACTIVE' }], new Date('2026-01-10T00:00:00Z'));
     expect(summary.totalPolicies).toBe(2);

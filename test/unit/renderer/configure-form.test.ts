@@ -61,13 +61,13 @@ describe('configure form', () => {
 
   it('places a service refusal by error.field only, and shows the rule after the field name', () => {
     const description = 'securityGroup: must match ^sg-[0-9a-fA-F]{8,}$';
-    const refusal = { kind: 'validation' as const, status: 400, field: 'securityGroup', message: description, description };
+    const refusal = { kind: 'rejected' as const, status: 400, field: 'securityGroup', message: description, description };
     expect(configFieldOf(refusal)).toBe('securityGroup');
     expect(configFieldOf({ ...refusal, field: 'securityGroups' })).toBe('securityGroup');
     expect(configFieldOf({ ...refusal, field: 'capacityConfiguration' })).toBeNull();
     expect(configFieldOf({ kind: 'not-found', message: 'Instance type m4.large with platform Linux/UNIX is not supported' })).toBeNull();
     expect(ruleText(refusal)).toBe('must match ^sg-[0-9a-fA-F]{8,}$');
-    expect(ruleText({ kind: 'validation', message: 'Enter a policy id' })).toBe('Enter a policy id');
+    expect(ruleText({ kind: 'invalid-input', message: 'Enter a policy id' })).toBe('Enter a policy id');
     expect(sentence('must not be empty')).toBe('Must not be empty');
   });
 });

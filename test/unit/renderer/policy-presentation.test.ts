@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CAPACITY_STATUSES, CYBER_STATUSES, OFFERING_STATUSES } from '../../../shared/api/contract-choices.js';
 import { formatAmount, formatFraction, formatOptionalAmount } from '../../../shared/format/money.js';
 import { presentStatus } from '../../../renderer/components/ui/status.js';
-import { autoRenewalShort, autoRenewalSummary, durationDays, frequencyLabel, instanceSummary } from '../../../renderer/lib/capacity-format.js';
+import { autoRenewalShort, autoRenewalSummary, frequencyLabel, instanceSummary } from '../../../renderer/lib/capacity-format.js';
+import { durationDays } from '../../../renderer/lib/dates.js';
 import { allowedActions, hasAnyAction } from '../../../renderer/lib/policy-actions.js';
 
 describe('allowed actions', () => {

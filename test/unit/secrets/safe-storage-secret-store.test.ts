@@ -109,3 +109,37 @@ describe('secret store tiers', () => {
     expect(await readFile(file, 'utf8')).toBe('{"not":"ours"}');
   });
 });
+
+describe('safe-storage file: entry names', () => {
+  const service = 'Capacity Desk (acme-production)';
+  const account = 'jordan.lee@example.com';
+
+  it('names entries by a keyed hash: neither the environment nor the username is in the file', async () => {
+    const dir = await dataDir();
+    const port = fakeSafeStorage();
+    const store = await openSecretStore(noKeytar, 1_000, { port, dataDir: dir });
+    await store.set(service, account, 'token-1');
+    await store.set('Capacity Desk cache (acme-production)', account, 'key-1');
+    const text = await readFile(join(dir, SAFE_STORAGE_FILE), 'utf8');
+    for (const clear of ['acme-production', 'jordan', 'example.com', 'Capacity Desk']) expect(text).not.toContain(clear);
+    expect(JSON.parse(text)).toMatchObject({ version: 2 });
+    const again = await openSecretStore(noKeytar, 1_000, { port, dataDir: dir });
+    expect(await again.get(service, account)).toBe('token-1');
+    expect(await again.delete('Capacity Desk cache (acme-production)', account)).toBe(true);
+    expect(await again.get('Capacity Desk cache (acme-production)', account)).toBeNull();
+  });
+
+  it('migrates a file of the earlier version, whose entry names were in clear, as soon as it is read', async () => {
+    const dir = await dataDir();
+    const port = fakeSafeStorage();
+    const sealed = port.encryptString('token-old').toString('base64');
+    await writeFile(join(dir, SAFE_STORAGE_FILE), JSON.stringify({ version: 1, entries: { [JSON.stringify([service, account])]: sealed } }), { mode: 0o600 });
+    const store = await openSecretStore(noKeytar, 1_000, { port, dataDir: dir });
+    expect(await store.get(service, account)).toBe('token-old');
+    const text = await readFile(join(dir, SAFE_STORAGE_FILE), 'utf8');
+    expect(text).not.toContain('acme-production');
+    expect(text).not.toContain('jordan');
+    expect(JSON.parse(text)).toMatchObject({ version: 2 });
+    expect((await stat(join(dir, SAFE_STORAGE_FILE))).mode & 0o777).toBe(0o600);
+  });
+});

@@ -67,10 +67,10 @@ describe('the profile registry', () => {
     const { registry } = await openRegistry();
     await registry.save({ name: 'Prod', baseUrl: 'https://api.example.com' });
     await expect(registry.save({ name: 'prod', baseUrl: 'https://other.example.com' })).rejects.toMatchObject({
-      error: { kind: 'validation', field: 'name' },
+      error: { kind: 'invalid-input', field: 'name' },
     });
     await expect(registry.save({ id: 'sandbox', name: 'Mine', baseUrl: 'https://x.example.com' })).rejects.toBeInstanceOf(AppFailure);
-    await expect(registry.remove('sandbox')).rejects.toMatchObject({ error: { kind: 'validation' } });
+    await expect(registry.remove('sandbox')).rejects.toMatchObject({ error: { kind: 'invalid-input' } });
     await expect(registry.remove('nope')).rejects.toMatchObject({ error: { kind: 'not-found' } });
   });
 

@@ -1,0 +1,12 @@
+import { join } from 'node:path';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from './server.js';
+
+/**
+ * The built-in Sandbox profile's server as the app's hosts hand it to the
+ * main-process services: started on a free loopback port, its state kept in
+ * the app's data folder. The services take it as a starter, so they never
+ * import the sandbox themselves.
+ */
+export function builtInSandbox(options: Omit<SandboxOptions, 'host' | 'port' | 'dataFile'> = {}): (dataDir: string) => Promise<SandboxHandle> {
+  return (dataDir) => startSandbox({ dataFile: join(dataDir, 'sandbox-state.json'), ...options, host: '127.0.0.1', port: 0 });
+}

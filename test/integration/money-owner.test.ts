@@ -1,0 +1,81 @@
+/**
+ * A money request whose outcome is unknown can be settled only by reading the
+ * policy back as the user who sent it, in the environment it was sent to:
+ * another environment may hold a different policy with the same id, another
+ * user may see it differently. Real services, the sandbox over HTTP, its
+ * request counters.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import type { MoneyState } from '../../shared/ipc/money.js';
+import type { Result } from '../../shared/ipc/result.js';
+import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+
+const PURCHASE = '/external/api/v1/flexcompute/purchase';
+let app: FastApp;
+let ready: CapacityPolicy[];
+let mirror = '';
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+const signIn = async (profileId: string, user: { username: string; password: string }) => {
+  value(await app.call('session.signOut'));
+  value(await app.call('session.signIn', { profileId, username: user.username, password: user.password }));
+};
+const state = async (cidrId: string) => value<MoneyState>(await app.call('money.state', { cidrId }));
+
+beforeAll(async () => {
+  // The first read-back waits half a second: time enough to switch environments before it.
+  app = await startFastApp({ moneyCheckDelaysMs: [500, 300], moneyFinalAfterMs: 8_000 });
+  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+  // A second environment on the same service: the same policy ids, a different environment.
+  mirror = value<{ id: string }>(await app.call('profiles.save', { name: 'Mirror', baseUrl: app.services.sandbox.url })).id;
+  ready = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'READY_FOR_PURCHASE', limit: 20 })).rows;
+});
+afterAll(() => app.close());
+
+describe('a money read-back settles only as the user and environment that sent it', () => {
+  it('another user of the same environment cannot settle it: nothing is read, it stays locked, and the sender can', async () => {
+    const policy = ready.shift() as CapacityPolicy;
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 2_500 });
+    expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    await app.controls.clearFaults();
+    expect(await state(policy.cidrId)).toMatchObject({ state: 'uncertain', action: 'purchase' });
+
+    await signIn('sandbox', JORDAN);
+    await app.controls.resetStats();
+    const checked = value<MoneyState>(await app.call('money.check', { cidrId: policy.cidrId }));
+    expect(checked).toMatchObject({ state: 'uncertain', action: 'purchase' });
+    expect(checked.message).toContain(`sent by ${ALEX.username}`);
+    expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
+    const stats = await app.controls.stats();
+    expect([stats.describeCapacity, stats.purchaseCapacity]).toEqual([0, 0]);
+
+    await signIn('sandbox', ALEX);
+    await vi.waitFor(
+      async () => expect(value<MoneyState>(await app.call('money.check', { cidrId: policy.cidrId }))).toMatchObject({ state: 'free', outcome: 'done' }),
+      { timeout: 8_000, interval: 250 },
+    );
+  });
+
+  it('a switch of environment while its read-backs are due: none is made in the other environment, and it stays locked where it was sent', async () => {
+    const policy = ready.shift() as CapacityPolicy;
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 2_500 });
+    await app.controls.resetStats();
+    const purchase = app.call('capacity.purchase', { cidrId: policy.cidrId });
+    await vi.waitFor(async () => expect((await app.controls.stats()).purchaseCapacity).toBe(1));
+    await signIn(mirror, ALEX);
+    const answer = await purchase;
+    await app.controls.clearFaults();
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+    expect(answer.ok ? '' : answer.error.message).toContain('only their own session can read it back');
+
+    // In the mirror environment the id names another policy: free there; still locked where it was sent.
+    expect(await state(policy.cidrId)).toMatchObject({ state: 'free', profileId: mirror });
+    await signIn('sandbox', ALEX);
+    expect(await state(policy.cidrId)).toMatchObject({ state: 'uncertain', profileId: 'sandbox' });
+    expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
+  });
+});
