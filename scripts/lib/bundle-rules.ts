@@ -4,7 +4,7 @@
  * the main process uses is bundled into dist/electron/main.mjs.
  * test/packaging checks this list against the native modules installed.
  */
-export const NATIVE_MODULES = ['keytar'] as const;
+export const NATIVE_MODULES = ['keytar', 'better-sqlite3-multiple-ciphers'] as const;
 
 /** What the main bundle may load at run time besides Node's own modules. */
 export const MAIN_EXTERNAL = ['electron', ...NATIVE_MODULES] as const;

@@ -231,13 +231,13 @@ test('an offline copy damaged on disk, with the service down: the user is told i
   const held = (await app.services.handlers['capacity.list']({ limit: 1, offset: 0, text: '', sortBy: 'createdDate', sortOrder: 'desc' })).total;
 
   // A byte of the copy flips on disk while the app runs, then the service goes away.
-  const shards = (await readdir(join(app.dataDir, 'cache'), { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile() && /^\d+\.bin$/.test(e.name))
+  const replicas = (await readdir(join(app.dataDir, 'cache'), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile() && e.name === 'replica.db')
     .map((e) => join(e.parentPath, e.name));
-  expect(shards.length, 'the copy is on disk (run under scripts/with-keychain.sh)').toBeGreaterThan(0);
-  const bytes = await readFile(shards[0]!);
+  expect(replicas.length, 'the copy is on disk (run under scripts/with-keychain.sh)').toBe(1);
+  const bytes = await readFile(replicas[0]!);
   bytes[bytes.length >> 1]! ^= 0x01;
-  await writeFile(shards[0]!, bytes);
+  await writeFile(replicas[0]!, bytes);
   await addFault(app, { dropRate: 1 });
 
   const nav = page.getByRole('navigation', { name: 'Main' });

@@ -1,5 +1,5 @@
 import { CapacityWindow } from '../../shared/ipc/sourced.js';
-import { mkdtemp, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,11 +21,13 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /**
  * An offline copy that exists but cannot be read (a flipped byte, a file cut
  * short, a key gone from the keychain) is reported, logged once, and never
- * served: over IPC the answer is the typed unreadable state, never rows.
+ * served: the answer is the typed unreadable state, never rows. SQLCipher
+ * authenticates every page as it is read; a copy opened at start is read in
+ * full in the background (`verified()`), one changed behind the app's back is
+ * read in full before anything more is served from it.
  */
 const alex = SANDBOX_USERS[0]!;
 const ROWS = 2500;
-const SHARD_ROWS = 500;
 const dirs: string[] = [];
 let app: TestApp | null = null;
 
@@ -41,21 +43,17 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-/** The capacity shards of a copy, in shard order. */
-async function shardFiles(cacheDir: string): Promise<string[]> {
-  const entries = await readdir(cacheDir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && /^\d+\.bin$/.test(e.name) && /[0-9a-f]{16}$/.test(e.parentPath))
-    .map((e) => join(e.parentPath, e.name))
-    .sort((a, b) => Number(a.match(/(\d+)\.bin$/)![1]) - Number(b.match(/(\d+)\.bin$/)![1]));
+/** The replica database of a copy. */
+function replicaFile(cacheDir: string): string {
+  return join(cacheDir, 'replica.db');
 }
 
-/** Flips one byte in the middle of a file, in place (same size, as a failing disk would). */
-async function flipByte(path: string): Promise<void> {
+/** Flips one byte of a file (by default in the middle), in place (same size, as a failing disk would). */
+async function flipByte(path: string, where = 0.5): Promise<void> {
   const handle = await open(path, 'r+');
   try {
     const { size } = await handle.stat();
-    const at = Math.floor(size / 2);
+    const at = Math.floor(size * where);
     const byte = Buffer.alloc(1);
     await handle.read(byte, 0, 1, at);
     byte[0] = byte[0]! ^ 0x01;
@@ -79,6 +77,7 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, l
     events: new AppEvents(),
     lastUsername: () => owner.username,
     logger,
+    verifyDelayMs: 0,
   });
   const handlers = createOfflineHandlers(offline) as unknown as Handlers;
   const call = async (channel: string, input?: unknown) => {
@@ -92,6 +91,8 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, l
     capacities: async (query: object = { limit: 50 }) => LocalCapacityWindow.parse(await offline.queryCapacities(query)),
     status: async () => CacheStatus.parse(await call('offline.status')),
     accounts: () => offline.accounts(),
+    /** Waits until every page of the copy opened at start has been read. */
+    verified: async () => (await offline.cache())?.verified(),
   };
 }
 
@@ -101,14 +102,15 @@ async function logLines(logger: FileLogger): Promise<string[]> {
   return text.split('\n').filter((line) => line.includes('[offline-cache]') && line.includes('could not be read'));
 }
 
-/** A copy of ROWS policies in shards of SHARD_ROWS, plus linked accounts, written through the real cache. */
+/** A copy of ROWS policies plus linked accounts, written through the real cache, then closed (as at quit). */
 async function writtenCopy(secrets: SecretStore, owner: CacheOwner) {
   const dataDir = await tempDir();
-  const cache = await PolicyCache.open({ dataDir, secrets, owner, shardRows: SHARD_ROWS });
+  const cache = await PolicyCache.open({ dataDir, secrets, owner });
   const rows = syntheticPolicies(ROWS).reverse();
   const before = Date.now();
   await cache.write('capacities', rows);
   await cache.write('accounts', alex.linkedAccounts.slice());
+  await cache.close();
   const logger = new FileLogger({ dir: join(dataDir, 'logs') });
   return { dataDir, cache, rows, before, logger };
 }
@@ -122,17 +124,16 @@ function expectUnreadable(window: LocalCapacityWindow, reason: string, writtenAf
 }
 
 describe('an offline copy that cannot be read', () => {
-  it('a flipped byte in a later shard: reported once, logged, and no row is served, not even the shards read before it', async () => {
+  it('a flipped byte in a page no view has read yet: found by the read of every page after opening, reported once, logged, and no row is served after', async () => {
     const owner = { profileId: 'sandbox', username: alex.username };
     const secrets = new FixedSecretStore();
     const { dataDir, cache, rows, before, logger } = await writtenCopy(secrets, owner);
-    const shards = await shardFiles(cache.dir);
-    expect(shards).toHaveLength(ROWS / SHARD_ROWS);
-    await flipByte(shards[3]!);
+    await flipByte(replicaFile(cache.dir), 0.9);
 
     const service = offlineOver(dataDir, secrets, owner, logger);
+    await service.verified();
     expectUnreadable(await service.capacities(), 'damaged', before);
-    // The first shards were read before the damaged one: they must not be handed out afterwards.
+    // Nothing of the copy is handed out any more, whatever the query.
     for (const query of [{ limit: 50 }, { offset: 0, limit: 500 }, { text: rows[0]!.cidrId }, { sortBy: 'ourPrice', limit: 10 }]) {
       expectUnreadable(await service.capacities(query), 'damaged', before);
     }
@@ -150,14 +151,25 @@ describe('an offline copy that cannot be read', () => {
     expect(lines[0]).not.toContain(rows[0]!.cidrId);
   });
 
-  it('a truncated shard is reported as cut short, and a fresh copy clears the report', async () => {
+  it('a flipped byte in the first page (the one every open reads): reported at once, before any row', async () => {
     const owner = { profileId: 'sandbox', username: alex.username };
     const secrets = new FixedSecretStore();
     const { dataDir, cache, before, logger } = await writtenCopy(secrets, owner);
-    const shards = await shardFiles(cache.dir);
-    await truncate(shards[1]!, 4000);
+    await flipByte(replicaFile(cache.dir), 100 / (await stat(replicaFile(cache.dir))).size);
+    const service = offlineOver(dataDir, secrets, owner, logger);
+    expectUnreadable(await service.capacities(), 'damaged', before);
+    expect(await logLines(logger)).toHaveLength(1);
+  });
+
+  it('a truncated file is reported as cut short, and a fresh copy clears the report', async () => {
+    const owner = { profileId: 'sandbox', username: alex.username };
+    const secrets = new FixedSecretStore();
+    const { dataDir, cache, before, logger } = await writtenCopy(secrets, owner);
+    const { size } = await stat(replicaFile(cache.dir));
+    await truncate(replicaFile(cache.dir), Math.floor(size / 2) + 100);
 
     const service = offlineOver(dataDir, secrets, owner, logger);
+    await service.verified();
     expectUnreadable(await service.capacities(), 'incomplete', before);
     expect(await logLines(logger)).toHaveLength(1);
 
@@ -176,13 +188,30 @@ describe('an offline copy that cannot be read', () => {
     expect((await fresh.status()).unreadable).toBeUndefined();
   });
 
-  it('a truncated manifest is reported as cut short', async () => {
+  it('a file cut inside its first page is reported as cut short', async () => {
     const owner = { profileId: 'sandbox', username: alex.username };
     const secrets = new FixedSecretStore();
     const { dataDir, cache, before, logger } = await writtenCopy(secrets, owner);
-    await truncate(join(cache.dir, 'capacities', 'manifest.bin'), 10);
+    await truncate(replicaFile(cache.dir), 10);
     const service = offlineOver(dataDir, secrets, owner, logger);
     expectUnreadable(await service.capacities(), 'incomplete', before);
+  });
+
+  it('a copy in the encrypted-file format of the previous version is dropped and reported, not read', async () => {
+    const owner = { profileId: 'sandbox', username: alex.username };
+    const secrets = new FixedSecretStore();
+    const { dataDir, cache, before, logger } = await writtenCopy(secrets, owner);
+    // What the previous version left: per-kind .bin files and capacity shards (their content is never looked at).
+    await rm(replicaFile(cache.dir));
+    await mkdir(join(cache.dir, 'capacities', '0123456789abcdef'), { recursive: true });
+    await writeFile(join(cache.dir, 'capacities', 'manifest.bin'), Buffer.from('CDCACHE1 an older copy'));
+    await writeFile(join(cache.dir, 'capacities', '0123456789abcdef', '0.bin'), Buffer.from('CDCACHE1 an older shard'));
+    await writeFile(join(cache.dir, 'accounts.bin'), Buffer.from('CDCACHE1 older accounts'));
+
+    const service = offlineOver(dataDir, secrets, owner, logger);
+    expectUnreadable(await service.capacities(), 'incompatible', before);
+    expect(await readdir(cache.dir)).toEqual(['unreadable.json']);
+    expect(await logLines(logger)).toHaveLength(1);
   });
 
   it('a key lost from the keychain: the copy is reported as locked, with its age and size, never silently deleted', async () => {
@@ -242,7 +271,7 @@ describe('an offline copy that cannot be read', () => {
     }
   });
 
-  it('in a running app, a copy damaged on disk after it was loaded is found at the next read over IPC, and its rows are no longer served', async () => {
+  it('in a running app, a copy damaged on disk after it was loaded is found at the next read, and its rows are no longer served', async () => {
     app = await startTestApp({ secrets: new FixedSecretStore() });
     const { handlers, logger } = app.services;
     await handlers['session.signIn']({ profileId: 'sandbox', username: alex.username, password: alex.password });
@@ -252,12 +281,13 @@ describe('an offline copy that cannot be read', () => {
       if (!result.ok) throw new Error(result.error.message);
       return result.value;
     };
+    const { offline } = app.services;
     const loaded = CapacityWindow.parse(await call('capacity.list', { limit: 5 }));
     expect(loaded.origin.source).toBe('replica');
     expect(loaded.rows).toHaveLength(5);
 
-    const cacheDir = (await app.services.offline.cache())!.dir;
-    await flipByte((await shardFiles(cacheDir))[0]!);
+    const cacheDir = (await offline.cache())!.dir;
+    await flipByte(replicaFile(cacheDir), 0.7);
     await app.services.sandbox.close();
 
     // The list's channel: the copy is unreadable and the service away, so nothing, and why.

@@ -172,6 +172,7 @@ describe('every lookup keyed by outside text (property-based)', () => {
         expect(Object.hasOwn(views, key), key).toBe(true);
         expect(Object.hasOwn(views, someCapacity.cidrId)).toBe(true);
         expect(reopened.discarded).toBe(0);
+        await reopened.close();
 
         // The app still answers correctly, and nothing reached Object.prototype.
         const listed = value<Profile[]>(await app.call('profiles.list', undefined));

@@ -86,13 +86,23 @@ describe('the packed app (release configuration)', () => {
     for (const file of renderer) expect(release.asar).toContain(`/dist/renderer${file}`);
   });
 
-  it('ships only the native modules as node_modules, keytar’s native module outside the archive', () => {
+  it('ships only the native modules as node_modules, their bindings outside the archive', () => {
     expect([...packagesIn([...release.asar, ...release.unpacked])].sort()).toEqual([...NATIVE_MODULES].sort());
     expect(release.unpacked).toContain('/node_modules/keytar/build/Release/keytar.node');
-    // What keytar loads at run time (its main, its binding) and its licence; not its install-time tools.
+    expect(release.unpacked).toContain('/node_modules/better-sqlite3-multiple-ciphers/build/Release/better_sqlite3.node');
+    // What each loads at run time (its main, its binding) and its licence; not install-time tools, sources or test bindings.
     expect(release.asar.filter((file) => file.startsWith('/node_modules/') && !file.endsWith('/'))).toEqual(
-      expect.arrayContaining(['/node_modules/keytar/package.json', '/node_modules/keytar/lib/keytar.js', '/node_modules/keytar/LICENSE.md']),
+      expect.arrayContaining([
+        '/node_modules/keytar/package.json',
+        '/node_modules/keytar/lib/keytar.js',
+        '/node_modules/keytar/LICENSE.md',
+        '/node_modules/better-sqlite3-multiple-ciphers/package.json',
+        '/node_modules/better-sqlite3-multiple-ciphers/lib/index.js',
+        '/node_modules/better-sqlite3-multiple-ciphers/LICENSE',
+      ]),
     );
+    const sqlite = [...release.asar, ...release.unpacked].filter((file) => file.startsWith('/node_modules/better-sqlite3-multiple-ciphers/'));
+    expect(sqlite.filter((file) => /\/(src|deps)\/|test_extension|\.a$|binding\.gyp$/.test(file))).toEqual([]);
   });
 
   it('the main bundle loads nothing at run time but Node’s modules, electron and the native modules', async () => {
@@ -102,24 +112,25 @@ describe('the packed app (release configuration)', () => {
       const main = await readFile(join(dir, 'dist', 'electron', 'main.mjs'), 'utf8');
       const loaded = runtimeSpecifiers(main);
       // electron-updater, undici and zod are in the bundle, not looked up inside app.asar.
-      expect(loaded.filter((name) => !isNodeModule(name))).toEqual([...MAIN_EXTERNAL].filter((name) => loaded.includes(name)));
+      expect(loaded.filter((name) => !isNodeModule(name))).toEqual([...MAIN_EXTERNAL].filter((name) => loaded.includes(name)).sort());
       expect(loaded).toContain('electron');
       expect(main).toContain('autoDownload');
-      // keytar is asked for by name (createRequire), so it must be a shipped node module.
+      // keytar and the replica database are asked for by name (createRequire), so they must be shipped node modules.
       expect(loaded).toContain('keytar');
+      expect(loaded).toContain('better-sqlite3-multiple-ciphers');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 
   it('the list of native modules is every installed run-time package with a compiled binding', async () => {
-    // Development-only native modules (the replica's database, used by tests and benchmarks until the app uses it) never ship.
+    // Development-only native modules would never ship (there are none today).
     const devOnly = new Set((await lockPackages()).filter((pkg) => pkg.dev).map((pkg) => pkg.name));
     const installed = (await readdir(join(ROOT, 'node_modules'), { withFileTypes: true }))
       .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'node_modules', entry.name, 'binding.gyp')))
       .map((entry) => entry.name);
     expect(installed.filter((name) => !devOnly.has(name)).sort()).toEqual([...NATIVE_MODULES].sort());
-    expect(installed).toContain('better-sqlite3-multiple-ciphers');
+    expect(installed).toEqual(expect.arrayContaining(['keytar', 'better-sqlite3-multiple-ciphers']));
   });
 
   it('holds no development dependency', async () => {
@@ -143,6 +154,7 @@ describe('the packed app (release configuration)', () => {
 
   it('keeps the licences of the packages it ships', () => {
     expect(release.asar).toContain('/node_modules/keytar/LICENSE.md');
+    expect(release.asar).toContain('/node_modules/better-sqlite3-multiple-ciphers/LICENSE');
     expect(release.asar.filter((file) => /\.md$/i.test(file) && !/\/licen[cs]e[^/]*$/i.test(file))).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { extractAll, statFile } from '@electron/asar';
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,8 +66,8 @@ afterAll(async () => {
 });
 
 describe('wiring proof with a strict electron stand-in (not Electron): the packaged main bundle', () => {
-  it('starts with nothing beside it in node_modules but keytar (electron is the stand-in)', async () => {
-    expect((await readdir(join(appDir, 'node_modules'))).sort()).toEqual(['electron', 'keytar']);
+  it('starts with nothing beside it in node_modules but the native modules (electron is the stand-in)', async () => {
+    expect((await readdir(join(appDir, 'node_modules'))).sort()).toEqual(['better-sqlite3-multiple-ciphers', 'electron', 'keytar']);
     expect(report).not.toBeNull();
     expect(report.violations).toEqual([]);
     // Registered before ready, as Electron requires; the stand-in would have thrown otherwise.
@@ -109,6 +110,23 @@ describe('wiring proof with a strict electron stand-in (not Electron): the packa
     // Inside scripts/with-keychain.sh (npm test) a real Secret Service answers; elsewhere the reason must not be a missing module.
     if (process.env.CAPACITY_DESK_KEYCHAIN === 'required') expect(keychain).toEqual({ kind: 'keychain' });
     else expect(keychain.reason ?? '').not.toMatch(/not installed/);
+  });
+});
+
+describe('the replica database as packed', () => {
+  it('loads from the shipped files alone (no `bindings` helper) and opens an encrypted database', () => {
+    const load = createRequire(join(appDir, 'package.json'));
+    const Database = load('better-sqlite3-multiple-ciphers') as new (file: string, options: { nativeBinding: string }) => {
+      pragma(text: string): unknown;
+      prepare(sql: string): { get(): unknown };
+      close(): void;
+    };
+    // The packed binding is the one built for this Node here (npmRebuild is off in the check); the release rebuilds it for Electron.
+    const binding = join(appDir, 'node_modules', 'better-sqlite3-multiple-ciphers', 'build', 'Release', 'better_sqlite3.node');
+    const db = new Database(':memory:', { nativeBinding: binding });
+    db.pragma(`cipher = 'sqlcipher'`);
+    expect(db.prepare(`SELECT sqlite_version() AS v`).get()).toMatchObject({ v: expect.any(String) });
+    db.close();
   });
 });
 

@@ -7,12 +7,12 @@ import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
 import { cacheKeyService } from '../../electron/services/cache/policy-cache.js';
 import { FixedSecretStore } from './fixed-key-store.js';
 import { syntheticPolicies } from './synthetic-policies.js';
-import { CRASH_TEST_ROWS, CRASH_TEST_SHARD_ROWS } from './crash-test-constants.js';
+import { CRASH_TEST_ROWS } from './crash-test-constants.js';
 
 const [dataDir, key] = process.argv.slice(2) as [string, string];
 const owner = { profileId: 'crash', username: 'crash@example.com' };
 const secrets = new FixedSecretStore({ [FixedSecretStore.key(cacheKeyService(owner.profileId), owner.username)]: key });
-const cache = await PolicyCache.open({ dataDir, secrets, owner, shardRows: CRASH_TEST_SHARD_ROWS });
+const cache = await PolicyCache.open({ dataDir, secrets, owner });
 process.stdout.write('ready\n');
 for (let version = 1; ; version += 1) {
   await cache.write('capacities', syntheticPolicies(CRASH_TEST_ROWS, `v${version}`));

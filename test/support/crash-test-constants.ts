@@ -1,3 +1,2 @@
-/** Shared by the crash-safety test and its child: small shards, so each write spans several files. */
-export const CRASH_TEST_SHARD_ROWS = 400;
-export const CRASH_TEST_ROWS = 1500;
+/** Shared by the crash-safety test and its child: enough rows that a refresh spans several batches (WRITE_BATCH) and yields between them. */
+export const CRASH_TEST_ROWS = 5000;

@@ -4,7 +4,7 @@ import { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
 import { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
 import { dictionaryOf } from '../../../shared/records.js';
 
-/** What the offline cache holds, one file per kind. */
+/** What the offline copy holds: the capacity list as rows, the other kinds as records of one table, all in one database. */
 export const CACHE_KINDS = ['capacities', 'capacityViews', 'accounts', 'cyberLists', 'cyberViews'] as const;
 export type CacheKind = (typeof CACHE_KINDS)[number];
 
@@ -12,10 +12,10 @@ const Stamped = <T extends z.ZodType>(value: T) => z.object({ fetchedAt: z.iso.d
 
 /**
  * The shape of each kind (records keyed by policy and customer ids have no
- * prototype, so any id the service sends is an ordinary key). Files are authenticated by AES-GCM, so their content
- * is exactly what this app wrote: the large capacity list is not re-validated
- * item by item on load (that would dominate the load time at 100,000 rows);
- * the smaller kinds are.
+ * prototype, so any id the service sends is an ordinary key). Every page of
+ * the database is authenticated by SQLCipher, so its content is exactly what
+ * this app wrote: the large capacity list is not re-validated item by item on
+ * load (that would dominate the load time at 100,000 rows); the other kinds are.
  */
 export const CACHE_SCHEMAS = {
   capacities: z.array(CapacityPolicy),
@@ -32,3 +32,12 @@ export interface CacheEntry<K extends CacheKind> {
   readonly fetchedAt: string;
   readonly value: CacheValue<K>;
 }
+
+/** Kinds kept as one record per id (a detail per policy, a DR list per customer); accounts are one record. */
+export const RECORD_SCHEMAS = {
+  capacityViews: CapacityView,
+  cyberLists: z.array(CyberListItem),
+  cyberViews: CyberView,
+} as const;
+export type RecordKind = keyof typeof RECORD_SCHEMAS;
+export type RecordValue<K extends RecordKind> = z.output<(typeof RECORD_SCHEMAS)[K]>;

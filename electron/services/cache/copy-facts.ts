@@ -12,6 +12,8 @@ import { readJsonFile, writeFileAtomic } from '../settings/json-file.js';
 
 const FACTS_FILE = 'copy-facts.json';
 const NOTE_FILE = 'unreadable.json';
+/** The replica database of one owner, in the owner's folder. */
+export const REPLICA_FILE = 'replica.db';
 
 /**
  * Written in clear next to the encrypted copy so that, if the copy can no
@@ -46,7 +48,11 @@ export async function removeUnreadableNote(dir: string): Promise<void> {
   await rm(join(dir, NOTE_FILE), { force: true });
 }
 
-/** The encrypted files of the copy (every `.bin` under its folder), with their stats. */
+/**
+ * The encrypted files of the copy, with their stats: the replica database and
+ * its write-ahead log (its shared-memory index holds no data and changes on
+ * reads), and any `.bin` file an older version wrote.
+ */
 async function copyFiles(dir: string): Promise<Array<{ path: string; size: bigint; mtimeNs: bigint; ino: bigint }>> {
   let entries;
   try {
@@ -54,7 +60,7 @@ async function copyFiles(dir: string): Promise<Array<{ path: string; size: bigin
   } catch {
     return [];
   }
-  const files = entries.filter((e) => e.isFile() && e.name.endsWith('.bin')).map((e) => join(e.parentPath, e.name));
+  const files = entries.filter((e) => e.isFile() && isCopyFile(e.name)).map((e) => join(e.parentPath, e.name));
   const stats = await Promise.all(
     files.map(async (path) => {
       try {
@@ -66,6 +72,15 @@ async function copyFiles(dir: string): Promise<Array<{ path: string; size: bigin
     }),
   );
   return stats.filter((s) => s !== null).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function isCopyFile(name: string): boolean {
+  return name.endsWith('.bin') || name === REPLICA_FILE || name === `${REPLICA_FILE}-wal`;
+}
+
+/** True when files of the format before the replica database (encrypted `.bin` files) are in the folder. */
+export async function holdsOlderFormat(dir: string): Promise<boolean> {
+  return (await copyFiles(dir)).some((f) => f.path.endsWith('.bin'));
 }
 
 /** True when encrypted files of a copy are on disk (readable or not). */

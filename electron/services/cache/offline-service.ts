@@ -1,5 +1,4 @@
 import type { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
-import { summarizeCapacities } from '../overview/summarize.js';
 import type { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
 import type { LinkedAccountList } from '../../../shared/api/accounts.js';
 import {
@@ -10,14 +9,13 @@ import {
   type SyncSummary,
 } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import { dictionary, ownEntry } from '../../../shared/records.js';
+import { dictionary } from '../../../shared/records.js';
 import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { AppEvents } from '../events.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { SessionService } from '../session/session-service.js';
-import { CapacityIndex } from './capacity-index.js';
 import { PolicyCache, type CacheOwner } from './policy-cache.js';
 
 export interface OfflineDeps {
@@ -31,6 +29,8 @@ export interface OfflineDeps {
   readonly lastUsername: (profileId: string) => string | undefined;
   /** Where an unreadable offline copy is reported. */
   readonly logger: Pick<Logger, 'warn'>;
+  /** How long after opening a copy every page of it is read (tests: 0). */
+  readonly verifyDelayMs?: number;
 }
 
 const PAGE_SIZE = 100;
@@ -47,13 +47,9 @@ const MAX_CYBER_VIEWS = 200;
 export class OfflineService {
   #cache: PolicyCache | null = null;
   #opening: { readonly id: string; readonly cache: Promise<PolicyCache> } | null = null;
-  /** The capacity list of the current cache, loading or loaded. */
-  #load: CapacityLoad | null = null;
   #sync: AbortController | null = null;
   /** The sync under way, and whose copy it fills. */
   #running: { readonly owner: string; readonly summary: Promise<SyncSummary> } | null = null;
-  /** Write-through merges of one kind, one after another: two at once would each drop the other's entry. */
-  readonly #merges = new Map<'capacityViews' | 'cyberViews', Promise<void>>();
   /** Set while reviewing offline without a session. */
   #offlineOwner: CacheOwner | null = null;
 
@@ -74,12 +70,20 @@ export class OfflineService {
     // One opening per owner however many callers ask at once: two would each judge the copy, and report it twice.
     const id = `${owner.profileId}\n${owner.username}`;
     if (this.#opening?.id !== id) {
-      const opening = PolicyCache.open({ dataDir: this.deps.dataDir, secrets: this.deps.secrets, owner, logger: this.deps.logger }).then(
+      const opening = PolicyCache.open({
+        dataDir: this.deps.dataDir,
+        secrets: this.deps.secrets,
+        owner,
+        logger: this.deps.logger,
+        ...(this.deps.verifyDelayMs !== undefined ? { verifyDelayMs: this.deps.verifyDelayMs } : {}),
+      }).then(
         (cache) => {
           if (this.#opening?.id === id) {
+            // The previous owner's database is closed: one open replica at a time.
+            const previous = this.#cache;
             this.#cache = cache;
-            this.#load = null;
             this.#opening = null;
+            if (previous && previous !== cache) void previous.close().catch(() => undefined);
           }
           return cache;
         },
@@ -107,13 +111,13 @@ export class OfflineService {
     const cache = await this.#verifiedCache();
     if (!cache) return { persistent: this.deps.secrets.status.kind !== 'memory', fetchedAt: {}, capacityCount: 0, discarded: 0 };
     const fetchedAt = await cache.summary();
-    const capacities = await cache.read('capacities');
+    const capacityCount = await cache.capacityCount();
     const unreadable = cache.unreadable;
     return {
       persistent: cache.persistent,
       ...(cache.persistent ? {} : { reason: 'No system keychain: the offline cache is kept in memory only and nothing is written to disk.' }),
       fetchedAt,
-      capacityCount: capacities?.value.length ?? 0,
+      capacityCount,
       discarded: cache.discarded,
       ...(unreadable ? { unreadable } : {}),
     };
@@ -155,97 +159,66 @@ export class OfflineService {
   async capacitiesFetchedAt(): Promise<string | null> {
     const cache = await this.#verifiedCache();
     if (!cache || cache.unreadable) return null;
-    return (await cache.read('capacities'))?.fetchedAt ?? null;
+    return cache.capacitiesFetchedAt();
   }
 
-  /** The overview's figures from the copy's capacity list; null when there is none. */
-  async capacityOverview(asOf: Date) {
-    const entry = await (await this.#verifiedCache())?.read('capacities');
-    return entry ? summarizeCapacities(entry.value, asOf) : null;
+  /** Policies in the copy's capacity list (0 when there is none, or it cannot be read). */
+  async capacityCount(): Promise<number> {
+    const cache = await this.#verifiedCache();
+    if (!cache || cache.unreadable) return 0;
+    return cache.capacityCount();
   }
 
   /**
-   * Write-through of one policy the service just answered with, into a copy
-   * that holds the list (a copy not yet synced stays empty: its age would lie).
+   * The overview's figures from the replica's slim rows (no record is read
+   * whole); null when the copy holds no list.
+   */
+  async capacityOverview(asOf: Date) {
+    const cache = await this.#verifiedCache();
+    if (!cache || cache.unreadable) return null;
+    return cache.capacityOverview(asOf);
+  }
+
+  /**
+   * Write-through of one policy the service just answered with: one row of the
+   * replica, the others untouched. A copy not yet synced stays empty (its age
+   * would lie).
    */
   async upsertCapacity(policy: CapacityPolicy): Promise<void> {
     const cache = await this.#verifiedCache();
-    const entry = await cache?.read('capacities');
-    if (!cache || !entry) return;
-    const at = entry.value.findIndex((row) => row.cidrId === policy.cidrId);
-    const rows = at >= 0 ? entry.value.with(at, policy) : [policy, ...entry.value];
-    await cache.write('capacities', rows, new Date(entry.fetchedAt));
-    this.#load = null;
+    await cache?.upsertCapacity(policy);
   }
 
   /**
-   * Starts loading the cached capacity list in the background (after sign-in,
-   * at start), so that the offline list is ready before anyone asks for it.
+   * Starts loading the replica's slim rows in the background (after sign-in,
+   * at start), so that search and sort answer from memory before anyone asks.
    */
   warm(): void {
-    void this.#capacityLoad().catch(() => undefined);
+    void this.#verifiedCache()
+      .then((cache) => cache?.warm())
+      .catch(() => undefined);
   }
 
+  /**
+   * A window of the capacity list from the replica: slim rows in memory for
+   * search and sort, whole records read from the database for the rows shown
+   * only. While the slim rows load, SQL answers (`loading` is then true).
+   */
   async queryCapacities(input: LocalCapacityQuery): Promise<LocalCapacityWindow> {
     const query = LocalCapacityQuery.parse(input);
-    const load = await this.#capacityLoad();
+    const cache = await this.#verifiedCache();
     const empty = { rows: [], offset: query.offset, total: 0, fetchedAt: null, loading: false };
-    if (!load) return empty;
-    // Checked before any rows are handed out, and again after waiting: once unreadable, never a row.
-    const unreadable = () => (load.cache.unreadable ? { ...empty, unreadable: load.cache.unreadable } : null);
-    const trusted = () => load.epoch === load.cache.epoch;
-    const early = unreadable();
-    if (early) return early;
-    const end = query.offset + query.limit;
-    // While the rest loads, the newest rows (the first shards, in the default order) can already be shown.
-    if (!load.index && trusted() && isDefaultOrder(query) && load.partial.length >= end && load.fetchedAt) {
-      return { rows: load.partial.slice(query.offset, end), offset: query.offset, total: load.total, fetchedAt: load.fetchedAt, loading: true };
-    }
-    const loaded = await load.done;
-    const late = unreadable();
-    if (late) return late;
-    if (!loaded || !trusted()) return empty;
-    const { rows, total } = loaded.index.query({ ...query, status: query.status });
-    return { rows, offset: query.offset, total, fetchedAt: loaded.fetchedAt, loading: false };
-  }
-
-  #capacityLoad(): Promise<CapacityLoad | null> {
-    return this.#verifiedCache().then((cache) => {
-      if (!cache) return null;
-      // A load from an older epoch holds rows memory no longer vouches for: it is dropped.
-      if (this.#load?.cache === cache && this.#load.epoch === cache.epoch) return this.#load;
-      const load: CapacityLoad = {
-        cache,
-        epoch: cache.epoch,
-        partial: [],
-        total: 0,
-        fetchedAt: null,
-        index: null,
-        done: Promise.resolve(null),
-      };
-      load.done = cache
-        .readCapacities((progress) => {
-          load.partial = progress.rows;
-          load.total = progress.total;
-          load.fetchedAt = progress.fetchedAt;
-        })
-        .then((entry) => {
-          if (!entry || load.epoch !== cache.epoch) {
-            load.partial = [];
-            return null;
-          }
-          load.index = new CapacityIndex(entry.value);
-          load.fetchedAt = entry.fetchedAt;
-          return { index: load.index, fetchedAt: entry.fetchedAt };
-        });
-      this.#load = load;
-      return load;
-    });
+    if (!cache) return empty;
+    // Checked before any rows are handed out, and again after reading: once unreadable, never a row.
+    if (cache.unreadable) return { ...empty, unreadable: cache.unreadable };
+    const answer = await cache.queryCapacities(query);
+    if (cache.unreadable) return { ...empty, unreadable: cache.unreadable };
+    if (!answer) return empty;
+    return { rows: answer.rows, offset: query.offset, total: answer.total, fetchedAt: answer.fetchedAt, loading: answer.loading };
   }
 
   async capacityView(cidrId: string) {
-    const views = (await (await this.#verifiedCache())?.read('capacityViews'))?.value;
-    return (views && ownEntry(views, cidrId)) ?? null;
+    return (await (await this.#verifiedCache())?.readRecord('capacityViews', cidrId)) ?? null;
   }
 
   async accounts() {
@@ -253,29 +226,26 @@ export class OfflineService {
   }
 
   async cyberList(customerId: string) {
-    const lists = (await (await this.#verifiedCache())?.read('cyberLists'))?.value;
-    return (lists && ownEntry(lists, customerId.toUpperCase())) ?? null;
+    return (await (await this.#verifiedCache())?.readRecord('cyberLists', customerId.toUpperCase())) ?? null;
   }
 
   async cyberView(cidrId: string) {
-    const views = (await (await this.#verifiedCache())?.read('cyberViews'))?.value;
-    return (views && ownEntry(views, cidrId)) ?? null;
+    return (await (await this.#verifiedCache())?.readRecord('cyberViews', cidrId)) ?? null;
   }
 
   async wipe(): Promise<CacheStatus> {
     const cache = await this.cache();
     await cache?.wipe();
-    this.#load = null;
     return this.status();
   }
 
-  /** Write-through of what the user opens online, so it can be reviewed offline later. */
+  /** Write-through of what the user opens online (one record), so it can be reviewed offline later. */
   async rememberCapacityView(cidrId: string, view: CapacityView): Promise<void> {
-    await this.#mergeRecord('capacityViews', dictionary([[cidrId, { fetchedAt: new Date().toISOString(), value: view }]]));
+    await (await this.cache())?.writeRecord('capacityViews', cidrId, view);
   }
 
   async rememberCyberView(cidrId: string, view: CyberView): Promise<void> {
-    await this.#mergeRecord('cyberViews', dictionary([[cidrId, { fetchedAt: new Date().toISOString(), value: view }]]));
+    await (await this.cache())?.writeRecord('cyberViews', cidrId, view);
   }
 
   async rememberAccounts(accounts: LinkedAccountList): Promise<void> {
@@ -283,12 +253,23 @@ export class OfflineService {
     await cache?.write('accounts', accounts);
   }
 
+  /**
+   * Closes the open replica (at quit): its journal is folded into the file.
+   * Not closing is safe too (the next start recovers the journal), only slower.
+   */
+  async close(): Promise<void> {
+    await this.stopSync();
+    const cache = this.#cache;
+    this.#cache = null;
+    this.#opening = null;
+    await cache?.close();
+  }
+
   /** Cancels a sync under way and waits until it and every write-through have stopped writing. */
   async stopSync(): Promise<void> {
     const running = this.#running?.summary;
     this.cancelSync();
     await running?.catch(() => undefined);
-    await Promise.allSettled(this.#merges.values());
     await this.#cache?.settled();
   }
 
@@ -342,9 +323,9 @@ export class OfflineService {
       const capacities = oldestFirst.reverse();
       const fetchedAt = new Date();
       await cache.write('capacities', capacities, fetchedAt);
-      this.#load = null;
+      cache.warm().catch(() => undefined);
 
-      const opened = Object.keys((await cache.read('capacityViews'))?.value ?? {});
+      const opened = await cache.recordIds('capacityViews');
       const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
       const details = await this.#fetchEach(detailIds, controller.signal, 'details', progress, (client, token, id, signal) =>
         client.call('describeCapacity', { token, signal, params: { cidr_id: id } }),
@@ -358,7 +339,7 @@ export class OfflineService {
       await cache.write('accounts', accounts, fetchedAt);
 
       const customers = [
-        ...new Set([...(this.deps.customersToSync?.() ?? []), ...Object.keys((await cache.read('cyberLists'))?.value ?? {})]),
+        ...new Set([...(this.deps.customersToSync?.() ?? []), ...(await cache.recordIds('cyberLists'))]),
       ].map((c) => c.toUpperCase());
       const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[] }>();
       for (const [i, customerId] of customers.entries()) {
@@ -438,33 +419,6 @@ export class OfflineService {
     return result;
   }
 
-  #mergeRecord(kind: 'capacityViews' | 'cyberViews', add: Record<string, { fetchedAt: string; value: CapacityView | CyberView }>): Promise<void> {
-    const merge = async () => {
-      const cache = await this.cache();
-      if (!cache) return;
-      const current = (await cache.read(kind))?.value ?? {};
-      await cache.write(kind, dictionary([...Object.entries(current), ...Object.entries(add)]) as never);
-    };
-    const next = (this.#merges.get(kind) ?? Promise.resolve()).catch(() => undefined).then(merge);
-    this.#merges.set(kind, next);
-    return next;
-  }
-
-}
-
-interface CapacityLoad {
-  readonly cache: PolicyCache;
-  /** The cache's epoch when this load began; a load of an older epoch is never served. */
-  readonly epoch: number;
-  partial: readonly CapacityPolicy[];
-  total: number;
-  fetchedAt: string | null;
-  index: CapacityIndex | null;
-  done: Promise<{ index: CapacityIndex; fetchedAt: string } | null>;
-}
-
-function isDefaultOrder(query: { text: string; status?: string | undefined; sortBy: string; sortOrder: string }): boolean {
-  return query.text.trim() === '' && !query.status && query.sortBy === 'createdDate' && query.sortOrder === 'desc';
 }
 
 type FetchOne<T> = (

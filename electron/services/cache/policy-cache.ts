@@ -1,30 +1,44 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
-import { AppFailure } from '../../../shared/ipc/result.js';
-import type { Logger } from '../logging/file-logger.js';
-import type { SecretStore } from '../secrets/secret-store.js';
-import { writeFileAtomic } from '../settings/json-file.js';
-import { encryptPayload, KEY_BYTES, newCacheKey, openCacheFile } from './cache-crypto.js';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import { CACHE_KINDS, CACHE_SCHEMAS, type CacheEntry, type CacheKind, type CacheValue } from './cache-kinds.js';
+import type { ParsedLocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
+import { dictionary } from '../../../shared/records.js';
+import type { Logger } from '../logging/file-logger.js';
+import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument } from '../replica/capacity-replica-db.js';
+import { CapacityReplica } from '../replica/capacity-replica.js';
+import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import {
+  CACHE_KINDS,
+  CACHE_SCHEMAS,
+  RECORD_SCHEMAS,
+  type CacheEntry,
+  type CacheKind,
+  type CacheValue,
+  type RecordKind,
+  type RecordValue,
+} from './cache-kinds.js';
 import {
   diskFingerprint,
   holdsCopy,
+  holdsOlderFormat,
   lastWrittenFromFiles,
   readCopyFacts,
   readUnreadableNote,
   removeUnreadableNote,
+  REPLICA_FILE,
   writeCopyFacts,
   writeUnreadableNote,
 } from './copy-facts.js';
-import { ShardedListStore, type ShardListener } from './sharded-list-store.js';
-
-/** Kinds kept in one file each; the capacity list is large and kept in shards. */
-type SingleFileKind = Exclude<CacheKind, 'capacities'>;
 
 export const CACHE_KEY_SERVICE_PREFIX = 'Capacity Desk cache';
+/** The database key: 256 bits, kept in the OS keychain (base64). */
+export const KEY_BYTES = 32;
+/** The id of the one record of linked accounts. */
+const ACCOUNTS_ID = 'all';
 
 export function cacheKeyService(profileId: string): string {
   return `${CACHE_KEY_SERVICE_PREFIX} (${profileId})`;
@@ -39,23 +53,41 @@ export interface PolicyCacheOptions {
   readonly dataDir: string;
   readonly secrets: SecretStore;
   readonly owner: CacheOwner;
-  /** Rows per shard of the capacity list (tests use small shards to exercise many files). */
-  readonly shardRows?: number;
   /** Where a copy found unreadable is reported (one line, no contents, no secrets). */
   readonly logger?: Pick<Logger, 'warn'>;
+  /** How long after opening a copy its pages are all read (not to compete with the first screen). */
+  readonly verifyDelayMs?: number;
+}
+
+/** A start's first screens come first; the check of every page follows them. */
+const VERIFY_DELAY_MS = 1_500;
+
+type Query = ParsedLocalCapacityQuery;
+
+/** One window of the capacity list as the replica answers it. */
+export interface CapacityAnswer {
+  readonly rows: CapacityPolicy[];
+  readonly total: number;
+  readonly fetchedAt: string;
+  /** True while search and sort are answered by SQL because the slim rows are still loading. */
+  readonly loading: boolean;
 }
 
 /**
- * The offline cache of one user of one profile: encrypted files per kind
- * (the capacity list in shards), each written atomically, each stamped with
- * when it was fetched. The key lives
- * in the OS keychain; without a keychain nothing is written to disk and the
- * cache lasts as long as the process.
+ * The local replica of one user of one profile: one encrypted SQLite database
+ * (SQLCipher, `replica.db` in the owner's folder) holding the capacity list as
+ * rows and every other kind as records, each stamped with when it was
+ * fetched. The key lives in the OS keychain; without a keychain the same
+ * database lives in this process's memory and nothing is written to disk.
+ *
+ * A copy that cannot be read (key gone, a page failing authentication, a file
+ * cut short or written by another version) is reported once, never served,
+ * and replaced by the next sync.
  */
 export class PolicyCache {
   readonly owner: CacheOwner;
   readonly dir: string;
-  /** False when there is no keychain: entries live in memory only. */
+  /** False when there is no keychain: the database is in memory only. */
   readonly persistent: boolean;
   /** Copies found unreadable (and removed) since this cache was opened. */
   discarded = 0;
@@ -66,7 +98,10 @@ export class PolicyCache {
    */
   epoch = 0;
   readonly #key: Buffer | null;
+  readonly #file: string | null;
   readonly #logger: Pick<Logger, 'warn'> | undefined;
+  readonly #verifyDelayMs: number;
+  #replica: CapacityReplica | null = null;
   #unreadable: UnreadableCopy | null = null;
   /** The one report of the current unreadable copy, so parallel readers log it once. */
   #declaring: Promise<void> | null = null;
@@ -74,17 +109,20 @@ export class PolicyCache {
   #seen: string | null = null;
   /** Writes of ours under way: the disk is then changing by our hand, not behind our back. */
   #pendingWrites = 0;
-  readonly #capacities: ShardedListStore<CapacityPolicy> | null;
-  readonly #memory = new Map<CacheKind, CacheEntry<CacheKind>>();
-  readonly #writes = new Map<CacheKind, Promise<void>>();
+  /** Every write, one after another: a database has one writer. */
+  #queue: Promise<void> = Promise.resolve();
+  /** The background read of every page of a file just opened. */
+  #verifying: Promise<void> = Promise.resolve();
 
   private constructor(options: PolicyCacheOptions, key: Buffer | null) {
     this.owner = options.owner;
     this.dir = join(options.dataDir, 'cache', ownerFolder(options.owner));
     this.persistent = key !== null;
     this.#key = key;
+    this.#file = key ? join(this.dir, REPLICA_FILE) : null;
     this.#logger = options.logger;
-    this.#capacities = key ? new ShardedListStore(join(this.dir, 'capacities'), key, (part) => this.#aad(`capacities/${part}`), options.shardRows) : null;
+    this.#verifyDelayMs = options.verifyDelayMs ?? VERIFY_DELAY_MS;
+    if (!key) this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
   }
 
   static async open(options: PolicyCacheOptions): Promise<PolicyCache> {
@@ -96,7 +134,7 @@ export class PolicyCache {
     if (keptInMemory(options.secrets)) return new PolicyCache(options, null);
     const cache = (fresh: Buffer) => new PolicyCache(options, fresh);
     if (!key) {
-      key = newCacheKey();
+      key = randomBytes(KEY_BYTES);
       const created = cache(key);
       created.#unreadable = await readUnreadableNote(created.dir);
       // A copy whose key is gone can never be read again: the user is told, then it is replaced.
@@ -106,8 +144,13 @@ export class PolicyCache {
     }
     const opened = cache(key);
     opened.#unreadable = await readUnreadableNote(opened.dir);
-    await opened.#removeTornTemps();
-    await opened.#capacities?.removeLeftovers();
+    await removeTornTemps(opened.dir);
+    // The encrypted files of the version before the database are not migrated: see docs/local-first.md.
+    if (await holdsOlderFormat(opened.dir)) await opened.#declareUnreadable('incompatible');
+    // A file held by another program just now is opened again by the first read, which then says why.
+    await opened.#openExisting().catch((error: unknown) => {
+      if (!(error instanceof AppFailure)) throw error;
+    });
     return opened;
   }
 
@@ -119,10 +162,20 @@ export class PolicyCache {
     return this.#unreadable;
   }
 
+  /** Resolves when every write under way has landed (or failed). */
+  async settled(): Promise<void> {
+    await this.#queue.catch(() => undefined);
+  }
+
+  /** Resolves once the pages of the file opened last have all been read (or the copy declared unreadable). */
+  verified(): Promise<void> {
+    return this.#verifying;
+  }
+
   /**
-   * Stops trusting memory when the copy's files changed on disk behind this
-   * app's back (a flipped byte, a truncation, a restore), so that the next
-   * read verifies them again instead of serving what was loaded before.
+   * Stops trusting what is open when the copy's files changed on disk behind
+   * this app's back (a flipped byte, a truncation, a restore): the database is
+   * opened again, so the next read authenticates its pages afresh.
    */
   async revalidate(): Promise<void> {
     if (!this.#key || this.#seen === null || this.#pendingWrites > 0) return;
@@ -130,66 +183,290 @@ export class PolicyCache {
     const fingerprint = await diskFingerprint(this.dir);
     // A write of ours that started or finished meanwhile is not a change behind our back.
     if (fingerprint === seen || this.#seen !== seen || this.#pendingWrites > 0) return;
-    this.#memory.clear();
+    this.#closeReplica();
     this.#seen = null;
     this.epoch += 1;
+    // Changed by something other than this app: every page is read before anything more is served from it.
+    await this.#openExisting(0);
+    await this.#verifying;
   }
 
   async read<K extends CacheKind>(kind: K): Promise<CacheEntry<K> | null> {
     if (kind === 'capacities') return (await this.readCapacities()) as CacheEntry<K> | null;
-    return this.#readSingle(kind as SingleFileKind) as Promise<CacheEntry<K> | null>;
+    return this.#reading((replica) => {
+      const db = replica.db;
+      const fetchedAt = db.meta(`${kind}.fetchedAt`);
+      if (!fetchedAt) return null;
+      const docs = db.documents(kind);
+      const raw =
+        kind === 'accounts'
+          ? docs.length === 1 ? JSON.parse((docs[0] as StoredDocument).body) : undefined
+          : dictionary(docs.map((doc) => [doc.id, { fetchedAt: doc.fetchedAt, value: JSON.parse(doc.body) as unknown }] as const));
+      const parsed = CACHE_SCHEMAS[kind].safeParse(raw);
+      if (!parsed.success) return incompatible;
+      return { fetchedAt, value: parsed.data as CacheValue<K> };
+    });
+  }
+
+  /** The whole capacity list, as stored (newest first after a sync). Views use queryCapacities instead. */
+  async readCapacities(): Promise<CacheEntry<'capacities'> | null> {
+    return this.#reading((replica) => {
+      const fetchedAt = replica.fetchedAt;
+      return fetchedAt ? { fetchedAt, value: replica.db.allBodies() } : null;
+    });
+  }
+
+  /** One record of a kind kept per id, with when it was fetched; null when not kept. */
+  async readRecord<K extends RecordKind>(kind: K, id: string): Promise<{ fetchedAt: string; value: RecordValue<K> } | null> {
+    return this.#reading((replica) => {
+      const doc = replica.db.document(kind, id);
+      if (!doc) return null;
+      const value: unknown = JSON.parse(doc.body);
+      // Checked against this version's shape, then handed back as written (a view may carry more than the shape names).
+      return RECORD_SCHEMAS[kind].safeParse(value).success ? { fetchedAt: doc.fetchedAt, value: value as RecordValue<K> } : incompatible;
+    });
+  }
+
+  /** The ids kept of a kind (the details a sync refreshes, the customers whose DR lists it reads again). */
+  async recordIds(kind: RecordKind): Promise<string[]> {
+    return (await this.#reading((replica) => replica.db.documentIds(kind))) ?? [];
+  }
+
+  /** Adds or replaces one record; the other records of the kind are not rewritten. */
+  async writeRecord<K extends RecordKind>(kind: K, id: string, value: RecordValue<K>, fetchedAt: Date = new Date()): Promise<void> {
+    const body = JSON.stringify(value);
+    await this.#write((replica) => replica.db.putDocument(kind, { id, fetchedAt: fetchedAt.toISOString(), body }));
+  }
+
+  /** A window of the capacity list, searched and sorted; null when there is no list. */
+  async queryCapacities(query: Query): Promise<CapacityAnswer | null> {
+    return this.#reading((replica) => {
+      const fetchedAt = replica.fetchedAt;
+      if (!fetchedAt) return null;
+      const loading = !replica.loaded;
+      // Its failure is met again (and reported) by the next read; nothing waits for it here.
+      if (loading) void this.#loadInBackground(replica).catch(() => undefined);
+      return { ...replica.query(query), fetchedAt, loading };
+    });
+  }
+
+  async capacityCount(): Promise<number> {
+    return (await this.#reading((replica) => (replica.fetchedAt ? replica.count : 0))) ?? 0;
+  }
+
+  async capacitiesFetchedAt(): Promise<string | null> {
+    return this.#reading((replica) => replica.fetchedAt);
+  }
+
+  /** The overview's figures from the slim rows; null when there is no list. */
+  async capacityOverview(asOf: Date) {
+    const replica = await this.#readable();
+    if (!replica) return null;
+    await this.#loadInBackground(replica);
+    return this.#reading((current) => (current === replica && current.fetchedAt ? current.overview(asOf) : null));
   }
 
   /**
-   * The capacity list; `onRows` sees each shard as it is decrypted, so a
-   * first screen can be shown before the whole list is loaded.
+   * Write-through of one policy the service just answered with: one row, into
+   * a copy that holds the list (a copy not yet synced stays empty: its age would
+   * lie). Returns whether it was written.
    */
-  async readCapacities(onRows?: ShardListener<CapacityPolicy>) {
-    const remembered = this.#memory.get('capacities') as CacheEntry<'capacities'> | undefined;
-    if (remembered || !this.#capacities) return remembered ?? null;
-    await this.#writes.get('capacities');
-    const epoch = this.epoch;
-    const result = await this.#capacities.read(onRows);
-    if (result.status === 'missing') return null;
-    if (result.status === 'unavailable') throw this.#unavailable();
-    if (result.status === 'unreadable') {
-      await this.#declareUnreadable(result.problem);
-      return null;
-    }
-    if (epoch !== this.epoch) return null;
-    const entry: CacheEntry<'capacities'> = { fetchedAt: result.fetchedAt, value: result.value };
-    this.#memory.set('capacities', entry);
-    await this.#noteDiskState(epoch);
-    return entry;
+  async upsertCapacity(policy: CapacityPolicy): Promise<boolean> {
+    let written = false;
+    await this.#write((replica) => {
+      if (!replica.fetchedAt) return;
+      replica.upsert(policy);
+      written = true;
+    }, false);
+    return written;
   }
 
-  async #readSingle<K extends SingleFileKind>(kind: K): Promise<CacheEntry<K> | null> {
-    const remembered = this.#memory.get(kind) as CacheEntry<K> | undefined;
-    if (remembered || !this.#key) return remembered ?? null;
-    await this.#writes.get(kind);
+  /** Loads the slim rows of the list in the background, so search and sort answer from memory. */
+  async warm(): Promise<void> {
+    const replica = await this.#readable();
+    if (replica) await this.#loadInBackground(replica);
+  }
+
+  /** Replaces one kind in a single commit. */
+  async write<K extends CacheKind>(kind: K, value: CacheValue<K>, fetchedAt: Date = new Date()): Promise<void> {
+    const at = fetchedAt.toISOString();
+    if (kind === 'capacities') {
+      const rows = value as CapacityPolicy[];
+      await this.#write(async (replica) => {
+        await replica.replaceAll(rows, at);
+        if (!this.#file) return;
+        // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
+        await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities: rows.length });
+        // A fresh copy of the list replaces whatever was found unreadable before.
+        await removeUnreadableNote(this.dir);
+        this.#unreadable = null;
+        this.#declaring = null;
+      });
+      return;
+    }
+    const documents: StoredDocument[] =
+      kind === 'accounts'
+        ? [{ id: ACCOUNTS_ID, fetchedAt: at, body: JSON.stringify(value) }]
+        : Object.entries(value as Record<string, { fetchedAt: string; value: unknown }>).map(([id, entry]) => ({
+            id,
+            fetchedAt: entry.fetchedAt,
+            body: JSON.stringify(entry.value),
+          }));
+    await this.#write((replica) => replica.db.replaceDocuments(kind, documents, at));
+  }
+
+  /** Which kinds are cached, and when each was fetched. */
+  async summary(): Promise<Partial<Record<CacheKind, string>>> {
+    const answer = await this.#reading((replica) => {
+      const result: Partial<Record<CacheKind, string>> = {};
+      for (const kind of CACHE_KINDS) {
+        const at = replica.db.meta(`${kind}.fetchedAt`);
+        if (at) result[kind] = at;
+      }
+      return result;
+    });
+    return answer ?? {};
+  }
+
+  async wipe(): Promise<void> {
+    await this.#queue.catch(() => undefined);
+    this.#closeReplica();
+    this.#seen = null;
+    this.epoch += 1;
+    if (this.#file) await rm(this.dir, { recursive: true, force: true });
+    else {
+      this.#replica?.close();
+      this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
+    }
+    // Wiped by the user's choice: there is nothing left to report either.
+    this.#unreadable = null;
+    this.#declaring = null;
+  }
+
+  /** Closes the database (the app quits, or another user signs in); in memory, its content goes with it. */
+  async close(): Promise<void> {
+    await this.#queue.catch(() => undefined);
+    this.epoch += 1;
+    const replica = this.#replica;
+    this.#replica = null;
+    replica?.close();
+  }
+
+  /** The open replica for a read: opened from disk if need be; in memory, after a full refresh under way. */
+  async #readable(): Promise<CapacityReplica | null> {
+    if (!this.#file) {
+      // One connection in memory: a refresh's rows are visible to it before they commit.
+      while (this.#replica?.db.writing) await this.#queue.catch(() => undefined);
+      return this.#replica;
+    }
+    if (!this.#replica) await this.#openExisting();
+    return this.#replica;
+  }
+
+  /**
+   * Runs a read against the replica. A read that meets a damaged page (SQLCipher
+   * authenticates each one) or a file of another version declares the copy
+   * unreadable and answers null; so does one whose epoch moved on meanwhile.
+   */
+  async #reading<T>(use: (replica: CapacityReplica) => T | typeof incompatible): Promise<T | null> {
+    const replica = await this.#readable();
+    if (!replica) return null;
     const epoch = this.epoch;
-    const opened = await openCacheFile(this.#key, this.#aad(kind), this.#path(kind));
-    if (!opened.ok) {
-      if (opened.problem === 'unavailable') throw this.#unavailable();
-      if (opened.problem !== 'missing') await this.#declareUnreadable(opened.problem);
+    let answer: T | typeof incompatible;
+    try {
+      answer = use(replica);
+    } catch (error) {
+      await this.#failed(error);
       return null;
     }
-    const entry = parseEntry(kind, opened.bytes);
-    if (!entry) {
+    if (answer === incompatible) {
       // It opened with our key yet does not parse: another version wrote it.
       await this.#declareUnreadable('incompatible');
       return null;
     }
-    if (epoch !== this.epoch) return null;
-    this.#memory.set(kind, entry);
-    await this.#noteDiskState(epoch);
-    return entry;
+    if (epoch !== this.epoch || replica !== this.#replica) return null;
+    if (this.#file && this.#seen === null && this.#pendingWrites === 0) await this.#noteDiskState(epoch);
+    return answer;
+  }
+
+  /**
+   * Runs a write after the ones before it. A copy found damaged while writing
+   * is declared unreadable and the write is done again on a fresh database
+   * (`retry`), so a sync replaces a damaged copy.
+   */
+  #write(use: (replica: CapacityReplica) => void | Promise<void>, retry = true): Promise<void> {
+    this.#pendingWrites += 1;
+    const run = async () => {
+      for (let attempt = 0; ; attempt += 1) {
+        const replica = await this.#writable();
+        try {
+          await use(replica);
+          break;
+        } catch (error) {
+          if (!unreadableReason(error, this.#file) || attempt > 0) throw error;
+          await this.#failed(error);
+          if (!retry) return;
+        }
+      }
+      await this.#noteDiskState(this.epoch);
+    };
+    const next = this.#queue.catch(() => undefined).then(run);
+    this.#queue = next.finally(() => {
+      this.#pendingWrites -= 1;
+    });
+    return this.#queue;
+  }
+
+  async #writable(): Promise<CapacityReplica> {
+    if (this.#replica) return this.#replica;
+    const file = this.#file;
+    const key = this.#key;
+    if (!file || !key) {
+      this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
+      return this.#replica;
+    }
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+    return this.#replica;
+  }
+
+  /** Opens the file on disk, if there is one, and reads all its pages in the background after `delayMs`. */
+  async #openExisting(delayMs = this.#verifyDelayMs): Promise<void> {
+    if (!this.#file || !this.#key || this.#replica || !existsSync(this.#file)) return;
+    const file = this.#file;
+    const key = this.#key;
+    try {
+      this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+    } catch (error) {
+      await this.#failed(error);
+      return;
+    }
+    const epoch = this.epoch;
+    const opened = this.#replica;
+    const stale = () => epoch !== this.epoch || opened !== this.#replica;
+    this.#verifying = delay(delayMs)
+      .then(() => (stale() ? undefined : verifyReplicaFile(file, key, stale)))
+      .catch((error: unknown) => (epoch === this.epoch ? this.#failed(error) : undefined))
+      // A check the file system refused for a moment is simply not done this time (it was logged).
+      .catch(() => undefined);
+  }
+
+  #loadInBackground(replica: CapacityReplica): Promise<void> {
+    return replica.loadInBackground().catch((error: unknown) => (replica === this.#replica ? this.#failed(error) : undefined));
+  }
+
+  /** An error of a read or write: the copy is declared unreadable when it says the file cannot be trusted; anything else is thrown on. */
+  async #failed(error: unknown): Promise<void> {
+    if (transientFailure(error)) throw this.#unavailable();
+    const reason = unreadableReason(error, this.#file);
+    if (!reason) throw error;
+    await this.#declareUnreadable(reason);
   }
 
   /**
    * The file system would not let the copy be read just now (another program
-   * holds a file, too many files open): that says nothing about the copy, so it
-   * is neither declared unreadable nor touched; this read fails with a message
+   * holds it, too many files open): that says nothing about the copy, so it is
+   * neither declared unreadable nor touched; this read fails with a message
    * that says so, and the next one tries again.
    */
   #unavailable(): AppFailure {
@@ -201,9 +478,9 @@ export class PolicyCache {
   }
 
   /**
-   * The copy cannot be read: from this moment nothing of it is served (memory
-   * is dropped and the epoch moves on before anything else), the user can be
-   * told what was lost, and one line is logged.
+   * The copy cannot be read: from this moment nothing of it is served (the
+   * database is closed and the epoch moves on before anything else), the user
+   * can be told what was lost, and one line is logged.
    *
    * Its files are then deleted rather than kept aside: they can never be
    * opened by this app (so they have no use for diagnosis that the reason and
@@ -213,7 +490,7 @@ export class PolicyCache {
    * the user, and stays until a fresh copy is written.
    */
   #declareUnreadable(reason: UnreadableReason): Promise<void> {
-    this.#memory.clear();
+    this.#closeReplica();
     this.#seen = null;
     this.epoch += 1;
     this.#declaring ??= this.#recordUnreadable(reason);
@@ -221,8 +498,6 @@ export class PolicyCache {
   }
 
   async #recordUnreadable(reason: UnreadableReason): Promise<void> {
-    // A write under way must not land in the folder after it is emptied.
-    await Promise.allSettled(this.#writes.values());
     const facts = await readCopyFacts(this.dir);
     const note: UnreadableCopy = {
       state: 'unreadable',
@@ -238,110 +513,40 @@ export class PolicyCache {
       `offline copy ${basename(this.dir)} could not be read (${reason}); it held ${note.recordsLost ?? 'an unknown number of'} policies, ` +
         `last written ${note.lastWrittenAt ?? 'at an unknown time'}; nothing from it is served, its files are removed, a fresh sync is needed`,
     );
+    this.#closeReplica();
     await rm(this.dir, { recursive: true, force: true });
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await writeUnreadableNote(this.dir, note);
   }
 
-  /** Remembers the files on disk as matching memory, unless trust moved on while reading. */
+  #closeReplica(): void {
+    const replica = this.#replica;
+    this.#replica = this.#file ? null : replica;
+    if (this.#file && replica) replica.close();
+  }
+
+  /** Remembers the files on disk as matching what is open, unless trust moved on meanwhile. */
   async #noteDiskState(epoch: number): Promise<void> {
+    if (!this.#file) return;
     const fingerprint = await diskFingerprint(this.dir);
     if (epoch === this.epoch) this.#seen = fingerprint;
   }
-
-  /** Replaces one kind; writes of the same kind are serialised. */
-  async write<K extends CacheKind>(kind: K, value: CacheValue<K>, fetchedAt: Date = new Date()): Promise<void> {
-    const entry: CacheEntry<K> = { fetchedAt: fetchedAt.toISOString(), value };
-    this.#memory.set(kind, entry);
-    if (!this.#key) return;
-    const key = this.#key;
-    const previous = this.#writes.get(kind) ?? Promise.resolve();
-    const capacities = this.#capacities;
-    this.#pendingWrites += 1;
-    const next = previous
-      .catch(() => undefined)
-      .then(async () => {
-        await mkdir(this.dir, { recursive: true, mode: 0o700 });
-        if (kind === 'capacities' && capacities) {
-          const rows = value as CapacityPolicy[];
-          await capacities.write(rows, entry.fetchedAt);
-          // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
-          await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities: rows.length });
-          // A fresh copy of the list replaces whatever was found unreadable before.
-          await removeUnreadableNote(this.dir);
-          this.#unreadable = null;
-          this.#declaring = null;
-        } else {
-          const payload = Buffer.from(JSON.stringify(entry), 'utf8');
-          await writeFileAtomic(this.#path(kind), encryptPayload(key, this.#aad(kind), payload));
-        }
-        await this.#noteDiskState(this.epoch);
-      })
-      .finally(() => {
-        this.#pendingWrites -= 1;
-      });
-    this.#writes.set(kind, next);
-    await next;
-  }
-
-  /** Resolves when every write under way has landed (or failed). */
-  async settled(): Promise<void> {
-    await Promise.allSettled(this.#writes.values());
-  }
-
-  /** Which kinds are cached, and when each was fetched. */
-  async summary(): Promise<Partial<Record<CacheKind, string>>> {
-    const result: Partial<Record<CacheKind, string>> = {};
-    for (const kind of CACHE_KINDS) {
-      const entry = await this.read(kind);
-      if (entry) result[kind] = entry.fetchedAt;
-    }
-    return result;
-  }
-
-  async wipe(): Promise<void> {
-    await Promise.allSettled(this.#writes.values());
-    this.#memory.clear();
-    this.#seen = null;
-    this.epoch += 1;
-    await rm(this.dir, { recursive: true, force: true });
-    // Wiped by the user's choice: there is nothing left to report either.
-    this.#unreadable = null;
-    this.#declaring = null;
-  }
-
-  #path(kind: CacheKind): string {
-    return join(this.dir, `${kind}.bin`);
-  }
-
-  #aad(kind: string): string {
-    return `capacity-desk-cache/v1\n${this.owner.profileId}\n${this.owner.username}\n${kind}`;
-  }
-
-  async #removeTornTemps(): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return;
-    }
-    await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => rm(join(this.dir, n), { force: true })));
-  }
 }
 
-function parseEntry<K extends SingleFileKind>(kind: K, plaintext: Buffer): CacheEntry<K> | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(plaintext.toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (!raw || typeof raw !== 'object') return null;
-  const { fetchedAt, value } = raw as { fetchedAt?: unknown; value?: unknown };
-  if (typeof fetchedAt !== 'string' || Number.isNaN(Date.parse(fetchedAt))) return null;
-  const parsed = CACHE_SCHEMAS[kind].safeParse(value);
-  return parsed.success ? { fetchedAt, value: parsed.data as CacheValue<K> } : null;
+/** Temp files a write of the plain facts or the note left when the app was killed mid-write. */
+async function removeTornTemps(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.endsWith('.tmp')).map((name) => rm(join(dir, name), { force: true })));
 }
+
+/** A pause that does not keep the process alive. */
+function delay(ms: number): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** What a read answers when the stored value is not in this version's shape. */
+const incompatible = Symbol('incompatible');
 
 /** Read afresh each time: a resilient store falls back to memory in the middle of a call. */
 function keptInMemory(secrets: SecretStore): boolean {

@@ -1,4 +1,6 @@
-import Database from 'better-sqlite3-multiple-ciphers';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
@@ -10,6 +12,14 @@ const WRITE_BATCH = 2_000;
  * 100,000 policies fit, so a search decrypts nothing after the first one.
  */
 const PAGE_CACHE_KIB = 96 * 1024;
+/** The writer's page cache (KiB): enough for a full refresh to not spill, small beside the reader's. */
+const WRITER_CACHE_KIB = 24 * 1024;
+/** Rows read between yields by the background check of every page (whole records: keep each slice short). */
+const VERIFY_BATCH = 500;
+/** Slim rows read between yields while they load in the background (a few milliseconds each). */
+const SLIM_BATCH = 2_000;
+/** Names the layout of the tables; a file that says otherwise was written by another version. */
+export const REPLICA_FORMAT = 'capacity-desk-replica/1';
 
 /** Sort columns as SQL; every one ends with the row id so paging is stable among equal keys. */
 const ORDER_BY: Readonly<Record<LocalSortColumn, string>> = {
@@ -30,6 +40,8 @@ const ORDER_BY: Readonly<Record<LocalSortColumn, string>> = {
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+-- Everything but the capacity list (details, linked accounts, DR lists and details): one row per record.
+CREATE TABLE IF NOT EXISTS documents (kind TEXT NOT NULL, id TEXT NOT NULL, fetched_at TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (kind, id)) STRICT;
 CREATE TABLE IF NOT EXISTS capacities (
   rid INTEGER PRIMARY KEY,
   cidr_id TEXT NOT NULL UNIQUE,
@@ -69,20 +81,55 @@ END;
 
 type Query = ParsedLocalCapacityQuery;
 
+type Connection = Database.Database;
+
 /**
- * The capacity policies of one user of one environment in an encrypted
- * SQLite database (SQLCipher format): one row per policy, so writing one
- * changed policy touches one row; sort columns and a trigram full-text index
- * answer search and sort without loading the list into memory. WAL journaling
- * makes every commit all-or-nothing across a crash.
+ * The module is native and loaded by name at run time (like keytar), so the
+ * main bundle never inlines it. Its binding is named by path rather than found
+ * by the `bindings` helper package, so the packaged app ships the module's own
+ * files only (electron-builder.yml) and Electron loads the binding from
+ * app.asar.unpacked as it does keytar's.
+ */
+let sqlite: { readonly open: typeof Database; readonly binding: string } | null = null;
+function openConnection(file: string): Connection {
+  if (!sqlite) {
+    const require = createRequire(import.meta.url);
+    const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
+    sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
+  }
+  return new sqlite.open(file, { nativeBinding: sqlite.binding });
+}
+
+/** One stored record of a kind other than the capacity list. */
+export interface StoredDocument {
+  readonly id: string;
+  readonly fetchedAt: string;
+  readonly body: string;
+}
+
+/**
+ * The replica of one user of one environment in an encrypted SQLite database
+ * (SQLCipher format): one row per capacity policy, so writing one changed
+ * policy touches one row; sort columns and a trigram full-text index answer
+ * search and sort without loading the list into memory; the other kinds are
+ * records of a documents table in the same file, under the same key and
+ * transactions. WAL journaling makes every commit all-or-nothing across a
+ * crash. On disk, reads use a connection of their own, so a full refresh
+ * (one long transaction that yields) is never seen half-written.
  */
 export class CapacityReplicaDb {
-  readonly #db: Database.Database;
+  readonly #db: Connection;
+  /** Where reads go: a second connection on a file (it sees the last commit), the writer itself in memory. */
+  readonly #read: Connection;
+  readonly file: string | null;
   readonly #upsertRow: Database.Statement;
   readonly #upsertBody: Database.Statement;
+  #writing = false;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Connection, read: Connection, file: string | null) {
     this.#db = db;
+    this.#read = read;
+    this.file = file;
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
         launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search)
@@ -97,33 +144,52 @@ export class CapacityReplicaDb {
     this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
   }
 
-  /** Opens (or creates) the database with a 256-bit key; a wrong key or a damaged file throws here, not later. */
+  /**
+   * Opens (or creates) the database with a 256-bit key; a wrong key, a damaged
+   * first page or a file of another version throws here (SQLITE_NOTADB,
+   * SQLITE_CORRUPT, ReplicaFormatError), not later.
+   */
   static open(file: string, key: Buffer): CapacityReplicaDb {
-    const db = new Database(file);
+    const db = openKeyed(file, key, WRITER_CACHE_KIB);
+    let read: Connection | null = null;
     try {
-      db.pragma(`cipher = 'sqlcipher'`);
-      db.pragma('legacy = 4');
-      db.pragma(`key = "x'${key.toString('hex')}'"`);
-      // Reading the schema is the first access that needs the key.
-      db.prepare('SELECT count(*) FROM sqlite_master').get();
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
-      db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-      db.exec(SCHEMA);
-      return new CapacityReplicaDb(db);
+      prepareSchema(db);
+      read = openKeyed(file, key, PAGE_CACHE_KIB);
+      read.pragma('query_only = ON');
+      return new CapacityReplicaDb(db, read, file);
     } catch (error) {
+      read?.close();
       db.close();
       throw error;
     }
   }
 
+  /** Without a keychain nothing may reach the disk: the same tables, in this process's memory only. */
+  static inMemory(): CapacityReplicaDb {
+    const db = openConnection(':memory:');
+    db.pragma('foreign_keys = ON');
+    prepareSchema(db);
+    return new CapacityReplicaDb(db, db, null);
+  }
+
+  /** True while a full refresh is under way (in memory, reads then see it half done and must wait). */
+  get writing(): boolean {
+    return this.#writing;
+  }
+
   get count(): number {
-    return (this.#db.prepare('SELECT count(*) AS n FROM capacities').get() as { n: number }).n;
+    return (this.#read.prepare('SELECT count(*) AS n FROM capacities').get() as { n: number }).n;
   }
 
   get fetchedAt(): string | null {
-    const row = this.#db.prepare(`SELECT value FROM meta WHERE key = 'capacities.fetchedAt'`).get() as { value: string } | undefined;
+    return this.meta('capacities.fetchedAt');
+  }
+
+  meta(key: string): string | null {
+    const row = this.#read.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value ?? null;
   }
 
@@ -131,6 +197,7 @@ export class CapacityReplicaDb {
   async replaceAll(policies: readonly CapacityPolicy[], fetchedAt: string): Promise<void> {
     // One transaction keeps the old list whole until the new one is; batches inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
+    this.#writing = true;
     try {
       this.#db.exec('DELETE FROM capacity_bodies; DELETE FROM capacities;');
       for (let start = 0; start < policies.length; start += WRITE_BATCH) {
@@ -140,9 +207,13 @@ export class CapacityReplicaDb {
       this.#setMeta('capacities.fetchedAt', fetchedAt);
       this.#db.exec('COMMIT');
     } catch (error) {
-      this.#db.exec('ROLLBACK');
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
       throw error;
+    } finally {
+      this.#writing = false;
     }
+    // The refresh sits in the WAL until a checkpoint; moving it into the file now keeps the WAL small.
+    if (this.file) this.#db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** Write-through of one policy the service just answered with. */
@@ -153,6 +224,38 @@ export class CapacityReplicaDb {
   #write(policy: CapacityPolicy): void {
     const { rid } = this.#upsertRow.get(toRow(policy)) as { rid: number };
     this.#upsertBody.run(rid, JSON.stringify(policy));
+  }
+
+  /** Every record of a kind, replaced in one commit. */
+  replaceDocuments(kind: string, documents: readonly StoredDocument[], fetchedAt: string): void {
+    const insert = this.#db.prepare('INSERT INTO documents (kind, id, fetched_at, body) VALUES (?, ?, ?, ?)');
+    this.#db.transaction(() => {
+      this.#db.prepare('DELETE FROM documents WHERE kind = ?').run(kind);
+      for (const doc of documents) insert.run(kind, doc.id, doc.fetchedAt, doc.body);
+      this.#setMeta(`${kind}.fetchedAt`, fetchedAt);
+    })();
+  }
+
+  /** One record of a kind, added or replaced; the others stay as they are. */
+  putDocument(kind: string, document: StoredDocument): void {
+    this.#db.transaction(() => {
+      this.#db
+        .prepare('INSERT INTO documents (kind, id, fetched_at, body) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET fetched_at = excluded.fetched_at, body = excluded.body')
+        .run(kind, document.id, document.fetchedAt, document.body);
+      if (this.meta(`${kind}.fetchedAt`) === null) this.#setMeta(`${kind}.fetchedAt`, document.fetchedAt);
+    })();
+  }
+
+  documents(kind: string): StoredDocument[] {
+    return this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? ORDER BY id').all(kind) as StoredDocument[];
+  }
+
+  document(kind: string, id: string): StoredDocument | null {
+    return (this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? AND id = ?').get(kind, id) as StoredDocument | undefined) ?? null;
+  }
+
+  documentIds(kind: string): string[] {
+    return (this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[]);
   }
 
   query(query: Query): { rows: CapacityPolicy[]; total: number } {
@@ -175,9 +278,9 @@ export class CapacityReplicaDb {
       }
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.#db.prepare(`SELECT count(*) AS n FROM capacities ${clause}`).get(params) as { n: number }).n;
+    const total = (this.#read.prepare(`SELECT count(*) AS n FROM capacities ${clause}`).get(params) as { n: number }).n;
     const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const rows = this.#db
+    const rows = this.#read
       .prepare(
         `SELECT b.body FROM (SELECT rid FROM capacities ${clause} ORDER BY ${ORDER_BY[query.sortBy]} ${direction}, rid ${direction} LIMIT @limit OFFSET @offset) AS page
          JOIN capacity_bodies AS b USING (rid)`,
@@ -188,31 +291,42 @@ export class CapacityReplicaDb {
 
   /** Every policy as a slim row (no body): what search, sort and the overview need, in one pass. */
   slimRows(): SlimCapacityRow[] {
-    const rows = this.#db
-      .prepare(
-        `SELECT rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-           launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search FROM capacities`,
-      )
-      .raw()
-      .all() as SlimTuple[];
-    return rows.map(slimRow);
+    return (this.#read.prepare(`${SLIM_SELECT} ORDER BY rid`).raw().all() as SlimTuple[]).map(slimRow);
+  }
+
+  /**
+   * The slim rows in batches, yielding between them so the main process keeps
+   * answering; all read in one snapshot, so a write meanwhile is not half seen.
+   */
+  async slimRowsInBatches(): Promise<SlimCapacityRow[]> {
+    const rows: SlimCapacityRow[] = [];
+    const batch = this.#read.prepare(`${SLIM_SELECT} WHERE rid > ? ORDER BY rid LIMIT ${SLIM_BATCH}`).raw();
+    const inMemory = this.file === null;
+    // On a file, a read transaction pins the snapshot across the yields (the writer is another connection).
+    if (!inMemory) this.#read.exec('BEGIN');
+    try {
+      for (let after = 0; ; ) {
+        const tuples = batch.all(after) as SlimTuple[];
+        for (const tuple of tuples) rows.push(slimRow(tuple));
+        if (tuples.length < SLIM_BATCH) break;
+        after = (tuples[tuples.length - 1] as SlimTuple)[0];
+        await yieldToEventLoop();
+      }
+    } finally {
+      if (!inMemory && this.#read.inTransaction) this.#read.exec('COMMIT');
+    }
+    return rows;
   }
 
   slimRow(cidrId: string): SlimCapacityRow | null {
-    const tuple = this.#db
-      .prepare(
-        `SELECT rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-           launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search FROM capacities WHERE cidr_id = ?`,
-      )
-      .raw()
-      .get(cidrId) as SlimTuple | undefined;
+    const tuple = this.#db.prepare(`${SLIM_SELECT} WHERE cidr_id = ?`).raw().get(cidrId) as SlimTuple | undefined;
     return tuple ? slimRow(tuple) : null;
   }
 
   /** Whole records for the given rows, in the order given. */
   bodies(rids: readonly number[]): CapacityPolicy[] {
     if (rids.length === 0) return [];
-    const found = this.#db.prepare(`SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rids)) as {
+    const found = this.#read.prepare(`SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rids)) as {
       rid: number;
       body: string;
     }[];
@@ -223,7 +337,13 @@ export class CapacityReplicaDb {
     });
   }
 
+  /** Every whole record, in storage order (rarely wanted: the slim rows serve search, sort and the overview). */
+  allBodies(): CapacityPolicy[] {
+    return (this.#read.prepare('SELECT body FROM capacity_bodies ORDER BY rid').pluck().all() as string[]).map((b) => JSON.parse(b) as CapacityPolicy);
+  }
+
   close(): void {
+    if (this.#read !== this.#db) this.#read.close();
     this.#db.close();
   }
 
@@ -231,6 +351,82 @@ export class CapacityReplicaDb {
     this.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 }
+
+/**
+ * Reads every page of a replica file that holds data (with a connection of
+ * its own and a small page cache), yielding between batches: SQLCipher
+ * authenticates each page as it is read, so a page damaged anywhere throws
+ * SQLITE_CORRUPT here, soon after opening, rather than when a view first
+ * needs that page.
+ */
+export async function verifyReplicaFile(file: string, key: Buffer, shouldStop: () => boolean = () => false): Promise<void> {
+  const db = openKeyed(file, key, 2 * 1024);
+  try {
+    db.pragma('query_only = ON');
+    const trees = db
+      .prepare(`SELECT type, name, tbl_name AS tbl FROM sqlite_master WHERE rootpage > 0 AND type IN ('table', 'index') ORDER BY type DESC, name`)
+      .all() as Array<{ type: 'table' | 'index'; name: string; tbl: string }>;
+    for (const tree of trees) {
+      if (shouldStop()) return;
+      if (tree.type === 'index') {
+        // Counting through an index visits every one of its pages.
+        db.prepare(`SELECT count(*) FROM ${quoted(tree.tbl)} INDEXED BY ${quoted(tree.name)}`).get();
+        continue;
+      }
+      // A full scan reads every page of the table, overflow pages included; it yields every batch.
+      let seen = 0;
+      for (const row of db.prepare(`SELECT * FROM ${quoted(tree.name)}`).raw().iterate()) {
+        void row;
+        seen += 1;
+        if (seen % VERIFY_BATCH === 0) {
+          await yieldToEventLoop();
+          if (shouldStop()) return;
+        }
+      }
+    }
+  } finally {
+    db.close();
+  }
+}
+
+function quoted(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Thrown when a replica opened with its key was written by another version of the app. */
+export class ReplicaFormatError extends Error {
+  constructor(found: string) {
+    super(`replica written in format ${found}, this version reads ${REPLICA_FORMAT}`);
+    this.name = 'ReplicaFormatError';
+  }
+}
+
+function openKeyed(file: string, key: Buffer, cacheKib: number): Connection {
+  const db = openConnection(file);
+  try {
+    db.pragma(`cipher = 'sqlcipher'`);
+    db.pragma('legacy = 4');
+    db.pragma(`key = "x'${key.toString('hex')}'"`);
+    // Reading the schema is the first access that needs the key.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    db.pragma(`cache_size = -${cacheKib}`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function prepareSchema(db: Connection): void {
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get() !== undefined;
+  const found = hasMeta ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined)?.value : undefined;
+  if (found !== undefined && found !== REPLICA_FORMAT) throw new ReplicaFormatError(found);
+  db.exec(SCHEMA);
+  if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
+}
+
+const SLIM_SELECT = `SELECT rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
+  launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search FROM capacities`;
 
 type SlimTuple = [number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string];
 

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { PolicyCache } from '../../../electron/services/cache/policy-cache.js';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { cacheKeyService, PolicyCache } from '../../../electron/services/cache/policy-cache.js';
 import { NotificationLedger } from '../../../electron/services/desktop/notification-ledger.js';
 import { WindowStateStore } from '../../../electron/services/desktop/window-state-store.js';
 import { PreferencesStore } from '../../../electron/services/preferences/preferences-store.js';
@@ -86,35 +87,41 @@ describe('settings-like files', () => {
 });
 
 describe('the offline copy', () => {
-  it('files held by another program are not taken as damage: the copy is reported not readable right now, kept, and read later', async () => {
+  it('a database held by another program is not taken as damage: the copy is reported not readable right now, kept, and read later', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'cd-busy-cache-'));
     const secrets = new FixedSecretStore();
     const owner = { profileId: 'sandbox', username: 'alex.morgan@example.com' };
     const rows = syntheticPolicies(120);
-    const writer = await PolicyCache.open({ dataDir, secrets, owner, shardRows: 50 });
+    const writer = await PolicyCache.open({ dataDir, secrets, owner });
     await writer.write('capacities', rows);
     await writer.write('accounts', []);
-    const before = (await readdir(writer.dir, { recursive: true })).sort();
+    await writer.close();
+    const before = (await readdir(writer.dir)).sort();
 
-    const reader = await PolicyCache.open({ dataDir, secrets, owner, shardRows: 50 });
-    faults.set(reader.dir, { code: 'EBUSY', left: Infinity });
-    await expect(reader.readCapacities()).rejects.toThrow(/could not be read right now/);
-    await expect(reader.read('accounts')).rejects.toThrow(/could not be read right now/);
-    expect(reader.unreadable).toBeNull();
-    expect(reader.discarded).toBe(0);
-    faults.clear();
-    expect((await readdir(reader.dir, { recursive: true })).sort()).toEqual(before);
+    // Another program holds the database locked (a backup tool, a second copy of the app): SQLITE_BUSY.
+    const key = Buffer.from((await secrets.get(cacheKeyService(owner.profileId), owner.username)) ?? '', 'base64');
+    const holder = new Database(join(writer.dir, 'replica.db'));
+    holder.pragma(`cipher = 'sqlcipher'`);
+    holder.pragma('legacy = 4');
+    holder.pragma(`key = "x'${key.toString('hex')}'"`);
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      const reader = await PolicyCache.open({ dataDir, secrets, owner });
+      await expect(reader.readCapacities()).rejects.toThrow(/could not be read right now/);
+      expect(reader.unreadable).toBeNull();
+      expect(reader.discarded).toBe(0);
+    } finally {
+      holder.exec('COMMIT');
+      holder.close();
+    }
+    expect((await readdir(writer.dir)).sort()).toEqual(before.filter((name) => name !== 'replica.db-shm'));
 
-    // A shard busy while the manifest is not: the same.
-    const shardReader = await PolicyCache.open({ dataDir, secrets, owner, shardRows: 50 });
-    faults.set(join(shardReader.dir, 'capacities', (before.find((name) => /^capacities\/[0-9a-f]{16}$/.test(name)) ?? '').split('/')[1] ?? 'x'), { code: 'EMFILE', left: Infinity });
-    await expect(shardReader.readCapacities()).rejects.toThrow(/could not be read right now/);
-    faults.clear();
-    expect(shardReader.unreadable).toBeNull();
-
-    const later = await PolicyCache.open({ dataDir, secrets, owner, shardRows: 50 });
+    const later = await PolicyCache.open({ dataDir, secrets, owner });
     expect((await later.readCapacities())?.value).toHaveLength(120);
-  });
+    expect(later.unreadable).toBeNull();
+    await later.close();
+  }, 30_000);
 });
 
 describe('writers of files that could not be set aside', () => {
