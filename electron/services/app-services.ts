@@ -238,8 +238,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     async close() {
       desktop.stop();
       backgroundSync.stop();
-      // A refresh under way stops and is waited for: nothing is written to the copy after close.
-      await offline.stopSync();
+      // A refresh under way stops and is waited for, and the replica is closed (its journal folded in):
+      // nothing is written to the copy after close.
+      await offline.close();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
       await Promise.all([logger.flush(), auditLog.flush()]);

@@ -279,7 +279,6 @@ export class OfflineService {
     return true;
   }
 
-  /** Fetches everything offline review needs, with progress events; one sync at a time. */
   /**
    * A refresh asked for while one of the same copy runs (the background one
    * after sign-in, say) joins it: one sync at a time, and the asker gets its summary.
