@@ -19,7 +19,17 @@ const SCALE = 17_000;
 /** A round trip to a real service over a WAN, put in by the sandbox's latency fault. */
 const WAN_RTT_MS = 25;
 const GOAL_SPEEDUP = 5;
+/** The old goal (a share of the sandbox's own throughput), kept as context: no client that parses JSON reaches it on two cores. */
 const GOAL_SHARE_OF_SANDBOX = 0.5;
+/**
+ * Issue 15's goal: a full sync of 100,000 policies over a 50 ms round trip
+ * reaches this share of the throughput of a client that only runs JSON.parse
+ * on the same pages, fetched with the same concurrency, in the same run.
+ */
+const FULL_SCALE = 170_000;
+const FULL_RTT_MS = 50;
+const GOAL_SHARE_OF_PARSE_ONLY = 0.7;
+const FULL_ROUNDS = 2;
 /**
  * Both processes' JITs keep speeding up for a dozen full passes: every
  * contender runs this many times before anything is timed, so none of them
@@ -42,8 +52,8 @@ interface SandboxProcess {
  * The sandbox in its own process, as the real service would be: the client's
  * parsing and the server's work do not share one event loop.
  */
-async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(SCALE), '--controls', '--quiet'], {
+async function startSandboxProcess(scale = SCALE): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--controls', '--quiet'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -67,6 +77,49 @@ async function setLatency(url: string, latencyMs: number): Promise<void> {
     body: JSON.stringify({ pathPrefix: `${API_PREFIX}/flexcompute/capacities`, latencyMs }),
   });
   if (answer.status !== 201) throw new Error(`could not set the latency fault: ${answer.status}`);
+}
+
+/**
+ * A full sync of a user with about 100,000 policies over a 50 ms round trip,
+ * through the app's client (undici, zod), against a client that only fetches
+ * the same pages with the same concurrency and runs JSON.parse on each: the
+ * most any client could do over that link on this machine.
+ */
+async function fullSyncAgainstParseOnly(): Promise<Figure[]> {
+  const sandbox = await startSandboxProcess(FULL_SCALE);
+  const client = new ApiClient({ baseUrl: sandbox.url, dispatcher: createHttpAgent() });
+  const pool = new Pool(sandbox.url, { connections: SYNC_CONCURRENCY });
+  try {
+    const user = SANDBOX_USERS[0];
+    if (!user) throw new Error('no seeded user');
+    const { access_token: token } = await client.call('signIn', { body: { username: user.username, password: user.password } });
+    const session: Authorized = { authorized: (work) => work(client, token) };
+    const policies = (await syncCapacities(session)).length;
+    const paths = pagePaths(Math.ceil(policies / SYNC_PAGE_SIZE));
+    await setLatency(sandbox.url, FULL_RTT_MS);
+    const best = await interleaved(FULL_ROUNDS, {
+      parseOnly: () => fetchEveryPage(pool, token, paths, SYNC_CONCURRENCY, (text) => JSON.parse(text)),
+      sync: () => syncCapacities(session),
+    });
+    const share = best.parseOnly / best.sync;
+    return [
+      { name: `full sync at ${FULL_RTT_MS} ms round trip: policies`, value: policies, unit: 'policies' },
+      { name: `full sync at ${FULL_RTT_MS} ms round trip: the app's client`, value: round(best.sync), unit: 'ms' },
+      { name: `full sync at ${FULL_RTT_MS} ms round trip: JSON.parse-only client, same pages and concurrency`, value: round(best.parseOnly), unit: 'ms' },
+      {
+        name: `full sync at ${FULL_RTT_MS} ms round trip: app's client / JSON.parse-only throughput`,
+        value: round(share * 100, 1),
+        unit: '%',
+        budget: `>= ${GOAL_SHARE_OF_PARSE_ONLY * 100} %`,
+        withinBudget: share >= GOAL_SHARE_OF_PARSE_ONLY,
+      },
+    ];
+  } finally {
+    await pool.close();
+    await client.close();
+    sandbox.child.kill();
+    if (sandbox.child.exitCode === null) await once(sandbox.child, 'exit');
+  }
 }
 
 /** The plain way: one page after another. */
@@ -203,13 +256,8 @@ export default async function syncBench(): Promise<Figure[]> {
       },
       { name: `sandbox own throughput (raw load generator, ${LOAD_CONNECTIONS} connections, same pages)`, value: round(sandboxRate), unit: 'pages/s' },
       { name: 'bulk fetch throughput (loopback, parsed and checked)', value: round(rate(best.bulk)), unit: 'pages/s' },
-      {
-        name: 'bulk fetch / sandbox throughput',
-        value: round(share * 100, 1),
-        unit: '%',
-        budget: `>= ${GOAL_SHARE_OF_SANDBOX * 100} %`,
-        withinBudget: share >= GOAL_SHARE_OF_SANDBOX,
-      },
+      // Context only: the goal moved to the share of a JSON.parse-only client (below), which any client can be held to.
+      { name: `bulk fetch / sandbox throughput (old goal ${GOAL_SHARE_OF_SANDBOX * 100} %)`, value: round(share * 100, 1), unit: '%' },
       { name: 'ceiling: JSON.parse only, no check, no client / sandbox throughput', value: round(parseShare * 100, 1), unit: '%' },
       {
         name: `cores busy at the goal's rate for the sandbox + JSON.parse alone (this machine: ${availableParallelism()})`,
@@ -221,6 +269,7 @@ export default async function syncBench(): Promise<Figure[]> {
       { name: 'per page: schema check', value: round(msPerRun(() => CapacityPage.parse(parsed)), 3), unit: 'ms' },
       { name: 'per page: structured-clone read (a worker thread\'s hand-over)', value: round(msPerRun(() => deserialize(cloned)), 3), unit: 'ms' },
     ];
+    figures.push(...(await fullSyncAgainstParseOnly()));
     for (const figure of figures) process.stderr.write(`  ${figure.name}: ${figure.value} ${figure.unit}\n`);
     return figures;
   } finally {
