@@ -1,4 +1,5 @@
 import type { AppError } from '../../shared/ipc/result.js';
+import type { CapacityRow } from '../../shared/api/readers.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
 import { api } from '../lib/api.js';
 import type { PolicyEntry } from '../lib/palette-search.js';
@@ -6,6 +7,17 @@ import { capacityList } from './capacity-list.svelte.js';
 
 /** The newest policies the palette indexes by name; any policy can still be opened by its full id. */
 export const INDEX_MAX_PAGES = 20;
+
+/** What the palette searches of a policy: id, name, instance type and zone. */
+function entryOf(policy: CapacityRow): PolicyEntry {
+  return {
+    cidrId: policy.cidrId,
+    policyName: policy.policyName ?? policy.cidrId,
+    policyStatus: policy.policyStatus ?? '',
+    instanceType: policy.policyInstance?.instanceType,
+    availabilityZone: policy.cspRegion?.availabilityZoneId,
+  };
+}
 
 /**
  * A light index of the user's capacity policies (id, name, status) for the
@@ -30,7 +42,7 @@ class CapacityIndex {
     void this.version;
     // The list's rows join in only when they are this user's.
     if (capacityList.scope === this.#scope) for (const row of capacityList.loadedRows()) {
-      this.#entries.set(row.cidrId, { cidrId: row.cidrId, policyName: row.policyName ?? row.cidrId, policyStatus: row.policyStatus ?? '' });
+      this.#entries.set(row.cidrId, entryOf(row));
     }
     return [...this.#entries.values()];
   }
@@ -56,7 +68,7 @@ class CapacityIndex {
       }
       this.total = result.value.total;
       for (const policy of result.value.rows) {
-        this.#entries.set(policy.cidrId, { cidrId: policy.cidrId, policyName: policy.policyName ?? policy.cidrId, policyStatus: policy.policyStatus ?? '' });
+        this.#entries.set(policy.cidrId, entryOf(policy));
       }
       this.version++;
       if (page * PAGING.maxPageSize >= result.value.total) break;

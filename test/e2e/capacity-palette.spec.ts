@@ -60,3 +60,30 @@ test('Ctrl+K jumps to a policy by name or id, to a filtered list and to every vi
   await expect(palette).toBeHidden();
   await expect(page.getByTestId('search-view')).toBeVisible();
 });
+
+test('Ctrl+K forgives a typo and separators, and finds policies by instance type and zone', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const newest = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'desc' });
+  const target = newest.rows[5] as CapacityPolicy;
+  const palette = page.getByRole('dialog', { name: 'Go to…' });
+  const input = palette.getByRole('combobox');
+
+  // "Web tier us-east-1 6" typed as "Web-ter-us-east-1-6": one letter dropped, hyphens for spaces.
+  const words = target.policyName.split(' ');
+  const long = words.findIndex((word) => word.length >= 4);
+  const typo = words.map((word, i) => (i === long ? word.slice(0, 2) + word.slice(3) : word)).join('-');
+  expect(typo.toLowerCase()).not.toContain(words[long]!.toLowerCase());
+  await page.keyboard.press('Control+k');
+  await input.fill(typo);
+  await expect(palette.getByRole('option', { name: new RegExp(target.cidrId) })).toBeVisible();
+  await palette.getByRole('option', { name: new RegExp(target.cidrId) }).click();
+  await expect(page.getByTestId('detail-cidr')).toHaveText(target.cidrId);
+
+  // No policy name holds its instance type or zone; both are searched all the same.
+  const typeAndZone = `${target.policyInstance.instanceType} ${target.cspRegion.availabilityZoneId}`;
+  expect(target.policyName).not.toContain(target.policyInstance.instanceType);
+  await page.keyboard.press('Control+k');
+  await input.fill(typeAndZone);
+  await expect(palette.getByRole('option', { name: new RegExp(target.cidrId) })).toBeVisible();
+});

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { CAPACITY_STATUSES } from '../../shared/api/contract-choices.js';
-import { JORDAN, SandboxClient, addFault, clearFaults, expectAccessible, goTo, screenshot, signInTo } from './cyber-support.js';
+import { JORDAN, SandboxClient, addFault, clearFaults, expectAccessible, screenshot, signInTo } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 
 const DAY = 86_400_000;
@@ -82,10 +82,24 @@ test('a status tile opens the capacity list filtered by that status', async ({ o
   await page.getByTestId('status-counts').locator('[data-status="EXPIRED"]').click();
   await expect(page.getByRole('heading', { name: 'Capacity policies', level: 1 })).toBeVisible();
   await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Expired' })).toBeChecked();
+});
 
-  await goTo(page, 'Overview');
-  await page.getByTestId('tile-launching').getByRole('button', { name: /ready for purchase/ }).click();
-  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Ready for purchase' })).toBeChecked();
+test('a date-window tile opens only what it counts: no link to every policy of a status (issue 17 item 10)', async ({ openApp }) => {
+  const page = await openApp();
+  await signInTo(page);
+  // The service lists capacity policies by status only, so "launching in 30 days: 4 active" cannot open as a list:
+  // the counts are words, not links to all active policies.
+  for (const tile of ['tile-launching', 'tile-ending']) {
+    await expect(page.getByTestId(tile).getByTestId('figure-value')).toHaveText(/\d/);
+    await expect(page.getByTestId(tile).getByRole('button'), tile).toHaveCount(0);
+  }
+  await expect(page.getByTestId('tile-launching')).toContainText(/\d+ (active|ready for purchase)/);
+  // "Ending without auto-renewal" leads to the list of exactly those policies, on this page.
+  const renewal = page.getByTestId('tile-renewal');
+  await expect(renewal.getByRole('button', { name: /active policies/ })).toHaveCount(0);
+  await renewal.getByRole('button', { name: 'Show these policies' }).click();
+  await expect(page.getByRole('heading', { name: 'Ending soon without auto-renewal' })).toBeFocused();
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
 });
 
 test('a failing service is explained, and Try again recovers', async ({ openApp, app }) => {

@@ -5,6 +5,7 @@ const entries = [
   { cidrId: 'sc_1000012', policyName: 'Web tier us-east-1 12', policyStatus: 'ACTIVE' },
   { cidrId: 'sc_1000120', policyName: 'Batch analytics eu-west-1 120', policyStatus: 'EXPIRED' },
   { cidrId: 'sc_1000121', policyName: 'Search cluster us-west-2 121', policyStatus: 'ACTIVE' },
+  { cidrId: 'sc_2000300', policyName: 'web-tier', policyStatus: 'ACTIVE', instanceType: 'm5.2xlarge', availabilityZone: 'use1-az4' },
 ];
 
 describe('palette search', () => {
@@ -21,6 +22,30 @@ describe('palette search', () => {
     expect(matchScore('tier payroll', entries[0]!)).toBeNull();
     expect(rankPolicies('sc_', entries, 2)).toHaveLength(2);
     expect(rankPolicies('   ', entries, 5)).toEqual([]);
+  });
+
+  it('forgives typos, case and separators: "web tir" and "Web-tier" find "web-tier"', () => {
+    expect(rankPolicies('web tir', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000012', 'sc_2000300']);
+    expect(rankPolicies('Web-tier', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000012', 'sc_2000300']);
+    expect(rankPolicies('wbe tier', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000012', 'sc_2000300']);
+    expect(rankPolicies('analitycs', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000120']);
+    // Words under three letters must be exact, and a typo in the first letter is not guessed.
+    expect(rankPolicies('wb', entries, 5)).toEqual([]);
+    expect(rankPolicies('xeb', entries, 5)).toEqual([]);
+    expect(rankPolicies('payroll', entries, 5)).toEqual([]);
+  });
+
+  it('finds policies by instance type and zone, and ranks exact matches before typos', () => {
+    expect(rankPolicies('m5.2xlarge', entries, 5).map((e) => e.cidrId)).toEqual(['sc_2000300']);
+    expect(rankPolicies('use1-az4', entries, 5).map((e) => e.cidrId)).toEqual(['sc_2000300']);
+    expect(rankPolicies('web m5', entries, 5).map((e) => e.cidrId)).toEqual(['sc_2000300']);
+    expect(matchScore('web tier', entries[0]!)!).toBeLessThan(matchScore('web tir', entries[0]!)!);
+  });
+
+  it('keeps the best matches of a long list in order, however it is given', () => {
+    const many = Array.from({ length: 500 }, (_, i) => ({ cidrId: `sc_${i}`, policyName: `web tier ${i}`, policyStatus: 'ACTIVE' }));
+    expect(rankPolicies('web tir', many.slice().reverse(), 3).map((e) => e.cidrId)).toEqual(['sc_0', 'sc_1', 'sc_2']);
+    expect(rankPolicies('sc_9', many, 3).map((e) => e.cidrId)).toEqual(['sc_9', 'sc_90', 'sc_91']);
   });
 
   it('knows a whole policy id and matches view labels', () => {
