@@ -1,6 +1,7 @@
 import type { DeskApi } from '../../shared/ipc/api-shape.js';
 import type { Page } from '@playwright/test';
 import { Pricing, type CapacityPolicy } from '../../shared/api/capacity.js';
+import { RULE_FOR_PEOPLE } from '../../shared/api/contract-choices.js';
 import { formatAmount, formatFraction } from '../../shared/format/money.js';
 import {
   addFault,
@@ -111,7 +112,7 @@ test('a bad date range and missing fields are caught as the user types, and noth
   await signInAs(page);
   await openSearch(page);
   await fillSearch(page, { instanceType: 'm5.large', platform: 'Linux/UNIX', zone: 'use1-az1', start: '2027-03-10', end: '2027-03-01' });
-  await expect(fieldError(page, 'End date')).toHaveText('Must not be before startDate');
+  await expect(fieldError(page, 'End date')).toHaveText('The end date cannot be before the start date');
   await expect(form(page).getByLabel('End date')).toHaveAttribute('aria-invalid', 'true');
 
   await form(page).getByLabel('End date').fill('2028-03-20');
@@ -123,7 +124,7 @@ test('a bad date range and missing fields are caught as the user types, and noth
   await form(page).getByLabel('UTC offset (hours)').fill('19');
   await form(page).getByRole('button', { name: 'Search availability' }).click();
   await expect(fieldError(page, 'Instance type')).toHaveText('Is required');
-  await expect(fieldError(page, 'UTC offset (hours)')).toHaveText('Must be a number of hours between -18 and 18');
+  await expect(fieldError(page, 'UTC offset (hours)')).toHaveText(RULE_FOR_PEOPLE.utcOffset);
   await expect(form(page).getByLabel('Instance type')).toBeFocused();
   expect(await requestCount(app, 'searchCapacity')).toBe(0);
   await expectAccessible(page, 'search form errors');
