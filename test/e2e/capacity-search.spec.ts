@@ -116,14 +116,14 @@ test('a bad date range and missing fields are caught as the user types, and noth
   await expect(form(page).getByLabel('End date')).toHaveAttribute('aria-invalid', 'true');
 
   await form(page).getByLabel('End date').fill('2028-03-20');
-  await expect(fieldError(page, 'End date')).toHaveText('Window must be at most 366 days');
+  await expect(fieldError(page, 'End date')).toHaveText(RULE_FOR_PEOPLE.windowTooLong);
   await form(page).getByLabel('End date').fill('2028-03-09');
   await expect(fieldError(page, 'End date')).toHaveCount(0);
 
   await form(page).getByLabel('Instance type').fill('');
   await form(page).getByLabel('UTC offset (hours)').fill('19');
   await form(page).getByRole('button', { name: 'Search availability' }).click();
-  await expect(fieldError(page, 'Instance type')).toHaveText('Is required');
+  await expect(fieldError(page, 'Instance type')).toHaveText(RULE_FOR_PEOPLE.required);
   await expect(fieldError(page, 'UTC offset (hours)')).toHaveText(RULE_FOR_PEOPLE.utcOffset);
   await expect(form(page).getByLabel('Instance type')).toBeFocused();
   expect(await requestCount(app, 'searchCapacity')).toBe(0);

@@ -1,9 +1,10 @@
+import type { Locator } from '@playwright/test';
 import { expect, expectAccessible, firstWithStatus, openDetail, signInAs, test } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
 
 /** The text of the cell under the column header named `header`, in the table's first body row. */
-async function cellUnder(table: import('@playwright/test').Locator, header: string): Promise<string> {
+async function cellUnder(table: Locator, header: string): Promise<string> {
   const headers = await table.getByRole('columnheader').allTextContents();
   const column = headers.findIndex((text) => text.trim() === header);
   expect(column, `column "${header}" in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
