@@ -105,6 +105,12 @@ test('an unsupported instance type is refused by the service and said next to th
   await expect(form(page).getByLabel('Instance type')).toBeFocused();
   await expectAccessible(page, 'search refused');
   await screenshot(page, 'search-unsupported');
+
+  // Issue 17, item 8: once the platform is changed, the refusal no longer stands under the fields.
+  await form(page).getByLabel('Platform').fill('Windows');
+  await expect(fieldError(page, 'Platform')).toHaveCount(0);
+  await expect(fieldError(page, 'Instance type')).toHaveCount(0);
+  await expect(form(page).getByLabel('Instance type')).not.toHaveAttribute('aria-invalid', 'true');
 });
 
 test('a bad date range and missing fields are caught as the user types, and nothing is sent', async ({ openApp, app }) => {
