@@ -1,10 +1,11 @@
 import type { RENEWAL_FREQUENCIES } from '../../shared/api/contract-choices.js';
+import { countOf } from '../../shared/format/plural.js';
 
 /** Display helpers for capacity policies; dates and times are in dates.ts. */
 
 export function formatDays(days: number | null): string {
   if (days === null) return '—';
-  return days === 1 ? '1 day' : `${days} days`;
+  return countOf(days, 'day', 'days');
 }
 
 /** "m5.large × 4" */

@@ -1,5 +1,5 @@
 import { ConfigureFields, type CapacityConfiguration, type ConfigureRequest } from '../../shared/api/capacity.js';
-import { CONFIGURABLE_FIELDS, parseFieldRule } from '../../shared/api/contract-choices.js';
+import { CONFIGURABLE_FIELDS, parseFieldRule, ruleForPeople } from '../../shared/api/contract-choices.js';
 import { isInputError, type AppError } from '../../shared/ipc/result.js';
 
 /** The configure form's logic, free of any UI: values, rules, the body to send, server errors. */
@@ -81,8 +81,14 @@ export function ruleText(error: AppError): string {
   return described?.rule ?? error.message;
 }
 
-/** "must match ^vpc-.*" -> "Must match ^vpc-.*" */
+/**
+ * The message to show for a rule: the contract's person-worded one when the rule is
+ * known ("must match ^sg-..." -> "A security group id looks like sg-0a1b2c3d ..."),
+ * otherwise the text as a sentence ("is not valid" -> "Is not valid").
+ */
 export function sentence(rule: string): string {
+  const worded = ruleForPeople(rule);
+  if (worded) return worded;
   return rule.length === 0 ? rule : rule[0]!.toUpperCase() + rule.slice(1);
 }
 

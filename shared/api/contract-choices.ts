@@ -114,6 +114,37 @@ export const RULE = {
   frequencyRequired: 'is required when autoRenewalEnabled is true',
 } as const;
 
+/**
+ * Each rule of RULE worded for a person, beside it: RULE stays the service's text
+ * (what the sandbox sends and the schemas check), this is what the forms show.
+ */
+export const RULE_FOR_PEOPLE: Readonly<Record<keyof typeof RULE, string>> = {
+  required: 'This is required',
+  nonEmpty: 'This cannot be empty',
+  string: 'Enter text here',
+  boolean: 'Choose yes or no',
+  page: 'The page is a whole number, 1 or more',
+  pageSize: `The page size is a whole number from 1 to ${PAGING.maxPageSize}`,
+  sortOrder: 'Choose ascending or descending',
+  date: 'Enter a real date',
+  endBeforeStart: 'The end date cannot be before the start date',
+  windowTooLong: `The window can be at most ${SEARCH_LIMITS.maxWindowDays} days long`,
+  utcOffset: `Enter hours from UTC between ${SEARCH_LIMITS.minUtcOffset} and ${SEARCH_LIMITS.maxUtcOffset}, e.g. 5.5`,
+  vpc: 'A VPC id starts with vpc-, like vpc-0a1b2c3d',
+  securityGroup: 'A security group id looks like sg-0a1b2c3d (sg- and at least 8 hexadecimal characters)',
+  amiImage: 'An image id starts with ami-, like ami-0a1b2c3d',
+  ebsVolumeSize: `Enter a whole number from ${CONFIG_RULES.ebsMin} to ${CONFIG_RULES.ebsMax}`,
+  atLeastOneConfigField: 'Change at least one setting before saving',
+  frequency: 'Choose how often to renew',
+  frequencyRequired: 'Choose how often to renew when auto-renewal is on',
+};
+
+/** The person-worded message for a rule text of RULE (as the schemas or the service state it), or null for any other text. */
+export function ruleForPeople(rule: string): string | null {
+  const key = (Object.keys(RULE) as (keyof typeof RULE)[]).find((name) => RULE[name] === rule);
+  return key ? RULE_FOR_PEOPLE[key] : null;
+}
+
 /** Descriptions of the error envelope and success messages, written once. */
 export const MESSAGE = {
   credentialsRequired: 'Username and password are required',

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import { parseCancellationFee } from '../../shared/api/contract-choices.js';
+import { parseCancellationFee, RULE_FOR_PEOPLE } from '../../shared/api/contract-choices.js';
 import { formatAmount } from '../../shared/format/money.js';
 import {
   expect,
@@ -118,20 +118,20 @@ test('configuration: each shared rule applies as the user types; saving shows th
   await openDetail(page, policy.cidrId);
   await openConfigForm(page);
 
-  await expectRule(page, 'VPC', 'net-0a1b', 'Must match ^vpc-.*');
+  await expectRule(page, 'VPC', 'net-0a1b', RULE_FOR_PEOPLE.vpc);
   await expectRule(page, 'VPC', 'vpc-0a1b2c3d', null);
 
-  await expectRule(page, 'Security group', 'sg-123', 'Must match ^sg-[0-9a-fA-F]{8,}$');
-  await expectRule(page, 'Security group', 'sg-0123abcz', 'Must match ^sg-[0-9a-fA-F]{8,}$');
+  await expectRule(page, 'Security group', 'sg-123', RULE_FOR_PEOPLE.securityGroup);
+  await expectRule(page, 'Security group', 'sg-0123abcz', RULE_FOR_PEOPLE.securityGroup);
   await expectRule(page, 'Security group', 'sg-0123abcd', null);
 
-  await expectRule(page, 'Machine image (AMI)', 'img-1234', 'Must match ^ami-.*');
+  await expectRule(page, 'Machine image (AMI)', 'img-1234', RULE_FOR_PEOPLE.amiImage);
   await expectRule(page, 'Machine image (AMI)', 'ami-0abc1234', null);
 
-  await expectRule(page, 'Key pair', '', 'Must not be empty');
+  await expectRule(page, 'Key pair', '', RULE_FOR_PEOPLE.nonEmpty);
   await expectRule(page, 'Key pair', 'ops-key', null);
 
-  const ebsRule = 'Must be an integer between 1 and 16384';
+  const ebsRule = RULE_FOR_PEOPLE.ebsVolumeSize;
   for (const bad of ['0', '16385', '1.5', 'ten', '']) {
     await expectRule(page, 'EBS volume size (GB)', bad, ebsRule);
   }
@@ -175,7 +175,7 @@ test("the service's refusal lands on the field it names; an unsupported instance
   const field = configForm(page).getByLabel('Security group');
   await expect(field).toBeFocused();
   await expect(field).toHaveAttribute('aria-invalid', 'true');
-  await expect(configForm(page).locator('.field', { has: page.getByLabel('Security group') }).getByTestId('field-error')).toHaveText('Must match ^sg-[0-9a-fA-F]{8,}$');
+  await expect(configForm(page).locator('.field', { has: page.getByLabel('Security group') }).getByTestId('field-error')).toHaveText(RULE_FOR_PEOPLE.securityGroup);
   // Editing the field clears the service's word on it.
   await field.fill('sg-00000001');
   await expect(field).not.toHaveAttribute('aria-invalid', 'true');

@@ -68,6 +68,6 @@ describe('configure form', () => {
     expect(configFieldOf({ kind: 'not-found', message: 'Instance type m4.large with platform Linux/UNIX is not supported' })).toBeNull();
     expect(ruleText(refusal)).toBe('must match ^sg-[0-9a-fA-F]{8,}$');
     expect(ruleText({ kind: 'invalid-input', message: 'Enter a policy id' })).toBe('Enter a policy id');
-    expect(sentence('must not be empty')).toBe('Must not be empty');
+    expect(sentence('is not valid')).toBe('Is not valid');
   });
 });
