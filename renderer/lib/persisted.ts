@@ -25,6 +25,8 @@ export function loadPersisted<S extends z.ZodType>(key: string, schema: S): z.ou
 }
 
 export function savePersisted(key: string, value: z.core.util.JSONType): void {
+  // Unchanged (a keystroke in a search box restarts the list without changing its kept state): nothing to send.
+  if (Object.hasOwn(state, key) && JSON.stringify(state[key]) === JSON.stringify(value)) return;
   state[key] = value;
   // A failed write only means the state does not survive a restart; the view goes on.
   void api.views.setState({ key, value });

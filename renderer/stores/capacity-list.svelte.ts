@@ -68,6 +68,8 @@ class CapacityListStore {
   #stale = false;
   #wanted: RowRange = { start: 0, end: 1 };
   #restored = false;
+  /** A new search is on its way: the pages still shown are the previous text's, dropped when its first answer lands. */
+  #replacing = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -161,7 +163,14 @@ class CapacityListStore {
     this.#restorePrefs();
     if (text === this.text) return;
     this.text = text;
-    this.#restart();
+    // Typing: the rows on screen stay until the answer to the new text replaces them (no flash of empty rows per keystroke).
+    this.topIndex = 0;
+    this.#generation++;
+    this.#inFlight.clear();
+    this.error = null;
+    this.#replacing = true;
+    this.#wanted = { start: 0, end: 1 };
+    this.#fetchWanted(true);
   }
 
   /** The rows now in view: remembered as the position, and fetched if missing. */
@@ -221,6 +230,7 @@ class CapacityListStore {
   }
 
   #clear(): void {
+    this.#replacing = false;
     this.#generation++;
     this.#pages.clear();
     this.#skipped.clear();
@@ -262,6 +272,11 @@ class CapacityListStore {
     }
     this.error = null;
     const answer = result.value;
+    if (this.#replacing) {
+      this.#replacing = false;
+      this.#pages.clear();
+      this.#skipped.clear();
+    }
     // The replica took over from the service (or the other way) while scrolling: windows of both never mix.
     if (this.origin && this.origin.source !== answer.origin.source && this.#pages.size > 0) {
       this.origin = answer.origin;
