@@ -17,8 +17,8 @@ export interface ConfigValues {
 
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 
-/** The form's starting values: the policy's current configuration (note the plural in responses). */
-export function configValuesOf(configuration: CapacityConfiguration): ConfigValues {
+/** The policy's configuration as the form's fields name it (note the plural in responses). */
+export function currentValuesOf(configuration: CapacityConfiguration): ConfigValues {
   return {
     vpc: configuration.vpc,
     securityGroup: configuration.securityGroups,
@@ -28,9 +28,28 @@ export function configValuesOf(configuration: CapacityConfiguration): ConfigValu
   };
 }
 
+/**
+ * The form's starting values: the current configuration, except that a value
+ * the field's own rule refuses (a new policy's "default" and "none") starts
+ * empty, so the form never opens on a value it would then refuse; the view
+ * shows what the service holds beside it. An untouched field is not sent.
+ */
+export function configValuesOf(configuration: CapacityConfiguration): ConfigValues {
+  const current = currentValuesOf(configuration);
+  const kept = (field: Exclude<ConfigField, 'ebsVolumeSize'>) => (fieldError(current, field) === null ? current[field] : '');
+  return {
+    vpc: kept('vpc'),
+    securityGroup: kept('securityGroup'),
+    amiImage: kept('amiImage'),
+    sshPairKey: kept('sshPairKey'),
+    ebsVolumeSize: current.ebsVolumeSize,
+  };
+}
+
 function valueForRule(values: ConfigValues, field: ConfigField): unknown {
   // An empty number box is "no number", which the rule rejects with its own text.
-  return field === 'ebsVolumeSize' ? (values.ebsVolumeSize ?? Number.NaN) : values[field];
+  // Text is judged as it will be sent: without the spaces around it (a key pair of spaces is no name).
+  return field === 'ebsVolumeSize' ? (values.ebsVolumeSize ?? Number.NaN) : values[field].trim();
 }
 
 /** The shared rule's message for one field, or null when the value passes. */
@@ -63,7 +82,7 @@ export function configureBody(cidrId: string, values: ConfigValues, base: Config
   const body: ConfigureRequest = { cidrId };
   for (const field of changed) {
     if (field === 'ebsVolumeSize') body.ebsVolumeSize = values.ebsVolumeSize ?? Number.NaN;
-    else body[field] = values[field];
+    else body[field] = values[field].trim();
   }
   return body;
 }

@@ -3,6 +3,7 @@ import {
   changedFields,
   configErrors,
   configValuesOf,
+  currentValuesOf,
   parseEbsText,
   type ConfigErrors,
   type ConfigField,
@@ -20,6 +21,8 @@ export class ConfigDraft {
   values: ConfigValues;
   /** The configuration the edits started from. */
   base: ConfigValues;
+  /** What the service holds now, shown beside a field that starts empty because its value breaks the field's rule. */
+  current: ConfigValues;
   /** What the service said about a field on the last save, until that field is edited. */
   serverErrors = $state<ConfigErrors>({});
   /** The form is open (so it reopens after the view comes back). */
@@ -56,6 +59,7 @@ export class ConfigDraft {
   constructor(configuration: CapacityConfiguration) {
     this.values = $state(configValuesOf(configuration));
     this.base = $state(configValuesOf(configuration));
+    this.current = $state(currentValuesOf(configuration));
     this.ebsText = String(configuration.ebsVolumeSize);
   }
 
@@ -76,6 +80,7 @@ export class ConfigDraft {
   saved(configuration: CapacityConfiguration): void {
     this.values = configValuesOf(configuration);
     this.base = configValuesOf(configuration);
+    this.current = currentValuesOf(configuration);
     this.ebsText = String(configuration.ebsVolumeSize);
     this.serverErrors = {};
   }

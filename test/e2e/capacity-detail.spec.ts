@@ -109,6 +109,13 @@ test('purchase from the detail: a confirmation with the prices, then the policy 
   await expect(page.getByTestId('config-value-ebsVolumeSize')).toHaveText('10 GB');
   await expect(actions(page).getByRole('button', { name: 'Cancel policy…' })).toBeVisible();
   expect(await requestCount(app, 'purchaseCapacity')).toBe(1);
+
+  // The form never opens on values its own rules refuse: "default" and "none" start empty, said beside the field.
+  await openConfigForm(page);
+  await expect(configForm(page).getByLabel('VPC')).toHaveValue('');
+  await expect(configForm(page).getByLabel('Security group')).toHaveValue('');
+  await expect(configForm(page).locator('.field', { has: page.getByLabel('VPC') })).toContainText('Not set yet (the service shows “default”)');
+  await expect(configForm(page).getByTestId('field-error')).toHaveCount(0);
 });
 
 test('configuration: each shared rule applies as the user types; saving shows the updated record', async ({ openApp, app }) => {
@@ -129,6 +136,8 @@ test('configuration: each shared rule applies as the user types; saving shows th
   await expectRule(page, 'Machine image (AMI)', 'ami-0abc1234', null);
 
   await expectRule(page, 'Key pair', '', RULE_FOR_PEOPLE.nonEmpty);
+  // A name of spaces is no name: refused, never saved blank.
+  await expectRule(page, 'Key pair', '   ', RULE_FOR_PEOPLE.nonEmpty);
   await expectRule(page, 'Key pair', 'ops-key', null);
 
   const ebsRule = RULE_FOR_PEOPLE.ebsVolumeSize;

@@ -7,6 +7,7 @@ import {
   configFieldOf,
   configValuesOf,
   configureBody,
+  currentValuesOf,
   fieldError,
   parseEbsText,
   ruleText,
@@ -18,7 +19,22 @@ const current = NEW_POLICY_CONFIGURATION;
 
 describe('configure form', () => {
   it('starts from the current configuration, reading the plural securityGroups into the singular field', () => {
-    expect(configValuesOf(current)).toEqual({ vpc: 'default', securityGroup: 'none', amiImage: 'default', sshPairKey: 'none', ebsVolumeSize: 10 });
+    const configured = { ...current, vpc: 'vpc-0a1b2c3d', securityGroups: 'sg-0123abcd', amiImage: 'ami-0abc1234', sshPairKey: 'ops' };
+    expect(configValuesOf(configured)).toEqual({ vpc: 'vpc-0a1b2c3d', securityGroup: 'sg-0123abcd', amiImage: 'ami-0abc1234', sshPairKey: 'ops', ebsVolumeSize: 10 });
+    expect(currentValuesOf(current)).toEqual({ vpc: 'default', securityGroup: 'none', amiImage: 'default', sshPairKey: 'none', ebsVolumeSize: 10 });
+  });
+
+  it("never opens on a value its own rules refuse: a new policy's 'default' and 'none' start empty, and are not sent untouched", () => {
+    const base = configValuesOf(current);
+    expect(base).toEqual({ vpc: '', securityGroup: '', amiImage: '', sshPairKey: 'none', ebsVolumeSize: 10 });
+    expect(configureBody('sc_1', base, base)).toBeNull();
+    expect(configureBody('sc_1', { ...base, ebsVolumeSize: 20 }, base)).toEqual({ cidrId: 'sc_1', ebsVolumeSize: 20 });
+  });
+
+  it('judges and sends text without the spaces around it: a key pair of spaces is refused, never saved blank', () => {
+    const base = configValuesOf(current);
+    expect(fieldError({ ...base, sshPairKey: '   ' }, 'sshPairKey')).toBe(RULE.nonEmpty);
+    expect(configureBody('sc_1', { ...base, sshPairKey: '  ops-key  ', vpc: ' vpc-9 ' }, base)).toEqual({ cidrId: 'sc_1', sshPairKey: 'ops-key', vpc: 'vpc-9' });
   });
 
   it('applies each shared rule with its own text', () => {
