@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SANDBOX_USERS, type SandboxUser } from './accounts.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from './server.js';
 
 /**
@@ -7,6 +8,12 @@ import { startSandbox, type SandboxHandle, type SandboxOptions } from './server.
  * the app's data folder. The services take it as a starter, so they never
  * import the sandbox themselves.
  */
-export function builtInSandbox(options: Omit<SandboxOptions, 'host' | 'port' | 'dataFile'> = {}): (dataDir: string) => Promise<SandboxHandle> {
-  return (dataDir) => startSandbox({ dataFile: join(dataDir, 'sandbox-state.json'), ...options, host: '127.0.0.1', port: 0 });
+export function builtInSandbox(
+  options: Omit<SandboxOptions, 'host' | 'port' | 'dataFile'> = {},
+): (dataDir: string) => Promise<SandboxHandle & { readonly demoAccounts: readonly SandboxUser[] }> {
+  return async (dataDir) => {
+    const handle = await startSandbox({ dataFile: join(dataDir, 'sandbox-state.json'), ...options, host: '127.0.0.1', port: 0 });
+    // Published demo credentials (docs/contract-choices.md): the sign-in screen offers them by name.
+    return Object.assign(handle, { demoAccounts: SANDBOX_USERS });
+  };
 }

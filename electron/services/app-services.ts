@@ -35,6 +35,8 @@ import { activeCapacityDates } from './desktop/policy-source.js';
 /** The built-in Sandbox profile's service: where it answers, and how to stop it. */
 export interface BuiltInService {
   readonly url: string;
+  /** Its published demo accounts (empty when it has none); the passwords stay in the main process. */
+  readonly demoAccounts: readonly { readonly username: string; readonly displayName: string; readonly password: string }[];
   close(): Promise<void>;
 }
 
@@ -187,6 +189,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       drift,
       unreadableFiles,
       uiState,
+      demoAccounts: sandbox.demoAccounts,
       reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
     }),
     auditLog,

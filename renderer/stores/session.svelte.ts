@@ -1,5 +1,5 @@
 import type { AppError } from '../../shared/ipc/result.js';
-import type { NetworkStatus, Profile, ProfileInput, SessionExpiring, SessionStatus, SignInInput } from '../../shared/ipc/models.js';
+import type { NetworkStatus, Profile, ProfileInput, SessionExpiring, SessionStatus, SignInInput, DemoAccount } from '../../shared/ipc/models.js';
 import { api } from '../lib/api.js';
 
 /** A session that ended while the app was in use: the same person is asked for the password again. */
@@ -13,6 +13,8 @@ export interface Reauth {
 class SessionStore {
   status = $state<SessionStatus | null>(null);
   profiles = $state<Profile[]>([]);
+  /** The built-in sandbox's demo accounts, by name, for its sign-in screen. */
+  demoAccounts = $state<DemoAccount[]>([]);
   loadError = $state<AppError | null>(null);
   /** Set while the re-sign-in dialog is up; the current view stays mounted underneath. */
   reauth = $state<Reauth | null>(null);
@@ -29,11 +31,22 @@ class SessionStore {
   readonly showsApp = $derived(this.signedIn || this.reauth !== null);
 
   async load(): Promise<void> {
-    const [status, profiles] = await Promise.all([api.session.status(), api.profiles.list()]);
+    const [status, profiles, demo] = await Promise.all([api.session.status(), api.profiles.list(), api.session.demoAccounts()]);
     if (status.ok) this.status = status.value;
     else this.loadError = status.error;
     if (profiles.ok) this.profiles = profiles.value;
     else this.loadError = profiles.error;
+    // Without them the sign-in screen simply offers none.
+    if (demo.ok) this.demoAccounts = demo.value;
+  }
+
+  /** Signs in to the built-in sandbox as one of its demo accounts (the main process holds the password). */
+  async signInDemo(username: string): Promise<AppError | null> {
+    const result = await api.session.signInDemo({ username });
+    if (!result.ok) return result.error;
+    this.#apply(result.value);
+    void this.reloadProfiles();
+    return null;
   }
 
   async reloadProfiles(): Promise<AppError | null> {

@@ -8,6 +8,8 @@ export const CHANNELS = [
   'session.status',
   'session.signIn',
   'session.signOut',
+  'session.demoAccounts',
+  'session.signInDemo',
   'accounts.list',
   'capacity.list',
   'capacity.describe',

@@ -5,7 +5,7 @@ import { OfferingsRead } from '../api/readers.js';
 import { CapacityWindow, SourcedAccounts, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview } from './sourced.js';
 import { DriftReport } from './diagnostics.js';
 import type { Channel, EventName } from './channels.js';
-import { CancelResult, CustomerId, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
+import { CancelResult, CustomerId, DemoAccount, DemoSignInInput, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
 import { CacheStatus, LocalCapacityQuery, SyncProgress as OfflineSyncProgress, SyncSummary } from './offline.js';
 import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
 import { SaveCsvInput, SaveCsvResult } from './models.js';
@@ -45,6 +45,9 @@ export const CONTRACT = {
   'session.status': { input: NoInput, output: SessionStatus, effect: 'local' },
   'session.signIn': { input: SignInInput, output: SessionStatus, effect: 'change' },
   'session.signOut': { input: NoInput, output: SessionStatus, effect: 'change' },
+  // The built-in sandbox's demo accounts, offered on its sign-in (names only), and signing in as one of them.
+  'session.demoAccounts': { input: NoInput, output: z.array(DemoAccount), effect: 'local' },
+  'session.signInDemo': { input: DemoSignInInput, output: SessionStatus, effect: 'change' },
   // The read channels answer tolerantly (shared/api/readers.ts); the money channels strictly.
   'accounts.list': { input: NoInput, output: SourcedAccounts, effect: 'service-read' },
   // The list view's window: from the local replica once synced (search, any sort), else the service's pages.

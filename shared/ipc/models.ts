@@ -45,6 +45,11 @@ export const SignInInput = z.object({
 });
 export type SignInInput = z.infer<typeof SignInInput>;
 
+/** A published demo account of the built-in sandbox, as the sign-in screen offers it: its password never leaves the main process. */
+export const DemoAccount = z.object({ username: z.string(), displayName: z.string() });
+export type DemoAccount = z.infer<typeof DemoAccount>;
+export const DemoSignInInput = z.object({ username: z.string().trim().min(1).max(200) });
+
 /** Names one policy (capacity or cyber) for the single-policy channels. */
 export const PolicyRef = z.object({
   cidrId: z

@@ -61,3 +61,21 @@ test('signing out returns to sign-in and deletes the keychain entry', async ({ o
   await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
   await expect.poll(() => keytar.getPassword(keychainService('sandbox'), jordan.username)).toBeNull();
 });
+
+test('the built-in sandbox offers its demo accounts by name: one click signs in, and no password reaches the window', async ({ openApp, app }) => {
+  const page = await openApp();
+  const demo = page.getByRole('list', { name: 'Demo accounts' });
+  await expect(demo.getByRole('button')).toHaveCount(SANDBOX_USERS.length);
+  expect(await page.content()).not.toContain(jordan.password);
+  await demo.getByRole('button', { name: new RegExp(`Continue as ${jordan.displayName}`) }).click();
+  await expect(page.getByTestId('signed-in-user')).toHaveText(jordan.username);
+  expect((await app.services.handlers['session.status'](undefined)).username).toBe(jordan.username);
+  // The picker shows the whole name of the built-in environment.
+  await openAccountMenu(page);
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Environment').locator('option:checked')).toHaveText('Sandbox (built in)');
+  const picker = await page.getByLabel('Environment').evaluate((select) => ({ scroll: select.scrollWidth, client: select.clientWidth }));
+  expect(picker.scroll).toBeLessThanOrEqual(picker.client);
+});
+

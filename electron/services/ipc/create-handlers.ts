@@ -12,6 +12,9 @@ import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
 import type { UnreadableFiles } from '../settings/unreadable-files.js';
 import type { UiStateStore } from '../ui-state/ui-state-store.js';
+import type { BuiltInService } from '../app-services.js';
+import { SANDBOX_PROFILE_ID } from '../profiles/profile-registry.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
@@ -40,6 +43,8 @@ export interface HandlerDeps {
   readonly unreadableFiles: UnreadableFiles;
   /** The views' small state (list filter, sort, place). */
   readonly uiState: UiStateStore;
+  /** The built-in sandbox's demo accounts (their passwords never cross to the window). */
+  readonly demoAccounts?: BuiltInService['demoAccounts'] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
 }
@@ -69,6 +74,7 @@ export function createHandlers({
   drift,
   unreadableFiles,
   uiState,
+  demoAccounts = [],
   reportWriteThrough = () => undefined,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
@@ -90,6 +96,12 @@ export function createHandlers({
     'session.status': async () => session.status(),
     'session.signIn': (input) => session.signIn(input),
     'session.signOut': () => session.signOut(),
+    'session.demoAccounts': async () => demoAccounts.map(({ username, displayName }) => ({ username, displayName })),
+    'session.signInDemo': async ({ username }) => {
+      const account = demoAccounts.find((candidate) => candidate.username === username);
+      if (!account) throw new AppFailure({ kind: 'not-found', message: 'There is no such demo account in the built-in sandbox.' });
+      return session.signIn({ profileId: SANDBOX_PROFILE_ID, username: account.username, password: account.password });
+    },
     // Views read through the repository: the local replica where it holds the answer, the service
     // (tolerantly: an odd item or group never blanks a page) otherwise. Money actions stay strict,
     // and their answers are written through at once.
