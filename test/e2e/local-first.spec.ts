@@ -269,6 +269,13 @@ test.describe('without a system keychain', () => {
     await signIn(page, alex.username, alex.password);
     await replicaReady(page);
     await expect(page.getByTestId('replica-age')).toContainText('kept in memory only');
+    // The "Session not saved" warning can be put away, and the account menu brings it back.
+    const notice = page.getByTestId('keychain-notice');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toHaveCount(0);
+    await openAccountMenu(page);
+    await page.getByTestId('show-keychain-notice').click();
+    await expect(notice).toContainText('Session not saved.');
     await page.getByTestId('work-offline').click();
     await expect(page.getByTestId('offline-banner')).toContainText('You chose to work offline');
     await openCapacityList(page);
