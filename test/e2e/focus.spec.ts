@@ -1,0 +1,51 @@
+import { CapacityPolicy } from '../../shared/api/capacity.js';
+import { expect, openAccountMenu } from './fixtures.js';
+import { firstWithStatus, listFromOtherWindow, openList, signInAs, test } from './support/capacity.js';
+
+/**
+ * Issue 17, item 7: focus is never lost to the page. After a dialog or a
+ * form closes it is back where the person was; a view opened with Enter
+ * takes it on its heading.
+ */
+test('a policy opened from the list with Enter takes focus on its heading', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openList(page);
+  const newest = CapacityPolicy.parse((await listFromOtherWindow(app, { limit: 1 })).rows[0]);
+  await page.getByTestId('capacity-table').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-cidr')).toHaveText(newest.cidrId);
+  await expect(page.getByRole('heading', { level: 1, name: newest.policyName })).toBeFocused();
+});
+
+test('closing Preferences or the sign-out dialog gives focus back to the account menu', async ({ openApp }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const menuButton = page.getByTestId('account-menu-button');
+
+  await openAccountMenu(page);
+  await page.getByTestId('open-preferences').click();
+  await expect(page.getByRole('dialog', { name: 'Preferences' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Preferences' })).toBeHidden();
+  await expect(menuButton).toBeFocused();
+
+  await openAccountMenu(page);
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('sign-out-dialog')).toBeHidden();
+  await expect(menuButton).toBeFocused();
+});
+
+test('closing the configuration form gives focus back to "Edit configuration"', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const active = await firstWithStatus(app, 'ACTIVE', (p) => p.policyInstance.instanceType !== 'm4.large');
+  await page.keyboard.press('Control+k');
+  await page.getByRole('dialog', { name: 'Go to…' }).getByRole('combobox').fill(active.cidrId);
+  await page.getByRole('dialog', { name: 'Go to…' }).getByRole('combobox').press('Enter');
+  await expect(page.getByTestId('detail-cidr')).toHaveText(active.cidrId);
+  await page.getByRole('button', { name: 'Edit configuration' }).click();
+  await page.getByTestId('configure-form').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('button', { name: 'Edit configuration' })).toBeFocused();
+});
