@@ -4,6 +4,13 @@
  * One formatter for the whole app, so a currency, once known, is one edit.
  */
 
+/**
+ * The currency of prices: the service does not state it (docs/contract-choices.md),
+ * so none is shown beside an amount, and the views say so once, plainly.
+ */
+export const CURRENCY: string | null = null;
+export const CURRENCY_UNKNOWN_NOTE = 'Amounts are in the currency of your agreement with the service; it does not state which.';
+
 const amountFormats = new Map<string, Intl.NumberFormat>();
 const percentFormats = new Map<string, Intl.NumberFormat>();
 

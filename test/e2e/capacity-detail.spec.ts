@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { parseCancellationFee, RULE_FOR_PEOPLE } from '../../shared/api/contract-choices.js';
-import { formatAmount } from '../../shared/format/money.js';
+import { CURRENCY_UNKNOWN_NOTE, formatAmount } from '../../shared/format/money.js';
 import {
   expect,
   expectAccessible,
@@ -98,6 +98,11 @@ test('purchase from the detail: a confirmation with the prices, then the policy 
   await actions(page).getByRole('button', { name: 'Purchase…' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
   await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(ready.pricing.ourPrice, 'en-US'));
+  // The service states no currency: said once, plainly, beside the prices (and once on the detail).
+  await expect(dialog.getByTestId('currency-note')).toHaveText(CURRENCY_UNKNOWN_NOTE);
+  await expect(page.getByTestId('group-pricing').getByTestId('currency-note')).toHaveCount(1);
+  // Detail dates name their time zone.
+  await expect(page.getByTestId('group-dates').getByRole('heading')).toHaveText(/^Dates \(.+\)$/);
   await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(ready.pricing.cspProviderPrice, 'en-US'));
   await dialog.getByRole('button', { name: /^Purchase for/ }).click();
   await expect(dialog).toBeHidden();
