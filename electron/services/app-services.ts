@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { ownEntry } from '../../shared/records.js';
 import type { Dispatcher } from 'undici';
 import { ApiClient } from './api-client/api-client.js';
@@ -34,9 +33,6 @@ import { readPackageVersion } from './desktop/package-version.js';
 import { activeCapacityDates } from './desktop/policy-source.js';
 
 /** The built-in Sandbox profile's service: where it answers, and how to stop it. */
-/** How long a close lets requests in flight finish before cutting them. */
-const CLOSE_GRACE_MS = 2_000;
-
 export interface BuiltInService {
   readonly url: string;
   /** Its published demo accounts (empty when it has none); the passwords stay in the main process. */
@@ -249,11 +245,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       // nothing is written to the copy after close.
       await offline.close();
       session.dispose();
-      // Requests still in flight get a moment to finish; a quit never waits on a service that does not answer.
-      const closing = agent.close();
-      const graceful = await Promise.race([closing.then(() => true), delay(CLOSE_GRACE_MS).then(() => false)]);
-      if (!graceful) await agent.destroy().catch(() => undefined);
-      await Promise.allSettled([closing, sandbox.close()]);
+      await Promise.allSettled([agent.close(), sandbox.close()]);
       await Promise.all([logger.flush(), auditLog.flush()]);
     },
   };
