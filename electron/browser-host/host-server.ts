@@ -245,8 +245,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       unsubscribe();
       refusals.flush();
       for (const stream of streams) stream.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Cut every connection as the server stops listening: close() alone waits for connections a
+      // browser keeps open (or a request still in flight), so a restart of the host could hang on them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await closed;
     },
   };
 }
