@@ -1,4 +1,5 @@
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import { charMask, isExactByMask } from './char-mask.js';
 
 export type Key = string | number;
 
@@ -10,28 +11,44 @@ export interface RowView<Row> {
   readonly status: (row: Row) => string;
 }
 
+interface SortOrder {
+  /** Row indices, ascending by key (ties by index, so paging is stable). */
+  readonly order: Uint32Array;
+  /** Each row's key, kept so one changed row can be moved without sorting again. */
+  readonly keys: Key[];
+}
+
 /**
  * Answers filter, search and sort over a list held in the main process and
  * hands back one window of rows, so the renderer never receives the whole
- * list. Each sort order is computed once and kept; a query is then a single
- * pass over precomputed lower-case search text.
+ * list. Each sort order is computed once and kept; a write-through moves one
+ * row within the orders already computed instead of dropping them. A query
+ * is one pass over precomputed lower-case search text, with a per-row mask of
+ * the characters present so most rows are passed over without a string search.
  */
 export class SortedRowIndex<Row> {
-  readonly #rows: readonly Row[];
+  readonly #rows: Row[];
   readonly #view: RowView<Row>;
-  readonly #haystacks: readonly string[];
-  readonly #orders = new Map<LocalSortColumn, Uint32Array>();
-  readonly #descending = new Map<string, Uint32Array>();
+  readonly #haystacks: string[];
+  #masks: Uint32Array;
+  readonly #orders = new Map<LocalSortColumn, SortOrder>();
+  readonly #descending = new Map<LocalSortColumn, Uint32Array>();
   /**
    * The rows the last query matched, in display order. Typing narrows a search
    * ("m5" after "m"), so the next keystroke only needs to look at these.
    */
   #last: { readonly key: string; readonly needle: string; readonly matches: Uint32Array } | null = null;
+  /** Two buffers taken in turn: the last matches live in one while the next query fills the other. */
+  #buffers: [Uint32Array, Uint32Array];
+  #turn = 0;
 
-  constructor(rows: readonly Row[], view: RowView<Row>) {
+  /** The index reads `rows` in place; change them only through replace() and append(). */
+  constructor(rows: Row[], view: RowView<Row>) {
     this.#rows = rows;
     this.#view = view;
     this.#haystacks = rows.map((row) => view.searchText(row).toLowerCase());
+    this.#masks = Uint32Array.from(this.#haystacks, charMask);
+    this.#buffers = [new Uint32Array(rows.length), new Uint32Array(rows.length)];
   }
 
   get size(): number {
@@ -47,12 +64,20 @@ export class SortedRowIndex<Row> {
     const last = this.#last;
     const candidates =
       last && last.key === key && needle.startsWith(last.needle) ? last.matches : this.#displayOrder(query.sortBy, query.sortOrder);
-    const matches = new Uint32Array(candidates.length);
+    const needleMask = charMask(needle);
+    // A single letter is matched exactly by the mask: no string search at all.
+    const maskIsEnough = isExactByMask(needle);
+    const masks = this.#masks;
+    const haystacks = this.#haystacks;
+    const matches = this.#nextBuffer();
     let total = 0;
     for (let i = 0; i < candidates.length; i += 1) {
       const index = candidates[i] as number;
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
-      if (needle && !(this.#haystacks[index] as string).includes(needle)) continue;
+      if (needle) {
+        if ((((masks[index] as number) & needleMask) >>> 0) !== needleMask) continue;
+        if (!maskIsEnough && !(haystacks[index] as string).includes(needle)) continue;
+      }
       matches[total] = index;
       total += 1;
     }
@@ -63,33 +88,99 @@ export class SortedRowIndex<Row> {
     return { rows, total };
   }
 
+  /** One row changed (a write-through): its text and its place in each kept order follow. */
+  replace(index: number, row: Row): void {
+    this.#rows[index] = row;
+    this.#haystacks[index] = this.#view.searchText(row).toLowerCase();
+    this.#masks[index] = charMask(this.#haystacks[index] as string);
+    for (const [column, sorted] of this.#orders) {
+      const at = sorted.order.indexOf(index);
+      sorted.order.copyWithin(at, at + 1);
+      sorted.keys[index] = this.#keyOf(column, row);
+      this.#insert(sorted, sorted.order.length - 1, index);
+    }
+    this.#changed();
+  }
+
+  /** A row new to the list (a purchase written through). */
+  append(row: Row): void {
+    const index = this.#rows.length;
+    this.#rows.push(row);
+    this.#haystacks.push(this.#view.searchText(row).toLowerCase());
+    const masks = new Uint32Array(index + 1);
+    masks.set(this.#masks);
+    masks[index] = charMask(this.#haystacks[index] as string);
+    this.#masks = masks;
+    this.#buffers = [new Uint32Array(index + 1), new Uint32Array(index + 1)];
+    for (const [column, sorted] of this.#orders) {
+      const order = new Uint32Array(index + 1);
+      order.set(sorted.order);
+      sorted.keys.push(this.#keyOf(column, row));
+      const grown = { order, keys: sorted.keys };
+      this.#orders.set(column, grown);
+      this.#insert(grown, index, index);
+    }
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#descending.clear();
+    this.#last = null;
+  }
+
+  /** Places a row into an order whose first `used` places are sorted (the last place is free). */
+  #insert(sorted: SortOrder, used: number, index: number): void {
+    const { order, keys } = sorted;
+    let low = 0;
+    let high = used;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compare(keys, order[mid] as number, index) < 0) low = mid + 1;
+      else high = mid;
+    }
+    order.copyWithin(low + 1, low, used);
+    order[low] = index;
+  }
+
+  /** A missing figure or date sorts before every known one, so the order is total and a moved row lands where a fresh sort puts it. */
+  #keyOf(column: LocalSortColumn, row: Row): Key {
+    const key = this.#view.sortKeys[column](row);
+    return typeof key === 'number' && Number.isNaN(key) ? Number.NEGATIVE_INFINITY : key;
+  }
+
+  #nextBuffer(): Uint32Array {
+    this.#turn = 1 - this.#turn;
+    return this.#buffers[this.#turn] as Uint32Array;
+  }
+
   /** Row indices in display order for a column and direction (the reverse is kept too). */
   #displayOrder(column: LocalSortColumn, direction: 'asc' | 'desc'): Uint32Array {
-    const ascending = this.#order(column);
+    const ascending = this.#order(column).order;
     if (direction === 'asc') return ascending;
-    const cacheKey = `${column}:desc`;
-    let descending = this.#descending.get(cacheKey);
+    let descending = this.#descending.get(column);
     if (!descending) {
       descending = ascending.slice().reverse();
-      this.#descending.set(cacheKey, descending);
+      this.#descending.set(column, descending);
     }
     return descending;
   }
 
-  #order(column: LocalSortColumn): Uint32Array {
-    let order = this.#orders.get(column);
-    if (!order) {
-      const keyOf = this.#view.sortKeys[column];
-      const keys = this.#rows.map(keyOf);
-      order = Uint32Array.from(this.#rows.keys());
-      // Ties keep list order (by index) so paging is stable.
-      order.sort((a, b) => {
-        const ka = keys[a] as Key;
-        const kb = keys[b] as Key;
-        return ka < kb ? -1 : ka > kb ? 1 : a - b;
-      });
-      this.#orders.set(column, order);
+  #order(column: LocalSortColumn): SortOrder {
+    let sorted = this.#orders.get(column);
+    if (!sorted) {
+      const keys = this.#rows.map((row) => this.#keyOf(column, row));
+      const order = Uint32Array.from(this.#rows.keys());
+      order.sort((a, b) => compare(keys, a, b));
+      sorted = { order, keys };
+      this.#orders.set(column, sorted);
     }
-    return order;
+    return sorted;
   }
+}
+
+/** By key, then by index: ties keep list order, so paging is stable. */
+function compare(keys: readonly Key[], a: number, b: number): number {
+  const ka = keys[a] as Key;
+  const kb = keys[b] as Key;
+  return ka < kb ? -1 : ka > kb ? 1 : a - b;
 }

@@ -1,6 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import { CapacityIndex } from '../../../electron/services/cache/capacity-index.js';
+import type { LocalSortColumn } from '../../../shared/ipc/offline.js';
+import { charMask } from '../../../electron/services/search/char-mask.js';
+import { SortedRowIndex, type Key, type RowView } from '../../../electron/services/search/sorted-row-index.js';
+import { syntheticPolicies } from '../../support/synthetic-policies.js';
+
+const SORT_KEYS: Readonly<Record<LocalSortColumn, (p: CapacityPolicy) => Key>> = {
+  createdDate: (p) => p.createdDate,
+  cidrId: (p) => p.cidrId,
+  policyName: (p) => p.policyName.toLowerCase(),
+  policyStatus: (p) => p.policyStatus,
+  instanceType: (p) => p.policyInstance.instanceType,
+  qty: (p) => p.policyInstance.qty,
+  platform: (p) => p.policyInstance.platformCode,
+  availabilityZone: (p) => p.cspRegion.availabilityZoneId,
+  launch: (p) => Date.parse(p.capacityConfiguration.launchDateTime),
+  end: (p) => Date.parse(p.capacityConfiguration.endDateTime),
+  autoRenewal: (p) => (p.capacityConfiguration.autoRenewalEnabled ? 1 : 0),
+  ourPrice: (p) => p.pricing.ourPrice,
+  savingsPercentage: (p) => p.pricing.savingsPercentage,
+};
+
+/** Whole policies as rows (the replica indexes slim rows the same way). */
+const POLICY_VIEW: RowView<CapacityPolicy> = {
+  sortKeys: SORT_KEYS,
+  searchText: (p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001'),
+  status: (p) => p.policyStatus,
+};
+
+class CapacityIndex extends SortedRowIndex<CapacityPolicy> {
+  constructor(rows: readonly CapacityPolicy[]) {
+    super([...rows], POLICY_VIEW);
+  }
+}
 
 function policy(i: number, over: { status?: string; name?: string; price?: number; zone?: string } = {}): CapacityPolicy {
   return {
@@ -63,7 +95,6 @@ describe('CapacityIndex', () => {
 describe('CapacityIndex, query after query', () => {
   it('answers exactly as a fresh index would, however the user types, filters, sorts and scrolls', async () => {
     const fc = (await import('fast-check')).default;
-    const { syntheticPolicies } = await import('../../support/synthetic-policies.js');
     const rows = syntheticPolicies(600);
     const step = fc.record({
       text: fc.constantFrom('', 'm', 'm5', 'm5.', 'm5.2', 'sc_1', 'sc_10', 'sc_100', 'morgan', 'use1', 'p3', 'zzz'),
@@ -85,5 +116,74 @@ describe('CapacityIndex, query after query', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('SortedRowIndex, written through', () => {
+  it('after any mix of changed and new rows, answers exactly as an index built afresh over the same rows', async () => {
+    const fc = (await import('fast-check')).default;
+    const start = syntheticPolicies(300);
+    const query = fc.record({
+      text: fc.constantFrom('', 'm', 'm5', 'sc_1', 'renamed', 'morgan', 'zzz'),
+      status: fc.constantFrom(undefined, 'ACTIVE', 'EXPIRED'),
+      sortBy: fc.constantFrom<LocalSortColumn>('createdDate', 'ourPrice', 'policyName', 'end', 'qty', 'cidrId'),
+      sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
+      offset: fc.integer({ min: 0, max: 280 }),
+    });
+    const change = fc.record({
+      at: fc.integer({ min: 0, max: 400 }),
+      price: fc.integer({ min: 0, max: 5000 }),
+      name: fc.constantFrom('renamed a', 'Renamed b', 'zz last', 'aa first'),
+      end: fc.constantFrom('2026-02-01T00:00:00+00:00', '2031-01-01T00:00:00+00:00', 'not a date'),
+      status: fc.constantFrom('ACTIVE', 'EXPIRED', 'CANCELLED'),
+    });
+    const step = fc.oneof(query.map((q) => ({ query: q })), change.map((c) => ({ change: c })));
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 16 }), (steps) => {
+        const rows = [...start];
+        const index = new SortedRowIndex(rows, POLICY_VIEW);
+        for (const s of steps) {
+          if ('change' in s) {
+            const { at, price, name, end, status } = s.change;
+            const base = (rows[at] ?? start[at % start.length]) as CapacityPolicy;
+            const changed: CapacityPolicy = {
+              ...base,
+              cidrId: at < rows.length ? base.cidrId : `sc_new_${rows.length}`,
+              policyName: name,
+              policyStatus: status,
+              pricing: { ...base.pricing, ourPrice: price },
+              capacityConfiguration: { ...base.capacityConfiguration, endDateTime: end },
+            };
+            if (at < rows.length) index.replace(at, changed);
+            else index.append(changed);
+            continue;
+          }
+          const q = { ...s.query, limit: 40 };
+          const expected = new SortedRowIndex([...rows], POLICY_VIEW).query(q);
+          const actual = index.query(q);
+          expect(actual.total).toBe(expected.total);
+          expect(actual.rows.map((r) => r.cidrId)).toEqual(expected.rows.map((r) => r.cidrId));
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
+describe('charMask', () => {
+  it('never rules out a row that contains the needle', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.string(), fc.string({ maxLength: 4 }), fc.string(), (before, needle, after) => {
+        const text = `${before}${needle}${after}`.toLowerCase();
+        const lower = needle.toLowerCase();
+        expect((charMask(text) & charMask(lower)) >>> 0).toBe(charMask(lower));
+      }),
+    );
+  });
+
+  it('tells letters apart, so a one-letter search needs no string search', () => {
+    expect(charMask('abc') & charMask('d')).toBe(0);
+    expect(charMask('m5.large') & charMask('x')).toBe(0);
   });
 });
