@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CapacityIndex } from '../../electron/services/cache/capacity-index.js';
+import { CapacityIndex } from '../support/policy-index.js';
 import { summarizeCapacities } from '../../electron/services/overview/summarize.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';

@@ -1,38 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { LocalSortColumn } from '../../../shared/ipc/offline.js';
+import { CapacityIndex, POLICY_VIEW } from '../../support/policy-index.js';
 import { charMask } from '../../../electron/services/search/char-mask.js';
-import { SortedRowIndex, type Key, type RowView } from '../../../electron/services/search/sorted-row-index.js';
+import { SortedRowIndex } from '../../../electron/services/search/sorted-row-index.js';
 import { syntheticPolicies } from '../../support/synthetic-policies.js';
 
-const SORT_KEYS: Readonly<Record<LocalSortColumn, (p: CapacityPolicy) => Key>> = {
-  createdDate: (p) => p.createdDate,
-  cidrId: (p) => p.cidrId,
-  policyName: (p) => p.policyName.toLowerCase(),
-  policyStatus: (p) => p.policyStatus,
-  instanceType: (p) => p.policyInstance.instanceType,
-  qty: (p) => p.policyInstance.qty,
-  platform: (p) => p.policyInstance.platformCode,
-  availabilityZone: (p) => p.cspRegion.availabilityZoneId,
-  launch: (p) => Date.parse(p.capacityConfiguration.launchDateTime),
-  end: (p) => Date.parse(p.capacityConfiguration.endDateTime),
-  autoRenewal: (p) => (p.capacityConfiguration.autoRenewalEnabled ? 1 : 0),
-  ourPrice: (p) => p.pricing.ourPrice,
-  savingsPercentage: (p) => p.pricing.savingsPercentage,
-};
-
-/** Whole policies as rows (the replica indexes slim rows the same way). */
-const POLICY_VIEW: RowView<CapacityPolicy> = {
-  sortKeys: SORT_KEYS,
-  searchText: (p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001'),
-  status: (p) => p.policyStatus,
-};
-
-class CapacityIndex extends SortedRowIndex<CapacityPolicy> {
-  constructor(rows: readonly CapacityPolicy[]) {
-    super([...rows], POLICY_VIEW);
-  }
-}
 
 function policy(i: number, over: { status?: string; name?: string; price?: number; zone?: string } = {}): CapacityPolicy {
   return {
