@@ -171,9 +171,8 @@ class ConnectivityStore {
   }
 
   async checkNow(): Promise<boolean> {
-    const result = await api.accounts.list();
-    // Answered by the local copy means the service is still away.
-    this.reachable = result.ok && result.value.origin.source === 'service';
+    const result = await api.network.checkService();
+    this.reachable = result.ok && result.value.reachable;
     return this.reachable;
   }
 }

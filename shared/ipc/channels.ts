@@ -25,6 +25,7 @@ export const CHANNELS = [
   'profiles.remove',
   'profiles.rememberCustomer',
   'network.status',
+  'network.checkService',
   'offline.status',
   'offline.enter',
   'offline.leave',

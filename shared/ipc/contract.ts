@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AutoRenewalRequest, CapacityPolicy, ConfigureRequest, MessageResponse, SearchInput } from '../api/capacity.js';
 import { CyberListInput } from '../api/cyber.js';
 import { OfferingsRead } from '../api/readers.js';
-import { CapacityWindow, SourcedAccounts, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview } from './sourced.js';
+import { CapacityWindow, SourcedAccounts, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview, ServiceCheck } from './sourced.js';
 import { DriftReport } from './diagnostics.js';
 import type { Channel, EventName } from './channels.js';
 import { CancelResult, CustomerId, DemoAccount, DemoSignInInput, PolicyRef, Profile, SessionStatus, SignInInput, TerminateResult } from './models.js';
@@ -65,6 +65,7 @@ export const CONTRACT = {
   'profiles.remove': { input: ProfileIdInput, output: z.array(Profile), effect: 'change' },
   'profiles.rememberCustomer': { input: RememberCustomerInput, output: Profile, effect: 'change' },
   'network.status': { input: NoInput, output: NetworkStatus, effect: 'local' },
+  'network.checkService': { input: NoInput, output: ServiceCheck, effect: 'service-read' },
   'offline.status': { input: NoInput, output: CacheStatus, effect: 'local' },
   'offline.enter': { input: z.object({ profileId: z.string().min(1) }), output: CacheStatus, effect: 'local' },
   'offline.leave': { input: NoInput, output: z.null(), effect: 'local' },

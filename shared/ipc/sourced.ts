@@ -22,6 +22,14 @@ export const Origin = z.object({
 });
 export type Origin = z.infer<typeof Origin>;
 
+/** Whether the service itself answered just now (never the local copy). */
+export const ServiceCheck = z.object({
+  reachable: z.boolean(),
+  /** When it was asked (ISO 8601). */
+  checkedAt: z.string(),
+});
+export type ServiceCheck = z.infer<typeof ServiceCheck>;
+
 /** One window of the capacity list, as the list view asks for it. */
 export const CapacityWindow = z.object({
   rows: z.array(CapacityRow),

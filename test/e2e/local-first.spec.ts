@@ -289,3 +289,36 @@ test.describe('without a system keychain', () => {
     await expect(page.getByTestId('review-offline')).toHaveCount(0);
   });
 });
+
+test.describe('a service that swallows requests (no answer, no refusal)', () => {
+  test.use({ appOptions: { http: { timeouts: { connectMs: 2_000, headersMs: 1_500, bodyMs: 1_500 } } } });
+
+  test('one read waits for the timeout; the next ones answer from the copy at once, asking nothing; "Check connection" reopens the live path', async ({ openApp, app }) => {
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
+    await replicaReady(page);
+    const [first, second] = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 2 })).rows.map((row) => CapacityPolicy.parse(row));
+    const openPolicy = async (cidrId: string, source: 'replica' | 'service' = 'replica') => {
+      await openCapacityList(page);
+      await page.getByRole('searchbox', { name: 'Search policies' }).fill(cidrId);
+      await rows(page).filter({ hasText: cidrId }).first().click();
+      await expect(page.getByTestId('detail-cidr')).toHaveText(cidrId, { timeout: 20_000 });
+      await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', source);
+    };
+
+    // Every request is held far beyond the client's timeout.
+    await addFault(app, { latencyMs: 20_000 });
+    await openPolicy(first!.cidrId);
+    await sandboxControl(app, 'POST', '/stats/reset');
+    await openPolicy(second!.cidrId);
+    // Answered from the copy without another timeout: the service was not asked at all.
+    expect(await requestCount(app, 'describeCapacity')).toBe(0);
+
+    await clearFaults(app);
+    const banner = page.getByTestId('offline-banner');
+    await banner.getByRole('button', { name: 'Check connection' }).click();
+    await banner.getByRole('button', { name: 'Refresh with live data' }).click();
+    await expect(banner).toHaveCount(0);
+    await openPolicy(first!.cidrId, 'service');
+  });
+});

@@ -106,6 +106,7 @@ export function createHandlers({
     // (tolerantly: an odd item or group never blanks a page) otherwise. Money actions stay strict,
     // and their answers are written through at once.
     'accounts.list': () => repository.accounts(),
+    'network.checkService': () => repository.checkService(),
     'capacity.list': (query) => repository.capacityList(query),
     'capacity.describe': ({ cidrId }) => repository.capacityDetail(cidrId),
     'capacity.search': (input) => call((client, token) => client.read('searchCapacity', { token, query: input })),

@@ -12,6 +12,7 @@ import type {
   SourcedCyberDetail,
   SourcedCyberPage,
   SourcedOverview,
+  ServiceCheck,
 } from '../../../shared/ipc/sourced.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import type { PolicyFact } from '../money/money-lock.js';
@@ -20,6 +21,7 @@ import type { OverviewService } from '../overview/overview-service.js';
 import type { SessionService } from '../session/session-service.js';
 import { queryCyberItems } from './cyber-query.js';
 import { policyFromView } from './policy-from-view.js';
+import { ServiceBreaker } from './service-breaker.js';
 
 export interface PolicyRepositoryDeps {
   readonly session: Pick<SessionService, 'status' | 'authorized'>;
@@ -30,6 +32,7 @@ export interface PolicyRepositoryDeps {
   /** Where a failed write-through is reported: it never fails the answer. */
   readonly report: (error: unknown) => void;
   readonly now?: () => Date;
+  readonly breaker?: ServiceBreaker;
 }
 
 /**
@@ -44,9 +47,11 @@ export interface PolicyRepositoryDeps {
  */
 export class PolicyRepository {
   readonly #deps: PolicyRepositoryDeps;
+  readonly #breaker: ServiceBreaker;
 
   constructor(deps: PolicyRepositoryDeps) {
     this.#deps = deps;
+    this.#breaker = deps.breaker ?? new ServiceBreaker();
   }
 
   async capacityList(input: LocalCapacityQuery): Promise<CapacityWindow> {
@@ -235,13 +240,40 @@ export class PolicyRepository {
       if (local) return local;
       throw new AppFailure({ kind: 'not-found', message: 'This is not in the local copy on this computer. It can be read once you are online.' });
     }
+    // The service just failed to answer: what the copy holds is shown at once instead of after another timeout.
+    if (this.#breaker.open) {
+      const local = await fromReplica();
+      if (local) return { ...local, origin: { ...local.origin, serviceUnreachable: true } };
+    }
     try {
-      return await fromService();
+      const answer = await fromService();
+      this.#breaker.answered();
+      return answer;
     } catch (error) {
       if (!unreachable(error)) throw error;
+      this.#breaker.unreachable();
       const local = await fromReplica();
       if (local) return { ...local, origin: { ...local.origin, serviceUnreachable: true } };
       throw error;
+    }
+  }
+
+  /**
+   * Asks the service itself whether it answers (never the copy): the offline
+   * banner's "Check connection" and its periodic check. An answer reopens the
+   * live path for every view.
+   */
+  async checkService(): Promise<ServiceCheck> {
+    const checkedAt = this.#now();
+    if (this.#localOnly()) return { reachable: false, checkedAt };
+    try {
+      await this.#deps.session.authorized((client, token) => client.read('linkedAccounts', { token }));
+      this.#breaker.answered();
+      return { reachable: true, checkedAt };
+    } catch (error) {
+      if (!unreachable(error)) throw error;
+      this.#breaker.unreachable();
+      return { reachable: false, checkedAt };
     }
   }
 

@@ -33,7 +33,7 @@ describe('IPC contract', () => {
     expect(withEffect('money').sort()).toEqual(['capacity.cancel', 'capacity.purchase', 'cyber.terminate']);
     // Only a view's read of the live service may switch the app to its offline copy; local answers never do.
     expect(CHANNELS.filter(isServiceRead).sort()).toEqual(
-      ['accounts.list', 'capacity.describe', 'capacity.list', 'capacity.search', 'cyber.list', 'cyber.view', 'money.check', 'overview.summary'].sort(),
+      ['accounts.list', 'capacity.describe', 'capacity.list', 'capacity.search', 'cyber.list', 'cyber.view', 'money.check', 'network.checkService', 'overview.summary'].sort(),
     );
     for (const local of ['network.status', 'money.state', 'files.saveCsv', 'diagnostics.contractDrift', 'offline.sync', 'session.signIn']) {
       expect(isServiceRead(local), local).toBe(false);
