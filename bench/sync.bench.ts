@@ -94,7 +94,7 @@ async function fullSyncAgainstParseOnly(): Promise<Figure[]> {
     if (!user) throw new Error('no seeded user');
     const { access_token: token } = await client.call('signIn', { body: { username: user.username, password: user.password } });
     const session: Authorized = { authorized: (work) => work(client, token) };
-    const policies = (await syncCapacities(session)).length;
+    const policies = (await syncCapacities(session)).rows.length;
     const paths = pagePaths(Math.ceil(policies / SYNC_PAGE_SIZE));
     await setLatency(sandbox.url, FULL_RTT_MS);
     const best = await interleaved(FULL_ROUNDS, {
@@ -207,7 +207,7 @@ export default async function syncBench(): Promise<Figure[]> {
     const session: Authorized = { authorized: (work) => work(client, token) };
 
     const check = await syncCapacities(session);
-    const policies = check.length;
+    const policies = check.rows.length;
     if (policies < 10_000) throw new Error(`expected at least 10,000 policies, got ${policies}`);
     const pages = Math.ceil(policies / SYNC_PAGE_SIZE);
     const paths = pagePaths(pages);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CapacityPolicy, CapacityStatus, CapacityView } from '../api/capacity.js';
+import { CapacityStatus, CapacityView } from '../api/capacity.js';
+import { CapacityRow } from '../api/readers.js';
+import { SkippedItem } from '../api/tolerant.js';
 import { CyberListItem, CyberView } from '../api/cyber.js';
 import { LinkedAccountList } from '../api/accounts.js';
 import { SortOrder } from '../api/paging.js';
@@ -65,7 +67,7 @@ export const UnreadableCopy = z.object({
 export type UnreadableCopy = z.infer<typeof UnreadableCopy>;
 
 export const LocalCapacityWindow = z.object({
-  rows: z.array(CapacityPolicy),
+  rows: z.array(CapacityRow),
   offset: z.number().int(),
   /** Rows matching the filter, of which `rows` is a window. */
   total: z.number().int(),
@@ -75,6 +77,8 @@ export const LocalCapacityWindow = z.object({
   loading: z.boolean(),
   /** Set when the copy could not be read: then there are no rows, ever. */
   unreadable: UnreadableCopy.optional(),
+  /** Items of the list the last refresh could not keep (no id), with why. */
+  leftOut: z.array(SkippedItem),
 });
 export type LocalCapacityWindow = z.infer<typeof LocalCapacityWindow>;
 
@@ -115,6 +119,8 @@ export type SyncProgress = z.infer<typeof SyncProgress>;
 
 export const SyncSummary = z.object({
   capacities: z.number().int(),
+  /** Items of the list the service sent without an id: not kept, and said. */
+  capacitiesLeftOut: z.number().int().min(0),
   details: z.number().int(),
   accounts: z.number().int(),
   cyberPolicies: z.number().int(),

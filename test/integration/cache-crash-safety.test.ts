@@ -70,7 +70,7 @@ describe('cache writes are crash-safe', () => {
       expect(cache.discarded, `iteration ${i}: a torn or unreadable file`).toBe(0);
       if (entry) {
         expect(entry.value).toHaveLength(CRASH_TEST_ROWS);
-        const versions = new Set(entry.value.map((p) => p.policyName.split(' ')[0]));
+        const versions = new Set(entry.value.map((p) => p.policyName?.split(' ')[0]));
         expect(versions.size, `iteration ${i}: items of different versions`).toBe(1);
         seenVersions.add(`${i}:${[...versions][0]}`);
       }

@@ -30,11 +30,11 @@ afterEach(() => app.controls.clearFaults());
 describe('syncCapacities', () => {
   it('fetches every page at the largest page size, oldest first, with progress up to the total', async () => {
     const progress: BulkProgress[] = [];
-    const all = await syncCapacities(app.services.session, { onProgress: (p) => progress.push(p) });
+    const { rows: all } = await syncCapacities(app.services.session, { onProgress: (p) => progress.push(p) });
     const total = progress[0]?.total ?? -1;
     expect(all).toHaveLength(total);
     expect(new Set(all.map((p) => p.cidrId)).size).toBe(total);
-    const created = all.map((p) => Date.parse(p.createdDate));
+    const created = all.map((p) => Date.parse(p.createdDate ?? ''));
     expect(created).toEqual([...created].sort((a, b) => a - b));
     expect(progress.map((p) => p.fetched)).toEqual([...progress.map((p) => p.fetched)].sort((a, b) => a - b));
     expect(progress.at(-1)).toEqual({ fetched: total, total });
@@ -43,7 +43,7 @@ describe('syncCapacities', () => {
 
   it('retries a page that meets a 503, and gets the same result', async () => {
     await app.controls.addFault({ method: 'GET', errorRate: 1, errorStatus: 503, errorCount: 3 });
-    const all = await syncCapacities(app.services.session);
+    const { rows: all } = await syncCapacities(app.services.session);
     const pages = Math.ceil(all.length / SYNC_PAGE_SIZE);
     expect((await app.controls.stats()).listCapacities).toBe(pages + 3);
   });

@@ -13,7 +13,13 @@ import { ApiFailure } from '../../electron/services/api-client/errors.js';
 import type { EndpointName } from '../../shared/api/endpoints.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
-import { driftPlanArbitrary, startDriftingProxy, type DriftingProxy } from '../support/drifting-proxy.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { syncCapacities, SYNC_PAGE_SIZE } from '../../electron/services/bulk/capacity-sync.js';
+import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { driftPlanArbitrary, EVERY_DRIFT, startDriftingProxy, type DriftingProxy } from '../support/drifting-proxy.js';
 
 const ALEX = SANDBOX_USERS[0]!;
 let sandbox: SandboxHandle;
@@ -78,6 +84,38 @@ describe('reading a drifting service', () => {
     // Every difference is reported as paths, none with a value of the answer in it.
     expect(drift.length).toBeGreaterThan(0);
     expect(JSON.stringify(drift)).not.toContain(first);
+  });
+
+  it('keeps every policy with an id in the local copy, whatever the drift, and counts the items without one', async () => {
+    const exact = await direct.call('listCapacities', { token, query: { page: 1, pageSize: 1 } });
+    proxy.setPlan(EVERY_DRIFT);
+    const dataDir = await mkdtemp(join(tmpdir(), 'cd-drift-sync-'));
+    try {
+      // A strict sync failed here as a whole: one odd policy cost the user the entire copy.
+      const synced = await syncCapacities({ authorized: (work) => work(drifting, token) });
+      expect(synced.rows).toHaveLength(exact.total);
+      expect(synced.leftOut).toHaveLength(Math.ceil(exact.total / SYNC_PAGE_SIZE));
+      expect(synced.leftOut[0]?.problems.join(' ')).toContain('cidrId');
+      expect(synced.rows.every((row) => row.policyName === undefined && row.pricing === undefined)).toBe(true);
+
+      const cache = await PolicyCache.open({ dataDir, secrets: new FixedSecretStore(), owner: { profileId: 'drift', username: ALEX.username } });
+      await cache.writeCapacities(synced.rows.reverse(), new Date(), synced.leftOut);
+      await cache.warm();
+      const query = { text: '', sortBy: 'policyName' as const, sortOrder: 'asc' as const, offset: 0, limit: 500 };
+      for (const sortBy of ['policyName', 'ourPrice', 'createdDate', 'end'] as const) {
+        const answer = await cache.queryCapacities({ ...query, sortBy });
+        expect(answer?.total, sortBy).toBe(exact.total);
+        // The views say, from the copy, what the refresh could not keep.
+        expect(answer?.leftOut).toEqual(synced.leftOut);
+      }
+      expect((await cache.capacityOverview(new Date()))?.skipped).toEqual(synced.leftOut);
+      const one = synced.rows[0]!.cidrId;
+      expect((await cache.queryCapacities({ ...query, text: one }))?.rows.map((row) => row.cidrId)).toContain(one);
+      await cache.close();
+    } finally {
+      proxy.setPlan(undefined);
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a money answer that lacks a required field, naming it, and never as a retry', async () => {

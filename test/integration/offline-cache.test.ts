@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -57,9 +58,9 @@ describe('the encrypted policy cache', () => {
     const window = await offline.queryCapacities({ status: 'ACTIVE', sortBy: 'ourPrice', sortOrder: 'asc', limit: 5 });
     expect(window.rows.length).toBeGreaterThan(0);
     expect(window.rows.every((r) => r.policyStatus === 'ACTIVE')).toBe(true);
-    const prices = window.rows.map((r) => r.pricing.ourPrice);
+    const prices = window.rows.map((r) => r.pricing?.ourPrice ?? Number.NaN);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
-    const someone = window.rows[0]!;
+    const someone = CapacityPolicy.parse(window.rows[0]);
     const byId = await offline.queryCapacities({ text: someone.cidrId });
     expect(byId.rows.map((r) => r.cidrId)).toContain(someone.cidrId);
 

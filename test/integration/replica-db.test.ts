@@ -107,7 +107,7 @@ describe('capacity replica database', () => {
       const count = db.count;
       expect([0, 3_000]).toContain(count);
       if (count) {
-        const tags = new Set(db.query({ ...query, limit: 500 }).rows.map((r) => r.policyName.split(' ')[0]));
+        const tags = new Set(db.query({ ...query, limit: 500 }).rows.map((r) => r.policyName?.split(' ')[0]));
         expect(tags.size).toBe(1);
         expect(db.query({ ...query, text: 'reservation', limit: 1 }).total).toBe(3_000);
       }

@@ -1,4 +1,5 @@
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import { fetchAllPages, type BulkProgress } from './fetch-all-pages.js';
@@ -23,19 +24,35 @@ export interface SyncCapacitiesOptions {
   readonly concurrency?: number;
 }
 
+export interface SyncedCapacities {
+  /** Oldest first. */
+  readonly rows: CapacityRow[];
+  /** Items of the list that could not be kept (they had no id to keep them by), with why. */
+  readonly leftOut: SkippedItem[];
+}
+
 /**
  * Every capacity policy of the signed-in user, fetched page by page with
  * bounded concurrency. Oldest first, so a policy created while the pages are
  * read lands on the last page instead of shifting every page after it.
  * Each page goes through the session, so a 401 ends the session as anywhere else.
+ * Pages are read as the list view reads them: a policy with a field the app
+ * does not know is kept (the field unknown), so one odd policy never fails
+ * the whole copy; only an item without an id is left out, and counted.
  */
-export function syncCapacities(session: Authorized, options: SyncCapacitiesOptions = {}): Promise<CapacityPolicy[]> {
-  return fetchAllPages<CapacityPolicy>({
+export async function syncCapacities(session: Authorized, options: SyncCapacitiesOptions = {}): Promise<SyncedCapacities> {
+  const leftOut: SkippedItem[] = [];
+  const rows = await fetchAllPages<CapacityRow>({
     pageSize: SYNC_PAGE_SIZE,
     concurrency: options.concurrency ?? SYNC_CONCURRENCY,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    fetchPage: (page, pageSize, signal) =>
-      session.authorized((client, token) => client.call('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } })),
+    fetchPage: async (page, pageSize, signal) => {
+      const answer = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } }));
+      // Positioned in the whole list as the service sent it, so each can be named once.
+      leftOut.push(...answer.skipped.map((item) => ({ ...item, index: (page - 1) * pageSize + item.index })));
+      return answer;
+    },
   });
+  return { rows, leftOut };
 }

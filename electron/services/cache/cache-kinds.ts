@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LinkedAccountList } from '../../../shared/api/accounts.js';
-import { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
+import { CapacityView } from '../../../shared/api/capacity.js';
+import { CapacityRow } from '../../../shared/api/readers.js';
 import { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
 import { dictionaryOf } from '../../../shared/records.js';
 
@@ -18,7 +19,8 @@ const Stamped = <T extends z.ZodType>(value: T) => z.object({ fetchedAt: z.iso.d
  * load (that would dominate the load time at 100,000 rows); the other kinds are.
  */
 export const CACHE_SCHEMAS = {
-  capacities: z.array(CapacityPolicy),
+  // As the views read them: a policy with a field the app does not know is kept, the field shown as unknown.
+  capacities: z.array(CapacityRow),
   capacityViews: dictionaryOf(Stamped(CapacityView)),
   accounts: LinkedAccountList,
   cyberLists: dictionaryOf(Stamped(z.array(CyberListItem))),

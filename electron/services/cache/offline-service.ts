@@ -1,5 +1,6 @@
 import type { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
-import type { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
+import { CyberListItem, type CyberView } from '../../../shared/api/cyber.js';
+import { completeAccounts, completeCapacityView, completeCyberView, type CyberRow } from '../../../shared/api/readers.js';
 import type { LinkedAccountList } from '../../../shared/api/accounts.js';
 import {
   LocalCapacityQuery,
@@ -10,6 +11,7 @@ import {
 } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { dictionary } from '../../../shared/records.js';
+import { countOf } from '../../../shared/format/plural.js';
 import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { AppEvents } from '../events.js';
@@ -207,14 +209,14 @@ export class OfflineService {
   async queryCapacities(input: LocalCapacityQuery): Promise<LocalCapacityWindow> {
     const query = LocalCapacityQuery.parse(input);
     const cache = await this.#verifiedCache();
-    const empty = { rows: [], offset: query.offset, total: 0, fetchedAt: null, loading: false };
+    const empty = { rows: [], offset: query.offset, total: 0, fetchedAt: null, loading: false, leftOut: [] };
     if (!cache) return empty;
     // Checked before any rows are handed out, and again after reading: once unreadable, never a row.
     if (cache.unreadable) return { ...empty, unreadable: cache.unreadable };
     const answer = await cache.queryCapacities(query);
     if (cache.unreadable) return { ...empty, unreadable: cache.unreadable };
     if (!answer) return empty;
-    return { rows: answer.rows, offset: query.offset, total: answer.total, fetchedAt: answer.fetchedAt, loading: answer.loading };
+    return { rows: answer.rows, offset: query.offset, total: answer.total, fetchedAt: answer.fetchedAt, loading: answer.loading, leftOut: answer.leftOut };
   }
 
   async capacityView(cidrId: string) {
@@ -313,46 +315,61 @@ export class OfflineService {
     const started = Date.now();
     const progress = (p: SyncProgress) => this.deps.events.emit('offline.syncProgress', p);
     try {
-      const oldestFirst = await syncCapacities(this.deps.session, {
+      const synced = await syncCapacities(this.deps.session, {
         signal: controller.signal,
         concurrency: CONCURRENCY,
         onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
       });
-      // Stored newest first: the first shard is then the default first screen of the offline list.
-      const capacities = oldestFirst.reverse();
+      // Stored newest first: the first rows are then the default first screen of the list.
+      const capacities = synced.rows.reverse();
+      if (synced.leftOut.length > 0) this.deps.logger.warn('replica', `${synced.leftOut.length} items of the capacity list had no id and were not kept`);
       const fetchedAt = new Date();
-      await cache.write('capacities', capacities, fetchedAt);
+      await cache.writeCapacities(capacities, fetchedAt, synced.leftOut);
       cache.warm().catch(() => undefined);
 
       const opened = await cache.recordIds('capacityViews');
       const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
       const details = await this.#fetchEach(detailIds, controller.signal, 'details', progress, (client, token, id, signal) =>
-        client.call('describeCapacity', { token, signal, params: { cidr_id: id } }),
+        // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
+        client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
       );
       await cache.write('capacityViews', stampAll(details, fetchedAt), fetchedAt);
 
       progress({ phase: 'accounts', fetched: 0, total: 1 });
-      const accounts = await this.deps.session.authorized((client, token) =>
-        client.call('linkedAccounts', { token, signal: controller.signal }),
+      const accountsRead = await this.deps.session.authorized((client, token) =>
+        client.read('linkedAccounts', { token, signal: controller.signal }),
       );
-      await cache.write('accounts', accounts, fetchedAt);
+      // Kept only when every account read in full: a partial list would hide accounts the copy knew.
+      const accounts = completeAccounts(accountsRead);
+      if (accounts) await cache.write('accounts', accounts, fetchedAt);
+      else this.deps.logger.warn('replica', 'linked accounts did not read in full; the copy keeps the last full list');
 
       const customers = [
         ...new Set([...(this.deps.customersToSync?.() ?? []), ...(await cache.recordIds('cyberLists'))]),
       ].map((c) => c.toUpperCase());
       const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[] }>();
+      let cyberLeftOut = 0;
       for (const [i, customerId] of customers.entries()) {
         progress({ phase: 'cyber', fetched: i, total: customers.length });
         try {
-          const items = await this.deps.session.authorized((client, token) =>
-            fetchAllPages<CyberListItem>({
+          const rows = await this.deps.session.authorized((client, token) =>
+            fetchAllPages<CyberRow>({
               pageSize: PAGE_SIZE,
               concurrency: CONCURRENCY,
               signal: controller.signal,
-              fetchPage: (page, pageSize, signal) =>
-                client.call('listCyberPolicies', { token, signal, params: { cid_ext: customerId }, query: { page, pageSize } }),
+              fetchPage: async (page, pageSize, signal) => {
+                const answer = await client.read('listCyberPolicies', { token, signal, params: { cid_ext: customerId }, query: { page, pageSize } });
+                cyberLeftOut += answer.skipped.length;
+                return answer;
+              },
             }),
           );
+          // The offline DR list keeps the policies that read in full; the others are counted and said.
+          const items = rows.flatMap((row) => {
+            const parsed = CyberListItem.safeParse(row);
+            return parsed.success ? [parsed.data] : [];
+          });
+          cyberLeftOut += rows.length - items.length;
           cyberLists[customerId] = { fetchedAt: fetchedAt.toISOString(), value: items };
         } catch (error) {
           // A customer that no longer exists is dropped; anything else stops the sync.
@@ -364,20 +381,21 @@ export class OfflineService {
         .flatMap((list) => list.value.map((item) => item.cidrId))
         .slice(0, MAX_CYBER_VIEWS);
       const cyberViews = await this.#fetchEach(cyberIds, controller.signal, 'cyber', progress, (client, token, id, signal) =>
-        client.call('viewCyberPolicy', { token, signal, params: { cidr_id: id } }),
+        client.read('viewCyberPolicy', { token, signal, params: { cidr_id: id } }).then(completeCyberView),
       );
       await cache.write('cyberViews', stampAll(cyberViews, fetchedAt), fetchedAt);
 
       const summary: SyncSummary = {
         capacities: capacities.length,
+        capacitiesLeftOut: synced.leftOut.length,
         details: Object.keys(details).length,
-        accounts: accounts.length,
+        accounts: accounts?.length ?? 0,
         cyberPolicies: Object.values(cyberLists).reduce((n, l) => n + l.value.length, 0),
         customers: Object.keys(cyberLists).length,
         durationMs: Date.now() - started,
         fetchedAt: fetchedAt.toISOString(),
       };
-      progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities });
+      progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...leftOutMessage(synced.leftOut.length, cyberLeftOut) });
       return summary;
     } catch (error) {
       if (controller.signal.aborted) {
@@ -396,7 +414,7 @@ export class OfflineService {
     signal: AbortSignal,
     phase: SyncProgress['phase'],
     progress: (p: SyncProgress) => void,
-    fetchOne: Parameters<typeof fetchOneWith<T>>[1],
+    fetchOne: Parameters<typeof fetchOneWith<T | null>>[1],
   ): Promise<Record<string, T>> {
     const result = dictionary<T>();
     let next = 0;
@@ -406,7 +424,8 @@ export class OfflineService {
         const id = ids[next++] as string;
         if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
         try {
-          result[id] = await fetchOneWith(this.deps.session, fetchOne, id, signal);
+          const value = await fetchOneWith(this.deps.session, fetchOne, id, signal);
+          if (value !== null) result[id] = value;
         } catch (error) {
           if (!(error instanceof AppFailure && error.error.kind === 'not-found')) throw error;
         }
@@ -434,4 +453,13 @@ function fetchOneWith<T>(session: OfflineDeps['session'], fetchOne: FetchOne<T>,
 function stampAll<T>(values: Record<string, T>, at: Date): Record<string, { fetchedAt: string; value: T }> {
   const fetchedAt = at.toISOString();
   return dictionary(Object.entries(values).map(([id, value]) => [id, { fetchedAt, value }] as const));
+}
+
+/** Said in the status area after a refresh that could not keep every item of the list. */
+function leftOutMessage(capacities: number, cyber: number): { message?: string } {
+  const parts = [
+    capacities > 0 ? `${countOf(capacities, 'item', 'items')} of the capacity list had no policy id` : null,
+    cyber > 0 ? `${countOf(cyber, 'disaster-recovery policy', 'disaster-recovery policies')} did not read in full` : null,
+  ].filter((part) => part !== null);
+  return parts.length === 0 ? {} : { message: `${parts.join('; ')}: not kept in the local copy.` };
 }

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import type { Logger } from '../logging/file-logger.js';
@@ -66,11 +68,13 @@ type Query = ParsedLocalCapacityQuery;
 
 /** One window of the capacity list as the replica answers it. */
 export interface CapacityAnswer {
-  readonly rows: CapacityPolicy[];
+  readonly rows: CapacityRow[];
   readonly total: number;
   readonly fetchedAt: string;
   /** True while search and sort are answered by SQL because the slim rows are still loading. */
   readonly loading: boolean;
+  /** Items the refresh that wrote the list could not keep. */
+  readonly leftOut: SkippedItem[];
 }
 
 /**
@@ -246,7 +250,7 @@ export class PolicyCache {
       const loading = !replica.loaded;
       // Its failure is met again (and reported) by the next read; nothing waits for it here.
       if (loading) void this.#loadInBackground(replica).catch(() => undefined);
-      return { ...replica.query(query), fetchedAt, loading };
+      return { ...replica.query(query), fetchedAt, loading, leftOut: replica.db.leftOut };
     });
   }
 
@@ -287,23 +291,28 @@ export class PolicyCache {
     if (replica) await this.#loadInBackground(replica);
   }
 
+  /**
+   * A full refresh of the capacity list in a single commit, with the items it
+   * could not keep (no id), so every view can say what was left out.
+   */
+  async writeCapacities(rows: readonly CapacityRow[], fetchedAt: Date = new Date(), leftOut: readonly SkippedItem[] = []): Promise<void> {
+    const at = fetchedAt.toISOString();
+    await this.#write(async (replica) => {
+      await replica.replaceAll(rows, at, leftOut);
+      if (!this.#file) return;
+      // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
+      await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities: rows.length });
+      // A fresh copy of the list replaces whatever was found unreadable before.
+      await removeUnreadableNote(this.dir);
+      this.#unreadable = null;
+      this.#declaring = null;
+    });
+  }
+
   /** Replaces one kind in a single commit. */
   async write<K extends CacheKind>(kind: K, value: CacheValue<K>, fetchedAt: Date = new Date()): Promise<void> {
+    if (kind === 'capacities') return this.writeCapacities(value as CacheValue<'capacities'>, fetchedAt);
     const at = fetchedAt.toISOString();
-    if (kind === 'capacities') {
-      const rows = value as CapacityPolicy[];
-      await this.#write(async (replica) => {
-        await replica.replaceAll(rows, at);
-        if (!this.#file) return;
-        // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
-        await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities: rows.length });
-        // A fresh copy of the list replaces whatever was found unreadable before.
-        await removeUnreadableNote(this.dir);
-        this.#unreadable = null;
-        this.#declaring = null;
-      });
-      return;
-    }
     const documents: StoredDocument[] =
       kind === 'accounts'
         ? [{ id: ACCOUNTS_ID, fetchedAt: at, body: JSON.stringify(value) }]

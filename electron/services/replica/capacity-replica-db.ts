@@ -2,7 +2,11 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import { z } from 'zod';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import { SkippedItem } from '../../../shared/api/tolerant.js';
+
+const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 
 /** Rows written between yields during a full refresh: a few milliseconds each, so the main process never stalls. */
@@ -193,8 +197,20 @@ export class CapacityReplicaDb {
     return row?.value ?? null;
   }
 
+  /** Items of the list the last refresh could not keep (no id), with why: what the views say was left out. */
+  get leftOut(): SkippedItem[] {
+    const raw = this.meta('capacities.leftOut');
+    if (raw === null) return [];
+    try {
+      const parsed = LeftOut.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : [];
+    } catch {
+      return [];
+    }
+  }
+
   /** A full refresh: the new list replaces the old one in a single commit. */
-  async replaceAll(policies: readonly CapacityPolicy[], fetchedAt: string): Promise<void> {
+  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = []): Promise<void> {
     // One transaction keeps the old list whole until the new one is; batches inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
     this.#writing = true;
@@ -205,6 +221,7 @@ export class CapacityReplicaDb {
         await yieldToEventLoop();
       }
       this.#setMeta('capacities.fetchedAt', fetchedAt);
+      this.#setMeta('capacities.leftOut', JSON.stringify(leftOut));
       this.#db.exec('COMMIT');
     } catch (error) {
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
@@ -217,11 +234,11 @@ export class CapacityReplicaDb {
   }
 
   /** Write-through of one policy the service just answered with. */
-  upsert(policy: CapacityPolicy): void {
+  upsert(policy: CapacityRow): void {
     this.#db.transaction(() => this.#write(policy))();
   }
 
-  #write(policy: CapacityPolicy): void {
+  #write(policy: CapacityRow): void {
     const { rid } = this.#upsertRow.get(toRow(policy)) as { rid: number };
     this.#upsertBody.run(rid, JSON.stringify(policy));
   }
@@ -258,7 +275,7 @@ export class CapacityReplicaDb {
     return (this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[]);
   }
 
-  query(query: Query): { rows: CapacityPolicy[]; total: number } {
+  query(query: Query): { rows: CapacityRow[]; total: number } {
     const where: string[] = [];
     const params: Record<string, string | number> = {};
     if (query.status) {
@@ -286,7 +303,7 @@ export class CapacityReplicaDb {
          JOIN capacity_bodies AS b USING (rid)`,
       )
       .all({ ...params, limit: query.limit, offset: query.offset }) as { body: string }[];
-    return { rows: rows.map((r) => JSON.parse(r.body) as CapacityPolicy), total };
+    return { rows: rows.map((r) => JSON.parse(r.body) as CapacityRow), total };
   }
 
   /** Every policy as a slim row (no body): what search, sort and the overview need, in one pass. */
@@ -324,7 +341,7 @@ export class CapacityReplicaDb {
   }
 
   /** Whole records for the given rows, in the order given. */
-  bodies(rids: readonly number[]): CapacityPolicy[] {
+  bodies(rids: readonly number[]): CapacityRow[] {
     if (rids.length === 0) return [];
     const found = this.#read.prepare(`SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rids)) as {
       rid: number;
@@ -333,13 +350,13 @@ export class CapacityReplicaDb {
     const byRid = new Map(found.map((r) => [r.rid, r.body]));
     return rids.flatMap((rid) => {
       const body = byRid.get(rid);
-      return body === undefined ? [] : [JSON.parse(body) as CapacityPolicy];
+      return body === undefined ? [] : [JSON.parse(body) as CapacityRow];
     });
   }
 
   /** Every whole record, in storage order (rarely wanted: the slim rows serve search, sort and the overview). */
-  allBodies(): CapacityPolicy[] {
-    return (this.#read.prepare('SELECT body FROM capacity_bodies ORDER BY rid').pluck().all() as string[]).map((b) => JSON.parse(b) as CapacityPolicy);
+  allBodies(): CapacityRow[] {
+    return (this.#read.prepare('SELECT body FROM capacity_bodies ORDER BY rid').pluck().all() as string[]).map((b) => JSON.parse(b) as CapacityRow);
   }
 
   close(): void {
@@ -469,27 +486,36 @@ function slimRow(t: SlimTuple): SlimCapacityRow {
   };
 }
 
-function toRow(policy: CapacityPolicy): Record<string, string | number | null> {
-  const launch = Date.parse(policy.capacityConfiguration.launchDateTime);
-  const end = Date.parse(policy.capacityConfiguration.endDateTime);
+/**
+ * The slim columns of one policy. A field the service left out or sent in
+ * another form is stored as "not known" (empty text, no figure), so one odd
+ * policy is kept, and shown with its unknown fields, instead of failing the
+ * whole copy; its full record is kept as it was read.
+ */
+function toRow(policy: CapacityRow): Record<string, string | number | null> {
+  const config = policy.capacityConfiguration;
+  const instance = policy.policyInstance;
+  const launch = Date.parse(config?.launchDateTime ?? '');
+  const end = Date.parse(config?.endDateTime ?? '');
   return {
     cidrId: policy.cidrId,
-    createdDate: policy.createdDate,
-    policyName: policy.policyName,
-    policyStatus: policy.policyStatus,
-    instanceType: policy.policyInstance.instanceType,
-    qty: policy.policyInstance.qty,
-    platform: policy.policyInstance.platformCode,
-    zone: policy.cspRegion.availabilityZoneId,
-    launchAt: policy.capacityConfiguration.launchDateTime,
-    endAt: policy.capacityConfiguration.endDateTime,
+    createdDate: policy.createdDate ?? '',
+    policyName: policy.policyName ?? '',
+    policyStatus: policy.policyStatus ?? '',
+    instanceType: instance?.instanceType ?? '',
+    qty: instance?.qty ?? 0,
+    platform: instance?.platformCode ?? '',
+    zone: policy.cspRegion?.availabilityZoneId ?? '',
+    launchAt: config?.launchDateTime ?? '',
+    endAt: config?.endDateTime ?? '',
     launchMs: Number.isNaN(launch) ? null : launch,
     endMs: Number.isNaN(end) ? null : end,
-    autoRenewal: policy.capacityConfiguration.autoRenewalEnabled ? 1 : 0,
-    ourPrice: policy.pricing.ourPrice,
-    savings: policy.pricing.savings,
-    savingsPct: policy.pricing.savingsPercentage,
-    search: [policy.cidrId, policy.policyName, policy.policyInstance.instanceType, policy.cspRegion.availabilityZoneId, policy.cspAccountName]
+    autoRenewal: config?.autoRenewalEnabled ? 1 : 0,
+    ourPrice: policy.pricing?.ourPrice ?? null,
+    savings: policy.pricing?.savings ?? null,
+    savingsPct: policy.pricing?.savingsPercentage ?? null,
+    search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
+      .map((part) => part ?? '')
       .join('\u0001')
       .toLowerCase(),
   };

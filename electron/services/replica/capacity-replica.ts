@@ -1,4 +1,5 @@
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 import { summarizeCapacities } from '../overview/summarize.js';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
@@ -91,17 +92,17 @@ export class CapacityReplica {
     return this.#loading;
   }
 
-  query(query: Query): { rows: CapacityPolicy[]; total: number } {
+  query(query: Query): { rows: CapacityRow[]; total: number } {
     if (!this.#rows) return this.#db.query(query);
     this.#index ??= new SortedRowIndex(this.#rows, SLIM_VIEW);
     const { rows, total } = this.#index.query(query);
     return { rows: this.#db.bodies(rows.map((r) => r.rid)), total };
   }
 
-  async replaceAll(policies: readonly CapacityPolicy[], fetchedAt: string): Promise<void> {
+  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = []): Promise<void> {
     this.#generation += 1;
     try {
-      await this.#db.replaceAll(policies, fetchedAt);
+      await this.#db.replaceAll(policies, fetchedAt, leftOut);
     } finally {
       // Also on failure: the old list stands, but the rows in memory are read again to be sure.
       this.#generation += 1;
@@ -111,7 +112,7 @@ export class CapacityReplica {
   }
 
   /** Write-through of one policy: one row on disk, one slim row in memory, moved to its place in the sort orders. */
-  upsert(policy: CapacityPolicy): void {
+  upsert(policy: CapacityRow): void {
     this.#generation += 1;
     this.#db.upsert(policy);
     if (!this.#rows) return;
@@ -128,7 +129,7 @@ export class CapacityReplica {
 
   overview(asOf: Date) {
     this.load();
-    return summarizeCapacities(this.#rows ?? [], asOf);
+    return summarizeCapacities(this.#rows ?? [], asOf, {}, this.#db.leftOut);
   }
 
   close(): void {

@@ -1,7 +1,7 @@
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import { CapacityView, type CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { CyberListInput } from '../../../shared/api/cyber.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
-import { completeAccounts, completeCapacityView, completeCyberView, type CapacityDetail, type CyberDetail } from '../../../shared/api/readers.js';
+import { completeAccounts, completeCapacityView, completeCyberView, type CapacityDetail, type CapacityRow, type CyberDetail } from '../../../shared/api/readers.js';
 import { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type {
@@ -59,7 +59,9 @@ export class PolicyRepository {
     const local = await this.#deps.offline.queryCapacities(query);
     const unreadable = local.unreadable ? { unreadable: local.unreadable } : {};
     if (local.fetchedAt && !local.unreadable) {
-      return { rows: local.rows, offset: local.offset, total: local.total, origin: replica(local.fetchedAt), local: true, skipped: [] };
+      // What the refresh could not keep is said once, with the first rows.
+      const skipped = query.offset === 0 ? local.leftOut : [];
+      return { rows: local.rows, offset: local.offset, total: local.total, origin: replica(local.fetchedAt), local: true, skipped };
     }
     if (this.#localOnly()) {
       return { rows: [], offset: query.offset, total: 0, origin: replica(local.fetchedAt ?? this.#now()), local: true, skipped: [], ...unreadable };
@@ -224,7 +226,7 @@ export class PolicyRepository {
     if (policy) await this.#deps.offline.upsertCapacity(policy);
   }
 
-  async #capacityRow(cidrId: string): Promise<{ policy: CapacityPolicy; fetchedAt: string } | null> {
+  async #capacityRow(cidrId: string): Promise<{ policy: CapacityRow; fetchedAt: string } | null> {
     const window = await this.#deps.offline.queryCapacities({ text: cidrId, limit: 50 });
     const policy = window.rows.find((row) => row.cidrId === cidrId);
     return policy && window.fetchedAt ? { policy, fetchedAt: window.fetchedAt } : null;
@@ -307,25 +309,31 @@ function unreachable(error: unknown): boolean {
   return error instanceof AppFailure && (error.error.kind === 'offline' || error.error.kind === 'timeout');
 }
 
-function detailFromRow(policy: CapacityPolicy): CapacityDetail {
+/**
+ * A detail built from the list's record of a policy: each group the record
+ * holds in full; a group with a field the service left out stays absent (the
+ * view says it is not known) rather than showing made-up values.
+ */
+function detailFromRow(policy: CapacityRow): CapacityDetail {
+  const config = policy.capacityConfiguration;
+  const group = <K extends keyof CapacityView>(key: K, value: unknown): Partial<Pick<CapacityView, K>> => {
+    const parsed = CapacityView.shape[key].safeParse(value);
+    return parsed.success ? ({ [key]: parsed.data } as Pick<CapacityView, K>) : {};
+  };
   return {
     cidrId: policy.cidrId,
-    policyDetails: {
+    ...group('policyDetails', {
       cidrId: policy.cidrId,
       policyName: policy.policyName,
       policyStatus: policy.policyStatus,
       policyOperatingState: policy.policyOperatingState,
       cspAccountName: policy.cspAccountName,
-    },
-    regionSettings: policy.cspRegion,
-    instances: [policy.policyInstance],
-    dates: {
-      createdDate: policy.createdDate,
-      launchDateTime: policy.capacityConfiguration.launchDateTime,
-      endDateTime: policy.capacityConfiguration.endDateTime,
-    },
-    configuration: policy.capacityConfiguration,
-    pricing: policy.pricing,
+    }),
+    ...group('regionSettings', policy.cspRegion),
+    ...group('instances', policy.policyInstance ? [policy.policyInstance] : undefined),
+    ...group('dates', { createdDate: policy.createdDate, launchDateTime: config?.launchDateTime, endDateTime: config?.endDateTime }),
+    ...group('configuration', config),
+    ...group('pricing', policy.pricing),
     extra: {},
   };
 }
