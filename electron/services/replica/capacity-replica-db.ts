@@ -282,6 +282,12 @@ export class CapacityReplicaDb {
       where.push('policy_status = @status');
       params.status = query.status;
     }
+    if (query.match) {
+      where.push('instance_type = @matchType AND platform = @matchPlatform AND zone = @matchZone');
+      params.matchType = query.match.instanceType;
+      params.matchPlatform = query.match.platform;
+      params.matchZone = query.match.availabilityZone;
+    }
     const needle = query.text.trim().toLowerCase();
     if (needle) {
       // The trigram index takes a quoted phrase literally (no wildcards, unlike its LIKE, which
