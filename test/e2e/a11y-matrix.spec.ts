@@ -9,7 +9,8 @@ import { expect, firstWithStatus, navTo, openDetail, openList, signInAs, test } 
 /**
  * Issue 17, "Done when": axe-core finds nothing on every view and dialog, and
  * the layout holds, at 1280x800, at the smallest window the main process
- * allows, at 200 % zoom and in the dark theme. One sign-in per configuration.
+ * allows, at 1024 px, at 200 % zoom and in the dark theme. One sign-in per
+ * configuration.
  *
  * 200 % zoom is emulated as Chromium zooms: the window keeps its 1280x800
  * device pixels, so the page gets a 640x400 CSS-pixel viewport at a device
@@ -22,25 +23,33 @@ interface Configuration {
   readonly viewport: { width: number; height: number };
   readonly deviceScaleFactor: number;
   readonly colorScheme: 'light' | 'dark';
+  /** The "Done when" four run axe; 1024 px is there for the layout alone (to keep the run short). */
+  readonly axe: boolean;
 }
 
 const CONFIGURATIONS: readonly Configuration[] = [
-  { name: '1280x800', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'light' },
+  { name: '1280x800', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'light', axe: true },
   {
     name: `minimum window ${MAIN_WINDOW_LIMITS.minWidth}x${MAIN_WINDOW_LIMITS.minHeight}`,
     viewport: { width: MAIN_WINDOW_LIMITS.minWidth, height: MAIN_WINDOW_LIMITS.minHeight },
     deviceScaleFactor: 1,
     colorScheme: 'light',
+    axe: true,
   },
-  { name: '200 % zoom', viewport: { width: 640, height: 400 }, deviceScaleFactor: 2, colorScheme: 'light' },
-  { name: 'dark 1280x800', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'dark' },
+  // Between the minimum and the width where the top bar fits on one row.
+  { name: '1024x700', viewport: { width: 1024, height: 700 }, deviceScaleFactor: 1, colorScheme: 'light', axe: false },
+  { name: '200 % zoom', viewport: { width: 640, height: 400 }, deviceScaleFactor: 2, colorScheme: 'light', axe: true },
+  { name: 'dark 1280x800', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'dark', axe: true },
 ];
 
 /** Everything found on the way; the test fails at the end with all of it, not at the first view. */
 class Findings {
   readonly list: string[] = [];
 
+  constructor(private readonly runAxe: boolean) {}
+
   async axe(page: Page, where: string): Promise<void> {
+    if (!this.runAxe) return;
     const { violations } = await new AxeBuilder({ page }).analyze();
     for (const v of violations) {
       this.list.push(`${where}: axe ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
@@ -146,8 +155,8 @@ for (const configuration of CONFIGURATIONS) {
     test.use({ viewport: configuration.viewport, deviceScaleFactor: configuration.deviceScaleFactor, colorScheme: configuration.colorScheme });
     test.describe.configure({ timeout: 120_000 });
 
-    test(`every view and dialog passes axe and keeps its layout at ${configuration.name}`, async ({ openApp, app }) => {
-      const found = new Findings();
+    test(`every view and dialog ${configuration.axe ? 'passes axe and ' : ''}keeps its layout at ${configuration.name}`, async ({ openApp, app }) => {
+      const found = new Findings(configuration.axe);
       const at = (what: string) => `${what} @ ${configuration.name}`;
       const zoomed = configuration.viewport.width < MAIN_WINDOW_LIMITS.minWidth;
       const customer = ALEX.customers[0]!.cidExt;
@@ -162,6 +171,7 @@ for (const configuration of CONFIGURATIONS) {
 
       await signInAs(page);
       const active = await firstWithStatus(app, 'ACTIVE', (p) => p.policyInstance.instanceType !== 'm4.large');
+      const ready = await firstWithStatus(app, 'READY_FOR_PURCHASE');
       await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
       await found.axe(page, at('overview'));
       await found.layout(page, at('overview'));
@@ -232,6 +242,16 @@ for (const configuration of CONFIGURATIONS) {
       await expect(page.getByTestId('ready-policy').first()).toBeVisible();
       await found.axe(page, at('search & purchase'));
       await found.layout(page, at('search & purchase'));
+      const form = page.getByTestId('search-form');
+      await form.getByLabel('Instance type').fill(ready.policyInstance.instanceType);
+      await form.getByLabel('Platform').fill(ready.policyInstance.platformCode);
+      await form.getByLabel('Availability zone').fill(ready.cspRegion.availabilityZoneId);
+      await form.getByLabel('Start date').fill('2027-03-01');
+      await form.getByLabel('End date').fill('2027-03-20');
+      await form.getByRole('button', { name: 'Search availability' }).click();
+      await expect(page.getByTestId('offering').first()).toBeVisible();
+      await found.axe(page, at('search results'));
+      await found.layout(page, at('search results'));
       await page.getByTestId('ready-policy').first().getByRole('button', { name: /^Purchase / }).click();
       const purchase = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
       await expect(purchase).toBeVisible();
