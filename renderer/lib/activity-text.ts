@@ -46,7 +46,11 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
 };
 
 export function actionWords(entry: ActivityEntry): string {
-  if (entry.action === 'autoRenewal' && entry.autoRenewal) return entry.autoRenewal.enabled ? 'Auto-renewal switched on' : 'Auto-renewal switched off';
+  if (entry.action === 'autoRenewal' && entry.autoRenewal) {
+    const to = entry.autoRenewal.enabled ? 'on' : 'off';
+    // Said as done only when it was: an attempt that failed is named as what was asked.
+    return entry.outcome === 'succeeded' ? `Auto-renewal switched ${to}` : `Auto-renewal change (to ${to})`;
+  }
   return ACTION_WORDS[entry.action];
 }
 

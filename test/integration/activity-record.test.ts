@@ -120,6 +120,17 @@ describe('each action is recorded where its answer is known', () => {
     expect(refused.ok).toBe(false);
     const [entry] = (await activityOf(notBought.cidrId)).entries;
     expect(entry).toMatchObject({ action: 'cancel', outcome: 'not-done', fee: null, reason: { kind: refused.ok ? 'ok' : refused.error.kind } });
+    // A configuration the service fails keeps what was asked for.
+    await app.controls.addFault({ pathPrefix: '/external/api/v1/flexcompute/capacity-configuration', method: 'PUT', errorRate: 1, errorStatus: 404 });
+    const notConfigured = await app.call('capacity.configure', { cidrId: notBought.cidrId, vpc: 'vpc-0a1b2c3d' });
+    await app.controls.clearFaults();
+    expect(notConfigured.ok).toBe(false);
+    expect((await activityOf(notBought.cidrId)).entries[0]).toMatchObject({
+      action: 'configure',
+      outcome: 'not-done',
+      configured: [{ field: 'vpc', value: 'vpc-0a1b2c3d' }],
+      reason: { kind: notConfigured.ok ? 'ok' : notConfigured.error.kind },
+    });
 
     const dr = take(cyber);
     const terminated = value<TerminateResult>(await app.call('cyber.terminate', { cidrId: dr.cidrId }));

@@ -86,15 +86,22 @@ export class ActivityLog {
    * Called once per request actually sent (money actions: inside their lock,
    * so callers who join one request do not record it twice).
    */
-  async track<T>(owner: ActivityOwner | null, subject: ActivitySubject, work: Promise<T>, facts: (answer: T) => ActivityFacts = () => ({})): Promise<T> {
+  async track<T>(
+    owner: ActivityOwner | null,
+    subject: ActivitySubject,
+    work: Promise<T>,
+    facts: (answer: T) => ActivityFacts = () => ({}),
+    /** What was asked for, known before the answer (a configuration's fields, a renewal setting): kept whatever the outcome. */
+    asked: ActivityFacts = {},
+  ): Promise<T> {
     let answer: T;
     try {
       answer = await work;
     } catch (error) {
-      await this.record(owner, subject, failureOutcome(error), { reason: reasonOf(error) });
+      await this.record(owner, subject, failureOutcome(error), { ...asked, reason: reasonOf(error) });
       throw error;
     }
-    await this.record(owner, subject, 'succeeded', facts(answer));
+    await this.record(owner, subject, 'succeeded', { ...asked, ...facts(answer) });
     return answer;
   }
 

@@ -31,6 +31,8 @@ describe('activity entries in words', () => {
 
   it('renewal, configuration, purchase and termination say what was set', () => {
     expect(actionWords({ ...base, action: 'autoRenewal', fee: null, autoRenewal: { enabled: false, frequency: null } })).toBe('Auto-renewal switched off');
+    const failedRenewal = { ...base, action: 'autoRenewal' as const, outcome: 'not-done' as const, fee: null, autoRenewal: { enabled: true, frequency: 'ONE_WEEK' } };
+    expect(actionWords(failedRenewal)).toBe('Auto-renewal change (to on)');
     expect(factWords({ ...base, action: 'autoRenewal', fee: null, autoRenewal: { enabled: true, frequency: 'ONE_MONTH' } })).toEqual(['Every month']);
     expect(factWords({ ...base, action: 'configure', fee: null, configured: [{ field: 'ebsVolumeSize', value: '200' }] })).toEqual(['EBS volume (GB): 200']);
     expect(factWords({ ...base, action: 'purchase', fee: null, price: 9405.85 })).toEqual([`Price ${formatAmount(9405.85)}`]);
