@@ -1,0 +1,76 @@
+/**
+ * A stand-in for the preload's `window.api`, installed before any store module
+ * loads (import this file first): every contract channel exists, and each
+ * answers with what the test queued for it. A call nobody expected fails the
+ * test loudly instead of hanging.
+ */
+import { CHANNELS, type Channel } from '../../../shared/ipc/channels.js';
+import type { Output } from '../../../shared/ipc/contract.js';
+import type { AppError, Result } from '../../../shared/ipc/result.js';
+
+type Answer = (input: unknown) => Promise<Result<unknown>>;
+
+const answers = new Map<string, Answer>();
+/** Every call made, in order: channel and input. */
+export const calls: Array<{ channel: Channel; input: unknown }> = [];
+
+function build(): Record<string, unknown> {
+  const groups: Record<string, Record<string, Answer>> = {};
+  for (const channel of CHANNELS) {
+    const [group, method] = channel.split('.') as [string, string];
+    groups[group] ??= {};
+    groups[group][method] = (input: unknown) => {
+      calls.push({ channel, input });
+      const answer = answers.get(channel);
+      if (!answer) return Promise.reject(new Error(`unexpected call to ${channel}`));
+      return answer(input);
+    };
+  }
+  return { ...groups, on: () => () => undefined };
+}
+
+Object.defineProperty(globalThis, 'window', { value: { api: build() }, configurable: true, writable: true });
+
+/** A read whose answer the test gives later, to resolve reads out of order. */
+export interface Pending<C extends Channel> {
+  readonly input: unknown;
+  ok(value: Output<C>): void;
+  fail(error: AppError): void;
+}
+
+/** Each call of `channel` waits until the test answers it; returns the calls as they come. */
+export function hold<C extends Channel>(channel: C): Array<Pending<C>> {
+  const pending: Array<Pending<C>> = [];
+  answers.set(channel, (input) =>
+    new Promise((resolve) => {
+      pending.push({
+        input,
+        ok: (value) => resolve({ ok: true, value }),
+        fail: (error) => resolve({ ok: false, error }),
+      });
+    }),
+  );
+  return pending;
+}
+
+/** Each call of `channel` answers at once with what `answer` returns for its input. */
+export function answer<C extends Channel>(channel: C, value: (input: unknown) => Result<Output<C>>): void {
+  answers.set(channel, (input) => Promise.resolve(value(input)));
+}
+
+export function resetFakeApi(): void {
+  answers.clear();
+  calls.length = 0;
+}
+
+/** Lets every settled promise's continuations run (the store's code after its await). */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+/** The `index`th call a test held; a call that never came fails the test here instead of passing silently. */
+export function nth<T>(calls: readonly T[], index: number): T {
+  const call = calls[index];
+  if (call === undefined) throw new Error(`call ${index + 1} never came (${calls.length} so far)`);
+  return call;
+}

@@ -1,0 +1,27 @@
+import type { AppError } from '../../../shared/ipc/result.js';
+import type { Origin, SourcedOverview } from '../../../shared/ipc/sourced.js';
+
+export const SERVICE_NOW: Origin = { source: 'service', fetchedAt: '2026-11-23T03:00:00.000Z' };
+export const FROM_COPY: Origin = { source: 'replica', fetchedAt: '2026-11-22T03:00:00.000Z', serviceUnreachable: true };
+
+export const UNREACHABLE: AppError = { kind: 'offline', message: 'The service did not answer' };
+
+/** An overview with `total` policies and nothing else, from `origin`. */
+export function overviewOf(total: number, origin: Origin = SERVICE_NOW): SourcedOverview {
+  const none = { total: 0, byStatus: [] };
+  return {
+    asOf: '2026-11-23T03:00:00.000Z',
+    windowDays: 30,
+    totalPolicies: total,
+    byStatus: [],
+    launching: none,
+    ending: none,
+    endingWithoutRenewal: { total: 0, soonest: [] },
+    monthlySavings: { total: 0, activePolicies: 0, monthDays: 30, byFamily: [] },
+    timeline: [],
+    upcoming: [],
+    skippedCount: 0,
+    skipped: [],
+    origin,
+  };
+}
