@@ -1,5 +1,5 @@
 import type { AppError } from '../../../shared/ipc/result.js';
-import type { Origin, SourcedOverview } from '../../../shared/ipc/sourced.js';
+import type { Origin, SourcedCapacityDetail, SourcedCyberDetail, SourcedOverview } from '../../../shared/ipc/sourced.js';
 
 export const SERVICE_NOW: Origin = { source: 'service', fetchedAt: '2026-11-23T03:00:00.000Z' };
 export const FROM_COPY: Origin = { source: 'replica', fetchedAt: '2026-11-22T03:00:00.000Z', serviceUnreachable: true };
@@ -24,4 +24,13 @@ export function overviewOf(total: number, origin: Origin = SERVICE_NOW): Sourced
     skipped: [],
     origin,
   };
+}
+
+/** A describe answer naming the policy, as the detail views read it. */
+export function capacityDetailOf(cidrId: string, policyName: string, origin: Origin = SERVICE_NOW): SourcedCapacityDetail {
+  return { cidrId, extra: {}, policyDetails: { cidrId, policyName, policyStatus: 'ACTIVE', policyOperatingState: 'RUNNING', cspAccountName: 'acct' }, origin };
+}
+
+export function cyberDetailOf(cidrId: string, origin: Origin = SERVICE_NOW): SourcedCyberDetail {
+  return { cidrId, extra: {}, origin };
 }
