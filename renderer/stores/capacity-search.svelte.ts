@@ -3,6 +3,8 @@ import type { CapacityRow, OfferingRow } from '../../shared/api/readers.js';
 import type { SkippedItem } from '../../shared/api/tolerant.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
+import { LatestOnly } from '../lib/latest-only.js';
+import { sessionScope } from '../lib/session-scope.js';
 
 /** How many ready policies to fetch at a time beside the search. */
 export const READY_PAGE_SIZE = 25;
@@ -14,21 +16,26 @@ class ReadyPolicies {
   error = $state<AppError | null>(null);
   loading = $state(false);
   #page = 0;
-  #scope: string | null = null;
   #stale = false;
-  #request = 0;
+  #latest = new LatestOnly();
+
+  constructor() {
+    sessionScope.register(() => {
+      this.#latest.drop();
+      this.items = [];
+      this.total = null;
+      this.error = null;
+      this.loading = false;
+    });
+  }
 
   get hasMore(): boolean {
     return this.total !== null && this.items.length < this.total;
   }
 
-  open(scope: string | null): void {
-    if (scope !== null && scope !== this.#scope) {
-      this.#scope = scope;
-      void this.reload();
-    } else if (this.#stale || this.total === null || this.error) {
-      void this.reload();
-    }
+  /** Read on first open, for each new user (the session scope empties it), and when stale or failed. */
+  open(): void {
+    if (this.#stale || this.total === null || this.error) void this.reload();
   }
 
   async reload(): Promise<void> {
@@ -53,11 +60,11 @@ class ReadyPolicies {
   }
 
   async #fetch(replace: boolean): Promise<void> {
-    const request = ++this.#request;
+    const ticket = this.#latest.begin();
     const page = replace ? 1 : this.#page + 1;
     this.loading = true;
     const result = await api.capacity.list({ offset: (page - 1) * READY_PAGE_SIZE, limit: READY_PAGE_SIZE, sortOrder: 'asc', status: 'READY_FOR_PURCHASE' });
-    if (request !== this.#request) return;
+    if (!ticket.current()) return;
     this.loading = false;
     if (!result.ok) {
       this.error = result.error;
@@ -83,25 +90,22 @@ class SearchResults {
   query = $state<SearchInput | null>(null);
   /** The record of the last purchase made from this view, until dismissed. */
   lastPurchase = $state<CapacityPolicy | null>(null);
-  #request = 0;
-  #scope: string | null = null;
+  #latest = new LatestOnly();
 
-  /** Another user starts with no results and no purchase record. */
-  useScope(scope: string | null): void {
-    if (scope === null || scope === this.#scope) return;
-    if (this.#scope !== null) {
+  constructor() {
+    // Another user starts with no results and no purchase record.
+    sessionScope.register(() => {
       this.clear();
       this.lastPurchase = null;
-    }
-    this.#scope = scope;
+    });
   }
 
   async run(input: SearchInput): Promise<AppError | null> {
-    const request = ++this.#request;
+    const ticket = this.#latest.begin();
     this.busy = true;
     this.error = null;
     const result = await api.capacity.search(input);
-    if (request !== this.#request) return null;
+    if (!ticket.current()) return null;
     this.busy = false;
     if (result.ok) {
       this.offerings = result.value.items;
@@ -116,7 +120,7 @@ class SearchResults {
   }
 
   clear(): void {
-    this.#request++;
+    this.#latest.drop();
     this.offerings = null;
     this.error = null;
     this.query = null;

@@ -1,5 +1,6 @@
 import type { AppError } from '../../../shared/ipc/result.js';
-import type { Origin, SourcedCapacityDetail, SourcedCyberDetail, SourcedOverview } from '../../../shared/ipc/sourced.js';
+import type { OfferingsRead } from '../../../shared/api/readers.js';
+import type { CapacityWindow, Origin, SourcedCapacityDetail, SourcedCyberDetail, SourcedOverview } from '../../../shared/ipc/sourced.js';
 
 export const SERVICE_NOW: Origin = { source: 'service', fetchedAt: '2026-11-23T03:00:00.000Z' };
 export const FROM_COPY: Origin = { source: 'replica', fetchedAt: '2026-11-22T03:00:00.000Z', serviceUnreachable: true };
@@ -33,4 +34,13 @@ export function capacityDetailOf(cidrId: string, policyName: string, origin: Ori
 
 export function cyberDetailOf(cidrId: string, origin: Origin = SERVICE_NOW): SourcedCyberDetail {
   return { cidrId, extra: {}, origin };
+}
+
+/** A capacity-list window of policies with these ids, of `total` in all. */
+export function windowOf(ids: readonly string[], total: number, origin: Origin = SERVICE_NOW): CapacityWindow {
+  return { rows: ids.map((cidrId) => ({ cidrId, policyName: `Policy ${cidrId}` })), offset: 0, total, origin, local: true, skipped: [] };
+}
+
+export function offeringsOf(titles: readonly string[]): OfferingsRead {
+  return { items: titles.map((title) => ({ title })), skipped: [] };
 }
