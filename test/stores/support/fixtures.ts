@@ -1,6 +1,7 @@
 import type { AppError } from '../../../shared/ipc/result.js';
 import type { OfferingsRead } from '../../../shared/api/readers.js';
-import type { CapacityWindow, Origin, SourcedCapacityDetail, SourcedCyberDetail, SourcedOverview } from '../../../shared/ipc/sourced.js';
+import type { Profile } from '../../../shared/ipc/models.js';
+import type { CapacityWindow, Origin, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview } from '../../../shared/ipc/sourced.js';
 
 export const SERVICE_NOW: Origin = { source: 'service', fetchedAt: '2026-11-23T03:00:00.000Z' };
 export const FROM_COPY: Origin = { source: 'replica', fetchedAt: '2026-11-22T03:00:00.000Z', serviceUnreachable: true };
@@ -43,4 +44,14 @@ export function windowOf(ids: readonly string[], total: number, origin: Origin =
 
 export function offeringsOf(titles: readonly string[]): OfferingsRead {
   return { items: titles.map((title) => ({ title })), skipped: [] };
+}
+
+/** A page of DR policies with these ids, of `total` in all. */
+export function cyberPageOf(ids: readonly string[], total: number, origin: Origin = SERVICE_NOW): SourcedCyberPage {
+  return { data: ids.map((cidrId) => ({ cidrId })), page: 1, pageSize: 10, total, skipped: [], origin };
+}
+
+/** A profile that remembers these customers, most recent first. */
+export function profileOf(id: string, lastCustomerIds: string[]): Profile {
+  return { id, name: id, baseUrl: 'http://127.0.0.1:1', builtIn: true, lastCustomerIds };
 }
