@@ -13,6 +13,16 @@ export class LatestOnly {
     return { current: () => ticket === this.#latest };
   }
 
+  /**
+   * A ticket that shares the current generation instead of starting one: for
+   * several reads of one query (pages fetched side by side), all current until
+   * the next `begin()` or `drop()`.
+   */
+  join(): { current: () => boolean } {
+    const ticket = this.#latest;
+    return { current: () => ticket === this.#latest };
+  }
+
   /** Every read under way is now stale (the query changed, the store was reset). */
   drop(): void {
     this.#latest += 1;
