@@ -4,13 +4,14 @@
  * answers with what the test queued for it. A call nobody expected fails the
  * test loudly instead of hanging.
  */
-import { CHANNELS, type Channel } from '../../../shared/ipc/channels.js';
-import type { Output } from '../../../shared/ipc/contract.js';
+import { CHANNELS, type Channel, type EventName } from '../../../shared/ipc/channels.js';
+import type { EventPayload, Output } from '../../../shared/ipc/contract.js';
 import type { AppError, Result } from '../../../shared/ipc/result.js';
 
 type Answer = (input: unknown) => Promise<Result<unknown>>;
 
 const answers = new Map<string, Answer>();
+const listeners = new Map<string, Set<(payload: unknown) => void>>();
 /** Every call made, in order: channel and input. */
 export const calls: Array<{ channel: Channel; input: unknown }> = [];
 
@@ -26,7 +27,13 @@ function build(): Record<string, unknown> {
       return answer(input);
     };
   }
-  return { ...groups, on: () => () => undefined };
+  const on = (event: string, listener: (payload: unknown) => void) => {
+    const set = listeners.get(event) ?? new Set();
+    listeners.set(event, set);
+    set.add(listener);
+    return () => set.delete(listener);
+  };
+  return { ...groups, on };
 }
 
 Object.defineProperty(globalThis, 'window', { value: { api: build() }, configurable: true, writable: true });
@@ -56,6 +63,11 @@ export function hold<C extends Channel>(channel: C): Array<Pending<C>> {
 /** Each call of `channel` answers at once with what `answer` returns for its input. */
 export function answer<C extends Channel>(channel: C, value: (input: unknown) => Result<Output<C>>): void {
   answers.set(channel, (input) => Promise.resolve(value(input)));
+}
+
+/** Pushes an event from the main process to whoever listens (api.on). */
+export function push<E extends EventName>(event: E, payload: EventPayload<E>): void {
+  for (const listener of listeners.get(event) ?? []) listener(payload);
 }
 
 export function resetFakeApi(): void {
