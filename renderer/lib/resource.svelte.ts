@@ -1,15 +1,7 @@
-import type { Origin } from '../../shared/ipc/sourced.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { nowIso } from './dates.js';
 import { LatestOnly } from './latest-only.js';
-
-/** The origin a sourced answer carries (shared/ipc/sourced.ts); null for answers without one. */
-function originOf(value: unknown): Origin | null {
-  if (typeof value !== 'object' || value === null || !('origin' in value)) return null;
-  const origin = value.origin;
-  if (typeof origin !== 'object' || origin === null || !('source' in origin) || !('fetchedAt' in origin)) return null;
-  return origin as Origin;
-}
+import { originOf } from './origin-of.js';
 
 /**
  * One thing a view reads from the main process: the last answer (kept while a
