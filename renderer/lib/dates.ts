@@ -35,6 +35,26 @@ export function formatDateTime(iso: string): string {
   return date ? dateTime.format(date) : iso;
 }
 
+const dateTimeUtc = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/** "UTC+05:30", "UTC−03:00", "UTC": a fixed offset in hours, as people write it. */
+export function offsetName(offsetHours: number): string {
+  if (offsetHours === 0) return 'UTC';
+  const minutes = Math.round(Math.abs(offsetHours) * 60);
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(minutes % 60).padStart(2, '0');
+  return `UTC${offsetHours < 0 ? '\u2212' : '+'}${hh}:${mm}`;
+}
+
+/**
+ * "12 Mar 2026, 19:35" read at a fixed UTC offset (a search asks in one, and
+ * its answers are read in it), whatever this computer's zone.
+ */
+export function formatDateTimeAtOffset(iso: string, offsetHours: number): string {
+  const date = parsed(iso);
+  return date ? dateTimeUtc.format(new Date(date.getTime() + offsetHours * 3_600_000)) : iso;
+}
+
 /** "14:05" */
 export function formatTime(iso: string): string {
   const date = parsed(iso);

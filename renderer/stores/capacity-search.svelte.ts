@@ -1,6 +1,7 @@
 import type { CapacityPolicy, SearchInput } from '../../shared/api/capacity.js';
 import type { CapacityRow, OfferingRow } from '../../shared/api/readers.js';
 import type { SkippedItem } from '../../shared/api/tolerant.js';
+import type { PolicyMatch } from '../../shared/ipc/offline.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 import { LatestOnly } from '../lib/latest-only.js';
@@ -15,8 +16,14 @@ class ReadyPolicies {
   total = $state<number | null>(null);
   error = $state<AppError | null>(null);
   loading = $state(false);
+  /** The searched offering the list is narrowed to; null shows every ready policy. */
+  match = $state<PolicyMatch | null>(null);
+  /** The answer is narrowed to `match` (the local copy answers; before it is filled the service cannot narrow). */
+  narrowed = $state(false);
   #page = 0;
   #stale = false;
+  /** Opened at least once: a new match is read at once, else on the first open. */
+  #opened = false;
   #latest = new LatestOnly();
 
   constructor() {
@@ -35,6 +42,7 @@ class ReadyPolicies {
 
   /** Read on first open, for each new user (the session scope empties it), and when stale or failed. */
   open(): void {
+    this.#opened = true;
     if (this.#stale || this.total === null || this.error) void this.reload();
   }
 
@@ -59,11 +67,31 @@ class ReadyPolicies {
     this.#stale = true;
   }
 
+  /** Narrows the list to what was searched (instance type, platform, zone), or back to every policy. */
+  setMatch(match: PolicyMatch | null): void {
+    const same =
+      match === this.match ||
+      (match !== null &&
+        this.match !== null &&
+        match.instanceType === this.match.instanceType &&
+        match.platform === this.match.platform &&
+        match.availabilityZone === this.match.availabilityZone);
+    if (same) return;
+    this.match = match;
+    if (this.#opened) void this.reload();
+  }
+
   async #fetch(replace: boolean): Promise<void> {
     const ticket = this.#latest.begin();
     const page = replace ? 1 : this.#page + 1;
     this.loading = true;
-    const result = await api.capacity.list({ offset: (page - 1) * READY_PAGE_SIZE, limit: READY_PAGE_SIZE, sortOrder: 'asc', status: 'READY_FOR_PURCHASE' });
+    const result = await api.capacity.list({
+      offset: (page - 1) * READY_PAGE_SIZE,
+      limit: READY_PAGE_SIZE,
+      sortOrder: 'asc',
+      status: 'READY_FOR_PURCHASE',
+      ...(this.match ? { match: this.match } : {}),
+    });
     if (!ticket.current()) return;
     this.loading = false;
     if (!result.ok) {
@@ -73,6 +101,7 @@ class ReadyPolicies {
     this.error = null;
     this.#page = page;
     this.total = result.value.total;
+    this.narrowed = this.match !== null && result.value.local;
     const known = new Set(replace ? [] : this.items.map((policy) => policy.cidrId));
     const fresh = result.value.rows.filter((policy) => !known.has(policy.cidrId));
     this.items = replace ? fresh : [...this.items, ...fresh];

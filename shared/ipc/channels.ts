@@ -46,6 +46,7 @@ export const CHANNELS = [
   'app.unreadableFiles',
   'views.state',
   'views.setState',
+  'activity.list',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

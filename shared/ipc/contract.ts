@@ -13,6 +13,7 @@ import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from 
 import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
+import { ActivityList, ActivityQuery } from './activity.js';
 
 const NoInput = z.undefined();
 
@@ -94,6 +95,8 @@ export const CONTRACT = {
   // The views' small state (list filter, sort, place), kept by the main process so it survives either host's restart.
   'views.state': { input: NoInput, output: UiState, effect: 'local' },
   'views.setState': { input: UiStateEntry, output: z.null(), effect: 'local' },
+  // What this app did to one policy (purchase, configuration, renewal, cancellation, termination), from the local replica.
+  'activity.list': { input: ActivityQuery, output: ActivityList, effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -25,6 +25,14 @@ export const LOCAL_SORT_COLUMNS = [
 export const LocalSortColumn = z.enum(LOCAL_SORT_COLUMNS);
 export type LocalSortColumn = z.infer<typeof LocalSortColumn>;
 
+/** What a searched offering is: the policies with the same instance type, platform and zone fit it. */
+export const PolicyMatch = z.object({
+  instanceType: z.string().max(100),
+  platform: z.string().max(100),
+  availabilityZone: z.string().max(100),
+});
+export type PolicyMatch = z.infer<typeof PolicyMatch>;
+
 /** One window of the cached capacity list: filter, free-text search and sort happen in the main process. */
 export const LocalCapacityQuery = z.object({
   status: CapacityStatus.optional(),
@@ -34,6 +42,8 @@ export const LocalCapacityQuery = z.object({
   sortOrder: SortOrder.default('desc'),
   offset: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(500).default(100),
+  /** Exact values a policy must have (the search beside the ready policies); answered by the local copy only. */
+  match: PolicyMatch.optional(),
 });
 export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
 /** A query as the main process reads it: every default filled in. */

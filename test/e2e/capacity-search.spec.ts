@@ -3,6 +3,8 @@ import type { Page } from '@playwright/test';
 import { Pricing, type CapacityPolicy } from '../../shared/api/capacity.js';
 import { RULE_FOR_PEOPLE } from '../../shared/api/contract-choices.js';
 import { formatAmount, formatFraction } from '../../shared/format/money.js';
+import { parseWireDate } from '../../shared/format/dates.js';
+import { offerings } from '../../sandbox/routes/search.js';
 import {
   addFault,
   expect,
@@ -10,6 +12,7 @@ import {
   firstWithStatus,
   navTo,
   otherWindow,
+  policiesWithStatus,
   requestCount,
   screenshot,
   signInAs,
@@ -218,4 +221,93 @@ test('a purchase already on its way from another window locks the policy here, a
   expect((await elsewhere).policyStatus).toBe('ACTIVE');
   expect(await requestCount(app, 'purchaseCapacity')).toBe(1);
   await expect(button).toBeEnabled();
+});
+
+/** A ready policy whose whole run the sandbox offers free, searched from its launch day to its end day. */
+async function readyPolicyWhollyOffered(app: Parameters<typeof otherWindow>[0]) {
+  const ready = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
+  for (const policy of ready) {
+    const launch = policy.capacityConfiguration.launchDateTime.slice(0, 10);
+    const end = policy.capacityConfiguration.endDateTime.slice(0, 10);
+    if (launch <= '2026-11-30' || Date.parse(end) - Date.parse(launch) > 300 * 86_400_000) continue;
+    const [whole] = offerings(
+      policy.policyInstance.instanceType,
+      policy.policyInstance.platformCode,
+      policy.cspRegion.availabilityZoneId,
+      parseWireDate(toWire(launch))!,
+      parseWireDate(toWire(end))!,
+      0,
+    );
+    if (whole?.status === 'AVAILABLE_ALL') return { policy, start: launch, end };
+  }
+  throw new Error('no ready policy whose run is wholly offered in the seeded sandbox');
+}
+
+function toWire(isoDate: string): string {
+  const [y, m, d] = isoDate.split('-');
+  return `${m}/${d}/${y}`;
+}
+
+test('the search narrows the ready policies to what was searched and puts each fit, with its price, beside its offering', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openSearch(page);
+  const everyReady = Number((await page.getByTestId('ready-count').textContent())?.replace(/\D/g, ''));
+  const { policy, start, end } = await readyPolicyWhollyOffered(app);
+
+  await form(page).getByLabel('UTC offset (hours)').fill('0');
+  await fillSearch(page, { instanceType: policy.policyInstance.instanceType, platform: policy.policyInstance.platformCode, zone: policy.cspRegion.availabilityZoneId, start, end });
+  await form(page).getByRole('button', { name: 'Search availability' }).click();
+  await expect(page.getByTestId('offering').first()).toBeVisible();
+
+  // The panel holds only the policies of this instance type, platform and zone (answered by the local copy).
+  const panel = page.getByTestId('ready-panel');
+  await expect(panel.getByTestId('ready-narrowed')).toContainText('Only those matching your search', { timeout: 30_000 });
+  const narrowed = Number((await panel.getByTestId('ready-count').textContent())?.replace(/\D/g, ''));
+  expect(narrowed).toBeGreaterThan(0);
+  expect(narrowed).toBeLessThan(everyReady);
+  for (const row of await panel.getByTestId('ready-policy').all()) {
+    await expect(row).toContainText(policy.policyInstance.instanceType);
+    await expect(row).toContainText(policy.cspRegion.availabilityZoneId);
+  }
+
+  // Beside the wholly free offering: the policy that fits it, with its price and a purchase that confirms first.
+  const fit = page.getByTestId('offering').first().locator(`[data-testid="offering-fit"][data-cidr="${policy.cidrId}"]`);
+  await expect(fit).toContainText(formatAmount(policy.pricing.ourPrice, 'en-US'));
+  await fit.getByRole('button', { name: `Purchase ${policy.cidrId}` }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect(await requestCount(app, 'purchaseCapacity')).toBe(0);
+
+  // The offerings on a time axis against the window asked for.
+  const timeline = page.getByTestId('offerings-timeline');
+  await expect(timeline.getByTestId('timeline-requested')).toHaveCount(1);
+  await expect(timeline.getByTestId('timeline-bar')).toHaveCount(await page.getByTestId('offering').count());
+  await expectAccessible(page, 'search results with fits and timeline');
+  await screenshot(page, 'search-fits-timeline');
+
+  // Every ready policy again, on request.
+  await panel.getByRole('button', { name: 'Show all ready policies' }).click();
+  await expect(panel.getByTestId('ready-count')).toHaveText(everyReady.toLocaleString('en-US'));
+});
+
+test.describe('a search made in another offset than the computer', () => {
+  test.use({ timezoneId: 'America/Sao_Paulo' });
+
+  test('its times are read in the offset of the search, and the offset is named', async ({ openApp, app }) => {
+    const page = await openApp();
+    await signInAs(page);
+    await openSearch(page);
+    const sample = await firstWithStatus(app, 'READY_FOR_PURCHASE');
+    await form(page).getByLabel('UTC offset (hours)').fill('5.5');
+    await fillSearch(page, { instanceType: sample.policyInstance.instanceType, platform: sample.policyInstance.platformCode, zone: sample.cspRegion.availabilityZoneId, start: '2027-03-01', end: '2027-03-20' });
+    await form(page).getByRole('button', { name: 'Search availability' }).click();
+    const first = page.getByTestId('offering').first();
+    await expect(first.locator('time').first()).toHaveAttribute('datetime', '2027-03-01T00:00:00+05:30');
+    // Midnight at +05:30, not 3:30 PM the day before as this computer (UTC-03:00) would read it.
+    await expect(first.locator('time').first()).toHaveText('Mar 1, 2027, 12:00 AM');
+    await expect(page.getByTestId('offerings-zone')).toHaveText('Times in UTC+05:30, the offset of your search.');
+    await expect(page.getByTestId('offerings-timeline')).toContainText('UTC+05:30');
+  });
 });

@@ -120,8 +120,16 @@ describe('capacity replica database', () => {
     const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32)));
     await replica.replaceAll(policies, new Date().toISOString());
     const firstScreen = replica.query({ ...query });
-    replica.load();
     const reference = new CapacityIndex(policies);
+    // Matched to an offering, by SQL (before the slim rows load) and by the index (after), as the reference.
+    const p = policies[11]!;
+    const match = { instanceType: p.policyInstance.instanceType, platform: p.policyInstance.platformCode, availabilityZone: p.cspRegion.availabilityZoneId };
+    const matched = { ...query, match, limit: 500 };
+    const bySql = replica.query(matched);
+    expect(bySql.total).toBeGreaterThan(0);
+    expect(bySql.total).toBe(reference.query(matched).total);
+    replica.load();
+    expect(replica.query(matched).rows.map((r) => r.cidrId).sort()).toEqual(bySql.rows.map((r) => r.cidrId).sort());
     for (const sortBy of LOCAL_SORT_COLUMNS) {
       for (const sortOrder of ['asc', 'desc'] as const) {
         for (const text of ['', 'm5', 'reservation 1']) {

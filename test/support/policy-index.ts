@@ -26,6 +26,7 @@ export const POLICY_VIEW: RowView<CapacityPolicy> = {
   sortKeys: SORT_KEYS,
   searchText: (p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001'),
   status: (p) => p.policyStatus,
+  offering: (p) => ({ instanceType: p.policyInstance.instanceType, platform: p.policyInstance.platformCode, availabilityZone: p.cspRegion.availabilityZoneId }),
 };
 
 export class CapacityIndex extends SortedRowIndex<CapacityPolicy> {

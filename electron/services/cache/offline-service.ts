@@ -10,6 +10,7 @@ import {
   type SyncSummary,
 } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import type { ActivityEntry, ActivityList, ActivityPolicyKind } from '../../../shared/ipc/activity.js';
 import { dictionary } from '../../../shared/records.js';
 import { countOf } from '../../../shared/format/plural.js';
 import { syncCapacities } from '../bulk/capacity-sync.js';
@@ -233,6 +234,25 @@ export class OfflineService {
 
   async cyberView(cidrId: string) {
     return (await (await this.#verifiedCache())?.readRecord('cyberViews', cidrId)) ?? null;
+  }
+
+  /**
+   * Appends to the activity record in the copy of the entry's own user and
+   * environment. Returns false, writing nothing, when another copy is open now
+   * (the session changed before the answer came).
+   */
+  async appendActivity(entry: ActivityEntry): Promise<boolean> {
+    const cache = await this.#verifiedCache();
+    if (!cache || cache.owner.profileId !== entry.profileId || cache.owner.username !== entry.username) return false;
+    await cache.appendActivity(entry);
+    return true;
+  }
+
+  /** A policy's activity record from the open copy, newest first, and whether it outlives this session. */
+  async activity(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityList> {
+    const cache = await this.#verifiedCache();
+    if (!cache) return { entries: [], persistent: this.deps.secrets.status.kind !== 'memory' };
+    return { entries: await cache.activity(policyKind, cidrId), persistent: cache.persistent };
   }
 
   async wipe(): Promise<CacheStatus> {

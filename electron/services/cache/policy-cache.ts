@@ -12,6 +12,7 @@ import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument } from '../re
 import { CapacityReplica } from '../replica/capacity-replica.js';
 import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { ActivityEntry, type ActivityPolicyKind } from '../../../shared/ipc/activity.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import {
   CACHE_KINDS,
@@ -240,6 +241,25 @@ export class PolicyCache {
   async writeRecord<K extends RecordKind>(kind: K, id: string, value: RecordValue<K>, fetchedAt: Date = new Date()): Promise<void> {
     const body = JSON.stringify(value);
     await this.#write((replica) => replica.db.putDocument(kind, { id, fetchedAt: fetchedAt.toISOString(), body }));
+  }
+
+  /** Appends one entry to a policy's activity record: a table of its own, which a sync never replaces. */
+  async appendActivity(entry: ActivityEntry): Promise<void> {
+    await this.#write((replica) => replica.db.appendActivity(entry.policyKind, entry.cidrId, JSON.stringify(entry)));
+  }
+
+  /** A policy's activity record, newest first; empty when there is none (or the copy cannot be read). */
+  async activity(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityEntry[]> {
+    const entries = await this.#reading((replica) => {
+      const out: ActivityEntry[] = [];
+      for (const body of replica.db.activity(policyKind, cidrId)) {
+        const parsed = ActivityEntry.safeParse(JSON.parse(body));
+        if (!parsed.success) return incompatible;
+        out.push(parsed.data);
+      }
+      return out;
+    });
+    return entries ?? [];
   }
 
   /** A window of the capacity list, searched and sorted; null when there is no list. */

@@ -4,6 +4,7 @@ import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
 import { PolicyRepository } from '../repository/policy-repository.js';
+import { ActivityLog, configuredFields } from '../activity/activity-log.js';
 import { networkStatus, readNetworkConfig, type NetworkConfig } from '../network/network-config.js';
 import type { ProxyInUse } from '../../../shared/ipc/models.js';
 import { ProfileEditor } from '../profiles/profile-editor.js';
@@ -79,7 +80,9 @@ export function createHandlers({
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
-  const money = new MoneyActions({ session, lock: moneyLock, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
+  /** What this app did to each policy, in the signed-in user's replica. */
+  const activity = new ActivityLog({ offline, session, report: reportWriteThrough });
+  const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
   const repository = new PolicyRepository({
     session,
@@ -113,12 +116,24 @@ export function createHandlers({
     'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy)),
     'capacity.configure': (input) =>
       afterwards(
-        call((client, token) => client.call('configureCapacity', { token, body: input })),
+        activity.track(
+          activity.owner(),
+          { policyKind: 'capacity', cidrId: input.cidrId, action: 'configure' },
+          call((client, token) => client.call('configureCapacity', { token, body: input })),
+          () => ({}),
+          { configured: configuredFields(input) },
+        ),
         (policy) => repository.afterCapacityAction(input.cidrId, policy),
       ),
     'capacity.setAutoRenewal': (input) =>
       afterwards(
-        call((client, token) => client.call('setAutoRenewal', { token, body: input })),
+        activity.track(
+          activity.owner(),
+          { policyKind: 'capacity', cidrId: input.cidrId, action: 'autoRenewal' },
+          call((client, token) => client.call('setAutoRenewal', { token, body: input })),
+          () => ({}),
+          { autoRenewal: { enabled: input.autoRenewalEnabled, frequency: input.autoRenewalEnabled ? (input.frequency ?? null) : null } },
+        ),
         () => repository.afterCapacityAction(input.cidrId),
       ),
     'capacity.cancel': ({ cidrId }) => afterwards(money.cancel(cidrId), () => repository.afterCapacityAction(cidrId)),
@@ -145,5 +160,6 @@ export function createHandlers({
     'app.unreadableFiles': async () => unreadableFiles.list(),
     'views.state': async () => uiState.all(),
     'views.setState': (entry) => uiState.set(entry),
+    'activity.list': ({ policyKind, policyId }) => activity.list(policyKind, policyId),
   };
 }

@@ -7,6 +7,7 @@ import type { SessionService } from '../session/session-service.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { MoneyLock, MoneyOwner, OutcomeCheck, PolicyFact } from './money-lock.js';
 import { sendOnce, type MoneyAction } from './settle-uncertain.js';
+import type { ActivityFacts, ActivityLog, ActivitySubject } from '../activity/activity-log.js';
 
 /** A read-back made while someone else is signed in, or across a switch of environment or user: it settles nothing. */
 export class SessionSwitched extends AppFailure {
@@ -24,6 +25,8 @@ export interface MoneyActionsDeps {
   readonly lock: MoneyLock;
   /** When to re-read a policy after an unanswered request (tests shorten it). */
   readonly checkDelaysMs?: readonly number[];
+  /** Where each request's outcome, and each read-back that settles one, is recorded for the policy's activity. */
+  readonly activity?: ActivityLog;
 }
 
 /**
@@ -59,8 +62,11 @@ export class MoneyActions {
   constructor(private readonly deps: MoneyActionsDeps) {}
 
   purchase(cidrId: string): Promise<CapacityPolicy> {
-    return this.#run('purchase', cidrId, () =>
-      this.deps.session.authorized((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } })),
+    return this.#run(
+      'purchase',
+      cidrId,
+      () => this.deps.session.authorized((client, token) => client.call('purchaseCapacity', { token, body: { cidrId } })),
+      (policy) => ({ price: policy.pricing.ourPrice }),
     );
   }
 
@@ -68,7 +74,7 @@ export class MoneyActions {
     return this.#run('cancel', cidrId, async () => {
       const { message } = await this.deps.session.authorized((client, token) => client.call('cancelCapacity', { token, body: { cidrId } }));
       return { message, fee: parseCancellationFee(message) };
-    });
+    }, (result) => ({ fee: result.fee }));
   }
 
   terminate(cidrId: string): Promise<TerminateResult> {
@@ -79,7 +85,7 @@ export class MoneyActions {
       return answer.code === 201
         ? { outcome: 'created' as const, eventId: answer.data.id, message: answer.message }
         : { outcome: 'already-triggered' as const, eventId: null, message: answer.message };
-    });
+    }, (result) => ({ eventId: result.eventId }));
   }
 
   /** Where the policy's money actions stand, for the signed-in environment. */
@@ -108,14 +114,15 @@ export class MoneyActions {
     void this.check(cidrId);
   }
 
-  #run<T>(action: MoneyAction, cidrId: string, send: () => Promise<T>): Promise<T> {
+  #run<T>(action: MoneyAction, cidrId: string, send: () => Promise<T>, facts: (answer: T) => ActivityFacts): Promise<T> {
     // Captured when the request is sent: every read-back of its outcome must be made as this owner.
     const owner = this.#owner();
     const check = this.#checkFor(action, cidrId, owner);
     const isDone = async () => check.shows(await check.readBack()) === true;
-    return this.deps.lock.run(owner, cidrId, action, () =>
-      sendOnce({ action, cidrId, send, isDone, ...(this.deps.checkDelaysMs ? { checkDelaysMs: this.deps.checkDelaysMs } : {}) }),
-    );
+    const sent = () => sendOnce({ action, cidrId, send, isDone, ...(this.deps.checkDelaysMs ? { checkDelaysMs: this.deps.checkDelaysMs } : {}) });
+    // Recorded inside the lock, once per request sent: callers who join it do not record it again.
+    const activity = this.deps.activity;
+    return this.deps.lock.run(owner, cidrId, action, activity ? () => activity.track(owner, subjectOf(action, cidrId), sent(), facts) : sent);
   }
 
   #checkFor(action: MoneyAction, cidrId: string, owner: MoneyOwner): OutcomeCheck {
@@ -130,6 +137,7 @@ export class MoneyActions {
             ),
           })),
         shows: (fact) => (fact.kind === 'cyber' ? fact.terminated : null),
+        settled: (done) => this.#settled(owner, action, cidrId, done),
       };
     }
     const outcome = action === 'purchase' ? PURCHASE_OUTCOME : CANCEL_OUTCOME;
@@ -142,6 +150,7 @@ export class MoneyActions {
           return { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null };
         }),
       shows: (fact) => (fact.kind === 'capacity' ? outcome(fact.status) : null),
+      settled: (done) => this.#settled(owner, action, cidrId, done),
     };
   }
 
@@ -161,8 +170,16 @@ export class MoneyActions {
     return fact;
   }
 
+  async #settled(owner: MoneyOwner, action: MoneyAction, cidrId: string, done: boolean): Promise<void> {
+    await this.deps.activity?.record(owner, subjectOf(action, cidrId), done ? 'settled-done' : 'settled-not-done');
+  }
+
   #owner(): MoneyOwner {
     const status = this.deps.session.status();
     return { profileId: status.profileId, username: status.username ?? '' };
   }
+}
+
+function subjectOf(action: MoneyAction, cidrId: string): ActivitySubject {
+  return { policyKind: action === 'terminate' ? 'cyber' : 'capacity', cidrId, action };
 }

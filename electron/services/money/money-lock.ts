@@ -14,6 +14,8 @@ export interface OutcomeCheck {
   readonly readBack: () => Promise<PolicyFact>;
   /** true: the fact shows the action done; false: not done; null: the fact says nothing about it. */
   readonly shows: (fact: PolicyFact) => boolean | null;
+  /** Told once, before the lock is freed, when a read-back settles the outcome: true done, false not done (never throws). */
+  readonly settled?: (done: boolean) => Promise<void>;
 }
 
 /**
@@ -249,15 +251,17 @@ export class MoneyLock {
     return this.#apply(profileId, cidrId, entry, check, fact);
   }
 
-  #apply(profileId: string, cidrId: string, entry: Uncertain, check: OutcomeCheck, fact: PolicyFact): MoneyState {
+  async #apply(profileId: string, cidrId: string, entry: Uncertain, check: OutcomeCheck, fact: PolicyFact): Promise<MoneyState> {
     const shown = check.shows(fact);
     if (shown === null || this.#get(profileId, cidrId) !== entry) return this.state(profileId, cidrId);
     const words = WORDS[entry.action];
     if (shown) {
+      if (!(await this.#told(profileId, cidrId, entry, check, true))) return this.state(profileId, cidrId);
       return this.#settle(profileId, cidrId, entry.action, 'done', `The policy now shows as ${words.done}: the ${words.request} went through. It was not sent again.`);
     }
     const now = this.#now();
     if (now >= entry.finalAfter) {
+      if (!(await this.#told(profileId, cidrId, entry, check, false))) return this.state(profileId, cidrId);
       const seconds = Math.round((now - entry.since) / 1000);
       return this.#settle(
         profileId,
@@ -272,6 +276,12 @@ export class MoneyLock {
       `Checked just now: the policy does not show as ${words.done} yet, but the service may still carry out the ${words.request}. ` +
       `If it still does not show in about ${wait} s, it did not go through and you can try again.`;
     return this.#changed(profileId, cidrId, entry);
+  }
+
+  /** Tells the check's owner how the outcome settled (the activity record) before anyone hears the lock is free; false when the entry moved on meanwhile. */
+  async #told(profileId: string, cidrId: string, entry: Uncertain, check: OutcomeCheck, done: boolean): Promise<boolean> {
+    await check.settled?.(done);
+    return this.#get(profileId, cidrId) === entry;
   }
 
   #settle(profileId: string, cidrId: string, action: MoneyAction, outcome: 'done' | 'not-done' | null, message: string): MoneyState {

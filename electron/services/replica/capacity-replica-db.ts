@@ -68,6 +68,9 @@ CREATE TABLE IF NOT EXISTS capacities (
 ) STRICT;
 -- The whole record, apart: searches and sorts scan the slim table above and read bodies only for the rows shown.
 CREATE TABLE IF NOT EXISTS capacity_bodies (rid INTEGER PRIMARY KEY REFERENCES capacities (rid) ON DELETE CASCADE, body TEXT NOT NULL) STRICT;
+-- What this app did to each policy: appended one row at a time, never replaced by a sync (which rewrites the tables above only).
+CREATE TABLE IF NOT EXISTS activity (seq INTEGER PRIMARY KEY, policy_kind TEXT NOT NULL, cidr_id TEXT NOT NULL, body TEXT NOT NULL) STRICT;
+CREATE INDEX IF NOT EXISTS activity_policy ON activity (policy_kind, cidr_id, seq);
 CREATE INDEX IF NOT EXISTS capacities_status_created ON capacities (policy_status, created_date);
 CREATE INDEX IF NOT EXISTS capacities_created ON capacities (created_date);
 CREATE VIRTUAL TABLE IF NOT EXISTS capacities_text USING fts5 (search, content = 'capacities', content_rowid = 'rid', tokenize = 'trigram');
@@ -275,12 +278,28 @@ export class CapacityReplicaDb {
     return (this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[]);
   }
 
+  /** Appends one entry to a policy's activity record; the record is only ever added to. */
+  appendActivity(policyKind: string, cidrId: string, body: string): void {
+    this.#db.prepare('INSERT INTO activity (policy_kind, cidr_id, body) VALUES (?, ?, ?)').run(policyKind, cidrId, body);
+  }
+
+  /** A policy's activity record, newest first (in the order written). */
+  activity(policyKind: string, cidrId: string): string[] {
+    return this.#read.prepare('SELECT body FROM activity WHERE policy_kind = ? AND cidr_id = ? ORDER BY seq DESC').pluck().all(policyKind, cidrId) as string[];
+  }
+
   query(query: Query): { rows: CapacityRow[]; total: number } {
     const where: string[] = [];
     const params: Record<string, string | number> = {};
     if (query.status) {
       where.push('policy_status = @status');
       params.status = query.status;
+    }
+    if (query.match) {
+      where.push('instance_type = @matchType AND platform = @matchPlatform AND zone = @matchZone');
+      params.matchType = query.match.instanceType;
+      params.matchPlatform = query.match.platform;
+      params.matchZone = query.match.availabilityZone;
     }
     const needle = query.text.trim().toLowerCase();
     if (needle) {

@@ -23,7 +23,12 @@ const SORT_KEYS: Readonly<Record<LocalSortColumn, (row: SlimCapacityRow) => Key>
   savingsPercentage: (r) => r.savingsPercentage ?? Number.NaN,
 };
 
-const SLIM_VIEW: RowView<SlimCapacityRow> = { sortKeys: SORT_KEYS, searchText: (r) => r.search, status: (r) => r.policyStatus };
+const SLIM_VIEW: RowView<SlimCapacityRow> = {
+  sortKeys: SORT_KEYS,
+  searchText: (r) => r.search,
+  status: (r) => r.policyStatus,
+  offering: (r) => ({ instanceType: r.policyInstance.instanceType, platform: r.policyInstance.platformCode, availabilityZone: r.zone }),
+};
 
 /**
  * The capacity policies of the replica, as the app asks for them. Storage is

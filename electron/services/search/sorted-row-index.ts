@@ -1,4 +1,4 @@
-import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, LocalSortColumn, PolicyMatch } from '../../../shared/ipc/offline.js';
 import { charMask, isExactByMask } from './char-mask.js';
 
 export type Key = string | number;
@@ -9,6 +9,8 @@ export interface RowView<Row> {
   /** Fields a free-text search looks at, joined into one string. */
   readonly searchText: (row: Row) => string;
   readonly status: (row: Row) => string;
+  /** The values a searched offering is matched on. */
+  readonly offering: (row: Row) => PolicyMatch;
 }
 
 interface SortOrder {
@@ -60,7 +62,8 @@ export class SortedRowIndex<Row> {
     total: number;
   } {
     const needle = query.text.trim().toLowerCase();
-    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}`;
+    const match = query.match;
+    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}`;
     const last = this.#last;
     const candidates =
       last && last.key === key && needle.startsWith(last.needle) ? last.matches : this.#displayOrder(query.sortBy, query.sortOrder);
@@ -74,6 +77,7 @@ export class SortedRowIndex<Row> {
     for (let i = 0; i < candidates.length; i += 1) {
       const index = candidates[i] as number;
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
+      if (match && !sameOffering(this.#view.offering(this.#rows[index] as Row), match)) continue;
       if (needle) {
         if ((((masks[index] as number) & needleMask) >>> 0) !== needleMask) continue;
         if (!maskIsEnough && !(haystacks[index] as string).includes(needle)) continue;
@@ -183,4 +187,8 @@ function compare(keys: readonly Key[], a: number, b: number): number {
   const ka = keys[a] as Key;
   const kb = keys[b] as Key;
   return ka < kb ? -1 : ka > kb ? 1 : a - b;
+}
+
+function sameOffering(row: PolicyMatch, wanted: PolicyMatch): boolean {
+  return row.instanceType === wanted.instanceType && row.platform === wanted.platform && row.availabilityZone === wanted.availabilityZone;
 }

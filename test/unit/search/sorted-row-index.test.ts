@@ -75,6 +75,11 @@ describe('CapacityIndex, query after query', () => {
       sortBy: fc.constantFrom('createdDate' as const, 'ourPrice' as const, 'policyName' as const),
       sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
       offset: fc.integer({ min: 0, max: 400 }),
+      match: fc.constantFrom(
+        undefined,
+        { instanceType: 'm5.large', platform: 'Linux/UNIX', availabilityZone: rows[1]!.cspRegion.availabilityZoneId },
+        { instanceType: 'p3.2xlarge', platform: 'Windows Server', availabilityZone: rows[4]!.cspRegion.availabilityZoneId },
+      ),
     });
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
@@ -158,5 +163,19 @@ describe('charMask', () => {
   it('tells letters apart, so a one-letter search needs no string search', () => {
     expect(charMask('abc') & charMask('d')).toBe(0);
     expect(charMask('m5.large') & charMask('x')).toBe(0);
+  });
+});
+
+describe('SortedRowIndex, matched to a searched offering', () => {
+  it('keeps only the policies of that instance type, platform and zone', () => {
+    const rows = syntheticPolicies(240);
+    const wanted = { instanceType: rows[7]!.policyInstance.instanceType, platform: rows[7]!.policyInstance.platformCode, availabilityZone: rows[7]!.cspRegion.availabilityZoneId };
+    const answer = new CapacityIndex(rows).query({ ...base, limit: 500, match: wanted });
+    const expected = rows.filter(
+      (p) => p.policyInstance.instanceType === wanted.instanceType && p.policyInstance.platformCode === wanted.platform && p.cspRegion.availabilityZoneId === wanted.availabilityZone,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(answer.total).toBe(expected.length);
+    expect(new Set(answer.rows.map((r) => r.cidrId))).toEqual(new Set(expected.map((p) => p.cidrId)));
   });
 });

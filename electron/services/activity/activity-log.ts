@@ -1,0 +1,132 @@
+import { CONFIGURABLE_FIELDS } from '../../../shared/api/contract-choices.js';
+import type { ConfigureRequest } from '../../../shared/api/capacity.js';
+import {
+  ActivityEntry,
+  type ActivityAction,
+  type ActivityList,
+  type ActivityOutcome,
+  type ActivityPolicyKind,
+} from '../../../shared/ipc/activity.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type { OfflineService } from '../cache/offline-service.js';
+import { DoneAfterAll, UnsettledOutcome, mayHaveHappened } from '../money/settle-uncertain.js';
+import type { SessionService } from '../session/session-service.js';
+
+/** Who sent a request: the environment and user signed in when it was sent (the answer may come after a switch). */
+export interface ActivityOwner {
+  readonly profileId: string;
+  readonly username: string;
+}
+
+/** What an entry says beyond its outcome: the fee, price, renewal setting, configured fields or DR event. */
+export type ActivityFacts = Partial<Pick<ActivityEntry, 'fee' | 'price' | 'autoRenewal' | 'configured' | 'eventId'>>;
+
+export interface ActivitySubject {
+  readonly policyKind: ActivityPolicyKind;
+  readonly cidrId: string;
+  readonly action: ActivityAction;
+}
+
+export interface ActivityLogDeps {
+  readonly offline: Pick<OfflineService, 'appendActivity' | 'activity'>;
+  readonly session: Pick<SessionService, 'status'>;
+  /** Where an entry that could not be written is reported: recording never fails the action it records. */
+  readonly report?: (error: unknown) => void;
+  readonly now?: () => Date;
+}
+
+/**
+ * The per-policy record of what this app did (purchase, configuration,
+ * renewal, cancellation with its fee, DR termination), kept in the signed-in
+ * user's local replica so the detail shows it offline too. Entries are written
+ * where each action's answer is known; the fee of a cancellation would
+ * otherwise be gone once its result dialog closes.
+ */
+export class ActivityLog {
+  readonly #deps: ActivityLogDeps;
+
+  constructor(deps: ActivityLogDeps) {
+    this.#deps = deps;
+  }
+
+  /** The signed-in environment and user, captured when a request is sent; null when no one is signed in. */
+  owner(): ActivityOwner | null {
+    const status = this.#deps.session.status();
+    return status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : null;
+  }
+
+  /** Writes one entry into the owner's replica. Never throws: a failure is reported and the action's answer stands. */
+  async record(owner: ActivityOwner | null, subject: ActivitySubject, outcome: ActivityOutcome, facts: ActivityFacts & { reason?: ActivityEntry['reason'] } = {}): Promise<void> {
+    if (!owner || owner.username === '') return;
+    try {
+      const entry = ActivityEntry.parse({
+        ...subject,
+        outcome,
+        at: (this.#deps.now?.() ?? new Date()).toISOString(),
+        username: owner.username,
+        profileId: owner.profileId,
+        reason: facts.reason ?? null,
+        fee: facts.fee ?? null,
+        price: facts.price ?? null,
+        autoRenewal: facts.autoRenewal ?? null,
+        configured: facts.configured ?? [],
+        eventId: facts.eventId ?? null,
+      });
+      // Another user's copy is open when the session changed before the answer came: that copy is not theirs to hold it.
+      if (!(await this.#deps.offline.appendActivity(entry))) {
+        this.#deps.report?.(new Error(`activity of ${subject.policyKind} policy not recorded: the session changed before its answer came`));
+      }
+    } catch (error) {
+      this.#deps.report?.(error);
+    }
+  }
+
+  /**
+   * Records how `work` ends, then hands its answer or failure on unchanged.
+   * Called once per request actually sent (money actions: inside their lock,
+   * so callers who join one request do not record it twice).
+   */
+  async track<T>(
+    owner: ActivityOwner | null,
+    subject: ActivitySubject,
+    work: Promise<T>,
+    facts: (answer: T) => ActivityFacts = () => ({}),
+    /** What was asked for, known before the answer (a configuration's fields, a renewal setting): kept whatever the outcome. */
+    asked: ActivityFacts = {},
+  ): Promise<T> {
+    let answer: T;
+    try {
+      answer = await work;
+    } catch (error) {
+      await this.record(owner, subject, failureOutcome(error), { ...asked, reason: reasonOf(error) });
+      throw error;
+    }
+    await this.record(owner, subject, 'succeeded', { ...asked, ...facts(answer) });
+    return answer;
+  }
+
+  /** A policy's record, newest first, from the replica of whoever is signed in (or reviewed offline). */
+  list(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityList> {
+    return this.#deps.offline.activity(policyKind, cidrId);
+  }
+}
+
+/** How a failed request ended: carried out after all, unknown, or not done. */
+function failureOutcome(error: unknown): ActivityOutcome {
+  if (error instanceof DoneAfterAll) return 'settled-done';
+  if (error instanceof UnsettledOutcome || mayHaveHappened(error)) return 'unknown';
+  return 'not-done';
+}
+
+function reasonOf(error: unknown): ActivityEntry['reason'] {
+  if (error instanceof AppFailure) return { kind: error.error.kind, message: error.error.message };
+  return { kind: 'internal', message: 'Capacity Desk could not finish the request.' };
+}
+
+/** The fields a configuration sent, with their values, in the form's order. */
+export function configuredFields(request: ConfigureRequest): ActivityEntry['configured'] {
+  return CONFIGURABLE_FIELDS.flatMap((field) => {
+    const value = request[field];
+    return value === undefined ? [] : [{ field, value: String(value) }];
+  });
+}
