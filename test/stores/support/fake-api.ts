@@ -4,7 +4,8 @@
  * answers with what the test queued for it. A call nobody expected fails the
  * test loudly instead of hanging.
  */
-import { CHANNELS, type Channel, type EventName } from '../../../shared/ipc/channels.js';
+import { buildApi } from '../../../shared/ipc/build-api.js';
+import type { Channel, EventName } from '../../../shared/ipc/channels.js';
 import type { EventPayload, Output } from '../../../shared/ipc/contract.js';
 import type { AppError, Result } from '../../../shared/ipc/result.js';
 
@@ -15,28 +16,23 @@ const listeners = new Map<string, Set<(payload: unknown) => void>>();
 /** Every call made, in order: channel and input. */
 export const calls: Array<{ channel: Channel; input: unknown }> = [];
 
-function build(): Record<string, unknown> {
-  const groups: Record<string, Record<string, Answer>> = {};
-  for (const channel of CHANNELS) {
-    const [group, method] = channel.split('.') as [string, string];
-    groups[group] ??= {};
-    groups[group][method] = (input: unknown) => {
-      calls.push({ channel, input });
-      const answer = answers.get(channel);
-      if (!answer) return Promise.reject(new Error(`unexpected call to ${channel}`));
-      return answer(input);
-    };
-  }
-  const on = (event: string, listener: (payload: unknown) => void) => {
+/** Built as the preload builds it: one method per contract channel, and `on` for the pushed events. */
+const fake = buildApi(
+  (channel, input) => {
+    calls.push({ channel, input });
+    const answer = answers.get(channel);
+    if (!answer) return Promise.reject(new Error(`unexpected call to ${channel}`));
+    return answer(input);
+  },
+  (event, listener) => {
     const set = listeners.get(event) ?? new Set();
     listeners.set(event, set);
     set.add(listener);
     return () => set.delete(listener);
-  };
-  return { ...groups, on };
-}
+  },
+);
 
-Object.defineProperty(globalThis, 'window', { value: { api: build() }, configurable: true, writable: true });
+Object.defineProperty(globalThis, 'window', { value: { api: fake }, configurable: true, writable: true });
 
 /** A read whose answer the test gives later, to resolve reads out of order. */
 export interface Pending<C extends Channel> {
