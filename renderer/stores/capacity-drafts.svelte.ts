@@ -11,6 +11,7 @@ import {
 } from '../lib/configure-form.js';
 import { defaultWindow, localZoneName, type SearchDraft } from '../lib/search-form.js';
 import { localUtcOffsetHours } from '../../shared/format/dates.js';
+import { sessionScope } from '../lib/session-scope.js';
 
 /**
  * Unsaved form input, kept outside the views: a view that goes away (the
@@ -104,19 +105,16 @@ function initialSearch(): SearchDraft {
 
 class CapacityDrafts {
   #config = new Map<string, ConfigDraft>();
-  #scope: string | null = null;
   search = $state<SearchDraft>(initialSearch());
   /** The zone name the offset came from, for the form's hint. */
   readonly zoneName = localZoneName();
 
-  /** Drops everything when another user signs in; a returning user keeps their drafts. */
-  useScope(scope: string | null): void {
-    if (scope === null || scope === this.#scope) return;
-    if (this.#scope !== null) {
+  constructor() {
+    // Another user starts with no drafts; a returning user (an expired session) keeps theirs.
+    sessionScope.register(() => {
       this.#config.clear();
       this.search = initialSearch();
-    }
-    this.#scope = scope;
+    });
   }
 
   config(cidrId: string, configuration: CapacityConfiguration): ConfigDraft {

@@ -2,6 +2,8 @@ import type { AppError } from '../../shared/ipc/result.js';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
 import { api } from '../lib/api.js';
+import { LatestOnly } from '../lib/latest-only.js';
+import { sessionScope } from '../lib/session-scope.js';
 import type { PolicyEntry } from '../lib/palette-search.js';
 import { capacityList } from './capacity-list.svelte.js';
 
@@ -30,8 +32,21 @@ class CapacityIndex {
   total = $state<number | null>(null);
   loading = $state(false);
   error = $state<AppError | null>(null);
-  #scope: string | null = null;
   #loadedAt = 0;
+  #latest = new LatestOnly();
+
+  constructor() {
+    // Another user's policy names must never be offered; an index still loading for them is dropped.
+    sessionScope.register(() => {
+      this.#latest.drop();
+      this.#entries.clear();
+      this.total = null;
+      this.#loadedAt = 0;
+      this.loading = false;
+      this.error = null;
+      this.version++;
+    });
+  }
 
   get indexed(): number {
     void this.version;
@@ -40,28 +55,22 @@ class CapacityIndex {
 
   entries(): PolicyEntry[] {
     void this.version;
-    // The list's rows join in only when they are this user's.
-    if (capacityList.scope === this.#scope) for (const row of capacityList.loadedRows()) {
+    // The list's rows are this user's too: the session scope empties both for another user.
+    for (const row of capacityList.loadedRows()) {
       this.#entries.set(row.cidrId, entryOf(row));
     }
     return [...this.#entries.values()];
   }
 
   /** Loads the index once per user, and again when it is more than a minute old. */
-  async ensure(scope: string | null): Promise<void> {
-    if (scope !== null && scope !== this.#scope) {
-      this.#scope = scope;
-      this.#entries.clear();
-      this.total = null;
-      this.#loadedAt = 0;
-    }
+  async ensure(): Promise<void> {
     if (this.loading || Date.now() - this.#loadedAt < 60_000) return;
     this.loading = true;
     this.error = null;
-    const requestScope = this.#scope;
+    const ticket = this.#latest.begin();
     for (let page = 1; page <= INDEX_MAX_PAGES; page++) {
       const result = await api.capacity.list({ offset: (page - 1) * PAGING.maxPageSize, limit: PAGING.maxPageSize, sortOrder: 'desc' });
-      if (requestScope !== this.#scope) return;
+      if (!ticket.current()) return;
       if (!result.ok) {
         this.error = result.error;
         break;

@@ -8,6 +8,8 @@ import { LocalSortColumn, type UnreadableCopy } from '../../shared/ipc/offline.j
 import type { AppError } from '../../shared/ipc/result.js';
 import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';
+import { LatestOnly } from '../lib/latest-only.js';
+import { sessionScope } from '../lib/session-scope.js';
 import { nowIso } from '../lib/dates.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
 import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
@@ -63,8 +65,9 @@ class CapacityListStore {
   /** Items of each loaded page that could not be shown (no id). */
   #skipped = new Map<number, SkippedItem[]>();
   #inFlight = new Set<number>();
-  #generation = 0;
-  #scope: string | null = null;
+  #latest = new LatestOnly();
+  /** Not opened yet for this user: the first open starts where the user left off. */
+  #fresh = true;
   #stale = false;
   #wanted: RowRange = { start: 0, end: 1 };
   #restored = false;
@@ -76,16 +79,16 @@ class CapacityListStore {
   constructor() {
     // A position still waiting for its debounced save is written before the window goes away.
     globalThis.addEventListener?.('pagehide', () => this.flush());
+    // Another user starts from nothing; their first open fetches from the saved position.
+    sessionScope.register(() => {
+      this.#clear();
+      this.#fresh = true;
+    });
   }
 
   /** Writes the preferences now (the view calls it when it closes). */
   flush(): void {
     if (this.#saveTimer !== undefined) this.#savePrefs();
-  }
-
-  /** Whose rows these are (see session-scope.ts); null before the first open. */
-  get scope(): string | null {
-    return this.#scope;
   }
 
   get pageCount(): number {
@@ -119,10 +122,10 @@ class CapacityListStore {
    * The view calls this when it opens: another user starts from nothing, and
    * a list that a purchase or a cancel changed is fetched again.
    */
-  open(scope: string | null): void {
+  open(): void {
     this.#restorePrefs();
-    if (scope !== null && scope !== this.#scope) {
-      this.#scope = scope;
+    if (this.#fresh) {
+      this.#fresh = false;
       this.#clear();
       // Start where the user left off: the page holding the saved position comes first.
       this.#wanted = { start: this.topIndex, end: this.topIndex + 1 };
@@ -165,7 +168,7 @@ class CapacityListStore {
     this.text = text;
     // Typing: the rows on screen stay until the answer to the new text replaces them (no flash of empty rows per keystroke).
     this.topIndex = 0;
-    this.#generation++;
+    this.#latest.drop();
     this.#inFlight.clear();
     this.error = null;
     this.#replacing = true;
@@ -186,7 +189,7 @@ class CapacityListStore {
 
   /** Fetches the rows in view again, keeping the old ones on screen until the new ones arrive. */
   refresh(): void {
-    this.#generation++;
+    this.#latest.drop();
     this.#stale = false;
     this.error = null;
     this.#inFlight.clear();
@@ -201,7 +204,7 @@ class CapacityListStore {
 
   /** The local copy was refreshed: a list on screen asks again (the old rows stay until the new ones arrive). */
   replicaUpdated(): void {
-    if (this.#scope !== null && this.total !== null) this.refresh();
+    if (this.total !== null) this.refresh();
     else this.#stale = true;
   }
 
@@ -231,7 +234,7 @@ class CapacityListStore {
 
   #clear(): void {
     this.#replacing = false;
-    this.#generation++;
+    this.#latest.drop();
     this.#pages.clear();
     this.#skipped.clear();
     this.#inFlight.clear();
@@ -252,7 +255,7 @@ class CapacityListStore {
   }
 
   async #fetch(page: number): Promise<void> {
-    const generation = this.#generation;
+    const ticket = this.#latest.join();
     this.#inFlight.add(page);
     this.fetching++;
     const result = await api.capacity.list({
@@ -264,7 +267,7 @@ class CapacityListStore {
       ...(this.status ? { status: this.status } : {}),
     });
     this.fetching--;
-    if (generation !== this.#generation) return;
+    if (!ticket.current()) return;
     this.#inFlight.delete(page);
     if (!result.ok) {
       this.error = result.error;

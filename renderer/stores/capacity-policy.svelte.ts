@@ -3,7 +3,8 @@ import type { SourcedCapacityDetail } from '../../shared/ipc/sourced.js';
 import type { CancelResult } from '../../shared/ipc/models.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
-import { nowIso } from '../lib/dates.js';
+import { Resource } from '../lib/resource.svelte.js';
+import { sessionScope } from '../lib/session-scope.js';
 import { noLongerForSale, policyMayHaveChanged } from '../lib/policy-actions.js';
 import { capacityList } from './capacity-list.svelte.js';
 import { readyPolicies } from './capacity-search.svelte.js';
@@ -11,39 +12,41 @@ import { moneyLocks } from './money-locks.svelte.js';
 
 /** One policy's describe view, as loaded; kept while the app runs so going back shows it at once. */
 export class PolicyDetail {
-  view = $state<SourcedCapacityDetail | null>(null);
-  error = $state<AppError | null>(null);
-  loading = $state(false);
-  /** ISO instant of the last answer. */
-  loadedAt = $state<string | null>(null);
-  #request = 0;
+  readonly read = new Resource<SourcedCapacityDetail>();
 
   constructor(readonly cidrId: string) {}
 
+  get view(): SourcedCapacityDetail | null {
+    return this.read.value;
+  }
+
+  get error(): AppError | null {
+    return this.read.error;
+  }
+
+  get loading(): boolean {
+    return this.read.loading;
+  }
+
+  /** ISO instant of the last answer. */
+  get loadedAt(): string | null {
+    return this.read.loadedAt;
+  }
+
   async load(): Promise<void> {
-    const request = ++this.#request;
-    this.loading = true;
-    const result = await api.capacity.describe({ cidrId: this.cidrId });
-    if (request !== this.#request) return;
-    this.loading = false;
-    if (result.ok) {
-      this.view = result.value;
-      this.error = null;
-      this.loadedAt = nowIso();
-    } else {
-      this.error = result.error;
-    }
+    await this.read.load(() => api.capacity.describe({ cidrId: this.cidrId }));
   }
 
   /** A fresh record from purchase or configure: shown at once, before the describe view follows. */
   applyPolicy(policy: CapacityPolicy): void {
-    if (!this.view || policy.cidrId !== this.cidrId) return;
-    this.view = {
-      ...this.view,
-      ...(this.view.policyDetails
+    const view = this.read.value;
+    if (!view || policy.cidrId !== this.cidrId) return;
+    this.read.value = {
+      ...view,
+      ...(view.policyDetails
         ? {
             policyDetails: {
-              ...this.view.policyDetails,
+              ...view.policyDetails,
               policyStatus: policy.policyStatus,
               policyOperatingState: policy.policyOperatingState,
             },
@@ -57,14 +60,17 @@ export class PolicyDetail {
 
 class PolicyDetails {
   #details = new Map<string, PolicyDetail>();
-  #scope: string | null = null;
 
-  /** The detail of a policy for the signed-in user; another user's cache is dropped first. */
-  get(scope: string | null, cidrId: string): PolicyDetail {
-    if (scope !== null && scope !== this.#scope) {
-      this.#scope = scope;
+  constructor() {
+    // Another user's policies must never show: their details, and any read still under way, are dropped.
+    sessionScope.register(() => {
+      for (const detail of this.#details.values()) detail.read.reset();
       this.#details.clear();
-    }
+    });
+  }
+
+  /** The detail of a policy for the signed-in user. */
+  get(cidrId: string): PolicyDetail {
     let detail = this.#details.get(cidrId);
     if (!detail) {
       detail = new PolicyDetail(cidrId);

@@ -4,6 +4,8 @@ import type { SkippedItem } from '../../shared/api/tolerant.js';
 import type { PolicyMatch } from '../../shared/ipc/offline.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
+import { LatestOnly } from '../lib/latest-only.js';
+import { sessionScope } from '../lib/session-scope.js';
 
 /** How many ready policies to fetch at a time beside the search. */
 export const READY_PAGE_SIZE = 25;
@@ -19,21 +21,29 @@ class ReadyPolicies {
   /** The answer is narrowed to `match` (the local copy answers; before it is filled the service cannot narrow). */
   narrowed = $state(false);
   #page = 0;
-  #scope: string | null = null;
   #stale = false;
-  #request = 0;
+  /** Opened at least once: a new match is read at once, else on the first open. */
+  #opened = false;
+  #latest = new LatestOnly();
+
+  constructor() {
+    sessionScope.register(() => {
+      this.#latest.drop();
+      this.items = [];
+      this.total = null;
+      this.error = null;
+      this.loading = false;
+    });
+  }
 
   get hasMore(): boolean {
     return this.total !== null && this.items.length < this.total;
   }
 
-  open(scope: string | null): void {
-    if (scope !== null && scope !== this.#scope) {
-      this.#scope = scope;
-      void this.reload();
-    } else if (this.#stale || this.total === null || this.error) {
-      void this.reload();
-    }
+  /** Read on first open, for each new user (the session scope empties it), and when stale or failed. */
+  open(): void {
+    this.#opened = true;
+    if (this.#stale || this.total === null || this.error) void this.reload();
   }
 
   async reload(): Promise<void> {
@@ -68,11 +78,11 @@ class ReadyPolicies {
         match.availabilityZone === this.match.availabilityZone);
     if (same) return;
     this.match = match;
-    if (this.#scope !== null) void this.reload();
+    if (this.#opened) void this.reload();
   }
 
   async #fetch(replace: boolean): Promise<void> {
-    const request = ++this.#request;
+    const ticket = this.#latest.begin();
     const page = replace ? 1 : this.#page + 1;
     this.loading = true;
     const result = await api.capacity.list({
@@ -82,7 +92,7 @@ class ReadyPolicies {
       status: 'READY_FOR_PURCHASE',
       ...(this.match ? { match: this.match } : {}),
     });
-    if (request !== this.#request) return;
+    if (!ticket.current()) return;
     this.loading = false;
     if (!result.ok) {
       this.error = result.error;
@@ -109,25 +119,22 @@ class SearchResults {
   query = $state<SearchInput | null>(null);
   /** The record of the last purchase made from this view, until dismissed. */
   lastPurchase = $state<CapacityPolicy | null>(null);
-  #request = 0;
-  #scope: string | null = null;
+  #latest = new LatestOnly();
 
-  /** Another user starts with no results and no purchase record. */
-  useScope(scope: string | null): void {
-    if (scope === null || scope === this.#scope) return;
-    if (this.#scope !== null) {
+  constructor() {
+    // Another user starts with no results and no purchase record.
+    sessionScope.register(() => {
       this.clear();
       this.lastPurchase = null;
-    }
-    this.#scope = scope;
+    });
   }
 
   async run(input: SearchInput): Promise<AppError | null> {
-    const request = ++this.#request;
+    const ticket = this.#latest.begin();
     this.busy = true;
     this.error = null;
     const result = await api.capacity.search(input);
-    if (request !== this.#request) return null;
+    if (!ticket.current()) return null;
     this.busy = false;
     if (result.ok) {
       this.offerings = result.value.items;
@@ -142,7 +149,7 @@ class SearchResults {
   }
 
   clear(): void {
-    this.#request++;
+    this.#latest.drop();
     this.offerings = null;
     this.error = null;
     this.query = null;

@@ -2,19 +2,13 @@ import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/of
 import type { AppError } from '../../shared/ipc/result.js';
 import { isServiceRead } from '../../shared/ipc/contract.js';
 import { api, onApiResult } from '../lib/api.js';
+import { originOf } from '../lib/origin-of.js';
 import { capacityList } from './capacity-list.svelte.js';
 
 /** Why the app shows the offline copy. */
 export type OfflineReason = 'unreachable' | 'chosen' | 'review';
 
 const PROBE_INTERVAL_MS = 30_000;
-
-/** How an answer says where it came from (see shared/ipc/sourced.ts); absent on answers that do not. */
-function originOf(value: unknown): { source: string; serviceUnreachable?: boolean } | null {
-  if (typeof value !== 'object' || value === null || !('origin' in value)) return null;
-  const origin = (value as { origin: unknown }).origin;
-  return typeof origin === 'object' && origin !== null && 'source' in origin ? (origin as { source: string; serviceUnreachable?: boolean }) : null;
-}
 
 const FINISHED: ReadonlySet<SyncProgress['phase']> = new Set(['done', 'cancelled', 'failed']);
 

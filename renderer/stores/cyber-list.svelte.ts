@@ -7,6 +7,8 @@ import { CustomerId } from '../../shared/ipc/models.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';
+import { LatestOnly } from '../lib/latest-only.js';
+import { sessionScope } from '../lib/session-scope.js';
 
 /** Long enough not to ask the service on every keystroke, short enough to feel live. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -64,22 +66,22 @@ class CyberListStore {
   readonly pageCount = $derived(Math.max(1, Math.ceil(this.total / this.pageSize)));
   readonly filtered = $derived(this.status !== '' || this.appliedName !== '');
 
-  #owner = '';
-  #sequence = 0;
+  #latest = new LatestOnly();
   #debounce: ReturnType<typeof setTimeout> | undefined;
 
+  constructor() {
+    // Another user's customers and rows must never show.
+    sessionScope.register(() => this.#reset());
+  }
+
   /**
-   * Called when the view opens: forgets another user's list, reads the
+   * Called when the view opens (another user's list was dropped by the session scope): reads the
    * remembered customers and opens the last one used.
    */
-  async open(profileId: string, username: string): Promise<void> {
-    const owner = `${profileId}:${username}`;
-    if (owner !== this.#owner) {
-      this.#reset();
-      this.#owner = owner;
-    }
+  async open(profileId: string): Promise<void> {
+    const scope = sessionScope.current;
     const profiles = await api.profiles.list();
-    if (this.#owner !== owner) return;
+    if (sessionScope.current !== scope) return;
     if (profiles.ok) this.recentCustomers = profiles.value.find((p) => p.id === profileId)?.lastCustomerIds ?? [];
     const last = this.recentCustomers[0];
     const opening = this.customerId === null && last ? this.chooseCustomer(last) : this.customerId !== null && !this.loading ? this.load() : null;
@@ -163,7 +165,7 @@ class CyberListStore {
   async load(): Promise<void> {
     const query = this.#query();
     if (!query) return;
-    const sequence = ++this.#sequence;
+    const ticket = this.#latest.begin();
     this.loading = true;
     const result = await api.cyber.list({
       customerId: query.customerId,
@@ -174,7 +176,7 @@ class CyberListStore {
       ...(query.policyName ? { policyName: query.policyName } : {}),
     });
     // An older answer that arrives after a newer request is dropped.
-    if (sequence !== this.#sequence) return;
+    if (!ticket.current()) return;
     this.loading = false;
     if (!result.ok) {
       // The customer is the only path part of the list, so a 404 here names it.
@@ -247,7 +249,7 @@ class CyberListStore {
 
   #reset(): void {
     clearTimeout(this.#debounce);
-    this.#sequence += 1;
+    this.#latest.drop();
     this.customerId = null;
     this.recentCustomers = [];
     this.customerError = null;

@@ -5,6 +5,7 @@ import type { CyberDetail } from '../../shared/api/readers.js';
 import type { TerminateResult } from '../../shared/ipc/models.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
+import { Resource } from '../lib/resource.svelte.js';
 import { moneyLocks } from './money-locks.svelte.js';
 
 type DrEvent = CyberView['disasterRecoveryEvents'][number];
@@ -28,33 +29,31 @@ export function confirmsTermination(typed: string, view: CyberDetail): boolean {
 /** One disaster-recovery policy's view and its termination, for the detail screen. */
 export class CyberPolicyStore {
   readonly cidrId: string;
-  view = $state<SourcedCyberDetail | null>(null);
-  loading = $state(false);
-  error = $state<AppError | null>(null);
+  readonly read = new Resource<SourcedCyberDetail>();
 
   terminating = $state(false);
   terminateError = $state<AppError | null>(null);
   /** The last termination answer, shown until the view is left. */
   outcome = $state<TerminateResult | null>(null);
 
-  #sequence = 0;
-
   constructor(cidrId: string) {
     this.cidrId = cidrId;
   }
 
+  get view(): SourcedCyberDetail | null {
+    return this.read.value;
+  }
+
+  get loading(): boolean {
+    return this.read.loading;
+  }
+
+  get error(): AppError | null {
+    return this.read.error;
+  }
+
   async load(): Promise<void> {
-    const sequence = ++this.#sequence;
-    this.loading = true;
-    const result = await api.cyber.view({ cidrId: this.cidrId });
-    if (sequence !== this.#sequence) return;
-    this.loading = false;
-    if (result.ok) {
-      this.view = result.value;
-      this.error = null;
-    } else {
-      this.error = result.error;
-    }
+    await this.read.load(() => api.cyber.view({ cidrId: this.cidrId }));
   }
 
   /**

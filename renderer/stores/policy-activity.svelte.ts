@@ -1,6 +1,7 @@
 import type { ActivityEntry, ActivityPolicyKind } from '../../shared/ipc/activity.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
+import { LatestOnly } from '../lib/latest-only.js';
 
 /**
  * One policy's activity record (what this app did to it), as the main
@@ -13,7 +14,7 @@ export class PolicyActivity {
   loaded = $state(false);
   loading = $state(false);
   error = $state<AppError | null>(null);
-  #request = 0;
+  #latest = new LatestOnly();
 
   constructor(
     readonly policyKind: ActivityPolicyKind,
@@ -22,10 +23,10 @@ export class PolicyActivity {
 
   /** Reads the record again; an answer overtaken by a later load is dropped. */
   async load(): Promise<void> {
-    const request = ++this.#request;
+    const ticket = this.#latest.begin();
     this.loading = true;
     const result = await api.activity.list({ policyKind: this.policyKind, policyId: this.cidrId });
-    if (request !== this.#request) return;
+    if (!ticket.current()) return;
     this.loading = false;
     if (result.ok) {
       this.entries = result.value.entries;

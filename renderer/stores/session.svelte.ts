@@ -1,6 +1,7 @@
 import type { AppError } from '../../shared/ipc/result.js';
 import type { NetworkStatus, Profile, ProfileInput, SessionExpiring, SessionStatus, SignInInput, DemoAccount } from '../../shared/ipc/models.js';
 import { api } from '../lib/api.js';
+import { scopeOf, sessionScope } from '../lib/session-scope.js';
 
 /** A session that ended while the app was in use: the same person is asked for the password again. */
 export interface Reauth {
@@ -32,7 +33,7 @@ class SessionStore {
 
   async load(): Promise<void> {
     const [status, profiles, demo] = await Promise.all([api.session.status(), api.profiles.list(), api.session.demoAccounts()]);
-    if (status.ok) this.status = status.value;
+    if (status.ok) this.#setStatus(status.value);
     else this.loadError = status.error;
     if (profiles.ok) this.profiles = profiles.value;
     else this.loadError = profiles.error;
@@ -113,9 +114,15 @@ class SessionStore {
     };
   }
 
+  /** Every status goes through here, so each store learns when another user's session begins. */
+  #setStatus(status: SessionStatus): void {
+    sessionScope.use(scopeOf(status));
+    this.status = status;
+  }
+
   #apply(status: SessionStatus): void {
     const wasInApp = this.showsApp;
-    this.status = status;
+    this.#setStatus(status);
     if (status.signedIn) {
       this.reauth = null;
       if (this.expiring?.expiresAt !== status.expiresAt) this.expiring = null;

@@ -1,6 +1,7 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import { RULE } from '../../shared/api/contract-choices.js';
+import { sessionScope } from '../../renderer/lib/session-scope.js';
 import { ConfigDraft, capacityDrafts as drafts } from '../../renderer/stores/capacity-drafts.svelte.js';
 import { NEW_POLICY_CONFIGURATION } from '../support/capacity-configuration.js';
 
@@ -100,7 +101,7 @@ describe('the drafts store', () => {
   const fresh = () => {
     runs += 1;
     const alex = `sandbox\u0000alex-${runs}`;
-    drafts.useScope(alex);
+    sessionScope.use(alex);
     return { alex, jordan: `sandbox\u0000jordan-${runs}` };
   };
 
@@ -118,12 +119,12 @@ describe('the drafts store', () => {
     drafts.search.instanceType = 'p5.48xlarge';
     drafts.config('sc_1', current).set('vpc', 'vpc-typed');
 
-    drafts.useScope(null);
-    drafts.useScope(alex);
+    sessionScope.use(null);
+    sessionScope.use(alex);
     expect(drafts.search.instanceType).toBe('p5.48xlarge');
     expect(drafts.config('sc_1', current).values.vpc).toBe('vpc-typed');
 
-    drafts.useScope(jordan);
+    sessionScope.use(jordan);
     expect(drafts.search.instanceType).toBe('');
     expect(drafts.config('sc_1', current).dirty).toBe(false);
   });

@@ -1,0 +1,91 @@
+import { answer, hold, nth, resetFakeApi, settle } from './support/fake-api.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sessionScope } from '../../renderer/lib/session-scope.js';
+import { LIST_PAGE_SIZE, capacityList } from '../../renderer/stores/capacity-list.svelte.js';
+import { FROM_COPY, SERVICE_NOW, UNREACHABLE, windowOf } from './support/fixtures.js';
+
+let runs = 0;
+beforeEach(() => {
+  resetFakeApi();
+  answer('views.setState', () => ({ ok: true, value: null }));
+  runs += 1;
+  sessionScope.use(`sandbox\u0000alex-${runs}`);
+});
+
+const ids = () => capacityList.loadedRows().map((row) => row.cidrId);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the capacity list', () => {
+  it('reads on first open and keeps the rows, with their source, for the next open', async () => {
+    const reads = hold('capacity.list');
+    capacityList.open();
+    expect(nth(reads, 0).input).toMatchObject({ offset: 0, limit: LIST_PAGE_SIZE });
+    nth(reads, 0).ok(windowOf(['sc_1', 'sc_2'], 2, FROM_COPY));
+    await settle();
+    expect(ids()).toEqual(['sc_1', 'sc_2']);
+    expect(capacityList.origin?.source).toBe('replica');
+    capacityList.open();
+    expect(reads).toHaveLength(1);
+  });
+
+  it('drops a page of the previous filter that arrives after the new filter answered', async () => {
+    const reads = hold('capacity.list');
+    capacityList.open();
+    capacityList.setStatus('ACTIVE');
+    nth(reads, 1).ok(windowOf(['sc_active'], 1));
+    await settle();
+    nth(reads, 0).ok(windowOf(['sc_any'], 1));
+    await settle();
+    expect(ids()).toEqual(['sc_active']);
+    expect(capacityList.total).toBe(1);
+    capacityList.setStatus(null);
+    nth(reads, 2).ok(windowOf([], 0));
+    await settle();
+  });
+
+  it('applies every page of one query fetched side by side, in whatever order they answer', async () => {
+    const reads = hold('capacity.list');
+    capacityList.open();
+    nth(reads, 0).ok(windowOf(['sc_1'], LIST_PAGE_SIZE * 3));
+    await settle();
+    capacityList.show({ start: 0, end: LIST_PAGE_SIZE * 3 });
+    await pause(100);
+    expect(reads).toHaveLength(3);
+    nth(reads, 2).ok(windowOf(['sc_3'], LIST_PAGE_SIZE * 3, SERVICE_NOW));
+    nth(reads, 1).ok(windowOf(['sc_2'], LIST_PAGE_SIZE * 3, SERVICE_NOW));
+    await settle();
+    expect(ids().sort()).toEqual(['sc_1', 'sc_2', 'sc_3']);
+  });
+
+  it("empties when another user signs in, drops the page under way, and their first open reads again", async () => {
+    const reads = hold('capacity.list');
+    capacityList.open();
+    nth(reads, 0).ok(windowOf(['sc_alex'], 1));
+    await settle();
+    capacityList.retry();
+    sessionScope.use(`sandbox\u0000jordan-${runs}`);
+    expect(ids()).toEqual([]);
+    expect(capacityList.total).toBeNull();
+    nth(reads, 1).ok(windowOf(['sc_alex'], 1));
+    await settle();
+    expect(ids()).toEqual([]);
+    capacityList.open();
+    expect(reads).toHaveLength(3);
+    nth(reads, 2).ok(windowOf(['sc_jordan'], 1));
+    await settle();
+    expect(ids()).toEqual(['sc_jordan']);
+  });
+
+  it('says why a page failed, and reads again on the next open', async () => {
+    const reads = hold('capacity.list');
+    capacityList.open();
+    nth(reads, 0).fail(UNREACHABLE);
+    await settle();
+    expect(capacityList.error).toEqual(UNREACHABLE);
+    capacityList.open();
+    expect(reads).toHaveLength(2);
+    nth(reads, 1).ok(windowOf(['sc_1'], 1));
+    await settle();
+    expect(capacityList.error).toBeNull();
+  });
+});
