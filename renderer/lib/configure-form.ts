@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ConfigureFields, type CapacityConfiguration, type ConfigureRequest } from '../../shared/api/capacity.js';
 import { CONFIGURABLE_FIELDS, parseFieldRule, ruleForPeople } from '../../shared/api/contract-choices.js';
 import { isInputError, type AppError } from '../../shared/ipc/result.js';
@@ -6,14 +7,15 @@ import { isInputError, type AppError } from '../../shared/ipc/result.js';
 
 export type ConfigField = (typeof CONFIGURABLE_FIELDS)[number];
 
-export interface ConfigValues {
-  vpc: string;
-  securityGroup: string;
-  amiImage: string;
-  sshPairKey: string;
+export const ConfigValues = z.object({
+  vpc: z.string(),
+  securityGroup: z.string(),
+  amiImage: z.string(),
+  sshPairKey: z.string(),
   /** null while the number box is empty. */
-  ebsVolumeSize: number | null;
-}
+  ebsVolumeSize: z.number().nullable(),
+});
+export type ConfigValues = z.infer<typeof ConfigValues>;
 
 export type ConfigErrors = Partial<Record<ConfigField, string>>;
 

@@ -1,18 +1,20 @@
+import { z } from 'zod';
 import { SearchInput } from '../../shared/api/capacity.js';
 import { isoDateToWire } from '../../shared/format/dates.js';
 
 /** The search form's logic: what the user typed, the query it makes, the rules' messages. */
 
-export interface SearchDraft {
-  instanceType: string;
-  platform: string;
-  availabilityZone: string;
+export const SearchDraft = z.object({
+  instanceType: z.string(),
+  platform: z.string(),
+  availabilityZone: z.string(),
   /** yyyy-MM-dd, what <input type=date> holds (shown in the user's locale by the browser). */
-  startIso: string;
-  endIso: string;
+  startIso: z.string(),
+  endIso: z.string(),
   /** Hours east of UTC; null while the box is empty. */
-  utcOffset: number | null;
-}
+  utcOffset: z.number().nullable(),
+});
+export type SearchDraft = z.infer<typeof SearchDraft>;
 
 export type SearchField = 'instanceType' | 'platform' | 'availabilityZone' | 'startDate' | 'endDate' | 'clientUtcOffset';
 export type SearchErrors = Partial<Record<SearchField, string>>;

@@ -10,6 +10,7 @@ import {
   type ConfigValues,
 } from '../lib/configure-form.js';
 import { defaultWindow, localZoneName, type SearchDraft } from '../lib/search-form.js';
+import { keepDrafts, readKeptDrafts, type KeptConfig, type KeptDrafts } from '../lib/kept-drafts.js';
 import { localUtcOffsetHours } from '../../shared/format/dates.js';
 import { sessionScope } from '../lib/session-scope.js';
 
@@ -103,27 +104,85 @@ function initialSearch(): SearchDraft {
   return { instanceType: '', platform: '', availabilityZone: '', ...defaultWindow(new Date()), utcOffset: localUtcOffsetHours(new Date()) };
 }
 
+/** The window's session storage, where input outlives a reload (absent outside a browser). */
+const storage = globalThis.sessionStorage as Storage | undefined;
+
 class CapacityDrafts {
   #config = new Map<string, ConfigDraft>();
   search = $state<SearchDraft>(initialSearch());
   /** The zone name the offset came from, for the form's hint. */
   readonly zoneName = localZoneName();
+  /** What the page before a reload left, until it is known whose session this is. */
+  #kept: KeptDrafts | null = readKeptDrafts(storage);
+  /** Kept configuration drafts of the signed-in user, taken when their policy's form is next asked for. */
+  #keptConfigs = new Map<string, KeptConfig>();
 
   constructor() {
     // Another user starts with no drafts; a returning user (an expired session) keeps theirs.
     sessionScope.register(() => {
       this.#config.clear();
+      this.#keptConfigs.clear();
+      this.#kept = null;
       this.search = initialSearch();
+      keepDrafts(storage, null);
     });
+    // A reload of the window (or the browser host's page) keeps what was typed and not saved.
+    globalThis.addEventListener?.('pagehide', () => this.#keep());
+  }
+
+  /**
+   * Takes back what the page before a reload left, once the signed-in user is
+   * known: only their own input, never another user's (the views call it when
+   * they open; asking for a policy's form does too).
+   */
+  restoreKept(): void {
+    const kept = this.#kept;
+    const scope = sessionScope.current;
+    if (!kept || scope === null) return;
+    this.#kept = null;
+    if (kept.scope !== scope) {
+      keepDrafts(storage, null);
+      return;
+    }
+    this.search = kept.search;
+    for (const [cidrId, draft] of kept.configs) this.#keptConfigs.set(cidrId, draft);
   }
 
   config(cidrId: string, configuration: CapacityConfiguration): ConfigDraft {
+    this.restoreKept();
     let draft = this.#config.get(cidrId);
     if (!draft) {
       draft = new ConfigDraft(configuration);
+      const kept = this.#keptConfigs.get(cidrId);
+      if (kept) {
+        this.#keptConfigs.delete(cidrId);
+        draft.values = kept.values;
+        draft.base = kept.base;
+        draft.editing = kept.editing;
+        draft.ebsText = kept.ebsText;
+        // The service may have moved on since: an untouched draft follows it, an edited one keeps the edits.
+        draft.rebase(configuration);
+      }
       this.#config.set(cidrId, draft);
     }
     return draft;
+  }
+
+  /** Writes what is unsaved for the page after a reload; nothing when no one is signed in. */
+  #keep(): void {
+    const scope = sessionScope.current;
+    if (scope === null) return keepDrafts(storage, null);
+    const configs = new Map(this.#keptConfigs);
+    for (const [cidrId, draft] of this.#config) {
+      if (!draft.dirty && !draft.editing) continue;
+      configs.set(cidrId, {
+        values: $state.snapshot(draft.values),
+        base: $state.snapshot(draft.base),
+        editing: draft.editing,
+        ebsText: draft.ebsText,
+      });
+    }
+    keepDrafts(storage, { scope, search: $state.snapshot(this.search), configs: [...configs].slice(0, 200) });
   }
 
   forgetConfig(cidrId: string): void {
