@@ -172,17 +172,18 @@ class CapacityDrafts {
   #keep(): void {
     const scope = sessionScope.current;
     if (scope === null) return keepDrafts(storage, null);
-    const configs = new Map(this.#keptConfigs);
+    const open: Array<[string, KeptConfig]> = [];
     for (const [cidrId, draft] of this.#config) {
       if (!draft.dirty && !draft.editing) continue;
-      configs.set(cidrId, {
-        values: $state.snapshot(draft.values),
-        base: $state.snapshot(draft.base),
-        editing: draft.editing,
-        ebsText: draft.ebsText,
-      });
+      open.push([
+        cidrId,
+        { values: $state.snapshot(draft.values), base: $state.snapshot(draft.base), editing: draft.editing, ebsText: draft.ebsText },
+      ]);
     }
-    keepDrafts(storage, { scope, search: $state.snapshot(this.search), configs: [...configs].slice(0, 200) });
+    // Kept drafts of policies not opened since the last reload go on to the next page too.
+    const untouched = [...this.#keptConfigs].filter(([cidrId]) => !this.#config.has(cidrId));
+    const configs = [...open, ...untouched];
+    keepDrafts(storage, { scope, search: $state.snapshot(this.search), configs: configs.slice(0, 200) });
   }
 
   forgetConfig(cidrId: string): void {
