@@ -7,6 +7,9 @@ import { sessionScope } from '../lib/session-scope.js';
 import type { PolicyEntry } from '../lib/palette-search.js';
 import { capacityList } from './capacity-list.svelte.js';
 
+/** Matches of the whole local copy added per looked-up text. */
+const LOOKUP_LIMIT = 20;
+
 /** The newest policies the palette indexes by name; any policy can still be opened by its full id. */
 export const INDEX_MAX_PAGES = 20;
 
@@ -34,11 +37,16 @@ class CapacityIndex {
   error = $state<AppError | null>(null);
   #loadedAt = 0;
   #latest = new LatestOnly();
+  #lookups = new LatestOnly();
+  /** The last text looked up in the whole local copy (beyond the newest pages), once its answer is in. */
+  lookedUp = $state<string | null>(null);
 
   constructor() {
     // Another user's policy names must never be offered; an index still loading for them is dropped.
     sessionScope.register(() => {
       this.#latest.drop();
+      this.#lookups.drop();
+      this.lookedUp = null;
       this.#entries.clear();
       this.total = null;
       this.#loadedAt = 0;
@@ -60,6 +68,23 @@ class CapacityIndex {
       this.#entries.set(row.cidrId, entryOf(row));
     }
     return [...this.#entries.values()];
+  }
+
+  /**
+   * Adds the policies of the whole local copy whose id, name, instance type or
+   * zone contains `text`, so a policy older than the newest pages is found by
+   * what is typed (typos are forgiven among the indexed ones only). Before the
+   * copy is filled the service cannot search, and nothing is added.
+   */
+  async lookUp(text: string): Promise<void> {
+    const needle = text.trim();
+    if (needle.length < 2) return;
+    const ticket = this.#lookups.begin();
+    const result = await api.capacity.list({ text: needle, limit: LOOKUP_LIMIT, sortOrder: 'desc' });
+    if (!ticket.current() || !result.ok || !result.value.local) return;
+    for (const policy of result.value.rows) this.#entries.set(policy.cidrId, entryOf(policy));
+    this.lookedUp = needle;
+    this.version++;
   }
 
   /** Loads the index once per user, and again when it is more than a minute old. */

@@ -56,3 +56,21 @@ test('ten thousand policies: only the rows in view are in the page, and any row 
   await screenshot(page, 'list-10000');
   test.info().annotations.push({ type: 'first rows on screen', description: `${firstPaintMs} ms` });
 });
+
+test('the palette finds a policy far older than the newest 2,000 by its name, from the local copy', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 60_000 });
+  const oldest = (await listFromOtherWindow(app, { offset: 0, limit: 1, sortBy: 'createdDate', sortOrder: 'asc' })).rows[0] as CapacityPolicy;
+  const total = (await listFromOtherWindow(app, { offset: 0, limit: 1 })).total;
+  expect(total).toBeGreaterThan(2_000);
+
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Go to…' });
+  await palette.getByRole('combobox').fill(oldest.policyName);
+  const option = palette.getByRole('option', { name: new RegExp(oldest.cidrId) });
+  await expect(option).toBeVisible();
+  await expect(palette).toContainText(`All ${total.toLocaleString('en-US')} policies are searched for what you type`);
+  await option.click();
+  await expect(page.getByTestId('detail-cidr')).toHaveText(oldest.cidrId);
+});

@@ -54,4 +54,22 @@ describe('the palette index', () => {
     expect(indexed()).toEqual(['sc_1']);
     expect(capacityIndex.error).toBeNull();
   });
+
+  it('adds what the whole local copy holds for the typed text, the newest lookup only, and nothing from the service', async () => {
+    const reads = hold('capacity.list');
+    const older = capacityIndex.lookUp('web tier');
+    const newer = capacityIndex.lookUp('web tier 7');
+    nth(reads, 1).ok(windowOf(['sc_old_7'], 1));
+    nth(reads, 0).ok(windowOf(['sc_old_1', 'sc_old_7'], 2));
+    await Promise.all([older, newer]);
+    expect(indexed()).toEqual(['sc_old_7']);
+    expect(capacityIndex.lookedUp).toBe('web tier 7');
+    expect(reads[1]?.input).toMatchObject({ text: 'web tier 7' });
+
+    // Before the copy is filled the service cannot search: its newest page says nothing about the text.
+    const live = capacityIndex.lookUp('db primary');
+    nth(reads, 2).ok({ ...windowOf(['sc_newest'], 1), local: false });
+    await live;
+    expect(indexed()).toEqual(['sc_old_7']);
+  });
 });
