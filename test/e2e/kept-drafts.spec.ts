@@ -1,4 +1,5 @@
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { openAccountMenu } from './fixtures.js';
 import { expect, firstWithStatus, navTo, openDetail, signInAs, test } from './support/capacity.js';
 
@@ -40,17 +41,22 @@ test('the search form and an open configuration keep their unsaved input across 
   await expect(page.getByTestId('configure-form')).toHaveCount(0);
 });
 
-test("another user signing in after a reload never sees the first user's unsaved input", async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page, ALEX);
-  await navTo(page, 'Search & purchase');
-  await page.getByTestId('search-form').getByLabel('Instance type').fill('p3.2xlarge');
-  await openAccountMenu(page);
-  await page.getByTestId('sign-out').click();
-  await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
-  await page.reload();
+test.describe('with two users on one window', () => {
+  // Its own keychain: signing out here must not remove the token that parallel tests keep in the real one.
+  test.use({ appOptions: { secrets: new MemorySecretStore('signing out here must not touch the real keychain') } });
 
-  await signInAs(page, JORDAN);
-  await navTo(page, 'Search & purchase');
-  await expect(page.getByTestId('search-form').getByLabel('Instance type')).toHaveValue('');
+  test("another user signing in after a reload never sees the first user's unsaved input", async ({ openApp }) => {
+    const page = await openApp();
+    await signInAs(page, ALEX);
+    await navTo(page, 'Search & purchase');
+    await page.getByTestId('search-form').getByLabel('Instance type').fill('p3.2xlarge');
+    await openAccountMenu(page);
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
+    await page.reload();
+
+    await signInAs(page, JORDAN);
+    await navTo(page, 'Search & purchase');
+    await expect(page.getByTestId('search-form').getByLabel('Instance type')).toHaveValue('');
+  });
 });
