@@ -60,6 +60,8 @@ export async function openList(page: Page): Promise<void> {
 
 /** Opens a policy's detail through the command palette, as a user jumping to a known id would. */
 export async function openDetail(page: Page, cidrId: string): Promise<void> {
+  // The shortcut exists once the app is mounted and signed in (a fresh tab or a reload may still be loading).
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Go to…' });
   await palette.getByRole('combobox').fill(cidrId);
