@@ -203,12 +203,15 @@ export class PolicyRepository {
   async #describeLive(cidrId: string): Promise<CapacityDetail> {
     const view = await this.#deps.session.authorized((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } }));
     this.#deps.observe(cidrId, { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null });
+    // Also the read-back after an action: the service answered, so views stop skipping it.
+    this.#breaker.answered();
     return view;
   }
 
   async #viewCyberLive(cidrId: string): Promise<CyberDetail> {
     const view = await this.#deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } }));
     this.#deps.observe(cidrId, { kind: 'cyber', terminated: terminationShown(view) });
+    this.#breaker.answered();
     return view;
   }
 
