@@ -61,35 +61,41 @@ export default async function listPaint(): Promise<Figure[]> {
     await page.waitForTimeout(3_000);
     const warm = await paintAfterClick(listButton);
 
-    // From typing (the input event) to the frame after the table shows the new answer.
+    // From typing (the input event) to the frame after the table shows the answer to it: the grid is
+    // aria-busy from the keystroke until its answer is on screen, so every keystroke is counted, also one
+    // whose answer shows the same rows.
     const keystrokes: number[] = [];
     // What a person types: words letter by letter, the box cleared between them.
     const typed = ['m5.2xlarge', 'sc_1000', 'morgan', 'use1-az2', 'r6g'].flatMap((word) => ['', ...Array.from(word, (_, i) => word.slice(0, i + 1))]);
     for (const text of typed.slice(1)) {
-      const elapsed = (await page.evaluate(`new Promise((resolve) => {
+      await page.waitForFunction(`document.querySelector('[data-testid="capacity-table"]')?.getAttribute('aria-busy') === 'false'`);
+      const elapsed = (await page.evaluate(`new Promise((resolve, reject) => {
         const input = document.querySelector('[data-testid="list-search"]');
         const table = document.querySelector('[data-testid="capacity-table"]');
-        const before = table.textContent;
+        if (table.getAttribute('aria-busy') !== 'false') return reject(new Error('the table was busy before the keystroke'));
+        let sawBusy = false;
         const started = performance.now();
         const observer = new MutationObserver(() => {
-          if (table.textContent !== before) {
+          const busy = table.getAttribute('aria-busy') === 'true';
+          sawBusy ||= busy;
+          if (sawBusy && !busy) {
             observer.disconnect();
             requestAnimationFrame(() => resolve(performance.now() - started));
           }
         });
-        observer.observe(table, { subtree: true, childList: true, characterData: true });
+        observer.observe(table, { attributes: true, attributeFilter: ['aria-busy'] });
         input.value = ${JSON.stringify(text)};
         input.dispatchEvent(new Event('input', { bubbles: true }));
-        setTimeout(() => { observer.disconnect(); resolve(-1); }, 5000);
+        setTimeout(() => { observer.disconnect(); reject(new Error('no answer to ' + ${JSON.stringify(text)} + ' within 5 s')); }, 5000);
       })`)) as number;
-      if (elapsed >= 0) keystrokes.push(elapsed);
+      keystrokes.push(elapsed);
     }
     const sorted = [...keystrokes].sort((a, b) => a - b);
     const p95 = sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))] as number;
     return [
       { name: 'list first rows painted after sign-in, replica of 100k on disk', value: Math.round(first), unit: 'ms', budget: '<= 150 ms', withinBudget: first <= 150 },
       { name: 'list first rows painted once warm (100k)', value: Math.round(warm), unit: 'ms', budget: '<= 150 ms', withinBudget: warm <= 150 },
-      { name: 'search keystroke to repaint p95 (100k, online view, incl. IPC)', value: Math.round(p95), unit: 'ms', budget: '<= 33 ms', withinBudget: p95 <= 33 },
+      { name: `search keystroke to repaint p95 (100k, online view, incl. IPC; ${keystrokes.length} keystrokes, median ${Math.round(sorted[Math.floor(sorted.length / 2)] as number)} ms)`, value: Math.round(p95), unit: 'ms', budget: '<= 33 ms', withinBudget: p95 <= 33 },
     ];
   } finally {
     await browser.close();

@@ -63,11 +63,25 @@ export function formatTime(iso: string): string {
 
 /** "Mar 4, 2026 – Apr 3, 2026" (the locale's own range style). */
 export function formatWindow(startIso: string | undefined, endIso: string | undefined): string {
-  const start = startIso === undefined ? null : parsed(startIso);
-  const end = endIso === undefined ? null : parsed(endIso);
-  if (!start || !end) return `${startIso ? formatDate(startIso) : '—'} – ${endIso ? formatDate(endIso) : '—'}`;
-  return fullDate.formatRange(start, end);
+  const key = `${startIso ?? ''}|${endIso ?? ''}`;
+  let text = windowTexts.get(key);
+  if (text === undefined) {
+    const start = startIso === undefined ? null : parsed(startIso);
+    const end = endIso === undefined ? null : parsed(endIso);
+    text = !start || !end ? `${startIso ? formatDate(startIso) : '—'} – ${endIso ? formatDate(endIso) : '—'}` : fullDate.formatRange(start, end);
+    if (windowTexts.size >= WINDOW_TEXTS_KEPT) windowTexts.clear();
+    windowTexts.set(key, text);
+  }
+  return text;
 }
+
+/**
+ * Windows already put in words: formatRange was the costliest call of a
+ * search keystroke's repaint (every row of the list shows one), and policies
+ * share their windows.
+ */
+const windowTexts = new Map<string, string>();
+const WINDOW_TEXTS_KEPT = 2_000;
 
 /** Whole days between two instants, rounded. */
 export function durationDays(startIso: string, endIso: string): number | null {

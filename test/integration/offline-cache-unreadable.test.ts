@@ -1,5 +1,5 @@
 import { CapacityWindow } from '../../shared/ipc/sourced.js';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -269,6 +269,33 @@ describe('an offline copy that cannot be read', () => {
     } finally {
       await keychain.keytar.deletePassword(cacheKeyService(owner.profileId), owner.username);
     }
+  });
+
+  it('a copy put back from an older backup behind the app\'s back: the next search answers from it, not from the rows held in memory', async () => {
+    const secrets = new FixedSecretStore();
+    const owner = { profileId: 'sandbox', username: alex.username };
+    const { dataDir, cache, rows, logger } = await writtenCopy(secrets, owner);
+    const backup = await tempDir();
+    for (const name of await readdir(cache.dir)) await writeFile(join(backup, name), await readFile(join(cache.dir, name)));
+    const copy = offlineOver(dataDir, secrets, owner, logger);
+    await copy.verified();
+    const opened = (await copy.offline.cache())!;
+    await opened.warm();
+    // The search is answered from memory, and the rename is written through to disk.
+    await copy.offline.upsertCapacity({ ...rows[0]!, policyName: 'Renamed after the backup' });
+    await opened.settled();
+    expect((await copy.capacities({ limit: 5, text: 'renamed after' })).total).toBe(1);
+
+    for (const name of await readdir(cache.dir)) if (!(await readdir(backup)).includes(name)) await rm(join(cache.dir, name));
+    // Put back as restoring tools do: each file written beside, then renamed over the one in use.
+    for (const name of await readdir(backup)) {
+      await writeFile(join(cache.dir, `${name}.restoring`), await readFile(join(backup, name)));
+      await rename(join(cache.dir, `${name}.restoring`), join(cache.dir, name));
+    }
+    const restored = await copy.capacities({ limit: 5, text: 'renamed after' });
+    expect(restored.total).toBe(0);
+    expect(restored.unreadable).toBeUndefined();
+    expect((await copy.capacities({ limit: 5, text: rows[0]!.cidrId })).rows.map((r) => r.policyName)).toEqual([rows[0]!.policyName]);
   });
 
   it('in a running app, a copy damaged on disk after it was loaded is found at the next read, and its rows are no longer served', async () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OfflineService } from '../../electron/services/cache/offline-service.js';
 import { PolicyCache, type CacheOwner } from '../../electron/services/cache/policy-cache.js';
@@ -96,6 +97,27 @@ describe('OfflineService over the replica database', () => {
     expect(await reopened.capacityCount()).toBe(ROWS + 1);
     expect((await reopened.queryCapacities({ text: 'bought just now', status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 5 }))?.rows).toEqual([added]);
     await reopened.close();
+  });
+
+  it('a write-through landing while the index is still being built in the background is found by the next search', async () => {
+    // The rows load, then the index and the default order are built a turn of the event loop apart: a write is
+    // tried before, between and after those turns.
+    for (let turns = 0; turns < 4; turns += 1) {
+      const { offline, rows } = await filled(new FixedSecretStore());
+      await (await offline.cache())!.warm();
+      for (let i = 0; i < turns; i += 1) await setImmediate();
+      const renamed = { ...rows[77]!, policyName: `Renamed after ${turns} turns` };
+      await offline.upsertCapacity(renamed);
+      const added = { ...rows[0]!, cidrId: `sc_added_${turns}`, policyName: `Added after ${turns} turns` };
+      await offline.upsertCapacity(added);
+      expect((await offline.queryCapacities({ text: `renamed after ${turns} turns` })).rows).toEqual([renamed]);
+      expect((await offline.queryCapacities({ text: rows[77]!.cidrId })).rows).toEqual([renamed]);
+      expect((await offline.queryCapacities({ text: `added after ${turns}` })).rows).toEqual([added]);
+      const newest = await offline.queryCapacities({ limit: 2, sortBy: 'createdDate', sortOrder: 'desc' });
+      expect(newest.total).toBe(ROWS + 1);
+      // Created at the same instant as the newest: the two lead the list.
+      expect(new Set(newest.rows.map((r) => r.cidrId))).toEqual(new Set([rows[0]!.cidrId, added.cidrId]));
+    }
   });
 
   it('close folds the journal into the file, and the next start reads the same copy', async () => {

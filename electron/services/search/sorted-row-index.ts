@@ -1,5 +1,6 @@
 import type { ParsedLocalCapacityQuery, LocalSortColumn, PolicyMatch } from '../../../shared/ipc/offline.js';
 import { charMask, isExactByMask } from './char-mask.js';
+import { TextColumn } from './text-column.js';
 
 export type Key = string | number;
 
@@ -24,15 +25,19 @@ interface SortOrder {
  * Answers filter, search and sort over a list held in the main process and
  * hands back one window of rows, so the renderer never receives the whole
  * list. Each sort order is computed once and kept; a write-through moves one
- * row within the orders already computed instead of dropping them. A query
- * is one pass over precomputed lower-case search text, with a per-row mask of
- * the characters present so most rows are passed over without a string search.
+ * row within the orders already computed instead of dropping them. A search
+ * over many rows is one pass over the whole text laid out in order (see
+ * text-column.ts); over few (typing narrowed it), each row's text is tested,
+ * after a per-row mask of the characters present passes over most of them.
  */
 export class SortedRowIndex<Row> {
   readonly #rows: Row[];
   readonly #view: RowView<Row>;
   readonly #haystacks: string[];
   #masks: Uint32Array;
+  readonly #column: TextColumn;
+  /** Which rows the laid-out text matched, for the query under way. */
+  #hits: Uint8Array;
   readonly #orders = new Map<LocalSortColumn, SortOrder>();
   readonly #descending = new Map<LocalSortColumn, Uint32Array>();
   /**
@@ -50,6 +55,8 @@ export class SortedRowIndex<Row> {
     this.#view = view;
     this.#haystacks = rows.map((row) => view.searchText(row).toLowerCase());
     this.#masks = Uint32Array.from(this.#haystacks, charMask);
+    this.#column = new TextColumn(this.#haystacks);
+    this.#hits = new Uint8Array(rows.length);
     this.#buffers = [new Uint32Array(rows.length), new Uint32Array(rows.length)];
   }
 
@@ -70,6 +77,10 @@ export class SortedRowIndex<Row> {
     const needleMask = charMask(needle);
     // A single letter is matched exactly by the mask: no string search at all.
     const maskIsEnough = isExactByMask(needle);
+    // Past a quarter of the list, reading the laid-out text in order beats testing each row's text where it lies (measured).
+    const scanned = !maskIsEnough && candidates.length > this.#rows.length / 4 && TextColumn.scannable(needle);
+    const hits = this.#hits;
+    if (scanned) this.#column.scan(needle, hits);
     const masks = this.#masks;
     const haystacks = this.#haystacks;
     const matches = this.#nextBuffer();
@@ -78,7 +89,9 @@ export class SortedRowIndex<Row> {
       const index = candidates[i] as number;
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
       if (match && !sameOffering(this.#view.offering(this.#rows[index] as Row), match)) continue;
-      if (needle) {
+      if (scanned) {
+        if (hits[index] === 0) continue;
+      } else if (needle) {
         if ((((masks[index] as number) & needleMask) >>> 0) !== needleMask) continue;
         if (!maskIsEnough && !(haystacks[index] as string).includes(needle)) continue;
       }
@@ -92,11 +105,17 @@ export class SortedRowIndex<Row> {
     return { rows, total };
   }
 
+  /** Computes a sort order ahead of the first query that needs it (the first keystroke would otherwise wait for it). */
+  prepare(column: LocalSortColumn): void {
+    this.#order(column);
+  }
+
   /** One row changed (a write-through): its text and its place in each kept order follow. */
   replace(index: number, row: Row): void {
     this.#rows[index] = row;
     this.#haystacks[index] = this.#view.searchText(row).toLowerCase();
     this.#masks[index] = charMask(this.#haystacks[index] as string);
+    this.#column.changed(index);
     for (const [column, sorted] of this.#orders) {
       const at = sorted.order.indexOf(index);
       sorted.order.copyWithin(at, at + 1);
@@ -116,6 +135,8 @@ export class SortedRowIndex<Row> {
     masks[index] = charMask(this.#haystacks[index] as string);
     this.#masks = masks;
     this.#buffers = [new Uint32Array(index + 1), new Uint32Array(index + 1)];
+    this.#hits = new Uint8Array(index + 1);
+    this.#column.changed(index);
     for (const [column, sorted] of this.#orders) {
       const order = new Uint32Array(index + 1);
       order.set(sorted.order);
@@ -173,9 +194,11 @@ export class SortedRowIndex<Row> {
     let sorted = this.#orders.get(column);
     if (!sorted) {
       const keys = this.#rows.map((row) => this.#keyOf(column, row));
-      const order = Uint32Array.from(this.#rows.keys());
-      order.sort((a, b) => compare(keys, a, b));
-      sorted = { order, keys };
+      // An array's sort (TimSort) finds the runs of a list already in order (a synced list is newest first):
+      // measured at 100,000, 12 ms against 30 ms for a typed array's, and 25 against 35 ms for names in no order.
+      const indices = Array.from(this.#rows.keys());
+      indices.sort((a, b) => compare(keys, a, b));
+      sorted = { order: Uint32Array.from(indices), keys };
       this.#orders.set(column, sorted);
     }
     return sorted;

@@ -179,3 +179,38 @@ describe('SortedRowIndex, matched to a searched offering', () => {
     expect(new Set(answer.rows.map((r) => r.cidrId))).toEqual(new Set(expected.map((p) => p.cidrId)));
   });
 });
+
+describe('SortedRowIndex, against a plain filter and sort', () => {
+  it('finds what includes() finds, hostile names and all, whether it scans the whole text or tests row by row', async () => {
+    const fc = (await import('fast-check')).default;
+    const names = ['__proto__', 'constructor', 'a\u0000sc_1', 'sc_1\u0000', 'ＳＣ wide', 'Policy sc_10', 'm5 m5.2xlarge'];
+    const rows = syntheticPolicies(400).map((p, i) => (i % 9 === 0 ? { ...p, policyName: names[i % names.length] as string } : p));
+    const index = new SortedRowIndex([...rows], POLICY_VIEW);
+    const plain = (text: string, sortBy: LocalSortColumn, sortOrder: 'asc' | 'desc') => {
+      const needle = text.trim().toLowerCase();
+      const key = POLICY_VIEW.sortKeys[sortBy];
+      const found = rows.map((row, i) => ({ row, i })).filter(({ row }) => POLICY_VIEW.searchText(row).toLowerCase().includes(needle));
+      found.sort((a, b) => {
+        const ka = key(a.row);
+        const kb = key(b.row);
+        return ka < kb ? -1 : ka > kb ? 1 : a.i - b.i;
+      });
+      if (sortOrder === 'desc') found.reverse();
+      return found.map(({ row }) => row.cidrId);
+    };
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', 's', 'sc', 'sc_1', 'sc_10', '1\u0000', '\u0000', 'proto', 'constructor', 'm5', 'm5.2x', 'morgan', 'ｓｃ', 'zzz'),
+        fc.constantFrom<LocalSortColumn>('createdDate', 'policyName', 'ourPrice'),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (text, sortBy, sortOrder) => {
+          const expected = plain(text, sortBy, sortOrder);
+          const actual = index.query({ ...base, text, sortBy, sortOrder, limit: 500 });
+          expect(actual.total).toBe(expected.length);
+          expect(actual.rows.map((r) => r.cidrId)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

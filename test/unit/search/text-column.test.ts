@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ROW_SEPARATOR, TextColumn } from '../../../electron/services/search/text-column.js';
+
+/** The rows a plain includes() finds: what scan() must mark, whatever the texts hold. */
+function expectedHits(texts: readonly string[], needle: string): number[] {
+  return texts.flatMap((text, i) => (text.includes(needle) ? [i] : []));
+}
+
+function marked(hits: Uint8Array): number[] {
+  return [...hits.keys()].filter((i) => hits[i] === 1);
+}
+
+// Short texts over few letters (and the separator, and an empty text) make needles that hit, miss and
+// straddle the end of one row and the start of the next.
+const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '_', '1', ROW_SEPARATOR), maxLength: 12 });
+const needle = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '_', '1'), minLength: 1, maxLength: 4 });
+
+describe('TextColumn', () => {
+  it('marks exactly the rows whose text holds the needle, never a match across two rows', () => {
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 40 }), needle, (texts, wanted) => {
+        const hits = new Uint8Array(texts.length);
+        new TextColumn(texts).scan(wanted, hits);
+        expect(marked(hits)).toEqual(expectedHits(texts, wanted));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('follows rows changed and added after the layout, also past the number that lays the text out again', () => {
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.record({ at: fc.nat({ max: 60 }), text, add: fc.boolean() }), { maxLength: 40 }),
+        needle,
+        (start, edits, wanted) => {
+          const texts = [...start];
+          const column = new TextColumn(texts);
+          for (const edit of edits) {
+            if (edit.add) texts.push(edit.text);
+            else texts[edit.at % texts.length] = edit.text;
+            column.changed(edit.add ? texts.length - 1 : edit.at % texts.length);
+          }
+          const hits = new Uint8Array(texts.length);
+          column.scan(wanted, hits);
+          expect(marked(hits)).toEqual(expectedHits(texts, wanted));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lays the text out again once many rows changed, and still answers every row', () => {
+    const texts = Array.from({ length: 3_000 }, (_, i) => `sc_${i}`);
+    const column = new TextColumn(texts);
+    for (let i = 0; i < 2_000; i += 1) {
+      texts[i] = `renamed ${i}`;
+      column.changed(i);
+    }
+    const hits = new Uint8Array(texts.length);
+    column.scan('renamed', hits);
+    expect(marked(hits)).toEqual(expectedHits(texts, 'renamed'));
+    column.scan('sc_', hits);
+    expect(marked(hits)).toEqual(expectedHits(texts, 'sc_'));
+  });
+
+  it('refuses needles that hold the separator or nothing (the index tests each row for those)', () => {
+    expect(TextColumn.scannable('sc_1')).toBe(true);
+    expect(TextColumn.scannable(`a${ROW_SEPARATOR}b`)).toBe(false);
+    expect(TextColumn.scannable('')).toBe(false);
+  });
+});
