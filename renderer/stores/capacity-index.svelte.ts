@@ -5,13 +5,12 @@ import { api } from '../lib/api.js';
 import { LatestOnly } from '../lib/latest-only.js';
 import { sessionScope } from '../lib/session-scope.js';
 import type { PolicyEntry } from '../lib/palette-search.js';
+import { PALETTE_LOOKUP_LIMIT, PALETTE_NEWEST_PAGES } from '../lib/palette-sizes.js';
 import { capacityList } from './capacity-list.svelte.js';
 
-/** Matches of the whole local copy added per looked-up text. */
-const LOOKUP_LIMIT = 20;
-
 /** The newest policies the palette indexes by name; any policy can still be opened by its full id. */
-export const INDEX_MAX_PAGES = 20;
+export const INDEX_MAX_PAGES = PALETTE_NEWEST_PAGES;
+const LOOKUP_LIMIT = PALETTE_LOOKUP_LIMIT;
 
 /** What the palette searches of a policy: id, name, instance type and zone. */
 function entryOf(policy: CapacityRow): PolicyEntry {
