@@ -43,6 +43,43 @@ test('a customer typed once is remembered for the profile and preselected next t
   await expect(rows.first()).toHaveAttribute('data-cidr-id', expected.body.data[0]!.cidrId);
 });
 
+test('the remembered customer, read while the person is already typing another, does not overwrite what they typed', async ({ openApp, context }) => {
+  const page = await openApp();
+  await signInTo(page);
+  await goTo(page, 'Disaster recovery');
+  await page.getByLabel('External customer id').fill(FIRST);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: FIRST, pressed: true })).toBeVisible();
+
+  // A second window whose read of the remembered customers is held until the person has started typing
+  // (a CI run merged the two: "CUST-1001CUST-1001").
+  const second = await context.newPage();
+  await second.goto(new URL(page.url()).origin);
+  await expect(second.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await second.route('**/ipc/profiles.list', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await goTo(second, 'Disaster recovery');
+  await expect(second.getByText('Opening your last customer…')).toBeVisible();
+  const field = second.getByLabel('External customer id');
+  await field.pressSequentially(SECOND.slice(0, 6));
+  release();
+  // The remembered customer opens below; the field keeps what is being typed.
+  await expect(second.getByRole('button', { name: FIRST, pressed: true })).toBeVisible();
+  await expect(second.getByTestId('cyber-row').first()).toBeVisible();
+  await expect(field).toHaveValue(SECOND.slice(0, 6));
+  await field.pressSequentially(SECOND.slice(6));
+  await second.keyboard.press('Enter');
+  await expect(second.getByRole('button', { name: SECOND, pressed: true })).toBeVisible();
+  await expect(field).toHaveValue(SECOND);
+  // A chip chosen afterwards is followed again.
+  await second.getByRole('button', { name: FIRST }).click();
+  await expect(field).toHaveValue(FIRST);
+});
+
 test('an unknown customer, or another user’s, is explained and not remembered', async ({ openApp, app }) => {
   const page = await openApp();
   await signInTo(page);
