@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import { MAIN_WINDOW_LIMITS } from '../../electron/services/desktop/app-identity.js';
-import { ALEX, SandboxClient, goTo } from './cyber-support.js';
+import { ALEX, SandboxClient, showCustomer } from './cyber-support.js';
 import { openAccountMenu } from './fixtures.js';
 import { expect, firstWithStatus, navTo, openDetail, openList, signInAs, test } from './support/capacity.js';
 
@@ -258,9 +258,7 @@ for (const configuration of CONFIGURATIONS) {
       await found.axe(page, at('purchase confirmation'));
       await closeWithEscape(page, purchase);
 
-      await goTo(page, 'Disaster recovery');
-      await page.getByLabel('External customer id').fill(customer);
-      await page.keyboard.press('Enter');
+      await showCustomer(page, customer);
       await expect(page.getByTestId('cyber-row').first()).toBeVisible();
       await found.axe(page, at('DR list'));
       await found.layout(page, at('DR list'));

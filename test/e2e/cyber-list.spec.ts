@@ -1,5 +1,5 @@
 import type { CyberListItem } from '../../shared/api/cyber.js';
-import { ALEX, SandboxClient, expectAccessible, goTo, sandboxStats, screenshot, signInTo } from './cyber-support.js';
+import { ALEX, SandboxClient, expectAccessible, goTo, showCustomer, sandboxStats, screenshot, signInTo } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 
 const [FIRST, SECOND] = ALEX.customers.map((c) => c.cidExt) as [string, string];
@@ -46,9 +46,7 @@ test('a customer typed once is remembered for the profile and preselected next t
 test('the remembered customer, read while the person is already typing another, does not overwrite what they typed', async ({ openApp, context }) => {
   const page = await openApp();
   await signInTo(page);
-  await goTo(page, 'Disaster recovery');
-  await page.getByLabel('External customer id').fill(FIRST);
-  await page.keyboard.press('Enter');
+  await showCustomer(page, FIRST);
   await expect(page.getByRole('button', { name: FIRST, pressed: true })).toBeVisible();
 
   // A second window whose read of the remembered customers is held until the person has started typing
@@ -119,9 +117,7 @@ test('an unknown customer, or another user’s, is explained and not remembered'
 test('name search is debounced and server-side; status, sort and pages follow the service', async ({ openApp, app }) => {
   const page = await openApp();
   await signInTo(page);
-  await goTo(page, 'Disaster recovery');
-  await page.getByLabel('External customer id').fill(FIRST);
-  await page.keyboard.press('Enter');
+  await showCustomer(page, FIRST);
   const rows = page.getByTestId('cyber-row');
   await expect(rows.first()).toBeVisible();
 

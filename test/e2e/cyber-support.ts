@@ -27,6 +27,13 @@ export async function goTo(page: Page, label: 'Overview' | 'Disaster recovery' |
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: label }).click();
 }
 
+/** Opens the DR list of a customer as a person would: the view, the id typed, Enter. */
+export async function showCustomer(page: Page, customerId: string): Promise<void> {
+  await goTo(page, 'Disaster recovery');
+  await page.getByLabel('External customer id').fill(customerId);
+  await page.keyboard.press('Enter');
+}
+
 /** The sandbox's own API, as another client (a colleague, a second window) would use it. */
 export class SandboxClient {
   private constructor(

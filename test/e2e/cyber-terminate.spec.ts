@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { DeskApi } from '../../shared/ipc/api-shape.js';
 import type { TestApp } from '../support/test-app.js';
-import { ALEX, SandboxClient, addFault, expectAccessible, goTo, sandboxStats, screenshot, signInTo } from './cyber-support.js';
+import { ALEX, SandboxClient, addFault, expectAccessible, showCustomer, sandboxStats, screenshot, signInTo } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 
 const CUSTOMER = ALEX.customers[0]!.cidExt;
@@ -17,9 +17,7 @@ async function untouchedPolicies(app: TestApp): Promise<CyberListItem[]> {
 
 /** Opens a policy from the DR list, as a person would. */
 async function openPolicy(page: Page, policy: CyberListItem): Promise<void> {
-  await goTo(page, 'Disaster recovery');
-  await page.getByLabel('External customer id').fill(CUSTOMER);
-  await page.keyboard.press('Enter');
+  await showCustomer(page, CUSTOMER);
   await page.getByLabel('Policy name').fill(policy.policyName);
   await page.locator(`[data-cidr-id="${policy.cidrId}"]`).getByRole('button', { name: policy.policyName }).click();
   await expect(page.getByRole('heading', { name: policy.policyName, level: 1 })).toBeVisible();

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ALEX, SandboxClient, addFault, goTo, readCsv, signInTo } from './cyber-support.js';
+import { ALEX, SandboxClient, addFault, goTo, showCustomer, readCsv, signInTo } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 
 const CUSTOMER = ALEX.customers[0]!.cidExt;
@@ -7,9 +7,7 @@ const CUSTOMER = ALEX.customers[0]!.cidExt;
 test('the DR list exports every matching policy, filters and sort applied, as a CSV download', async ({ openApp, app }) => {
   const page = await openApp();
   await signInTo(page);
-  await goTo(page, 'Disaster recovery');
-  await page.getByLabel('External customer id').fill(CUSTOMER);
-  await page.keyboard.press('Enter');
+  await showCustomer(page, CUSTOMER);
   await page.getByLabel('Status', { exact: true }).selectOption('ACTIVE');
   await page.getByLabel('Order').selectOption('asc');
   // One row per page, so the export has to go beyond the page on screen.
