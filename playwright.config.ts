@@ -7,6 +7,8 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: 'test',
+  // Fails fast when dist/ is older than the sources it is built from.
+  globalSetup: './test/support/fresh-dist.ts',
   // Parallel local runs can each take their own folder.
   outputDir: process.env.PW_OUTPUT_DIR ?? 'artifacts/test-results',
   timeout: 30_000,

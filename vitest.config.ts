@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default on two cores is one file at a time; most integration files wait on
+    // sockets, timers and child processes rather than the CPU, so three at once finish sooner.
+    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 3),
     projects: [
       {
         test: {

@@ -1,33 +1,44 @@
 #!/usr/bin/env bash
-# Every test, in the order that fails fastest: lint, types, build, then the
-# unit, integration and browser suites inside a private keychain session, then
-# the Electron suite (which reports plainly when no Electron binary exists).
+# Every test (npm test). Two stages, each a set of independent lanes run side by
+# side (scripts/run-lanes.ts; a lane's output is in artifacts/lanes/<lane>.log
+# and printed whole when it fails):
+#   checks: lint, node types, web types, build        (a failure stops here)
+#   tests:  vitest (unit, stores, integration, packaging) and the browser suite,
+#           each inside its own private D-Bus + GNOME Keyring session
+# then the Electron suite (which reports plainly when no Electron binary exists),
+# the closing count and the wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p artifacts
+# A report left by an earlier run must not be counted for this one.
+rm -f artifacts/vitest.json artifacts/playwright-e2e.json artifacts/playwright-electron.json
+started=$(date +%s)
 
-step() { printf '\n=== %s\n' "$*"; }
+npx tsx scripts/run-lanes.ts checks \
+  "lint=npm run -s lint" \
+  "node-types=npm run -s typecheck:node" \
+  "web-types=npm run -s typecheck:web" \
+  "build=npm run -s build"
 
-step "lint"
-npm run -s lint
-step "typecheck"
-npm run -s typecheck
-step "build"
-npm run -s build
-
-step "unit, integration and browser tests (private D-Bus + GNOME Keyring)"
 export PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-e2e.json
-bash scripts/with-keychain.sh bash -c '
-  npx vitest run --reporter=default --reporter=json --outputFile.json=artifacts/vitest.json &&
-  npx playwright test --project e2e --reporter=list,json
-'
+status=0
+# Each lane has a keyring of its own: a test signing out in one must not remove
+# the entry a test of the other is reading.
+npx tsx scripts/run-lanes.ts tests \
+  "vitest=bash scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=artifacts/vitest.json" \
+  "browser=bash scripts/with-keychain.sh npx playwright test --project e2e --reporter=list,json" || status=$?
 
-step "Electron shell tests"
+printf '\n=== Electron shell tests\n'
 export PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-electron.json
 if [ "$(uname -s)" = "Linux" ] && [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
-  xvfb-run -a -s '-screen 0 1280x800x24' npx playwright test --project electron --reporter=list,json
+  xvfb-run -a -s '-screen 0 1280x800x24' npx playwright test --project electron --reporter=list,json || status=$?
 else
-  npx playwright test --project electron --reporter=list,json
+  npx playwright test --project electron --reporter=list,json || status=$?
 fi
 
-npx tsx scripts/test-summary.ts artifacts/vitest.json artifacts/playwright-e2e.json artifacts/playwright-electron.json
+elapsed=$(( $(date +%s) - started ))
+printf '\nnpm test took %d min %02d s (load average %s)\n' $((elapsed / 60)) $((elapsed % 60)) "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
+# The closing count comes last: N passed, N failed, N skipped.
+summary=0
+npx tsx scripts/test-summary.ts artifacts/vitest.json artifacts/playwright-e2e.json artifacts/playwright-electron.json || summary=$?
+[ "$status" -eq 0 ] && [ "$summary" -eq 0 ]

@@ -12,7 +12,8 @@ async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
-describe('import boundaries', () => {
+// The first lint loads the whole ESLint configuration and its parsers: seconds on a loaded two-core machine.
+describe('import boundaries', { timeout: 30_000 }, () => {
   it.each([
     ['shared/api/bad.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
     ['shared/ipc/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],

@@ -70,39 +70,31 @@ describe('generateDataset', () => {
     expect(INSTANCE_CATALOG.some((s) => s.gpu > 0 && s.gpuMemory > 0)).toBe(true);
   });
 
-  it('generates 100,000 policies in a few seconds', () => {
-    const started = performance.now();
+  // How fast is a benchmark's question (bench/sandbox-seed.bench.ts), not a test's.
+  it('generates 100,000 policies', () => {
     const data = generateDataset({ seed: 1, scale: 100_000, anchorMs });
     const store = new SandboxStore(data, anchorMs);
-    const elapsed = performance.now() - started;
     expect(store.capacityCount).toBe(100_000);
-    expect(elapsed).toBeLessThan(5000);
   });
 });
 
 describe('a 100,000-policy sandbox over HTTP', () => {
-  it('starts in seconds and serves deep pages and filters fast', async () => {
-    const started = performance.now();
+  it('serves deep pages and filters', async () => {
     const sandbox = await Sandbox.start({ scale: 100_000 });
     try {
-      expect(performance.now() - started).toBeLessThan(8000);
       const token = await sandbox.signIn(ALEX);
       const total = ((await sandbox.call('listCapacities', token)).body as { total: number }).total;
       expect(total).toBeGreaterThan(50_000);
-      const timings: number[] = [];
       const queries: Record<string, string | number>[] = [
         { [QUERY.page]: 1, [QUERY.pageSize]: 100 },
         { [QUERY.page]: 400, [QUERY.pageSize]: 100, [QUERY.sortOrder]: 'asc' },
         { [QUERY.page]: 40, [QUERY.pageSize]: 100, [QUERY.status]: 'FAILED' },
       ];
       for (const query of queries) {
-        const t = performance.now();
         const answer = await sandbox.call('listCapacities', token, { query });
-        timings.push(performance.now() - t);
         expect(answer.status).toBe(200);
         expect((answer.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
       }
-      expect(Math.max(...timings)).toBeLessThan(250);
     } finally {
       await sandbox.close();
     }

@@ -1,5 +1,5 @@
 import { answer, hold, nth, resetFakeApi, settle } from './support/fake-api.js';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import { LIST_PAGE_SIZE, capacityList } from '../../renderer/stores/capacity-list.svelte.js';
 import { FROM_COPY, SERVICE_NOW, UNREACHABLE, windowOf } from './support/fixtures.js';
@@ -13,7 +13,6 @@ beforeEach(() => {
 });
 
 const ids = () => capacityList.loadedRows().map((row) => row.cidrId);
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the capacity list', () => {
   it('reads on first open and keeps the rows, with their source, for the next open', async () => {
@@ -49,8 +48,8 @@ describe('the capacity list', () => {
     nth(reads, 0).ok(windowOf(['sc_1'], LIST_PAGE_SIZE * 3));
     await settle();
     capacityList.show({ start: 0, end: LIST_PAGE_SIZE * 3 });
-    await pause(100);
-    expect(reads).toHaveLength(3);
+    // The pages are asked for after the list's debounce: wait for them, however loaded the machine.
+    await vi.waitFor(() => expect(reads).toHaveLength(3), { timeout: 5_000 });
     nth(reads, 2).ok(windowOf(['sc_3'], LIST_PAGE_SIZE * 3, SERVICE_NOW));
     nth(reads, 1).ok(windowOf(['sc_2'], LIST_PAGE_SIZE * 3, SERVICE_NOW));
     await settle();
