@@ -30,7 +30,7 @@ export interface HostileProxy {
   readonly url: string;
   /** Rules are tried in order; the first match answers. */
   setRules(rules: readonly HostileRule[]): void;
-  /** Requests that reached the proxy, as "METHOD /path?query". */
+  /** Requests that reached the proxy, as "METHOD /path?query", with " [token]" when they carried one. */
   readonly requests: string[];
   /** Bytes of huge bodies actually written before the client hung up. */
   hugeBytesSent(): number;
@@ -58,7 +58,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const url = new URL(req.url ?? '/', 'http://proxy');
-    requests.push(`${req.method} ${url.pathname}${url.search}`);
+    requests.push(`${req.method} ${url.pathname}${url.search}${req.headers.authorization ? ' [token]' : ''}`);
     const rule = rules.find((r) => (r.method === undefined || r.method === req.method) && url.pathname.startsWith(r.pathPrefix));
     const answer = rule?.answer;
     if (answer?.kind === 'huge') {
