@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
 import type { Result } from '../../shared/ipc/result.js';
+import { ApiClient } from '../../electron/services/api-client/api-client.js';
+import { AppEvents } from '../../electron/services/events.js';
+import { ProfileRegistry } from '../../electron/services/profiles/profile-registry.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
+import { keychainService } from '../../electron/services/secrets/secret-store.js';
+import { SessionService } from '../../electron/services/session/session-service.js';
+import { SettingsStore } from '../../electron/services/settings/settings-store.js';
+import { AppFailure } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
 
@@ -18,7 +25,8 @@ const SIGN_IN = ENDPOINTS.signIn.path;
 
 let dataDir: string;
 let secrets: MemorySecretStore;
-const open: Array<FastApp | HostileProxy> = [];
+/** What each test started, closed in reverse order after it. */
+const open: Array<{ close(): Promise<void> }> = [];
 
 function value<T>(result: Result<unknown>): T {
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
@@ -95,5 +103,63 @@ describe('3. a session is bound to the base URL that issued its token', () => {
     const next = await start();
     expect((await readFile(file, 'utf8')).includes(url)).toBe(true);
     expect(value(await next.call('session.status'))).toMatchObject({ signedIn: true, profileId: profile.id });
+  });
+
+  describe('when the settings change underneath, past the profile editor', () => {
+    async function sessionBetween(): Promise<{ session: SessionService; settings: SettingsStore; profileId: string; oldUrl: HostileProxy; newUrl: HostileProxy }> {
+      const app = await start();
+      const [oldUrl, newUrl] = [await proxyFor(app), await proxyFor(app)];
+      const settings = new SettingsStore(join(dataDir, 'own'));
+      await settings.load();
+      const profiles = new ProfileRegistry(settings, () => app.services.sandbox.url);
+      const profileId = (await profiles.save({ name: 'Moving', baseUrl: oldUrl.url })).id;
+      const clients = new Map<string, ApiClient>();
+      const session = new SessionService({
+        secrets,
+        settings,
+        profiles,
+        events: new AppEvents(),
+        clientFor: (baseUrl) => {
+          const client = clients.get(baseUrl) ?? new ApiClient({ baseUrl });
+          clients.set(baseUrl, client);
+          return client;
+        },
+      });
+      open.push({
+        close: async () => {
+          session.dispose();
+          for (const client of clients.values()) await client.close();
+        },
+      });
+      return { session, settings, profileId, oldUrl, newUrl };
+    }
+    const moveTo = (settings: SettingsStore, id: string, baseUrl: string) =>
+      settings.update((s) => ({ ...s, profiles: s.profiles.map((p) => (p.id === id ? { ...p, baseUrl } : p)) }));
+
+    it('a signed-in session whose environment now has another URL ends, and sends its token nowhere', async () => {
+      const { session, settings, profileId, oldUrl, newUrl } = await sessionBetween();
+      await session.signIn({ profileId, username: ALEX.username, password: ALEX.password });
+      await moveTo(settings, profileId, newUrl.url);
+      const refused = await session.authorized((client, token) => client.call('linkedAccounts', { token })).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppFailure);
+      expect((refused as AppFailure).error).toMatchObject({ kind: 'unauthorized', message: expect.stringContaining('URL changed since you signed in') });
+      expect(session.status()).toMatchObject({ signedIn: false, endedBecause: 'rejected' });
+      expect(withToken(oldUrl)).toEqual([]);
+      expect(newUrl.requests).toEqual([]);
+    });
+
+    it('a sign-in whose environment moved while it was pending is refused, and its token is not kept', async () => {
+      const { session, settings, profileId, oldUrl, newUrl } = await sessionBetween();
+      oldUrl.setRules([{ method: 'POST', pathPrefix: SIGN_IN, answer: { kind: 'trickle', everyMs: 5 } }]);
+      const signingIn = session.signIn({ profileId, username: ALEX.username, password: ALEX.password }).catch((error: unknown) => error);
+      await expect.poll(() => session.signInPending(profileId)).toBe(true);
+      await moveTo(settings, profileId, newUrl.url);
+      const refused = await signingIn;
+      expect((refused as AppFailure).error).toMatchObject({ kind: 'conflict', field: 'baseUrl' });
+      expect(session.signInPending(profileId)).toBe(false);
+      expect(session.status()).toMatchObject({ signedIn: false });
+      expect(await secrets.get(keychainService(profileId), ALEX.username)).toBeNull();
+      expect(newUrl.requests).toEqual([]);
+    });
   });
 });
