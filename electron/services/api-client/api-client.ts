@@ -27,7 +27,7 @@ export type CallOptions<N extends EndpointName> = {
   readonly token?: string;
   /** Cancels the call (and any wait before a retry). */
   readonly signal?: AbortSignal;
-  /** A deadline for the whole call, retries included; on top of the agent's own timeouts. */
+  /** A shorter deadline for the whole call than the client's own total (retries included); on top of the agent's timeouts. */
   readonly timeoutMs?: number;
 } & ([PathParamsOf<N>] extends [never] ? { readonly params?: undefined } : { readonly params: Record<PathParamsOf<N>, string> }) &
   (BodyOf<N> extends undefined ? { readonly body?: undefined } : { readonly body: BodyOf<N> }) &
