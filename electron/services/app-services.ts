@@ -130,7 +130,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       client = new ApiClient({
         baseUrl,
         dispatcher: agent,
-        timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs },
+        timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs, totalMs: timeouts.totalMs ?? DEFAULT_TIMEOUTS.totalMs },
         retry: options.http?.retry,
         onDrift: (endpoint, findings) => drift.record(endpoint, findings),
       });

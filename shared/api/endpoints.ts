@@ -36,6 +36,22 @@ export interface EndpointDef {
   readonly responses: Readonly<Record<number, z.ZodType>>;
   /** Error statuses the endpoint documents (all answer the error envelope). */
   readonly errors: readonly number[];
+  /** Largest answer body read, in bytes; DEFAULT_MAX_BODY_BYTES when absent. A larger answer is refused unread. */
+  readonly maxBodyBytes?: number;
+}
+
+/**
+ * The answer-size cap of an endpoint that states none: a detail view or a
+ * money answer is a few kilobytes, so 1 MiB leaves room for a service that
+ * adds fields and still keeps a hostile one from filling the main process.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** A list page: at most 100 full records of a few kilobytes each, with the same room. */
+export const LIST_PAGE_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The answer-size cap of an endpoint. */
+export function maxBodyBytes(def: EndpointDef): number {
+  return def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 }
 
 function endpoint<const E extends EndpointDef>(def: E): E {
@@ -64,6 +80,7 @@ export const ENDPOINTS = {
     pathParams: [],
     responses: { 200: LinkedAccountList },
     errors: [401, 500],
+    maxBodyBytes: LIST_PAGE_MAX_BODY_BYTES,
   }),
   configureCapacity: endpoint({
     method: 'PUT',
@@ -119,6 +136,7 @@ export const ENDPOINTS = {
     query: SearchQuery,
     responses: { 200: AvailabilityOfferingList },
     errors: [400, 401, 404, 500],
+    maxBodyBytes: LIST_PAGE_MAX_BODY_BYTES,
   }),
   listCapacities: endpoint({
     method: 'GET',
@@ -130,6 +148,7 @@ export const ENDPOINTS = {
     query: CapacityListQuery,
     responses: { 200: CapacityPage },
     errors: [400, 401, 404, 500],
+    maxBodyBytes: LIST_PAGE_MAX_BODY_BYTES,
   }),
   describeCapacity: endpoint({
     method: 'GET',
@@ -151,6 +170,7 @@ export const ENDPOINTS = {
     query: CyberListQuery,
     responses: { 200: CyberPage },
     errors: [400, 401, 404, 500],
+    maxBodyBytes: LIST_PAGE_MAX_BODY_BYTES,
   }),
   viewCyberPolicy: endpoint({
     method: 'GET',

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { ENDPOINTS, buildPath, type EndpointName } from '../../../shared/api/endpoints.js';
+import { ENDPOINTS, buildPath, maxBodyBytes, type EndpointDef, type EndpointName } from '../../../shared/api/endpoints.js';
 import { QUERY } from '../../../shared/api/contract-choices.js';
 import { driftFindings, unknownFields } from '../../../shared/api/drift.js';
 import { READERS, type ReadEndpoint, type ReadOf } from '../../../shared/api/readers.js';
-import { ApiFailure, cancelledError, classifyNetworkFailure, contractError, errorFromResponse } from './errors.js';
+import { ApiFailure, cancelledError, classifyNetworkFailure, contractError, errorFromResponse, type Delivery } from './errors.js';
 import { DEFAULT_TIMEOUTS, createHttpAgent } from './http-agent.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, isRetryableMethod, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 
@@ -27,7 +27,7 @@ export type CallOptions<N extends EndpointName> = {
   readonly token?: string;
   /** Cancels the call (and any wait before a retry). */
   readonly signal?: AbortSignal;
-  /** A deadline for the whole call, retries included; on top of the agent's own timeouts. */
+  /** A shorter deadline for the whole call than the client's own total (retries included); on top of the agent's timeouts. */
   readonly timeoutMs?: number;
 } & ([PathParamsOf<N>] extends [never] ? { readonly params?: undefined } : { readonly params: Record<PathParamsOf<N>, string> }) &
   (BodyOf<N> extends undefined ? { readonly body?: undefined } : { readonly body: BodyOf<N> }) &
@@ -38,6 +38,8 @@ export interface RequestTimeouts {
   readonly headersMs: number;
   /** Longest gap between two chunks of an answer's body. */
   readonly bodyMs: number;
+  /** Longest time for the whole call, retries and the last byte of the answer included; DEFAULT_TIMEOUTS.totalMs when absent. */
+  readonly totalMs?: number | undefined;
 }
 
 export interface ApiClientOptions {
@@ -54,7 +56,10 @@ export interface ApiClientOptions {
 /** Receives an endpoint's differences from the expected shape; never values. */
 export type DriftListener = (endpoint: EndpointName, findings: readonly string[]) => void;
 
-type Attempt = { kind: 'answer'; status: number; text: string; retryAfterMs: number | null } | { kind: 'failed'; error: unknown };
+type Attempt =
+  | { kind: 'answer'; status: number; text: string; retryAfterMs: number | null }
+  | { kind: 'too-large'; status: number }
+  | { kind: 'failed'; error: unknown };
 
 /**
  * The only code that talks to the service. Requests are built from the shared
@@ -75,7 +80,7 @@ export class ApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? createHttpAgent();
-    this.#timeouts = options.timeouts ?? { headersMs: DEFAULT_TIMEOUTS.headersMs, bodyMs: DEFAULT_TIMEOUTS.bodyMs };
+    this.#timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#random = options.random ?? Math.random;
     this.#onDrift = options.onDrift;
@@ -85,7 +90,7 @@ export class ApiClient {
   async call<N extends EndpointName>(name: N, options: CallOptions<N>): Promise<ResponseOf<N>> {
     const { status, text } = await this.#exchange(name, options);
     const responses = ENDPOINTS[name].responses as Readonly<Record<number, z.ZodType>>;
-    const json = parseJson(responses, status, text);
+    const json = parseJson(ENDPOINTS[name], status, text);
     const schema = responses[status] as z.ZodType;
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -104,7 +109,7 @@ export class ApiClient {
   async read<N extends EndpointName & ReadEndpoint>(name: N, options: CallOptions<N>): Promise<ReadOf<N>> {
     const { status, text } = await this.#exchange(name, options);
     const responses = ENDPOINTS[name].responses as Readonly<Record<number, z.ZodType>>;
-    const json = parseJson(responses, status, text);
+    const json = parseJson(ENDPOINTS[name], status, text);
     const schema = responses[status] as z.ZodType;
     this.#reportDrift(name, () => driftFindings(schema, json));
     const context = {
@@ -148,11 +153,21 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    const signal = combineSignals(options.signal, options.timeoutMs);
+    const signal = combineSignals(options.signal, Math.min(options.timeoutMs ?? Infinity, this.#timeouts.totalMs ?? DEFAULT_TIMEOUTS.totalMs));
     const retryable = isRetryableMethod(def.method);
 
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.#send(url, { method: def.method, headers, body, signal });
+      const outcome = await this.#send(url, { method: def.method, headers, body, signal, maxBytes: maxBodyBytes(def) });
+      if (outcome.kind === 'too-large') {
+        throw new ApiFailure(
+          {
+            kind: 'contract',
+            status: outcome.status,
+            message: `The service's answer was larger than the ${formatBytes(maxBodyBytes(def))} this app reads for "${def.summary}", so it was not read.`,
+          },
+          deliveryOf(def, outcome.status),
+        );
+      }
       if (outcome.kind === 'answer') {
         if (retryable && RETRYABLE_STATUSES.has(outcome.status)) {
           const delay = retryDelayMs(this.#retry, attempt, outcome.retryAfterMs, this.#random);
@@ -178,7 +193,7 @@ export class ApiClient {
 
   async #send(
     url: URL,
-    init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal | undefined },
+    init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal | undefined; maxBytes: number },
   ): Promise<Attempt> {
     try {
       const response = await request(url, {
@@ -190,7 +205,8 @@ export class ApiClient {
         headersTimeout: this.#timeouts.headersMs,
         bodyTimeout: this.#timeouts.bodyMs,
       });
-      const text = await response.body.text();
+      const text = await readCapped(response, init.maxBytes);
+      if (text === null) return { kind: 'too-large', status: response.statusCode };
       return {
         kind: 'answer',
         status: response.statusCode,
@@ -214,9 +230,46 @@ export class ApiClient {
   }
 }
 
+/**
+ * The answer's body as text, or null past `maxBytes`: refused on its declared
+ * length before any byte is read, else counted chunk by chunk, so an oversized
+ * answer is never held whole. The connection is dropped either way.
+ */
+async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<string | null> {
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.body.destroy();
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      response.body.destroy();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
+}
+
+/**
+ * Only an error status the endpoint documents is a definite refusal. Any other
+ * answer (a 2xx or 3xx the table does not list, an undocumented status) says
+ * nothing sure about what the service did: a money action re-reads the policy.
+ */
+function deliveryOf(def: EndpointDef, status: number): Delivery {
+  return status >= 400 && def.errors.includes(status) ? 'answered' : 'unknown';
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
 /** A success answer's JSON, or the typed error an error status (or a body that is not JSON) stands for. */
-function parseJson(responses: Readonly<Record<number, z.ZodType>>, status: number, text: string): unknown {
-  if (!responses[status]) throw new ApiFailure(errorFromResponse(status, text), 'answered');
+function parseJson(def: EndpointDef, status: number, text: string): unknown {
+  if (!def.responses[status]) throw new ApiFailure(errorFromResponse(status, text), deliveryOf(def, status));
   // A success we cannot read still means the service acted: a money action must re-read the policy.
   try {
     return JSON.parse(text);
@@ -229,8 +282,7 @@ function wireQueryName(key: string): string {
   return (QUERY as Readonly<Record<string, string>>)[key] ?? key;
 }
 
-function combineSignals(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
-  if (timeoutMs === undefined) return signal;
+function combineSignals(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
   const deadline = AbortSignal.timeout(timeoutMs);
   return signal ? AbortSignal.any([signal, deadline]) : deadline;
 }

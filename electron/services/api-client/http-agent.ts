@@ -8,7 +8,11 @@ import { SystemProxyDispatcher, type ResolveProxy } from '../network/system-prox
  * - headers: the service's slowest documented work (search, a 100-row page)
  *   answers in well under a second, so 30 s means it is stuck, and a money
  *   action is then re-checked rather than left hanging;
- * - body: the gap allowed between two chunks of an answer, not its total time.
+ * - body: the gap allowed between two chunks of an answer, not its total time;
+ * - total: the whole call, retries and every byte of the answer included, so a
+ *   server that trickles a byte at a time cannot keep a read (or a money
+ *   action's lock) pending past it; a money action that reaches it is settled
+ *   by reading the policy back.
  * The dispatcher never retries by itself: no retry interceptor is composed in,
  * so the only retries are the client's own, for GET only.
  */
@@ -16,12 +20,15 @@ export const DEFAULT_TIMEOUTS = {
   connectMs: 10_000,
   headersMs: 30_000,
   bodyMs: 30_000,
+  totalMs: 90_000,
 } as const;
 
 export interface AgentTimeouts {
   readonly connectMs: number;
   readonly headersMs: number;
   readonly bodyMs: number;
+  /** The whole call's deadline (the client's, not the agent's); DEFAULT_TIMEOUTS.totalMs when absent. */
+  readonly totalMs?: number | undefined;
 }
 
 export interface HttpAgentOptions {

@@ -2,7 +2,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
 import type { ApiClient } from '../api-client/api-client.js';
-import { fetchAllPages, type BulkProgress } from './fetch-all-pages.js';
+import { fetchAllPages, type BulkProgress, type ListCount } from './fetch-all-pages.js';
 
 /** The largest page the service gives: the fewest requests for a full list. */
 export const SYNC_PAGE_SIZE = PAGING.maxPageSize;
@@ -29,6 +29,8 @@ export interface SyncedCapacities {
   readonly rows: CapacityRow[];
   /** Items of the list that could not be kept (they had no id to keep them by), with why. */
   readonly leftOut: SkippedItem[];
+  /** What the service said its list holds, when that differs from what its pages sent (kept and left out). */
+  readonly miscount: { readonly said: number; readonly sent: number } | null;
 }
 
 /**
@@ -42,8 +44,13 @@ export interface SyncedCapacities {
  */
 export async function syncCapacities(session: Authorized, options: SyncCapacitiesOptions = {}): Promise<SyncedCapacities> {
   const leftOut: SkippedItem[] = [];
+  let count: ListCount | null = null;
   const rows = await fetchAllPages<CapacityRow>({
     pageSize: SYNC_PAGE_SIZE,
+    idOf: (row) => row.cidrId,
+    onCount: (counted) => {
+      count = counted;
+    },
     concurrency: options.concurrency ?? SYNC_CONCURRENCY,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -54,5 +61,7 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
       return answer;
     },
   });
-  return { rows, leftOut };
+  const sent = rows.length + leftOut.length;
+  const said = (count as ListCount | null)?.said ?? sent;
+  return { rows, leftOut, miscount: said === sent ? null : { said, sent } };
 }

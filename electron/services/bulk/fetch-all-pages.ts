@@ -5,6 +5,8 @@ import { cancelledError } from '../api-client/errors.js';
 export interface PageAnswer<T> {
   readonly data: readonly T[];
   readonly total: number;
+  /** Items of the page that could not be read (no id): they still made the page full. */
+  readonly skipped?: readonly unknown[];
 }
 
 export interface BulkProgress {
@@ -12,10 +14,22 @@ export interface BulkProgress {
   readonly total: number;
 }
 
+/** What the service said its list holds, and what its pages held. */
+export interface ListCount {
+  /** The `total` of the first page. */
+  readonly said: number;
+  /** Items kept: each id once, up to where the pages ended. */
+  readonly kept: number;
+}
+
 export interface FetchAllOptions<T> {
   /** Fetches one page (1-based). */
   readonly fetchPage: (page: number, pageSize: number, signal: AbortSignal) => Promise<PageAnswer<T>>;
   readonly pageSize: number;
+  /** An item's id: an id already seen is not kept again, and a page with no new id ends the list. */
+  readonly idOf: (item: T) => string;
+  /** Told at the end what the service said and what its pages held (they differ when its `total` was wrong). */
+  readonly onCount?: (count: ListCount) => void;
   /** Requests in flight at once; the service is shared, so keep it small. */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
@@ -23,9 +37,12 @@ export interface FetchAllOptions<T> {
 }
 
 /**
- * Fetches every page of a list: the first page tells the total, the rest are
- * fetched with bounded concurrency and put back in page order. Cancelling the
- * signal stops new requests and aborts those in flight.
+ * Fetches every page of a list, with bounded concurrency, put back in page
+ * order. The first page's `total` is only an upper bound, never believed on its
+ * own: the list ends at the first empty or short page, or at a page that brings
+ * no id not already seen, so the work is bounded by what the pages hold (a
+ * service claiming 57 million policies and sending a few costs a few pages).
+ * Cancelling the signal stops new requests and aborts those in flight.
  */
 export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]> {
   const concurrency = Math.max(1, options.concurrency ?? 4);
@@ -37,31 +54,50 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
   try {
     throwIfCancelled(controller.signal);
     const first = await options.fetchPage(1, options.pageSize, controller.signal);
-    const pageCount = Math.max(1, Math.ceil(first.total / options.pageSize));
-    const pages: Array<readonly T[]> = new Array(pageCount);
-    pages[0] = first.data;
-    let fetched = first.data.length;
-    options.onProgress?.({ fetched, total: first.total });
+    const said = Math.max(0, first.total);
+    const pageCount = Math.max(1, Math.ceil(said / options.pageSize));
+    const pages: Array<readonly T[]> = [];
+    const seen = new Set<string>();
+    // The last page worth keeping, lowered as pages show where the list really ends.
+    let lastPage = pageCount;
+    let fetched = 0;
+    const keep = (page: number, answer: PageAnswer<T>): void => {
+      const fresh = answer.data.filter((item) => {
+        const id = options.idOf(item);
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+      pages[page - 1] = fresh;
+      const held = answer.data.length + (answer.skipped?.length ?? 0);
+      if (held === 0 || (answer.data.length > 0 && fresh.length === 0)) lastPage = Math.min(lastPage, page - 1);
+      else if (held < options.pageSize) lastPage = Math.min(lastPage, page);
+      fetched += fresh.length;
+      // Never "2,063 of 57,540,317": once the pages have ended, the count is what they held.
+      options.onProgress?.({ fetched, total: lastPage < pageCount ? fetched : Math.max(said, fetched) });
+    };
+    keep(1, first);
 
     let next = 2;
     const worker = async (): Promise<void> => {
-      while (next <= pageCount) {
+      while (next <= lastPage) {
         const page = next++;
         throwIfCancelled(controller.signal);
         const answer = await options.fetchPage(page, options.pageSize, controller.signal);
-        pages[page - 1] = answer.data;
-        fetched += answer.data.length;
-        options.onProgress?.({ fetched, total: first.total });
+        if (page <= lastPage) keep(page, answer);
       }
     };
-    const workers = Array.from({ length: Math.min(concurrency, pageCount - 1) }, worker);
+    const workers = Array.from({ length: Math.min(concurrency, Math.max(0, lastPage - 1)) }, worker);
     try {
       await Promise.all(workers);
     } catch (error) {
       controller.abort();
       throw error;
     }
-    return pages.flat();
+    // Pages past the end (fetched in parallel before the end was known) are not kept.
+    const items = pages.slice(0, Math.max(1, lastPage)).flatMap((page) => page ?? []);
+    options.onCount?.({ said, kept: items.length });
+    return items;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

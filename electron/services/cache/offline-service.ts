@@ -346,6 +346,8 @@ export class OfflineService {
       // Stored newest first: the first rows are then the default first screen of the list.
       const capacities = synced.rows.reverse();
       if (synced.leftOut.length > 0) this.deps.logger.warn('replica', `${synced.leftOut.length} items of the capacity list had no id and were not kept`);
+      const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
+      if (miscount) this.deps.logger.warn('replica', miscount);
       const fetchedAt = new Date();
       await cache.writeCapacities(capacities, fetchedAt, synced.leftOut);
       cache.warm().catch(() => undefined);
@@ -380,6 +382,7 @@ export class OfflineService {
               pageSize: PAGE_SIZE,
               concurrency: CONCURRENCY,
               signal: controller.signal,
+              idOf: (row) => row.cidrId,
               fetchPage: async (page, pageSize, signal) => {
                 const answer = await client.read('listCyberPolicies', { token, signal, params: { cid_ext: customerId }, query: { page, pageSize } });
                 cyberLeftOut += answer.skipped.length;
@@ -418,7 +421,7 @@ export class OfflineService {
         durationMs: Date.now() - started,
         fetchedAt: fetchedAt.toISOString(),
       };
-      progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...leftOutMessage(synced.leftOut.length, cyberLeftOut) });
+      progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...doneMessage(miscount, synced.leftOut.length, cyberLeftOut) });
       return summary;
     } catch (error) {
       if (controller.signal.aborted) {
@@ -479,6 +482,17 @@ function stampAll<T>(values: Record<string, T>, at: Date): Record<string, { fetc
 }
 
 /** Said in the status area after a refresh that could not keep every item of the list. */
+/** Said when the service's `total` and what its pages sent disagree: the copy holds what was sent. */
+function miscountSentence(said: number, sent: number): string {
+  return `The service said it holds ${countOf(said, 'capacity policy', 'capacity policies')} but its pages held ${sent.toLocaleString()}; the local copy holds what it sent.`;
+}
+
+function doneMessage(miscount: string | null, capacitiesLeftOut: number, cyberLeftOut: number): { message?: string } {
+  const leftOut = leftOutMessage(capacitiesLeftOut, cyberLeftOut).message;
+  const message = [miscount, leftOut].filter((part) => part).join(' ');
+  return message ? { message } : {};
+}
+
 function leftOutMessage(capacities: number, cyber: number): { message?: string } {
   const parts = [
     capacities > 0 ? `${countOf(capacities, 'item', 'items')} of the capacity list had no policy id` : null,

@@ -17,6 +17,7 @@ export function activeCapacityDates(session: Authorized, maxPages: number = NOTI
     const policies = await fetchAllPages<CapacityRow>({
       pageSize: PAGING.maxPageSize,
       concurrency: 2,
+      idOf: (row) => row.cidrId,
       fetchPage: async (page, pageSize, signal) => {
         const answer = await session.authorized((client, token) =>
           client.read('listCapacities', { token, signal, query: { page, pageSize, status: 'ACTIVE' } }),

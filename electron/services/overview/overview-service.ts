@@ -45,6 +45,7 @@ export class OverviewService {
     const policies = await fetchAllPages<CapacityRow>({
       pageSize: this.#deps.pageSize ?? 100,
       concurrency: this.#deps.concurrency ?? 4,
+      idOf: (row) => row.cidrId,
       fetchPage: async (page, pageSize, signal) => {
         const answer = await session.authorized((client, token) =>
           // Oldest first: a policy created while the pages are read lands at the end, not in the middle.

@@ -4,9 +4,9 @@ import type { SessionService } from '../session/session-service.js';
 import type { ProfileDraft, ProfileRegistry } from './profile-registry.js';
 
 /**
- * The profile changes that touch the session: a signed-in profile keeps its
- * URL (its token belongs to that service), and a removed profile leaves no
- * keychain entry behind.
+ * The profile changes that touch the session: a signed-in profile, or one with
+ * a sign-in under way, keeps its URL (its token belongs to that service), and a
+ * removed profile leaves no keychain entry behind.
  */
 export class ProfileEditor {
   constructor(
@@ -21,6 +21,13 @@ export class ProfileEditor {
         kind: 'conflict',
         field: 'baseUrl',
         message: 'You are signed in to this environment. Sign out before changing its URL.',
+      });
+    }
+    if (current && current.baseUrl !== draft.baseUrl && this.session.signInPending(current.id)) {
+      throw new AppFailure({
+        kind: 'conflict',
+        field: 'baseUrl',
+        message: 'A sign-in to this environment is under way. Wait until it finishes before changing its URL.',
       });
     }
     return this.registry.save(draft);

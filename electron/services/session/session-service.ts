@@ -9,15 +9,24 @@ import { keychainService, type SecretStore } from '../secrets/secret-store.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { ExpiryTimers, type Timers } from './expiry-timers.js';
 
-/** What the keychain entry holds: the token and when it stops working. */
-const StoredToken = z.object({ accessToken: z.string().min(1), expiresAt: z.iso.datetime() });
+/**
+ * What the keychain entry holds: the token, when it stops working, and the base
+ * URL of the service that issued it (entries written before it was kept have
+ * none, and are not restored: where their token came from cannot be told).
+ */
+const StoredToken = z.object({ accessToken: z.string().min(1), expiresAt: z.iso.datetime(), baseUrl: z.string().optional() });
 type StoredToken = z.infer<typeof StoredToken>;
 
 interface ActiveSession {
   readonly profileId: string;
   readonly username: string;
   readonly token: StoredToken;
+  /** The base URL that issued the token: the only one it is ever sent to. */
+  readonly baseUrl: string;
 }
+
+/** Said when an environment's URL is no longer the one its session's token came from. */
+const URL_CHANGED = "This environment's URL changed since you signed in, and its session belongs to the old one. Sign in again to continue.";
 
 type EndReason = NonNullable<SessionStatus['endedBecause']>;
 
@@ -51,6 +60,8 @@ export interface SessionDeps {
 export class SessionService {
   #active: ActiveSession | null = null;
   #ended: EndedSession | null = null;
+  /** Sign-ins under way, by profile: their environment's URL must not change under them. */
+  readonly #pendingSignIns = new Map<string, number>();
   readonly #now: () => Date;
   readonly #timers: ExpiryTimers;
 
@@ -79,11 +90,14 @@ export class SessionService {
     const { activeProfileId, lastUsernames, restorable } = this.deps.settings.current;
     const username = ownEntry(restorable ?? lastUsernames, activeProfileId);
     if (!username || !this.deps.profiles.find(activeProfileId)) return this.status();
+    const profile = this.deps.profiles.find(activeProfileId);
     const stored = await this.#readToken(activeProfileId, username);
-    if (stored && Date.parse(stored.expiresAt) > this.#now().getTime()) {
-      this.#begin({ profileId: activeProfileId, username, token: stored });
+    // The built-in sandbox moves to a new port each run but is the same service; any other URL must be the one that issued the token.
+    const sameService = profile !== undefined && (profile.builtIn || stored?.baseUrl === profile.baseUrl);
+    if (stored && profile && sameService && Date.parse(stored.expiresAt) > this.#now().getTime()) {
+      this.#begin({ profileId: activeProfileId, username, token: stored, baseUrl: profile.baseUrl });
     } else if (stored) {
-      // An expired token is of no use to anyone; do not leave it in the keychain.
+      // An expired token, or one another URL issued, is of no use to anyone; do not leave it in the keychain.
       await this.forgetStoredToken(activeProfileId, username);
     }
     return this.status();
@@ -94,15 +108,22 @@ export class SessionService {
     if (!profile) {
       throw new AppFailure({ kind: 'invalid-input', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
     }
-    const client = this.deps.clientFor(profile.baseUrl);
-    const answer = await client.call('signIn', { body: { username: input.username, password: input.password } });
+    const baseUrl = profile.baseUrl;
+    const answer = await this.#whileSigningIn(profile.id, () =>
+      this.deps.clientFor(baseUrl).call('signIn', { body: { username: input.username, password: input.password } }),
+    );
+    // The profile editor refuses URL changes while this was pending; a settings change that got past it still loses the token here.
+    if (this.deps.profiles.find(profile.id)?.baseUrl !== baseUrl) {
+      throw new AppFailure({ kind: 'conflict', field: 'baseUrl', message: "This environment's URL changed during the sign-in. Sign in again." });
+    }
     const token: StoredToken = {
       accessToken: answer.access_token,
       expiresAt: new Date(this.#now().getTime() + answer.expires_in * 1000).toISOString(),
+      baseUrl,
     };
     if (this.#active) await this.#forget(this.#active);
     await this.deps.secrets.set(keychainService(profile.id), input.username, JSON.stringify(token));
-    this.#begin({ profileId: profile.id, username: input.username, token });
+    this.#begin({ profileId: profile.id, username: input.username, token, baseUrl });
     await this.deps.settings.update((s) => ({
       ...s,
       activeProfileId: profile.id,
@@ -142,14 +163,35 @@ export class SessionService {
     }
     const profile = this.deps.profiles.find(active.profileId);
     if (!profile) throw new AppFailure({ kind: 'unauthorized', message: 'The profile of this session no longer exists.' });
+    if (profile.baseUrl !== active.baseUrl && !profile.builtIn) {
+      this.#end(active, 'rejected');
+      throw new AppFailure({ kind: 'unauthorized', message: URL_CHANGED });
+    }
     try {
-      return await work(this.deps.clientFor(profile.baseUrl), active.token.accessToken);
+      // The built-in sandbox is this app's own server, wherever it listens now.
+      return await work(this.deps.clientFor(profile.builtIn ? profile.baseUrl : active.baseUrl), active.token.accessToken);
     } catch (error) {
       if (error instanceof AppFailure && error.error.kind === 'unauthorized') {
         if (this.#active === active) this.#end(active, 'rejected');
         throw new AppFailure({ ...error.error, message: 'Your session is no longer valid. Sign in again to continue.' });
       }
       throw error;
+    }
+  }
+
+  /** True while a sign-in to the profile is waiting for the service's answer. */
+  signInPending(profileId: string): boolean {
+    return this.#pendingSignIns.has(profileId);
+  }
+
+  async #whileSigningIn<T>(profileId: string, work: () => Promise<T>): Promise<T> {
+    this.#pendingSignIns.set(profileId, (this.#pendingSignIns.get(profileId) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      const left = (this.#pendingSignIns.get(profileId) ?? 1) - 1;
+      if (left > 0) this.#pendingSignIns.set(profileId, left);
+      else this.#pendingSignIns.delete(profileId);
     }
   }
 

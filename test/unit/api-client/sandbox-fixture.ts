@@ -104,6 +104,8 @@ export async function startFastApp(
     moneyFinalAfterMs?: number;
     /** Fill the replica in the background after each sign-in, as the app does (off here: most tests count requests). */
     refreshReplicaAtSignIn?: boolean;
+    /** The deadline of each whole call (the app's default is much longer). */
+    totalMs?: number;
   } = {},
 ): Promise<FastApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'capacity-desk-client-')));
@@ -111,7 +113,7 @@ export async function startFastApp(
     dataDir,
     secrets: options.secrets ?? new MemorySecretStore('tests use a memory store'),
     startSandbox: builtInSandbox({ controls: true }),
-    http: { timeouts: { connectMs: 2_000, ...SHORT_TIMEOUTS }, retry: FAST_RETRY },
+    http: { timeouts: { connectMs: 2_000, ...SHORT_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) }, retry: FAST_RETRY },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
     refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
