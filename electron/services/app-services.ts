@@ -14,6 +14,7 @@ import { createHandlers } from './ipc/create-handlers.js';
 import { DriftLog } from './diagnostics/drift-log.js';
 import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
+import { Redactor } from './logging/redact.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { MoneyLock } from './money/money-lock.js';
@@ -96,10 +97,11 @@ export interface AppServices {
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
-  const logger = new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false });
+  const redactor = new Redactor();
+  const logger = new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false, redactor });
   // Only successful or failed state-changing calls write here (a few a minute at most), so
   // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
-  const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9 });
+  const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9, redactor });
   const unreadableFiles = new UnreadableFiles((event) =>
     logger.warn(
       'settings',
@@ -147,6 +149,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     events,
     clientFor,
     expiryWarningMs: options.expiryWarningMs,
+    redactor,
   });
   await session.restore();
   const desktop = await createDesktopServices({

@@ -3,6 +3,7 @@ import { AppFailure } from '../../../shared/ipc/result.js';
 import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
 import type { SessionStatus, SignInInput } from '../../../shared/ipc/models.js';
 import type { ApiClient } from '../api-client/api-client.js';
+import type { Redactor } from '../logging/redact.js';
 import type { AppEvents } from '../events.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import { keychainService, type SecretStore } from '../secrets/secret-store.js';
@@ -41,6 +42,8 @@ export interface SessionDeps {
   readonly timers?: Timers;
   /** How long before expiry the renderer is warned. */
   readonly expiryWarningMs?: number | undefined;
+  /** The logs' redactor: the password of a sign-in is kept out of every log line while the sign-in runs. */
+  readonly redactor?: Pick<Redactor, 'hold'>;
 }
 
 /**
@@ -95,7 +98,13 @@ export class SessionService {
       throw new AppFailure({ kind: 'invalid-input', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
     }
     const client = this.deps.clientFor(profile.baseUrl);
-    const answer = await client.call('signIn', { body: { username: input.username, password: input.password } });
+    const release = this.deps.redactor?.hold(input.password);
+    let answer;
+    try {
+      answer = await client.call('signIn', { body: { username: input.username, password: input.password } });
+    } finally {
+      release?.();
+    }
     const token: StoredToken = {
       accessToken: answer.access_token,
       expiresAt: new Date(this.#now().getTime() + answer.expires_in * 1000).toISOString(),
