@@ -15,6 +15,7 @@ import { DriftLog } from './diagnostics/drift-log.js';
 import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { Redactor } from './logging/redact.js';
+import { tightenTree } from './platform/private-files.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { MoneyLock } from './money/money-lock.js';
@@ -93,6 +94,20 @@ export interface AppServices {
   close(): Promise<void>;
 }
 
+/**
+ * A data folder made by an older version, a backup tool or by hand may let
+ * other users of the computer read it: take that away before anything is read
+ * or written, and say so.
+ */
+async function tightenAtStart(folders: readonly string[], logger: FileLogger): Promise<void> {
+  for (const folder of new Set(folders)) {
+    const changed = await tightenTree(folder);
+    if (changed.length === 0) continue;
+    const named = changed.slice(0, 10).join(', ') + (changed.length > 10 ? `, and ${changed.length - 10} more` : '');
+    logger.warn('files', `${folder} could be read by other users of this computer; made private (folders 0700, files 0600): ${named}`);
+  }
+}
+
 /** The composition root of the main process, shared by the Electron and browser hosts. */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
@@ -102,6 +117,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   // Only successful or failed state-changing calls write here (a few a minute at most), so
   // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
   const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9, redactor });
+  await tightenAtStart([options.dataDir, logsDir], logger);
   const unreadableFiles = new UnreadableFiles((event) =>
     logger.warn(
       'settings',
