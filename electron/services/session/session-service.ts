@@ -81,7 +81,9 @@ export class SessionService {
   async restore(): Promise<SessionStatus> {
     const { activeProfileId, lastUsernames, restorable } = this.deps.settings.current;
     const username = ownEntry(restorable ?? lastUsernames, activeProfileId);
-    if (!username || !this.deps.profiles.find(activeProfileId)) return this.status();
+    const profile = this.deps.profiles.find(activeProfileId);
+    // A token is never sent to an environment whose URL breaks the rule.
+    if (!username || !profile || profile.unusable) return this.status();
     const stored = await this.#readToken(activeProfileId, username);
     if (stored && Date.parse(stored.expiresAt) > this.#now().getTime()) {
       this.#begin({ profileId: activeProfileId, username, token: stored });
@@ -96,6 +98,14 @@ export class SessionService {
     const profile = this.deps.profiles.find(input.profileId);
     if (!profile) {
       throw new AppFailure({ kind: 'invalid-input', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
+    }
+    if (profile.unusable) {
+      // Nothing is sent: the password would travel in clear text or to a host that is not the service.
+      throw new AppFailure({
+        kind: 'invalid-input',
+        field: 'profileId',
+        message: `This environment cannot be used: ${profile.unusable}. Change its URL under Manage environments.`,
+      });
     }
     const client = this.deps.clientFor(profile.baseUrl);
     const release = this.deps.redactor?.hold(input.password);
