@@ -116,7 +116,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const dispatch = async (req: IncomingMessage, method: string, path: string, query: URLSearchParams): Promise<Reply | null> => {
     const body = await readBody(req);
     if (controlsEnabled && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
-      const reply = await handleControl(method, path, body, { clock, faults, stats, reset, persist: services.persist });
+      const reply = await handleControl(method, path, body, {
+        clock,
+        faults,
+        stats,
+        reset,
+        persist: services.persist,
+        rename: (cidrId, policyName) => services.store.renameCapacity(cidrId, policyName),
+      });
       if (reply) return reply;
       throw new ApiError(404, MESSAGE.routeNotFound(method, path));
     }
