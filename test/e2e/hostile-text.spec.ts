@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { ALEX, expect, listFromOtherWindow, openList, test } from './support/capacity.js';
+import { sandboxAccess } from '../support/test-app.js';
 
 /**
  * A policy name from the service with a right-to-left override and a
@@ -16,14 +17,17 @@ test.describe.configure({ timeout: 60_000 });
 
 /** Every text and attribute of the page: none may hold a bidi control or a zero-width character. */
 async function invisibleControlsOnPage(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.locator('html').evaluate((html) => {
     const found: string[] = [];
     const controls = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/;
-    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    const SHOW_ELEMENT_AND_TEXT = 0x1 | 0x4;
+    const walker = html.ownerDocument.createTreeWalker(html, SHOW_ELEMENT_AND_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.nodeType === Node.TEXT_NODE && controls.test(node.nodeValue ?? '')) found.push(`text: ${JSON.stringify(node.nodeValue)}`);
-      if (node.nodeType === Node.ELEMENT_NODE) {
-        for (const attribute of (node as Element).attributes) if (controls.test(attribute.value)) found.push(`${attribute.name}: ${JSON.stringify(attribute.value)}`);
+      if (node.nodeType === 3 && controls.test(node.nodeValue ?? '')) found.push(`text: ${JSON.stringify(node.nodeValue)}`);
+      if (node.nodeType === 1) {
+        for (const attribute of (node as unknown as typeof html).attributes) {
+          if (controls.test(attribute.value)) found.push(`${attribute.name}: ${JSON.stringify(attribute.value)}`);
+        }
       }
     }
     return found;
@@ -36,7 +40,7 @@ test('a name with bidi and zero-width controls shows them visibly in the list, d
   const newest = (await listFromOtherWindow(app, { offset: 0, limit: 20, sortOrder: 'desc', status: 'ACTIVE' })).rows[0] as CapacityPolicy;
   const renamed = await fetch(`${app.services.sandbox.url}/sandbox/rename`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...sandboxAccess(app.services) },
     body: JSON.stringify({ cidrId: newest.cidrId, policyName: RAW_NAME }),
   });
   expect(renamed.status).toBe(200);

@@ -44,6 +44,8 @@ export interface SessionDeps {
   readonly expiryWarningMs?: number | undefined;
   /** The logs' redactor: the password of a sign-in is kept out of every log line while the sign-in runs. */
   readonly redactor?: Pick<Redactor, 'hold'>;
+  /** Starts the built-in service (the Sandbox profile) when it is chosen; it does not run before. */
+  readonly startBuiltIn?: () => Promise<void>;
 }
 
 /**
@@ -84,6 +86,7 @@ export class SessionService {
     const profile = this.deps.profiles.find(activeProfileId);
     // A token is never sent to an environment whose URL breaks the rule.
     if (!username || !profile || profile.unusable) return this.status();
+    if (profile.builtIn) await this.deps.startBuiltIn?.();
     const stored = await this.#readToken(activeProfileId, username);
     if (stored && Date.parse(stored.expiresAt) > this.#now().getTime()) {
       this.#begin({ profileId: activeProfileId, username, token: stored });
@@ -95,6 +98,8 @@ export class SessionService {
   }
 
   async signIn(input: SignInInput): Promise<SessionStatus> {
+    if (this.deps.profiles.find(input.profileId)?.builtIn) await this.deps.startBuiltIn?.();
+    // Found after the start: the built-in service's address is known once it runs.
     const profile = this.deps.profiles.find(input.profileId);
     if (!profile) {
       throw new AppFailure({ kind: 'invalid-input', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
