@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -33,11 +33,23 @@ export interface SandboxOptions {
   log?: (line: string) => void; // one line per request; default: no logging
   /** Start the sandbox clock at this instant (ISO 8601) instead of the machine's time; it then runs on. */
   now?: string | undefined;
+  /**
+   * When set, every request must carry it in ACCESS_HEADER, else 403 before
+   * anything is read: the app's built-in sandbox answers only the app that
+   * started it, not every program and user of the computer.
+   */
+  accessSecret?: string | undefined;
 }
+
+/** The header that carries `accessSecret`. */
+export const ACCESS_HEADER = 'x-capacity-desk-sandbox';
+const ACCESS_REFUSED = 'This sandbox answers only the Capacity Desk that started it';
 
 export interface SandboxHandle {
   readonly url: string; // e.g. http://127.0.0.1:54321 (no trailing slash)
   readonly port: number;
+  /** What every request must carry (the access secret's header); empty when it takes anyone's. */
+  readonly accessHeaders: Readonly<Record<string, string>>;
   close(): Promise<void>; // graceful: stop accepting, finish in-flight, persist
 }
 
@@ -92,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultInjector();
   const stats = new RequestStats();
   const controlsEnabled = options.controls === true;
+  const accessDigest = options.accessSecret ? digest(options.accessSecret) : null;
   let openApiText: Buffer | undefined;
 
   const reset = async (input: ResetInput) => {
@@ -114,9 +127,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   /** The answer to one request; null when a fault dropped the connection. */
   const dispatch = async (req: IncomingMessage, method: string, path: string, query: URLSearchParams): Promise<Reply | null> => {
+    if (accessDigest && !carriesSecret(req, accessDigest)) throw new ApiError(403, ACCESS_REFUSED);
     const body = await readBody(req);
     if (controlsEnabled && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
-      const reply = await handleControl(method, path, body, { clock, faults, stats, reset, persist: services.persist });
+      const reply = await handleControl(method, path, body, {
+        clock,
+        faults,
+        stats,
+        reset,
+        persist: services.persist,
+        rename: (cidrId, policyName) => services.store.renameCapacity(cidrId, policyName),
+      });
       if (reply) return reply;
       throw new ApiError(404, MESSAGE.routeNotFound(method, path));
     }
@@ -217,6 +238,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const handle: SandboxHandle = {
     url: `http://${urlHost}:${port}`,
     port,
+    accessHeaders: options.accessSecret ? { [ACCESS_HEADER]: options.accessSecret } : {},
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -245,6 +267,16 @@ function normalizeScale(scale: number): number {
 function truncate(json: string | Buffer): string | Buffer {
   const half = Math.max(1, Math.floor(json.length / 2));
   return typeof json === 'string' ? json.slice(0, half) : json.subarray(0, half);
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** Compared as digests, in constant time: the answer says nothing of how much of a guess was right. */
+function carriesSecret(req: IncomingMessage, expected: Buffer): boolean {
+  const given = req.headers[ACCESS_HEADER];
+  return typeof given === 'string' && timingSafeEqual(digest(given), expected);
 }
 
 /** The bearer token's user, or the contract's 401. */

@@ -4,6 +4,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AppFailure } from '../../shared/ipc/result.js';
 import type { SaveFileHost, SaveFileRequest } from '../services/files/save-file.js';
+import { PRIVATE_FILE_MODE } from '../services/platform/private-files.js';
 
 /**
  * Saving through the OS save dialog: the person picks the place, so the
@@ -29,7 +30,8 @@ export const electronSaveFileHost: SaveFileHost = {
 async function writeWhole(path: string, content: string): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, content, { encoding: 'utf8', flush: true });
+    // An export of customers' policies is for the person who made it: 0600 like every file the app writes.
+    await writeFile(temp, content, { encoding: 'utf8', flush: true, mode: PRIVATE_FILE_MODE });
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);

@@ -14,6 +14,9 @@ import { createHandlers } from './ipc/create-handlers.js';
 import { DriftLog } from './diagnostics/drift-log.js';
 import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
+import { Redactor } from './logging/redact.js';
+import { BuiltInService, type BuiltInStarter } from './built-in/built-in-service.js';
+import { tightenTree } from './platform/private-files.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { MoneyLock } from './money/money-lock.js';
@@ -32,16 +35,6 @@ import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
 import { readPackageVersion } from './desktop/package-version.js';
 import { activeCapacityDates } from './desktop/policy-source.js';
 
-/** The built-in Sandbox profile's service: where it answers, and how to stop it. */
-export interface BuiltInService {
-  readonly url: string;
-  /** Its published demo accounts (empty when it has none); the passwords stay in the main process. */
-  readonly demoAccounts: readonly { readonly username: string; readonly displayName: string; readonly password: string }[];
-  close(): Promise<void>;
-}
-
-/** Starts the built-in service with its state in the data folder; the hosts pass the sandbox's (sandbox/built-in.ts). */
-export type StartBuiltInService = (dataDir: string) => Promise<BuiltInService>;
 
 export interface AppServicesOptions {
   readonly dataDir: string;
@@ -51,8 +44,8 @@ export interface AppServicesOptions {
   readonly echoLogs?: boolean;
   /** Tests pass a store; the app opens the OS keychain. */
   readonly secrets?: SecretStore | undefined;
-  /** Starts the built-in Sandbox profile's in-process server. */
-  readonly startSandbox: StartBuiltInService;
+  /** The built-in Sandbox profile's in-process server, started when the Sandbox is first chosen (sandbox/built-in.ts). */
+  readonly startSandbox: BuiltInStarter;
   /** Electron passes its save dialog; the browser host has none (its page downloads exports). */
   readonly saveFile?: SaveFileHost;
   /** HTTP timeouts and the GET retry policy; tests shorten them. */
@@ -92,14 +85,30 @@ export interface AppServices {
   close(): Promise<void>;
 }
 
+/**
+ * A data folder made by an older version, a backup tool or by hand may let
+ * other users of the computer read it: take that away before anything is read
+ * or written, and say so.
+ */
+async function tightenAtStart(folders: readonly string[], logger: FileLogger): Promise<void> {
+  for (const folder of new Set(folders)) {
+    const changed = await tightenTree(folder);
+    if (changed.length === 0) continue;
+    const named = changed.slice(0, 10).join(', ') + (changed.length > 10 ? `, and ${changed.length - 10} more` : '');
+    logger.warn('files', `${folder} could be read by other users of this computer; made private (folders 0700, files 0600): ${named}`);
+  }
+}
+
 /** The composition root of the main process, shared by the Electron and browser hosts. */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
-  const logger = new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false });
+  const redactor = new Redactor();
+  const logger = new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false, redactor });
   // Only successful or failed state-changing calls write here (a few a minute at most), so
   // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
-  const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9 });
+  const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9, redactor });
+  await tightenAtStart([options.dataDir, logsDir], logger);
   const unreadableFiles = new UnreadableFiles((event) =>
     logger.warn(
       'settings',
@@ -112,12 +121,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   await uiState.load();
   const moneyRecord = new PendingMoneyFile(options.dataDir, (line) => logger.warn('money', line));
   const pendingMoney = await moneyRecord.load();
-  const [secrets, sandbox] = await Promise.all([
-    options.secrets
-      ? Promise.resolve(options.secrets)
-      : openSecretStore(undefined, undefined, options.safeStorage ? { port: options.safeStorage, dataDir: options.dataDir } : undefined),
-    options.startSandbox(options.dataDir),
-  ]);
+  const secrets = options.secrets
+    ? options.secrets
+    : await openSecretStore(undefined, undefined, options.safeStorage ? { port: options.safeStorage, dataDir: options.dataDir } : undefined);
+  const sandbox = new BuiltInService(options.startSandbox, options.dataDir);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
   const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy, log: (line) => logger.warn('network', line) });
@@ -133,6 +140,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs, totalMs: timeouts.totalMs ?? DEFAULT_TIMEOUTS.totalMs },
         retry: options.http?.retry,
         onDrift: (endpoint, findings) => drift.record(endpoint, findings),
+        // Only the built-in sandbox's own address gets its secret.
+        headers: sandbox.headersFor(baseUrl),
       });
       clients.set(baseUrl, client);
     }
@@ -147,6 +156,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     events,
     clientFor,
     expiryWarningMs: options.expiryWarningMs,
+    redactor,
+    startBuiltIn: () => sandbox.start(),
   });
   await session.restore();
   const desktop = await createDesktopServices({

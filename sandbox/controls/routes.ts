@@ -28,6 +28,8 @@ export const ClockInput = z
   })
   .strict();
 
+export const RenameInput = z.object({ cidrId: z.string().min(1), policyName: z.string().max(1_000) }).strict();
+
 export interface ControlDeps {
   readonly clock: SandboxClock;
   readonly faults: FaultInjector;
@@ -36,6 +38,8 @@ export interface ControlDeps {
   reset(input: ResetInput): Promise<unknown>;
   /** Saves the clock with the rest when there is a data file. */
   persist(): Promise<void>;
+  /** Renames a capacity policy; undefined when there is none of that id. */
+  rename(cidrId: string, policyName: string): unknown;
 }
 
 function parseControlBody<S extends z.ZodType>(body: Buffer, schema: S): z.output<S> {
@@ -77,6 +81,13 @@ export async function handleControl(method: string, path: string, body: Buffer, 
       return json(200, { rules: [] });
     case 'GET /stats':
       return json(200, deps.stats.snapshot());
+    case 'POST /rename': {
+      const input = parseControlBody(body, RenameInput);
+      const policy = deps.rename(input.cidrId, input.policyName);
+      if (policy === undefined) throw new ApiError(404, MESSAGE.policyNotFound(input.cidrId));
+      await deps.persist();
+      return json(200, policy);
+    }
     case 'POST /stats/reset':
       deps.stats.reset();
       return json(200, deps.stats.snapshot());

@@ -219,6 +219,14 @@ export class SandboxStore {
     return { created: true, id };
   }
 
+  /** A test control: gives a capacity policy another name (tests of hostile names from the service). */
+  renameCapacity(cidrId: string, policyName: string): CapacityPolicy | undefined {
+    const entry = this.capacityById.get(cidrId);
+    if (!entry) return undefined;
+    this.replaceCapacity(entry, { ...entry.policy, policyName });
+    return entry.policy;
+  }
+
   overlay(): StoreOverlay {
     const capacities: CapacityPolicy[] = [];
     for (const id of this.changedCapacity) {

@@ -6,6 +6,12 @@
  * may be chosen by someone else, so text cells that could start a formula are
  * neutralised (OWASP "CSV injection"): a single quote is put in front, which
  * spreadsheets show as plain text.
+ *
+ * A file is not always read with the separator it was written with: a
+ * spreadsheet whose locale lists with `;` (or a paste, which splits on tabs)
+ * cuts a comma file's cells at `;` and tab. So a cell holding any of `,` `;`
+ * tab is quoted whatever the separator, and every part of it that one of these
+ * could start is neutralised, not only its beginning.
  */
 
 export type CsvCell = string | number | boolean | null | undefined;
@@ -30,10 +36,13 @@ const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r', '\n', '\uFF1D', '
 /** A plain number written as text (e.g. "-12.50") cannot run anything and keeps its value. */
 const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Text of one cell: neutralised when it could start a formula, quoted when it must be. */
+/** Where some spreadsheet may cut a cell into cells of its own: every list separator in use, kept by the split. */
+const PART_BOUNDARY = /([,;\t])/;
+
+/** Text of one cell: every part that could start a formula neutralised, quoted when it must be. */
 export function csvCell(cell: CsvCell, separator: string = ','): string {
   const text = cellText(cell);
-  const safe = typeof cell === 'string' && startsFormula(text) ? `'${text}` : text;
+  const safe = typeof cell === 'string' ? neutralise(text) : text;
   return needsQuotes(safe, separator) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
@@ -53,10 +62,19 @@ function cellText(cell: CsvCell): string {
   return String(cell);
 }
 
+function neutralise(text: string): string {
+  const whole = startsFormula(text) ? `'${text}` : text;
+  // Odd indexes hold the separators themselves; a tab there is a boundary, not a formula start.
+  return whole
+    .split(PART_BOUNDARY)
+    .map((part, i) => (i % 2 === 1 || !startsFormula(part) ? part : `'${part}`))
+    .join('');
+}
+
 function startsFormula(text: string): boolean {
-  // Spreadsheets skip leading spaces before deciding, so look past them too.
+  // Spreadsheets skip leading spaces (and a part's own quotes) before deciding, so look past them too.
   const lead = text.charAt(0);
-  const firstVisible = text.trimStart().charAt(0);
+  const firstVisible = text.replace(/^[\s"]+/, '').charAt(0);
   if (!FORMULA_START.has(lead) && !FORMULA_START.has(firstVisible)) return false;
   return !PLAIN_NUMBER.test(text);
 }
@@ -64,6 +82,7 @@ function startsFormula(text: string): boolean {
 function needsQuotes(text: string, separator: string): boolean {
   return (
     text.includes(separator) ||
+    PART_BOUNDARY.test(text) ||
     text.includes('"') ||
     text.includes('\n') ||
     text.includes('\r') ||

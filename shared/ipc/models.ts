@@ -11,6 +11,8 @@ export const Profile = z.object({
   lastUsername: z.string().optional(),
   /** Customer ids last used with this profile, most recent first (at most MAX_REMEMBERED_CUSTOMERS). */
   lastCustomerIds: z.array(z.string()),
+  /** Why this environment cannot be signed in to (its URL breaks the base-URL rule, e.g. a settings file written by hand). */
+  unusable: z.string().optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -93,31 +95,40 @@ export function isLoopbackUrl(url: URL): boolean {
   return LOOPBACK_HOSTS.test(url.hostname);
 }
 
+/** Link-local addresses: cloud metadata services (169.254.169.254) live there, never this API. */
+const LINK_LOCAL_HOSTS = /^(169\.254(?:\.\d{1,3}){2}|\[fe[89ab][0-9a-f]:[0-9a-f:.]*\])$/i;
+
 /**
- * A profile's base URL: http(s) only, https required unless the host is this
- * computer (a token sent over plain http to another host could be read on the way).
+ * The one rule for a profile's base URL, wherever the URL comes from (the
+ * environment editor, a settings file written by hand or copied from a
+ * colleague): http(s) only, https required unless the host is this computer (a
+ * password or token sent over plain http to another host could be read on the
+ * way), no link-local host, no credentials, query or fragment. Returns why the
+ * URL cannot be used, or null.
  */
+export function baseUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return 'Enter a full URL, e.g. https://api.example.com';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https://';
+  if (url.protocol === 'http:' && !isLoopbackUrl(url)) return 'Use https:// for a service on another computer (plain http is only for localhost)';
+  if (LINK_LOCAL_HOSTS.test(url.hostname)) return 'A link-local address (such as a cloud metadata service) is not a Capacity Desk service';
+  if (url.username || url.password) return 'Do not put a username or password in the URL';
+  if (url.search || url.hash) return 'The base URL takes no ?query or #fragment';
+  return null;
+}
+
+/** A profile's base URL as the environment editor takes it: the rule of `baseUrlProblem`. */
 export const ProfileBaseUrl = z
   .string()
   .trim()
   .min(1, { error: 'Enter the base URL of the service' })
   .superRefine((text, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Enter a full URL, e.g. https://api.example.com' });
-      return;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      ctx.addIssue({ code: 'custom', message: 'The URL must start with https://' });
-    } else if (url.protocol === 'http:' && !isLoopbackUrl(url)) {
-      ctx.addIssue({ code: 'custom', message: 'Use https:// for a service on another computer (plain http is only for localhost)' });
-    } else if (url.username || url.password) {
-      ctx.addIssue({ code: 'custom', message: 'Do not put a username or password in the URL' });
-    } else if (url.search || url.hash) {
-      ctx.addIssue({ code: 'custom', message: 'The base URL takes no ?query or #fragment' });
-    }
+    const problem = baseUrlProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .transform((text) => text.replace(/\/+$/, ''));
 

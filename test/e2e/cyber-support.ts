@@ -9,6 +9,7 @@ import { SANDBOX_USERS, type SandboxUser } from '../../sandbox/accounts.js';
 import type { FaultRuleInput } from '../../sandbox/controls/faults.js';
 import type { TestApp } from '../support/test-app.js';
 import { expect, signIn } from './fixtures.js';
+import { sandboxAccess } from '../support/test-app.js';
 
 /** Helpers shared by the issue-6 specs (DR policies, overview, accounts, export). */
 
@@ -39,17 +40,18 @@ export class SandboxClient {
   private constructor(
     private readonly base: string,
     private readonly token: string,
+    private readonly access: Readonly<Record<string, string>>,
   ) {}
 
   static async signIn(app: TestApp, user: SandboxUser = ALEX): Promise<SandboxClient> {
     const response = await fetch(app.services.sandbox.url + ENDPOINTS.signIn.path, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...sandboxAccess(app.services) },
       body: JSON.stringify({ username: user.username, password: user.password }),
     });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { access_token: string };
-    return new SandboxClient(app.services.sandbox.url, body.access_token);
+    return new SandboxClient(app.services.sandbox.url, body.access_token, sandboxAccess(app.services));
   }
 
   async call<T>(
@@ -59,7 +61,7 @@ export class SandboxClient {
     const def = ENDPOINTS[name];
     const url = new URL(this.base + buildPath(def.path, options.params ?? {}));
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
-    const response = await fetch(url, { method: def.method, headers: { authorization: `Bearer ${this.token}` } });
+    const response = await fetch(url, { method: def.method, headers: { ...this.access, authorization: `Bearer ${this.token}` } });
     return { status: response.status, body: (await response.json()) as T };
   }
 
@@ -92,21 +94,21 @@ export class SandboxClient {
 
 /** Requests the sandbox has answered, per endpoint (counted on the server's side). */
 export async function sandboxStats(app: TestApp): Promise<Record<EndpointName, number>> {
-  const response = await fetch(`${app.services.sandbox.url}/sandbox/stats`);
+  const response = await fetch(`${app.services.sandbox.url}/sandbox/stats`, { headers: sandboxAccess(app.services) });
   return (await response.json()) as Record<EndpointName, number>;
 }
 
 export async function addFault(app: TestApp, rule: FaultRuleInput): Promise<void> {
   const response = await fetch(`${app.services.sandbox.url}/sandbox/faults`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...sandboxAccess(app.services) },
     body: JSON.stringify(rule),
   });
   expect(response.status).toBe(201);
 }
 
 export async function clearFaults(app: TestApp): Promise<void> {
-  await fetch(`${app.services.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+  await fetch(`${app.services.sandbox.url}/sandbox/faults`, { method: 'DELETE', headers: sandboxAccess(app.services) });
 }
 
 /**

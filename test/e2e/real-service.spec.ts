@@ -16,6 +16,7 @@ import type { TestApp } from '../support/test-app.js';
 import { SandboxClient } from './cyber-support.js';
 import { ALEX, expect, screenshot, test } from './support/capacity.js';
 import { signIn } from './fixtures.js';
+import { sandboxAccess } from '../support/test-app.js';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -40,7 +41,7 @@ async function nav(page: Page, label: string): Promise<void> {
 }
 
 test('every view reads a drifting service: none blank, the odd items counted, the rest shown generically', async ({ page, app }) => {
-  const proxy = await startDriftingProxy({ target: app.services.sandbox.url, plan: EVERY_DRIFT });
+  const proxy = await startDriftingProxy({ target: app.services.sandbox.url, plan: EVERY_DRIFT, headers: sandboxAccess(app.services) });
   try {
     const sandbox = await SandboxClient.signIn(app);
     const ready = (await sandbox.call<{ data: CapacityPolicy[] }>('listCapacities', { query: { status: 'READY_FOR_PURCHASE', pageSize: 1 } })).body.data[0]!;
@@ -136,6 +137,7 @@ test('a purchase whose answer is malformed is refused with a clear message, and 
   // Answers otherwise drift only in harmless ways, so the detail view offers the purchase.
   const proxy = await startDriftingProxy({
     target: app.services.sandbox.url,
+    headers: sandboxAccess(app.services),
     plan: { ...EVERY_DRIFT, keepOnlyRequired: false, dropFromItems: [], renameGroups: false, itemWithoutId: false },
     malformMoney: true,
   });
@@ -154,7 +156,7 @@ test('a purchase whose answer is malformed is refused with a clear message, and 
     await dialog.getByRole('button', { name: /^Purchase for/ }).click();
     await expect(page.getByText(/answer could not be read/).first()).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(/not sent again/).first()).toBeVisible();
-    const stats = (await (await fetch(`${app.services.sandbox.url}/sandbox/stats`)).json()) as Record<string, number>;
+    const stats = (await (await fetch(`${app.services.sandbox.url}/sandbox/stats`, { headers: sandboxAccess(app.services) })).json()) as Record<string, number>;
     expect(stats.purchaseCapacity).toBe(1);
   } finally {
     await proxy.close();

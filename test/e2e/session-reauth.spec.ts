@@ -6,6 +6,7 @@ import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { KEYCHAIN_REQUIRED } from '../support/keychain.js';
 import type { TestApp } from '../support/test-app.js';
 import { expect, signIn, test } from './fixtures.js';
+import { sandboxAccess } from '../support/test-app.js';
 
 const alex = SANDBOX_USERS[0] as (typeof SANDBOX_USERS)[number];
 
@@ -13,7 +14,7 @@ const alex = SANDBOX_USERS[0] as (typeof SANDBOX_USERS)[number];
 async function expireTokenOnService(app: TestApp): Promise<void> {
   const response = await fetch(`${app.services.sandbox.url}/sandbox/clock`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...sandboxAccess(app.services) },
     body: JSON.stringify({ advanceSeconds: 3_601 }),
   });
   expect(response.status).toBe(200);

@@ -8,6 +8,7 @@ import { SYNC_PAGE_SIZE, syncCapacities } from '../../electron/services/bulk/cap
 import type { BulkProgress } from '../../electron/services/bulk/fetch-all-pages.js';
 import { AppFailure } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { sandboxAccess } from '../support/test-app.js';
 
 let app: FastApp;
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
   app = await startFastApp();
   const reset = await fetch(`${app.services.sandbox.url}/sandbox/reset`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...sandboxAccess(app.services) },
     body: JSON.stringify({ scale: 3_000 }),
   });
   expect(reset.status).toBe(200);

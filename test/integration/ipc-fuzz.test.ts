@@ -6,7 +6,7 @@ import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { CHANNELS, type Channel } from '../../shared/ipc/channels.js';
 import { CONTRACT } from '../../shared/ipc/contract.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { sandboxAccess, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * Random and hostile input at every IPC channel, through the same dispatch
@@ -43,7 +43,7 @@ const hostileValue = fc.oneof(
 
 /** Requests the sandbox has answered, all endpoints together (its stats control counts them). */
 async function requestCount(): Promise<number> {
-  const response = await fetch(`${app.services.sandbox.url}/sandbox/stats`);
+  const response = await fetch(`${app.services.sandbox.url}/sandbox/stats`, { headers: sandboxAccess(app.services) });
   const counts = (await response.json()) as Record<string, number>;
   expect(counts.signIn).toBeGreaterThanOrEqual(1);
   return Object.values(counts).reduce((sum, value) => sum + value, 0);

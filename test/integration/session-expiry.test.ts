@@ -19,6 +19,7 @@ import type { EventName } from '../../shared/ipc/channels.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import { ALEX, sandboxControls, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { ManualClock } from '../unit/session/manual-clock.js';
+import { sandboxAccess } from '../support/test-app.js';
 
 const MINUTE = 60_000;
 const cleanups: Array<() => Promise<void>> = [];
@@ -106,7 +107,7 @@ describe('a token the service no longer accepts', () => {
     await app.services.offline.sync();
     expect(await app.call('accounts.list')).toMatchObject({ ok: true });
 
-    await sandboxControls(app.services.sandbox.url).setClock({ advanceSeconds: 3_601 });
+    await sandboxControls(app.services.sandbox.url, sandboxAccess(app.services)).setClock({ advanceSeconds: 3_601 });
     const result = await app.call('accounts.list');
     expect(result).toMatchObject({ ok: false, error: { kind: 'unauthorized', status: 401 } });
     expect(heard.at(-1)).toEqual({

@@ -21,6 +21,7 @@ import type { Profile } from '../../shared/ipc/models.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { sandboxAccess } from '../support/test-app.js';
 
 const keychain = await realKeychain();
 /** keytar itself, to read and write entries behind the app's back; only inside the suite, where the keychain is real. */
@@ -70,7 +71,7 @@ describe.skipIf(keychain.store === null && !KEYCHAIN_REQUIRED)('the keychain ent
     // The next start: a new session service reading the same settings file and keychain (same service).
     const settingsAgain = new SettingsStore(dir);
     await settingsAgain.load();
-    const client = new ApiClient({ baseUrl: first.services.sandbox.url });
+    const client = new ApiClient({ baseUrl: first.services.sandbox.url, headers: sandboxAccess(first.services) });
     cleanups.push(() => client.close());
     if (!keychain.store) throw new Error('unreachable');
     const next = new SessionService({

@@ -108,6 +108,8 @@ export interface DriftingProxyOptions {
   readonly seed?: number;
   /** Answers of purchase and configure lose their `pricing`. */
   readonly malformMoney?: boolean;
+  /** Added to every request it passes on (the built-in sandbox's access secret). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface DriftingProxy {
@@ -142,7 +144,7 @@ export async function startDriftingProxy(options: DriftingProxyOptions): Promise
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     for (const [name, value] of Object.entries(req.headers)) {
       if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
     }

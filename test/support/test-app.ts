@@ -38,6 +38,11 @@ export interface TestAppOptions {
   readonly refreshReplicaAtSignIn?: boolean;
 }
 
+/** What a test's own request to the built-in sandbox must carry (its per-run secret), as the app's client sends it. */
+export function sandboxAccess(services: AppServices): Record<string, string> {
+  return { ...services.sandbox.headersFor(services.sandbox.url) };
+}
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
   await options.prepareDataDir?.(dataDir);
@@ -50,6 +55,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     moneyFinalAfterMs: options.moneyFinalAfterMs,
     ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
   });
+  // The app starts its sandbox when the Sandbox is chosen; tests drive its controls before that.
+  await services.sandbox.start();
   const startHost = () =>
     startBrowserHost({
       handlers: services.handlers,

@@ -51,6 +51,8 @@ export interface ApiClientOptions {
   readonly random?: () => number;
   /** Told how an answer differs from the shape this version expects (field paths only). */
   readonly onDrift?: DriftListener;
+  /** Sent with every request (the built-in sandbox's access secret). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Receives an endpoint's differences from the expected shape; never values. */
@@ -75,6 +77,7 @@ export class ApiClient {
   readonly #retry: RetryPolicy;
   readonly #random: () => number;
   readonly #onDrift: DriftListener | undefined;
+  readonly #headers: Readonly<Record<string, string>>;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -83,6 +86,7 @@ export class ApiClient {
     this.#timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#random = options.random ?? Math.random;
+    this.#headers = options.headers ?? {};
     this.#onDrift = options.onDrift;
   }
 
@@ -146,7 +150,7 @@ export class ApiClient {
       // The wire name of each parameter lives in contract-choices (QUERY), so the real service's names are one edit.
       if (value !== undefined && value !== '') url.searchParams.set(wireQueryName(key), String(value));
     }
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.#headers, accept: 'application/json' };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
     if (options.body !== undefined) {

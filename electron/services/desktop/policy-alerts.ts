@@ -1,4 +1,5 @@
 import type { AppCommand } from '../../../shared/ipc/desktop.js';
+import { visibleText } from '../../../shared/format/visible-text.js';
 
 /** What the alerts need of a capacity policy. */
 export interface PolicyDates {
@@ -72,7 +73,8 @@ export function notificationsFor(alerts: readonly PolicyAlert[], now: Date): Not
   if (alerts.length === 0) return [];
   if (alerts.length <= MAX_SEPARATE_NOTIFICATIONS) {
     return alerts.map((alert) => ({
-      title: alert.kind === 'launching' ? `Launching soon: ${alert.policyName}` : `Ending soon: ${alert.policyName}`,
+      // The OS shows this outside the app: the service's name with its bidi and zero-width controls made visible.
+      title: alert.kind === 'launching' ? `Launching soon: ${visibleText(alert.policyName)}` : `Ending soon: ${visibleText(alert.policyName)}`,
       body: `${alert.cidrId} ${alert.kind === 'launching' ? 'launches' : 'ends'} ${describeWhen(alert.at, now)}.`,
       command: { kind: 'open-policy', cidrId: alert.cidrId },
       keys: [alert.key],

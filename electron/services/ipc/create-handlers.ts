@@ -13,7 +13,7 @@ import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import type { SessionService } from '../session/session-service.js';
 import type { UnreadableFiles } from '../settings/unreadable-files.js';
 import type { UiStateStore } from '../ui-state/ui-state-store.js';
-import type { BuiltInService } from '../app-services.js';
+import type { DemoAccount } from '../built-in/built-in-service.js';
 import { SANDBOX_PROFILE_ID } from '../profiles/profile-registry.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
@@ -45,7 +45,7 @@ export interface HandlerDeps {
   /** The views' small state (list filter, sort, place). */
   readonly uiState: UiStateStore;
   /** The built-in sandbox's demo accounts (their passwords never cross to the window). */
-  readonly demoAccounts?: BuiltInService['demoAccounts'] | undefined;
+  readonly demoAccounts?: readonly DemoAccount[] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
 }

@@ -23,6 +23,8 @@ export interface FileLoggerOptions {
   /** Also echo to stderr (development, the browser host). */
   readonly echo?: boolean;
   readonly now?: () => Date;
+  /** Shared by the logs of one app, so a secret registered once is kept out of all of them. */
+  readonly redactor?: Redactor;
 }
 
 export const LOG_FILE = 'capacity-desk.log';
@@ -34,7 +36,7 @@ export const AUDIT_LOG_FILE = 'audit.log';
  * never interleave. Logging never throws into the caller.
  */
 export class FileLogger implements Logger {
-  readonly redactor = new Redactor();
+  readonly redactor: Redactor;
   readonly dir: string;
   readonly #fileName: string;
   readonly #maxBytes: number;
@@ -44,6 +46,7 @@ export class FileLogger implements Logger {
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: FileLoggerOptions) {
+    this.redactor = options.redactor ?? new Redactor();
     this.dir = options.dir;
     this.#fileName = options.fileName ?? LOG_FILE;
     this.#maxBytes = options.maxBytes ?? 1_000_000;

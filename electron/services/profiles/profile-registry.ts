@@ -1,4 +1,4 @@
-import { MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/models.js';
+import { baseUrlProblem, MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/models.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
 import type { SettingsStore, StoredProfile } from '../settings/settings-store.js';
@@ -37,6 +37,8 @@ export class ProfileRegistry {
     };
     const own = profiles.map((p): Profile => {
       const lastUsername = ownEntry(lastUsernames, p.id) ?? p.lastUsername;
+      // The settings file may have been written by hand: the editor's rule applies to what it holds too.
+      const unusable = baseUrlProblem(p.baseUrl);
       return {
         id: p.id,
         name: p.name,
@@ -44,6 +46,7 @@ export class ProfileRegistry {
         builtIn: false,
         ...(lastUsername ? { lastUsername } : {}),
         lastCustomerIds: ownEntry(lastCustomerIds, p.id) ?? [],
+        ...(unusable ? { unusable } : {}),
       };
     });
     return [sandbox, ...own];

@@ -5,6 +5,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
+import { preparePrivateFileSync } from '../platform/private-files.js';
 
 const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
@@ -104,6 +105,7 @@ function openConnection(file: string): Connection {
     const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
     sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
   }
+  if (file !== ':memory:') preparePrivateFileSync(file, [`${file}-wal`, `${file}-shm`]);
   return new sqlite.open(file, { nativeBinding: sqlite.binding });
 }
 

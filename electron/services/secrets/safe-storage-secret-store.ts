@@ -1,8 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { KeychainStatus } from '../../../shared/ipc/models.js';
+import { ensurePrivateDir } from '../platform/private-files.js';
 import type { SecretStore } from './secret-store.js';
 
 /**
@@ -144,7 +145,7 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   async #save(entries: Map<string, string>): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true });
+    await ensurePrivateDir(dirname(this.file));
     const temporary = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
     if (!this.#nameKey) throw new Error('the secrets file was not loaded');
     const body = JSON.stringify({ version: 2, nameKey: this.#nameKey.sealed, entries: Object.fromEntries(entries) });

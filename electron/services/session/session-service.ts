@@ -3,6 +3,7 @@ import { AppFailure } from '../../../shared/ipc/result.js';
 import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
 import type { SessionStatus, SignInInput } from '../../../shared/ipc/models.js';
 import type { ApiClient } from '../api-client/api-client.js';
+import type { Redactor } from '../logging/redact.js';
 import type { AppEvents } from '../events.js';
 import type { ProfileRegistry } from '../profiles/profile-registry.js';
 import { keychainService, type SecretStore } from '../secrets/secret-store.js';
@@ -50,6 +51,10 @@ export interface SessionDeps {
   readonly timers?: Timers;
   /** How long before expiry the renderer is warned. */
   readonly expiryWarningMs?: number | undefined;
+  /** The logs' redactor: the password of a sign-in is kept out of every log line while the sign-in runs. */
+  readonly redactor?: Pick<Redactor, 'hold'>;
+  /** Starts the built-in service (the Sandbox profile) when it is chosen; it does not run before. */
+  readonly startBuiltIn?: () => Promise<void>;
 }
 
 /**
@@ -89,8 +94,10 @@ export class SessionService {
   async restore(): Promise<SessionStatus> {
     const { activeProfileId, lastUsernames, restorable } = this.deps.settings.current;
     const username = ownEntry(restorable ?? lastUsernames, activeProfileId);
-    if (!username || !this.deps.profiles.find(activeProfileId)) return this.status();
     const profile = this.deps.profiles.find(activeProfileId);
+    // A token is never sent to an environment whose URL breaks the rule.
+    if (!username || !profile || profile.unusable) return this.status();
+    if (profile.builtIn) await this.deps.startBuiltIn?.();
     const stored = await this.#readToken(activeProfileId, username);
     // The built-in sandbox moves to a new port each run but is the same service; any other URL must be the one that issued the token.
     const sameService = profile !== undefined && (profile.builtIn || stored?.baseUrl === profile.baseUrl);
@@ -104,14 +111,30 @@ export class SessionService {
   }
 
   async signIn(input: SignInInput): Promise<SessionStatus> {
+    if (this.deps.profiles.find(input.profileId)?.builtIn) await this.deps.startBuiltIn?.();
+    // Found after the start: the built-in service's address is known once it runs.
     const profile = this.deps.profiles.find(input.profileId);
     if (!profile) {
       throw new AppFailure({ kind: 'invalid-input', field: 'profileId', message: 'That profile no longer exists. Choose another.' });
     }
+    if (profile.unusable) {
+      // Nothing is sent: the password would travel in clear text or to a host that is not the service.
+      throw new AppFailure({
+        kind: 'invalid-input',
+        field: 'profileId',
+        message: `This environment cannot be used: ${profile.unusable}. Change its URL under Manage environments.`,
+      });
+    }
     const baseUrl = profile.baseUrl;
-    const answer = await this.#whileSigningIn(profile.id, () =>
-      this.deps.clientFor(baseUrl).call('signIn', { body: { username: input.username, password: input.password } }),
-    );
+    const release = this.deps.redactor?.hold(input.password);
+    let answer;
+    try {
+      answer = await this.#whileSigningIn(profile.id, () =>
+        this.deps.clientFor(baseUrl).call('signIn', { body: { username: input.username, password: input.password } }),
+      );
+    } finally {
+      release?.();
+    }
     // The profile editor refuses URL changes while this was pending; a settings change that got past it still loses the token here.
     if (this.deps.profiles.find(profile.id)?.baseUrl !== baseUrl) {
       throw new AppFailure({ kind: 'conflict', field: 'baseUrl', message: "This environment's URL changed during the sign-in. Sign in again." });

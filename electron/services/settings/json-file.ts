@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { UnreadableFile } from '../../../shared/ipc/unreadable-files.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../platform/private-files.js';
 import { errorCode, isTransientFsError, retryTransient } from './transient-fs.js';
 
 /**
@@ -12,10 +13,10 @@ import { errorCode, isTransientFsError, retryTransient } from './transient-fs.js
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   refuseOverwriteOfUnreadable(path);
-  await mkdir(dirname(path), { recursive: true });
+  await ensurePrivateDir(dirname(path));
   // Unique per write: two writes of one file in the same millisecond must not share a temp file.
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
+  const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(data);
     await handle.sync();

@@ -7,7 +7,7 @@ import { CapacityPolicy, type CapacityStatus } from '../../../shared/api/capacit
 import { SANDBOX_USERS, type SandboxUser } from '../../../sandbox/accounts.js';
 import type { FaultRuleInput } from '../../../sandbox/controls/faults.js';
 import type { EndpointName } from '../../../shared/api/endpoints.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { sandboxAccess, startTestApp, type TestApp } from '../../support/test-app.js';
 import { expect, signIn, test as appTest } from '../fixtures.js';
 
 /** Helpers of the capacity specs: sign-in, the sandbox's controls, a second window, axe and screenshots. */
@@ -99,7 +99,7 @@ export async function firstWithStatus(app: TestApp, status: CapacityStatus, wher
 export async function sandboxControl<T = unknown>(app: TestApp, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${app.services.sandbox.url}/sandbox${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...sandboxAccess(app.services), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   expect(response.status, `${method} /sandbox${path}`).toBeLessThan(300);

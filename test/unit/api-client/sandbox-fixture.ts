@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ApiClient, type RequestTimeouts } from '../../../electron/services/api-client/api-client.js';
 import { builtInSandbox } from '../../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../../../electron/services/app-services.js';
+import { sandboxAccess } from '../../support/test-app.js';
 import { dispatch } from '../../../electron/services/ipc/dispatch.js';
 import { MemorySecretStore } from '../../../electron/services/secrets/memory-secret-store.js';
 import type { SecretStore } from '../../../electron/services/secrets/secret-store.js';
@@ -65,11 +66,12 @@ export async function startClientSandbox(
 }
 
 /** Talks to a sandbox's test controls. */
-export function sandboxControls(url: string) {
+export function sandboxControls(url: string, access: Readonly<Record<string, string>> = {}) {
   const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${url}/sandbox${path}`, {
       method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      headers: { ...access, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!response.ok) throw new Error(`sandbox control ${method} ${path} answered ${response.status}: ${await response.text()}`);
     return response.json();
@@ -118,9 +120,11 @@ export async function startFastApp(
     refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
   });
+  // The app starts its sandbox when the Sandbox is chosen; tests drive its controls before that.
+  await services.sandbox.start();
   return {
     services,
-    controls: sandboxControls(services.sandbox.url),
+    controls: sandboxControls(services.sandbox.url, sandboxAccess(services)),
     call: (channel, input) => dispatch(services.handlers, channel, input, (where, error) => console.error(where, error)),
     async close() {
       await services.close();

@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hasInvisibleControls, visibleText } from '../../../shared/format/visible-text.js';
+
+describe('visibleText', () => {
+  it('shows a right-to-left override and a zero-width space as what they are', () => {
+    expect(visibleText('Invoice \u202Efdp.exe')).toBe('Invoice [U+202E]fdp.exe');
+    expect(visibleText('sc_10\u200B01')).toBe('sc_10[U+200B]01');
+  });
+
+  it.each([
+    ['\u202A', 'U+202A'],
+    ['\u202B', 'U+202B'],
+    ['\u202C', 'U+202C'],
+    ['\u202D', 'U+202D'],
+    ['\u2066', 'U+2066'],
+    ['\u2067', 'U+2067'],
+    ['\u2068', 'U+2068'],
+    ['\u2069', 'U+2069'],
+    ['\u200E', 'U+200E'],
+    ['\u200F', 'U+200F'],
+    ['\u061C', 'U+061C'],
+    ['\u200C', 'U+200C'],
+    ['\u200D', 'U+200D'],
+    ['\u2060', 'U+2060'],
+    ['\uFEFF', 'U+FEFF'],
+    ['\u00AD', 'U+00AD'],
+  ])('makes %j visible', (char, code) => {
+    expect(visibleText(`a${char}b`)).toBe(`a[${code}]b`);
+  });
+
+  it('leaves ordinary text, accents, right-to-left scripts and emoji as they are', () => {
+    for (const text of ['DR Payments 1', 'Zürich – café', 'עברית', 'مرحبا', '日本語', '👍', '']) expect(visibleText(text)).toBe(text);
+  });
+
+  it('leaves no invisible control in any text, and text without one as it is', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('\u202E', '\u200B', '\u2067', '\uFEFF', '\u200D', 'ab', '[U+202E]'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const text = pieces.join('');
+        const shown = visibleText(text);
+        return !hasInvisibleControls(shown) && (hasInvisibleControls(text) || shown === text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
