@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { parseCancellationFee } from '../../shared/api/contract-choices.js';
-import { formatAmount } from '../../shared/format/money.js';
+import { formatMoney } from '../../shared/format/money.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { SandboxClient } from './cyber-support.js';
@@ -53,7 +53,7 @@ test.describe('with a keychain (the record is kept on disk)', () => {
     await expect(entries).toHaveCount(1);
     await expect(entries.first()).toContainText('Cancellation');
     await expect(entries.first()).toContainText('Done');
-    await expect(entries.first()).toContainText(`Cancellation fee ${formatAmount(fee)}`);
+    await expect(entries.first()).toContainText(`Cancellation fee ${formatMoney(fee, 'USD')}`);
     await expect(entries.first()).toContainText(`by ${ALEX.username} in Sandbox`);
     // The time carries its zone.
     await expect(entries.first().locator('time')).toHaveText(/\(.+\)$/);
@@ -69,7 +69,7 @@ test.describe('with a keychain (the record is kept on disk)', () => {
     await openDetail(page, policy.cidrId);
     await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
     await expect(activity(page).getByRole('listitem')).toHaveCount(1);
-    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatAmount(fee)}`);
+    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatMoney(fee, 'USD')}`);
   });
 });
 
@@ -110,7 +110,7 @@ test.describe('without a keychain', () => {
     const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
     await openDetail(page, policy.cidrId);
     const fee = await cancelShownPolicy(page, policy);
-    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatAmount(fee)}`);
+    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatMoney(fee, 'USD')}`);
     await expect(activity(page).getByTestId('activity-session-only')).toHaveText(/Kept for this session only/);
   });
 });
