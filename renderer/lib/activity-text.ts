@@ -11,6 +11,7 @@ const ACTION_WORDS: Readonly<Record<ActivityEntry['action'], string>> = {
   autoRenewal: 'Auto-renewal change',
   cancel: 'Cancellation',
   terminate: 'DR termination',
+  quote: 'Quote given',
 };
 
 const OUTCOME_WORDS: Readonly<Record<ActivityEntry['outcome'], string>> = {

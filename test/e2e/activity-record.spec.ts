@@ -5,7 +5,7 @@ import { formatMoney } from '../../shared/format/money.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { SandboxClient } from './cyber-support.js';
-import { ALEX, expect, expectAccessible, firstWithStatus, navTo, openDetail, screenshot, signInAs, test } from './support/capacity.js';
+import { ALEX, expect, expectAccessible, firstWithStatus, navTo, openDetail, screenshot, signInAs, test, typeCancelConfirmation } from './support/capacity.js';
 
 /**
  * Issue 17, item 11: the cancellation fee is no longer gone once the result
@@ -25,7 +25,9 @@ async function replicaReady(page: Page): Promise<void> {
 /** Cancels the policy shown through its dialog and returns the fee the result dialog stated, once that dialog is closed. */
 async function cancelShownPolicy(page: Page, policy: CapacityPolicy): Promise<number> {
   await page.getByTestId('policy-actions').getByRole('button', { name: 'Cancel policy…' }).click();
-  await page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` }).getByRole('button', { name: 'Cancel policy' }).click();
+  const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
+  await typeCancelConfirmation(dialog, policy.cidrId);
+  await dialog.getByRole('button', { name: 'Cancel policy' }).click();
   const result = page.getByRole('alertdialog', { name: 'Policy canceled' });
   await expect(result).toBeVisible();
   const fee = parseCancellationFee((await result.locator('.service-message').textContent()) ?? '');

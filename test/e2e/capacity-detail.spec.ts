@@ -17,6 +17,7 @@ import {
   signInAs,
   test,
   listFromOtherWindow,
+  typeCancelConfirmation,
 } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
@@ -275,12 +276,14 @@ test('cancel: the confirmation states policy, window and fee; the fee is shown; 
   const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
   await expect(dialog).toContainText(policy.cidrId);
   await expect(dialog).toContainText(/days\)/);
-  await expect(dialog.getByTestId('fee-warning')).toContainText('An early-cancellation fee may apply');
+  // The Sandbox environment's schedule is known: the estimate with its rule, labelled as one.
+  await expect(dialog.getByTestId('fee-estimate')).toContainText('Estimated early-cancellation fee');
   await expect(dialog.getByRole('button', { name: 'Keep policy' })).toBeFocused();
   await expectAccessible(page, 'cancel confirmation', '[data-testid="cancel-dialog"]');
   await screenshot(page, 'detail-cancel-confirm');
 
   // A double click is one cancellation.
+  await typeCancelConfirmation(dialog, policy.cidrId);
   await dialog.getByRole('button', { name: 'Cancel policy' }).dblclick();
   const result = page.getByRole('alertdialog', { name: 'Policy canceled' });
   await expect(result).toBeVisible();
@@ -311,6 +314,7 @@ test('cancel of a policy that is no longer active is refused, said so, and the p
 
   await actions(page).getByRole('button', { name: 'Cancel policy…' }).click();
   const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
+  await typeCancelConfirmation(dialog, policy.cidrId);
   await dialog.getByRole('button', { name: 'Cancel policy' }).click();
   const error = dialog.getByTestId('error-message');
   await expect(error).toHaveAttribute('data-kind', 'rejected');
