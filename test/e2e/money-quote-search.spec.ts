@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { formatFraction, formatMoney } from '../../shared/format/money.js';
-import { expect, expectAccessible, navTo, otherWindow, policiesWithStatus, signInAs, test } from './support/capacity.js';
+import { expect, expectAccessible, navTo, openDetail, otherWindow, policiesWithStatus, signInAs, test } from './support/capacity.js';
 
 /** A quote a customer can read from the search panel, and a search that leads somewhere when nothing fits. */
 
@@ -104,4 +104,25 @@ test('when no ready policy fits the search it says so, warns before buying a win
   expect(clipboard).toContain(`Availability zone: ${policy!.cspRegion.availabilityZoneId}`);
   expect(clipboard).toContain('Window: 06/01/2028 to 06/30/2028 (dates MM/dd/yyyy at UTC)');
   expect(await (await import('./support/capacity.js')).requestCount(app, 'purchaseCapacity')).toBe(0);
+});
+
+test('a ready policy’s detail makes a quote too, copied as e-mail text with the currency on every amount', async ({ openApp, app, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await openApp();
+  await signInAs(page);
+  const [policy] = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
+  await openDetail(page, policy!.cidrId);
+  await page.getByTestId('policy-actions').getByRole('button', { name: 'Quote for a customer…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Quote for a customer' });
+  await dialog.getByLabel('Customer name').fill('__proto__');
+  await dialog.getByRole('button', { name: 'Copy e-mail text' }).click();
+  await expect(dialog.getByTestId('quote-done')).toContainText('copied as e-mail text');
+  const clipboard = await page.evaluate(() =>
+    (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+  );
+  expect(clipboard).toMatch(/^Quote for __proto__\n/);
+  expect(clipboard).toContain(`Our price: ${formatMoney(policy!.pricing.ourPrice, 'USD', 'en-US')}`);
+  const amounts = [...clipboard.matchAll(/(Our price|provider price|Savings|Total): (\S+)/g)].map((match) => match[2]);
+  expect(amounts.length).toBeGreaterThanOrEqual(4);
+  expect(new Set(amounts)).toEqual(new Set(['USD']));
 });
