@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(chromium libsecret-1-dev pkg-config gnome-keyring dbus xvfb xauth)
+packages=(chromium libsecret-1-dev pkg-config gnome-keyring dbus xvfb xauth poppler-utils)
 
 if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null 2>&1; then
   missing=()

@@ -1,6 +1,6 @@
 import type { ActivityEntry } from '../../shared/ipc/activity.js';
 import type { ErrorKind } from '../../shared/ipc/result.js';
-import { formatAmount } from '../../shared/format/money.js';
+import { formatMoney } from '../../shared/format/money.js';
 import { frequencyLabel } from './capacity-format.js';
 
 /** The words of one activity entry for a person: what was done, how it ended, and what it cost or set. */
@@ -11,6 +11,7 @@ const ACTION_WORDS: Readonly<Record<ActivityEntry['action'], string>> = {
   autoRenewal: 'Auto-renewal change',
   cancel: 'Cancellation',
   terminate: 'DR termination',
+  quote: 'Quote given',
 };
 
 const OUTCOME_WORDS: Readonly<Record<ActivityEntry['outcome'], string>> = {
@@ -61,12 +62,12 @@ export function outcomeWords(entry: ActivityEntry): string {
 }
 
 /** The facts beside the outcome: fee, price, frequency, fields set, DR event. Empty when there are none. */
-export function factWords(entry: ActivityEntry): string[] {
+export function factWords(entry: ActivityEntry, currency: string | null = null): string[] {
   const facts: string[] = [];
   if (entry.action === 'cancel' && (entry.outcome === 'succeeded' || entry.fee !== null)) {
-    facts.push(entry.fee === null ? 'The service stated no cancellation fee' : `Cancellation fee ${formatAmount(entry.fee)}`);
+    facts.push(entry.fee === null ? 'The service stated no cancellation fee' : `Cancellation fee ${formatMoney(entry.fee, currency)}`);
   }
-  if (entry.price !== null) facts.push(`Price ${formatAmount(entry.price)}`);
+  if (entry.price !== null) facts.push(`Price ${formatMoney(entry.price, currency)}`);
   if (entry.autoRenewal?.enabled) facts.push(frequencyLabel(entry.autoRenewal.frequency));
   for (const { field, value } of entry.configured) facts.push(`${Object.hasOwn(FIELD_WORDS, field) ? FIELD_WORDS[field] : field}: ${value}`);
   if (entry.eventId !== null) facts.push(`Termination event ${entry.eventId}`);

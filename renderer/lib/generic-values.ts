@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../shared/api/tolerant.js';
-import { formatAmount, formatFraction } from '../../shared/format/money.js';
+import { formatFraction, formatMoney } from '../../shared/format/money.js';
 
 /**
  * The generic section of a detail view shows whatever the service sent that
@@ -97,7 +97,7 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium',
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** One line of text for a value that is not a sub-table ("—" where nothing was sent). */
-export function formatValue(kind: ValueKind, locale?: string): string {
+export function formatValue(kind: ValueKind, locale?: string, currency: string | null = null): string {
   switch (kind.kind) {
     case 'empty':
       return '—';
@@ -106,7 +106,7 @@ export function formatValue(kind: ValueKind, locale?: string): string {
     case 'number':
       return new Intl.NumberFormat(locale).format(kind.value);
     case 'money':
-      return formatAmount(kind.value, locale);
+      return formatMoney(kind.value, currency, locale);
     case 'percent':
       // A fraction (0.22) or already a percentage (22): both read as 22.0%.
       return formatFraction(Math.abs(kind.value) <= 1 ? kind.value : kind.value / 100, locale);
@@ -115,7 +115,7 @@ export function formatValue(kind: ValueKind, locale?: string): string {
     case 'boolean':
       return kind.value ? 'Yes' : 'No';
     case 'list':
-      return kind.items.length === 0 ? '—' : kind.items.map((item) => (isRecord(item) || Array.isArray(item) ? JSON.stringify(item) : formatValue(classifyValue('', item), locale))).join(', ');
+      return kind.items.length === 0 ? '—' : kind.items.map((item) => (isRecord(item) || Array.isArray(item) ? JSON.stringify(item) : formatValue(classifyValue('', item), locale, currency))).join(', ');
     case 'table':
       return `${kind.rows.length} ${kind.rows.length === 1 ? 'entry' : 'entries'}`;
     case 'object':

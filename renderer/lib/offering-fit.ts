@@ -53,6 +53,33 @@ export function policiesFitting(offering: OfferingRow, policies: readonly Capaci
   });
 }
 
+/**
+ * How a ready policy's window sits in the offerings of a search (of its own
+ * type, platform and zone): `fits` inside one wholly free run; `partly` over
+ * offered time that is not wholly free around it; `not-free` on none of it.
+ * null when the policy's window cannot be read.
+ */
+export type WindowFit = 'fits' | 'partly' | 'not-free';
+
+export function windowFit(policy: CapacityRow, offerings: readonly OfferingRow[]): WindowFit | null {
+  const launch = Date.parse(policy.capacityConfiguration?.launchDateTime ?? '');
+  const end = Date.parse(policy.capacityConfiguration?.endDateTime ?? '');
+  if (Number.isNaN(launch) || Number.isNaN(end)) return null;
+  if (offerings.some((offering) => policiesFitting(offering, [policy]).length > 0)) return 'fits';
+  const overlapsOffered = offerings.some((offering) => {
+    const span = offeringSpan(offering);
+    return span !== null && offering.status !== OFFERING_STATUSES[2] && span.start < end && span.end > launch;
+  });
+  return overlapsOffered ? 'partly' : 'not-free';
+}
+
+/** The fit in words, said beside the policy and again before its purchase. */
+export const WINDOW_FIT_WORDS: Readonly<Record<WindowFit, string>> = {
+  fits: 'Fits a free run of your search',
+  partly: 'Partly available: its window is not wholly inside a free run of your search',
+  'not-free': 'Not available: no free run of your search covers its window',
+};
+
 /** A purchase reads the whole record: a row the service sent in part is opened, never bought from a list. */
 export function purchasable(policy: CapacityRow): CapacityPolicy | null {
   const parsed = CapacityPolicy.safeParse(policy);

@@ -20,11 +20,12 @@ const HEADER = [
   'End',
   'Auto-renewal',
   'Our price',
+  'Currency',
   'Savings %',
   'Created',
 ];
 
-function cells(row: CapacityRow): (string | number | boolean | null)[] {
+function cells(row: CapacityRow, currency: string | null): (string | number | boolean | null)[] {
   return [
     row.cidrId,
     row.policyName ?? null,
@@ -38,6 +39,8 @@ function cells(row: CapacityRow): (string | number | boolean | null)[] {
     row.capacityConfiguration?.endDateTime ?? null,
     row.capacityConfiguration?.autoRenewalEnabled ?? null,
     row.pricing?.ourPrice ?? null,
+    // Named on every row, so a filtered or pasted part of the sheet still says it; "not set" until the environment has one.
+    row.pricing?.ourPrice === undefined ? null : (currency ?? 'not set'),
     row.pricing?.savingsPercentage ?? null,
     row.createdDate ?? null,
   ];
@@ -52,7 +55,7 @@ export async function collectCapacityExport(list: {
   readonly text: string;
   readonly sortBy: NonNullable<LocalCapacityQuery['sortBy']>;
   readonly sortOrder: NonNullable<LocalCapacityQuery['sortOrder']>;
-}): Promise<CollectResult> {
+}, currency: string | null): Promise<CollectResult> {
   const rows: CapacityRow[] = [];
   for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += WINDOW) {
     const result = await api.capacity.list({
@@ -69,5 +72,5 @@ export async function collectCapacityExport(list: {
     // The service's pages are smaller than a window: go on from where the answer ended.
     offset = result.value.offset + result.value.rows.length - WINDOW;
   }
-  return { ok: true, data: { header: HEADER, rows: rows.slice(0, EXPORT_MAX_ROWS).map(cells) } };
+  return { ok: true, data: { header: HEADER, rows: rows.slice(0, EXPORT_MAX_ROWS).map((row) => cells(row, currency)) } };
 }

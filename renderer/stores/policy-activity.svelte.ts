@@ -15,6 +15,10 @@ export class PolicyActivity {
   loading = $state(false);
   error = $state<AppError | null>(null);
   #latest = new LatestOnly();
+  /** The early-cancellation fee the service stated when this app canceled the policy; null when none is recorded. */
+  readonly statedFee: number | null = $derived(
+    this.entries.find((entry) => entry.action === 'cancel' && entry.outcome === 'succeeded' && entry.fee !== null)?.fee ?? null,
+  );
 
   constructor(
     readonly policyKind: ActivityPolicyKind,

@@ -7,7 +7,7 @@ export const ActivityPolicyKind = z.enum(['capacity', 'cyber']);
 export type ActivityPolicyKind = z.infer<typeof ActivityPolicyKind>;
 
 /** What this app did to a policy. */
-export const ActivityAction = z.enum(['purchase', 'configure', 'autoRenewal', 'cancel', 'terminate']);
+export const ActivityAction = z.enum(['purchase', 'configure', 'autoRenewal', 'cancel', 'terminate', 'quote']);
 export type ActivityAction = z.infer<typeof ActivityAction>;
 
 /**

@@ -47,6 +47,7 @@ export const CHANNELS = [
   'views.state',
   'views.setState',
   'activity.list',
+  'quote.create',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

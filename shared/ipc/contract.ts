@@ -14,6 +14,7 @@ import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
 import { ActivityList, ActivityQuery } from './activity.js';
+import { QuoteRequest, QuoteResult } from '../quote/quote.js';
 
 const NoInput = z.undefined();
 
@@ -97,6 +98,8 @@ export const CONTRACT = {
   'views.setState': { input: UiStateEntry, output: z.null(), effect: 'local' },
   // What this app did to one policy (purchase, configuration, renewal, cancellation, termination), from the local replica.
   'activity.list': { input: ActivityQuery, output: ActivityList, effect: 'local' },
+  // A quote of ready policies for a customer: the PDF and the e-mail text, recorded in each policy's activity.
+  'quote.create': { input: QuoteRequest, output: QuoteResult, effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SkippedItem } from '../api/tolerant.js';
+import { AgreementTerms } from '../money/agreement-terms.js';
 
 /** Shapes that exist only between the main process and the renderer. */
 
@@ -13,6 +14,8 @@ export const Profile = z.object({
   lastCustomerIds: z.array(z.string()),
   /** Why this environment cannot be signed in to (its URL breaks the base-URL rule, e.g. a settings file written by hand). */
   unusable: z.string().optional(),
+  /** The agreement's currency and cancellation-fee schedule (the Sandbox's are its own, fixed). */
+  terms: AgreementTerms,
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -137,6 +140,8 @@ export const ProfileInput = z.object({
   id: z.string().min(1).max(64).optional(),
   name: z.string().trim().min(1, { error: 'Enter a name' }).max(60, { error: 'A name is at most 60 characters' }),
   baseUrl: ProfileBaseUrl,
+  /** Absent: the terms stay as they are (a new environment's are unknown). */
+  terms: AgreementTerms.optional(),
 });
 export type ProfileInput = z.input<typeof ProfileInput>;
 

@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { parseCancellationFee } from '../../shared/api/contract-choices.js';
-import { formatAmount } from '../../shared/format/money.js';
+import { formatMoney } from '../../shared/format/money.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { SandboxClient } from './cyber-support.js';
-import { ALEX, expect, expectAccessible, firstWithStatus, navTo, openDetail, screenshot, signInAs, test } from './support/capacity.js';
+import { ALEX, expect, expectAccessible, firstWithStatus, navTo, openDetail, screenshot, signInAs, test, typeCancelConfirmation } from './support/capacity.js';
 
 /**
  * Issue 17, item 11: the cancellation fee is no longer gone once the result
@@ -25,7 +25,9 @@ async function replicaReady(page: Page): Promise<void> {
 /** Cancels the policy shown through its dialog and returns the fee the result dialog stated, once that dialog is closed. */
 async function cancelShownPolicy(page: Page, policy: CapacityPolicy): Promise<number> {
   await page.getByTestId('policy-actions').getByRole('button', { name: 'Cancel policy…' }).click();
-  await page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` }).getByRole('button', { name: 'Cancel policy' }).click();
+  const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
+  await typeCancelConfirmation(dialog, policy.cidrId);
+  await dialog.getByRole('button', { name: 'Cancel policy' }).click();
   const result = page.getByRole('alertdialog', { name: 'Policy canceled' });
   await expect(result).toBeVisible();
   const fee = parseCancellationFee((await result.locator('.service-message').textContent()) ?? '');
@@ -53,7 +55,7 @@ test.describe('with a keychain (the record is kept on disk)', () => {
     await expect(entries).toHaveCount(1);
     await expect(entries.first()).toContainText('Cancellation');
     await expect(entries.first()).toContainText('Done');
-    await expect(entries.first()).toContainText(`Cancellation fee ${formatAmount(fee)}`);
+    await expect(entries.first()).toContainText(`Cancellation fee ${formatMoney(fee, 'USD')}`);
     await expect(entries.first()).toContainText(`by ${ALEX.username} in Sandbox`);
     // The time carries its zone.
     await expect(entries.first().locator('time')).toHaveText(/\(.+\)$/);
@@ -69,7 +71,7 @@ test.describe('with a keychain (the record is kept on disk)', () => {
     await openDetail(page, policy.cidrId);
     await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
     await expect(activity(page).getByRole('listitem')).toHaveCount(1);
-    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatAmount(fee)}`);
+    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatMoney(fee, 'USD')}`);
   });
 });
 
@@ -110,7 +112,7 @@ test.describe('without a keychain', () => {
     const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
     await openDetail(page, policy.cidrId);
     const fee = await cancelShownPolicy(page, policy);
-    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatAmount(fee)}`);
+    await expect(activity(page).getByRole('listitem').first()).toContainText(`Cancellation fee ${formatMoney(fee, 'USD')}`);
     await expect(activity(page).getByTestId('activity-session-only')).toHaveText(/Kept for this session only/);
   });
 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { parseCancellationFee, RULE_FOR_PEOPLE } from '../../shared/api/contract-choices.js';
-import { CURRENCY_UNKNOWN_NOTE, formatAmount } from '../../shared/format/money.js';
+import { formatMoney } from '../../shared/format/money.js';
 import {
   expect,
   expectAccessible,
@@ -17,6 +17,7 @@ import {
   signInAs,
   test,
   listFromOtherWindow,
+  typeCancelConfirmation,
 } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
@@ -54,9 +55,9 @@ test('every group of the policy is shown, with only the actions its status allow
   await openDetail(page, active.cidrId);
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(active.policyName);
-  await expect(page.getByTestId('price-ours')).toHaveText(formatAmount(active.pricing.ourPrice, 'en-US'));
-  await expect(page.getByTestId('price-provider')).toHaveText(formatAmount(active.pricing.cspProviderPrice, 'en-US'));
-  await expect(page.getByTestId('price-savings')).toContainText(formatAmount(active.pricing.savings, 'en-US'));
+  await expect(page.getByTestId('price-ours')).toHaveText(formatMoney(active.pricing.ourPrice, 'USD', 'en-US'));
+  await expect(page.getByTestId('price-provider')).toHaveText(formatMoney(active.pricing.cspProviderPrice, 'USD', 'en-US'));
+  await expect(page.getByTestId('price-savings')).toContainText(formatMoney(active.pricing.savings, 'USD', 'en-US'));
   await expect(page.getByTestId('group-region')).toContainText(active.cspRegion.availabilityZoneId);
   await expect(page.getByTestId('group-region')).toContainText(active.cspRegion.regionCode);
   await expect(page.getByTestId('group-instances')).toContainText(active.policyInstance.instanceType);
@@ -97,13 +98,12 @@ test('purchase from the detail: a confirmation with the prices, then the policy 
   await openDetail(page, ready.cidrId);
   await actions(page).getByRole('button', { name: 'Purchase…' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
-  await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(ready.pricing.ourPrice, 'en-US'));
-  // The service states no currency: said once, plainly, beside the prices (and once on the detail).
-  await expect(dialog.getByTestId('currency-note')).toHaveText(CURRENCY_UNKNOWN_NOTE);
-  await expect(page.getByTestId('group-pricing').getByTestId('currency-note')).toHaveCount(1);
+  await expect(dialog.getByTestId('purchase-price')).toHaveText(formatMoney(ready.pricing.ourPrice, 'USD', 'en-US'));
+  // The Sandbox environment's agreement names its currency (USD): every amount shows it, and no note says it is unset.
+  await expect(page.getByTestId('currency-note')).toHaveCount(0);
   // Detail dates name their time zone.
   await expect(page.getByTestId('group-dates').getByRole('heading')).toHaveText(/^Dates \(.+\)$/);
-  await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(ready.pricing.cspProviderPrice, 'en-US'));
+  await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatMoney(ready.pricing.cspProviderPrice, 'USD', 'en-US'));
   await dialog.getByRole('button', { name: /^Purchase for/ }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('purchase-notice')).toBeVisible();
@@ -276,19 +276,21 @@ test('cancel: the confirmation states policy, window and fee; the fee is shown; 
   const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
   await expect(dialog).toContainText(policy.cidrId);
   await expect(dialog).toContainText(/days\)/);
-  await expect(dialog.getByTestId('fee-warning')).toContainText('An early-cancellation fee may apply');
+  // The Sandbox environment's schedule is known: the estimate with its rule, labelled as one.
+  await expect(dialog.getByTestId('fee-estimate')).toContainText('Estimated early-cancellation fee');
   await expect(dialog.getByRole('button', { name: 'Keep policy' })).toBeFocused();
   await expectAccessible(page, 'cancel confirmation', '[data-testid="cancel-dialog"]');
   await screenshot(page, 'detail-cancel-confirm');
 
   // A double click is one cancellation.
+  await typeCancelConfirmation(dialog, policy.cidrId);
   await dialog.getByRole('button', { name: 'Cancel policy' }).dblclick();
   const result = page.getByRole('alertdialog', { name: 'Policy canceled' });
   await expect(result).toBeVisible();
   const message = (await result.locator('.service-message').textContent()) ?? '';
   const fee = parseCancellationFee(message);
   expect(fee).not.toBeNull();
-  await expect(result.getByTestId('cancellation-fee')).toContainText(formatAmount(fee as number, 'en-US'));
+  await expect(result.getByTestId('cancellation-fee')).toContainText(formatMoney(fee as number, 'USD', 'en-US'));
   await expectAccessible(page, 'cancellation fee', '[data-testid="cancel-result"]');
   await screenshot(page, 'detail-cancel-fee');
   expect(await requestCount(app, 'cancelCapacity')).toBe(1);
@@ -312,6 +314,7 @@ test('cancel of a policy that is no longer active is refused, said so, and the p
 
   await actions(page).getByRole('button', { name: 'Cancel policy…' }).click();
   const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
+  await typeCancelConfirmation(dialog, policy.cidrId);
   await dialog.getByRole('button', { name: 'Cancel policy' }).click();
   const error = dialog.getByTestId('error-message');
   await expect(error).toHaveAttribute('data-kind', 'rejected');

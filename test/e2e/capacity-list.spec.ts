@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
-import { formatAmount } from '../../shared/format/money.js';
+import { formatMoney } from '../../shared/format/money.js';
 import {
   ALEX,
   JORDAN,
@@ -48,7 +48,7 @@ test('the list shows every column of each policy, newest first, and a row opens 
   await expect(row).toContainText(`${first.policyInstance.instanceType} × ${first.policyInstance.qty}`);
   await expect(row).toContainText(first.policyInstance.platformCode);
   await expect(row).toContainText(first.cspRegion.availabilityZoneId);
-  await expect(row).toContainText(formatAmount(first.pricing.ourPrice, 'en-US'));
+  await expect(row).toContainText(formatMoney(first.pricing.ourPrice, 'USD', 'en-US'));
   await expect(row).toContainText(first.capacityConfiguration.autoRenewalEnabled ? /Weekly|Every 2 weeks|Monthly/ : 'Off');
   // Only the rows in view (and a few more) are in the page.
   expect(await table(page).locator('[role="row"][data-index]').count()).toBeLessThan(40);

@@ -2,7 +2,7 @@ import type { DeskApi } from '../../shared/ipc/api-shape.js';
 import type { Page } from '@playwright/test';
 import { Pricing, type CapacityPolicy } from '../../shared/api/capacity.js';
 import { RULE_FOR_PEOPLE } from '../../shared/api/contract-choices.js';
-import { formatAmount, formatFraction } from '../../shared/format/money.js';
+import { formatFraction, formatMoney } from '../../shared/format/money.js';
 import { parseWireDate } from '../../shared/format/dates.js';
 import { offerings } from '../../sandbox/routes/search.js';
 import {
@@ -153,9 +153,9 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
   // The safe choice has the focus: Enter, Enter must not buy.
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  await expect(dialog.getByTestId('purchase-price')).toHaveText(formatAmount(policy.ourPrice, 'en-US'));
-  await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatAmount(policy.cspProviderPrice, 'en-US'));
-  await expect(dialog.getByTestId('purchase-savings')).toContainText(formatAmount(policy.savings, 'en-US'));
+  await expect(dialog.getByTestId('purchase-price')).toHaveText(formatMoney(policy.ourPrice, 'USD', 'en-US'));
+  await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatMoney(policy.cspProviderPrice, 'USD', 'en-US'));
+  await expect(dialog.getByTestId('purchase-savings')).toContainText(formatMoney(policy.savings, 'USD', 'en-US'));
   await expect(dialog.getByTestId('purchase-savings')).toContainText(formatFraction(policy.savingsPercentage, 'en-US'));
   await expectAccessible(page, 'purchase confirmation', '[data-testid="purchase-dialog"]');
   await screenshot(page, 'search-purchase-confirm');
@@ -273,7 +273,7 @@ test('the search narrows the ready policies to what was searched and puts each f
 
   // Beside the wholly free offering: the policy that fits it, with its price and a purchase that confirms first.
   const fit = page.getByTestId('offering').first().locator(`[data-testid="offering-fit"][data-cidr="${policy.cidrId}"]`);
-  await expect(fit).toContainText(formatAmount(policy.pricing.ourPrice, 'en-US'));
+  await expect(fit).toContainText(formatMoney(policy.pricing.ourPrice, 'USD', 'en-US'));
   await fit.getByRole('button', { name: `Purchase ${policy.cidrId}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Purchase this capacity?' });
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();

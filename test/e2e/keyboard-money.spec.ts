@@ -92,6 +92,12 @@ test('a cancellation with the keyboard alone: the policy opened from the palette
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
   await expect(dialog.getByRole('button', { name: 'Keep policy' })).toBeFocused();
+  // A fee that may not be zero asks for the policy id: typed from the keyboard, in the field Tab reaches.
+  const typed = dialog.getByLabel('Type the policy id or the fee to confirm');
+  if ((await typed.count()) > 0) {
+    await tabTo(page, typed, { max: 10 });
+    await page.keyboard.type(policy.cidrId);
+  }
   // Tab stays inside the dialog: it reaches the confirmation and never the page behind.
   const confirm = dialog.getByRole('button', { name: 'Cancel policy' });
   await tabTo(page, confirm, { max: 6 });
@@ -133,7 +139,7 @@ test('a DR termination with the keyboard alone: the customer typed, the policy o
   const dialog = page.getByTestId('terminate-dialog');
   await expect(dialog.getByRole('button', { name: 'Keep the policy as it is' })).toBeFocused();
   const typed = dialog.getByLabel('Type the policy id or name to confirm');
-  await tabTo(page, typed, { max: 6 });
+  await tabTo(page, typed, { max: 10 });
   await page.keyboard.type(policy.cidrId);
   const confirm = dialog.getByTestId('confirm-terminate');
   await tabTo(page, confirm, { max: 6 });

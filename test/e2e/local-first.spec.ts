@@ -6,7 +6,7 @@ import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { addFault, clearFaults } from './cyber-support.js';
 import { expect, openAccountMenu, signIn, test } from './fixtures.js';
-import { listFromOtherWindow, requestCount, sandboxControl } from './support/capacity.js';
+import { listFromOtherWindow, requestCount, sandboxControl, typeCancelConfirmation } from './support/capacity.js';
 
 /**
  * Issue 15: one app over the encrypted local replica. Every view answers from
@@ -95,7 +95,9 @@ test('an action is written through at once: the canceled policy shows in the lis
   await rows(page).first().click();
   await expect(page.getByTestId('detail-cidr')).toHaveText(policy.cidrId);
   await page.getByTestId('policy-actions').getByRole('button', { name: 'Cancel policy…' }).click();
-  await page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` }).getByRole('button', { name: 'Cancel policy' }).click();
+  const cancelDialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
+  await typeCancelConfirmation(cancelDialog, policy.cidrId);
+  await cancelDialog.getByRole('button', { name: 'Cancel policy' }).click();
   await page.getByRole('alertdialog', { name: 'Policy canceled' }).getByRole('button', { name: 'Done' }).click();
 
   await sandboxControl(app, 'POST', '/stats/reset');

@@ -28,8 +28,12 @@ function expectedFigures(policies: readonly CapacityPolicy[], asOfMs: number) {
   };
 }
 
+/** An amount as the page's locale writes it, with the Sandbox environment's currency (USD). */
 async function localAmount(page: Page, value: number): Promise<string> {
-  return page.evaluate((n) => new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n), value);
+  return page.evaluate(
+    (n) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', currencyDisplay: 'code', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n),
+    value,
+  );
 }
 
 test('the overview’s figures agree with the sandbox’s data, and only figures cross to the window', async ({ openApp, app, page }) => {

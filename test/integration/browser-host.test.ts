@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
 import { AppEvents } from '../../electron/services/events.js';
 import type { Handlers } from '../../shared/ipc/contract.js';
+import { SANDBOX_TERMS } from '../../shared/money/agreement-terms.js';
 import { stubHandlers } from '../support/stub-handlers.js';
 
 /** Raw HTTP against the browser host: the secret, Host and Origin checks. */
 const keychain = { kind: 'memory' as const, reason: 'test' };
 const handlers: Handlers = stubHandlers({
-  'profiles.list': async () => [{ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: true, lastCustomerIds: [] }],
+  'profiles.list': async () => [{ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: true, lastCustomerIds: [], terms: SANDBOX_TERMS }],
   'session.status': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),
   'session.signIn': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),
   'session.signOut': async () => ({ signedIn: false, profileId: 'sandbox', keychain }),

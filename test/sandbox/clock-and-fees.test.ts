@@ -2,7 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CapacityPage, CapacityView, MessageResponse, type CapacityPolicy } from '../../shared/api/capacity.js';
 import { MESSAGE, OPERATING_STATE, QUERY, parseCancellationFee } from '../../shared/api/contract-choices.js';
 import { CyberPage, CyberView } from '../../shared/api/cyber.js';
-import { FEE_RULE, cancellationFee, roundCents } from '../../sandbox/state/fees.js';
+import { cancellationFee, roundCents } from '../../sandbox/state/fees.js';
+
+/** The sandbox's stated rates (docs/sandbox.md), written out here so a change to the shared schedule shows. */
+const FEE_RULE = { lowRate: 0.1, highRate: 0.25, afterLaunchRate: 0.5 } as const;
 import { ALEX, DAY_S, Sandbox, expectBody, expectError } from './helpers.js';
 
 const DAY = DAY_S * 1000;

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { INSTANCE_CATALOG, REGIONS } from '../../sandbox/seed/catalog.js';
-import { FEE_RULE } from '../../sandbox/state/fees.js';
+import { SANDBOX_FEE_SCHEDULE } from '../../shared/money/fee-schedule.js';
+import { SANDBOX_TERMS } from '../../shared/money/agreement-terms.js';
 
 const doc = await readFile(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
 
@@ -19,10 +20,16 @@ describe('docs/sandbox.md', () => {
   });
 
   it('states the fee rule with the figures the code uses', () => {
-    expect(doc).toContain(`${FEE_RULE.freeDaysBeforeLaunch} days or more before launch`);
-    expect(doc).toContain(`${FEE_RULE.lowRate * 100} % of ourPrice`);
-    expect(doc).toContain(`${FEE_RULE.highRate * 100} % of ourPrice`);
-    expect(doc).toContain(`${FEE_RULE.afterLaunchRate * 100} % of ourPrice`);
+    const [free, low, high] = SANDBOX_FEE_SCHEDULE.beforeLaunch;
+    expect(free?.percent).toBe(0);
+    expect(doc).toContain(`${free?.daysBeforeLaunch} days or more before launch`);
+    expect(doc).toContain(`from ${high?.daysBeforeLaunch === 0 ? low?.daysBeforeLaunch : '?'} days (inclusive) to ${free?.daysBeforeLaunch} days before launch | ${low?.percent} % of ourPrice`);
+    expect(doc).toContain(`under ${low?.daysBeforeLaunch} days before launch | ${high?.percent} % of ourPrice`);
+    expect(doc).toContain(`${SANDBOX_FEE_SCHEDULE.afterLaunch.percent} % of ourPrice × (time left in the window`);
+  });
+
+  it('states the currency the Sandbox environment uses', () => {
+    expect(doc).toContain(`Amounts are in **${SANDBOX_TERMS.currency}**`);
   });
 
   it('documents every control', () => {

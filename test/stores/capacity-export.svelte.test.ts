@@ -14,19 +14,23 @@ describe('the capacity export', () => {
       const { offset } = input as { offset: number };
       // A service page of 3, smaller than the export's window.
       const page = windowOf(ids.slice(offset, offset + 3), ids.length);
-      return { ok: true, value: { ...page, offset } };
+      return { ok: true, value: { ...page, offset, rows: page.rows.map((row) => ({ ...row, pricing: { ourPrice: 100 } })) } };
     });
-    const result = await collectCapacityExport(shown);
+    const result = await collectCapacityExport(shown, 'USD');
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.data.rows.map((row) => row[0])).toEqual(ids);
     expect(result.data.header[0]).toBe('Policy ID');
+    // Every priced row names the currency beside its amount.
+    const currencyColumn = result.data.header.indexOf('Currency');
+    expect(result.data.header[currencyColumn - 1]).toBe('Our price');
+    expect(result.data.rows.map((row) => [row[currencyColumn - 1], row[currencyColumn]])).toEqual(ids.map(() => [100, 'USD']));
     expect(calls.map((call) => (call.input as { offset: number }).offset)).toEqual([0, 3, 6]);
     expect(calls[0]?.input).toMatchObject({ status: 'ACTIVE', text: 'p5', sortBy: 'createdDate', sortOrder: 'desc' });
   });
 
   it('returns the failure instead of a partial file', async () => {
     answer('capacity.list', () => ({ ok: false, error: UNREACHABLE }));
-    expect(await collectCapacityExport(shown)).toEqual({ ok: false, error: UNREACHABLE });
+    expect(await collectCapacityExport(shown, 'USD')).toEqual({ ok: false, error: UNREACHABLE });
   });
 });

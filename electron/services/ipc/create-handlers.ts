@@ -5,6 +5,7 @@ import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
 import { PolicyRepository } from '../repository/policy-repository.js';
 import { ActivityLog, configuredFields } from '../activity/activity-log.js';
+import { createQuoteHandlers } from '../quote/quote-handlers.js';
 import { networkStatus, readNetworkConfig, type NetworkConfig } from '../network/network-config.js';
 import type { ProxyInUse } from '../../../shared/ipc/models.js';
 import { ProfileEditor } from '../profiles/profile-editor.js';
@@ -161,5 +162,6 @@ export function createHandlers({
     'views.state': async () => uiState.all(),
     'views.setState': (entry) => uiState.set(entry),
     'activity.list': ({ policyKind, policyId }) => activity.list(policyKind, policyId),
+    ...createQuoteHandlers({ repository, profiles, session, activity }),
   };
 }

@@ -1,5 +1,6 @@
 import { baseUrlProblem, MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/models.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { SANDBOX_TERMS, UNKNOWN_TERMS, type AgreementTerms } from '../../../shared/money/agreement-terms.js';
 import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
 import type { SettingsStore, StoredProfile } from '../settings/settings-store.js';
 
@@ -11,6 +12,8 @@ export interface ProfileDraft {
   readonly id?: string | undefined;
   readonly name: string;
   readonly baseUrl: string;
+  /** Absent: kept as they are. */
+  readonly terms?: AgreementTerms | undefined;
 }
 
 /**
@@ -34,6 +37,7 @@ export class ProfileRegistry {
       builtIn: true,
       ...(sandboxUsername ? { lastUsername: sandboxUsername } : {}),
       lastCustomerIds: ownEntry(lastCustomerIds, SANDBOX_PROFILE_ID) ?? [],
+      terms: SANDBOX_TERMS,
     };
     const own = profiles.map((p): Profile => {
       const lastUsername = ownEntry(lastUsernames, p.id) ?? p.lastUsername;
@@ -47,6 +51,7 @@ export class ProfileRegistry {
         ...(lastUsername ? { lastUsername } : {}),
         lastCustomerIds: ownEntry(lastCustomerIds, p.id) ?? [],
         ...(unusable ? { unusable } : {}),
+        terms: p.terms ?? UNKNOWN_TERMS,
       };
     });
     return [sandbox, ...own];
@@ -69,7 +74,8 @@ export class ProfileRegistry {
     if (clash) throw new AppFailure({ kind: 'invalid-input', field: 'name', message: `A profile named “${clash.name}” already exists.` });
 
     const id = draft.id ?? uniqueId(draft.name, new Set([SANDBOX_PROFILE_ID, ...profiles.map((p) => p.id)]));
-    const stored: StoredProfile = { id, name: draft.name, baseUrl: draft.baseUrl };
+    const terms = draft.terms ?? profiles.find((p) => p.id === id)?.terms;
+    const stored: StoredProfile = { id, name: draft.name, baseUrl: draft.baseUrl, ...(terms ? { terms } : {}) };
     await this.settings.update((s) => ({
       ...s,
       profiles: draft.id === undefined ? [...s.profiles, stored] : s.profiles.map((p) => (p.id === id ? { ...p, ...stored } : p)),

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { AgreementTerms } from '../../../shared/money/agreement-terms.js';
 import { dictionary, dictionaryOf } from '../../../shared/records.js';
 import { readJsonFile, writeFileAtomic, type UnreadableReporter } from './json-file.js';
 
@@ -9,6 +10,7 @@ export const StoredProfile = z.object({
   name: z.string().min(1),
   baseUrl: z.url(),
   lastUsername: z.string().optional(),
+  terms: AgreementTerms.optional(),
 });
 export type StoredProfile = z.infer<typeof StoredProfile>;
 

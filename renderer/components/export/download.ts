@@ -2,7 +2,7 @@
  * Offers text as a file download from the page itself: the browser host's way
  * of saving an export (Electron saves through the OS dialog instead).
  */
-export function downloadText(fileName: string, content: string, type = 'text/csv;charset=utf-8'): void {
+export function downloadText(fileName: string, content: BlobPart, type = 'text/csv;charset=utf-8'): void {
   const url = URL.createObjectURL(new Blob([content], { type }));
   const link = document.createElement('a');
   link.href = url;

@@ -1,6 +1,6 @@
 import { LocalCapacityQuery as LocalCapacityQueryInput, type LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CapacityPolicy, type CapacityStatus } from '../../../shared/api/capacity.js';
@@ -155,4 +155,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOT_DIR, `capacity-${name}-${colorScheme}.png`), animations: 'disabled', caret: 'hide' });
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * Types the policy id into an open cancel dialog when it asks for it (a fee
+ * that may not be zero needs that deliberate step); a free cancel has no field.
+ */
+export async function typeCancelConfirmation(dialog: Locator, cidrId: string): Promise<void> {
+  await expect(dialog.getByRole('button', { name: 'Keep policy' })).toBeVisible();
+  const field = dialog.getByLabel('Type the policy id or the fee to confirm');
+  if ((await field.count()) > 0) await field.fill(cidrId);
 }

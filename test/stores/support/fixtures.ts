@@ -1,6 +1,7 @@
 import type { AppError } from '../../../shared/ipc/result.js';
 import type { OfferingsRead } from '../../../shared/api/readers.js';
 import type { Profile } from '../../../shared/ipc/models.js';
+import { UNKNOWN_TERMS } from '../../../shared/money/agreement-terms.js';
 import type { CapacityWindow, Origin, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview } from '../../../shared/ipc/sourced.js';
 
 export const SERVICE_NOW: Origin = { source: 'service', fetchedAt: '2026-11-23T03:00:00.000Z' };
@@ -53,5 +54,5 @@ export function cyberPageOf(ids: readonly string[], total: number, origin: Origi
 
 /** A profile that remembers these customers, most recent first. */
 export function profileOf(id: string, lastCustomerIds: string[]): Profile {
-  return { id, name: id, baseUrl: 'http://127.0.0.1:1', builtIn: true, lastCustomerIds };
+  return { id, name: id, baseUrl: 'http://127.0.0.1:1', builtIn: true, lastCustomerIds, terms: UNKNOWN_TERMS };
 }

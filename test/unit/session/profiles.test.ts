@@ -6,6 +6,7 @@ import { ProfileRegistry } from '../../../electron/services/profiles/profile-reg
 import { SettingsStore } from '../../../electron/services/settings/settings-store.js';
 import { MAX_REMEMBERED_CUSTOMERS, ProfileInput } from '../../../shared/ipc/models.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
+import { SANDBOX_TERMS, UNKNOWN_TERMS } from '../../../shared/money/agreement-terms.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -53,7 +54,7 @@ describe('the profile registry', () => {
     const { registry, settings } = await openRegistry();
     const staging = await registry.save({ name: 'Staging EU', baseUrl: 'https://staging.example.com' });
     const again = await registry.save({ name: 'Staging-EU 2', baseUrl: 'https://staging2.example.com' });
-    expect(staging).toEqual({ id: 'staging-eu', name: 'Staging EU', baseUrl: 'https://staging.example.com', builtIn: false, lastCustomerIds: [] });
+    expect(staging).toEqual({ id: 'staging-eu', name: 'Staging EU', baseUrl: 'https://staging.example.com', builtIn: false, lastCustomerIds: [], terms: UNKNOWN_TERMS });
     expect(again.id).toBe('staging-eu-2');
     expect(registry.list().map((p) => p.id)).toEqual(['sandbox', 'staging-eu', 'staging-eu-2']);
 
@@ -72,6 +73,69 @@ describe('the profile registry', () => {
     await expect(registry.save({ id: 'sandbox', name: 'Mine', baseUrl: 'https://x.example.com' })).rejects.toBeInstanceOf(AppFailure);
     await expect(registry.remove('sandbox')).rejects.toMatchObject({ error: { kind: 'invalid-input' } });
     await expect(registry.remove('nope')).rejects.toMatchObject({ error: { kind: 'not-found' } });
+  });
+
+  it('keeps each environment’s agreement terms with it, across a restart; the Sandbox has its own', async () => {
+    const { registry, settings } = await openRegistry();
+    expect(registry.find('sandbox')?.terms).toEqual(SANDBOX_TERMS);
+    const created = await registry.save({ name: 'Prod', baseUrl: 'https://api.example.com' });
+    expect(created.terms).toEqual(UNKNOWN_TERMS);
+    const input = ProfileInput.parse({
+      id: created.id,
+      name: 'Prod',
+      baseUrl: 'https://api.example.com',
+      terms: {
+        currency: ' eur ',
+        cancellation: {
+          kind: 'known',
+          beforeLaunch: [
+            { daysBeforeLaunch: 0, percent: 40 },
+            { daysBeforeLaunch: 14, percent: 5 },
+          ],
+          afterLaunch: { percent: 100, ofRemainingWindow: false },
+        },
+      },
+    });
+    await registry.save(input);
+    // A later save without terms (e.g. a rename) keeps them.
+    await registry.save({ id: created.id, name: 'Production', baseUrl: 'https://api.example.com' });
+    const reopened = new ProfileRegistry(settings, () => 'http://127.0.0.1:4010');
+    await settings.load();
+    const terms = reopened.find(created.id)?.terms;
+    expect(terms?.currency).toBe('EUR');
+    expect(terms?.cancellation).toEqual({
+      kind: 'known',
+      beforeLaunch: [
+        { daysBeforeLaunch: 14, percent: 5 },
+        { daysBeforeLaunch: 0, percent: 40 },
+      ],
+      afterLaunch: { percent: 100, ofRemainingWindow: false },
+    });
+  });
+
+  it('refuses terms that are not a currency code or a usable schedule, with a clear message', () => {
+    const base = { name: 'x', baseUrl: 'https://api.example.com' };
+    const schedule = (beforeLaunch: unknown) => ({ kind: 'known', beforeLaunch, afterLaunch: { percent: 50, ofRemainingWindow: true } });
+    expect(messageOf({ ...base, terms: { currency: 'US$', cancellation: { kind: 'unknown' } } })).toBe('A currency is a three-letter ISO 4217 code, e.g. USD or EUR');
+    expect(messageOf({ ...base, terms: { currency: 'XYZ', cancellation: { kind: 'unknown' } } })).toBe('That is not an ISO 4217 currency code');
+    expect(messageOf({ ...base, terms: { currency: null, cancellation: schedule([{ daysBeforeLaunch: 7, percent: 10 }]) } })).toBe(
+      'Add a row for 0 days: the fee just before launch',
+    );
+    expect(messageOf({ ...base, terms: { currency: null, cancellation: schedule([{ daysBeforeLaunch: 0, percent: 101 }]) } })).toBe(
+      'A fee is at most 100 % of the price',
+    );
+    expect(
+      messageOf({
+        ...base,
+        terms: {
+          currency: null,
+          cancellation: schedule([
+            { daysBeforeLaunch: 0, percent: 1 },
+            { daysBeforeLaunch: 0, percent: 2 },
+          ]),
+        },
+      }),
+    ).toBe('Each number of days appears once');
   });
 
   it('remembers the last customer ids per profile, most recent first, without repeats', async () => {

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import type { CapacityView } from '../api/capacity.js';
+import { formatFraction, formatMoney } from '../format/money.js';
+import type { AgreementTerms } from '../money/agreement-terms.js';
+import { scheduleLines } from '../money/fee-schedule.js';
+
+/**
+ * A quote a customer can read: ready-for-purchase policies with our price,
+ * the provider's, the savings, processing fees, the cancellation schedule of
+ * the agreement, a validity date and the account manager's name. One model,
+ * written as plain e-mail text here and as a PDF in the main process, so the
+ * two always say the same numbers.
+ */
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Who the quote is for. A free-text name for now: the customer book (another
+ * module) will hand its customer's name here, and nothing else changes.
+ */
+export const QuoteCustomer = z.object({
+  name: z.string().trim().min(1, { error: 'Enter the customer’s name' }).max(500, { error: 'A customer name is at most 500 characters' }),
+});
+
+export const QuoteRequest = z.object({
+  policyIds: z
+    .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'A policy id has only letters, digits, _ and -' }))
+    .min(1, { error: 'Choose at least one policy' })
+    .max(100, { error: 'A quote has at most 100 policies' })
+    .refine((ids) => new Set(ids).size === ids.length, { error: 'Each policy appears once' }),
+  customer: QuoteCustomer,
+  accountManager: z.string().trim().min(1, { error: 'Enter your name' }).max(200, { error: 'A name is at most 200 characters' }),
+  /** The last day the prices hold, as YYYY-MM-DD. */
+  validUntil: z.iso.date({ error: 'Enter the date the quote is valid until' }),
+  /** The customer's UTC offset in hours, to show each window as they read time. */
+  customerUtcOffset: z.number().min(-18).max(18),
+  paper: z.enum(['A4', 'Letter']),
+});
+export type QuoteRequest = z.infer<typeof QuoteRequest>;
+
+export const QuoteResult = z.object({
+  fileName: z.string(),
+  /** The PDF's bytes, base64 (the IPC carries JSON). */
+  pdfBase64: z.string(),
+  /** The same quote as plain text for an e-mail. */
+  text: z.string(),
+  /** Characters the PDF's font cannot show were written as "?" (the text keeps them). */
+  replacedCharacters: z.boolean(),
+});
+export type QuoteResult = z.infer<typeof QuoteResult>;
+
+export interface QuoteLine {
+  readonly cidrId: string;
+  readonly policyName: string;
+  /** "4 × m5.large" per instance group. */
+  readonly instances: string;
+  readonly platform: string;
+  readonly zone: string;
+  readonly window: string;
+  readonly ourPrice: number;
+  readonly providerPrice: number;
+  readonly savings: number;
+  readonly savingsFraction: number;
+  readonly cardFee: number | null;
+  readonly bankFee: number | null;
+}
+
+export interface Quote {
+  readonly customerName: string;
+  readonly accountManager: string;
+  readonly validUntil: string;
+  readonly preparedAt: string;
+  readonly currency: string | null;
+  readonly lines: readonly QuoteLine[];
+  readonly total: { readonly ourPrice: number; readonly providerPrice: number; readonly savings: number; readonly savingsFraction: number };
+  /** The agreement's cancellation schedule in words; empty when it is unknown. */
+  readonly cancellation: readonly string[];
+  readonly paper: QuoteRequest['paper'];
+}
+
+/** The quote of these policies (in the order asked), under the environment's terms. */
+export function buildQuote(request: QuoteRequest, policies: readonly CapacityView[], terms: AgreementTerms, now: Date): Quote {
+  const lines = policies.map((view): QuoteLine => {
+    const pricing = view.pricing;
+    return {
+      cidrId: view.policyDetails.cidrId,
+      policyName: view.policyDetails.policyName,
+      instances: view.instances.map((instance) => `${instance.qty} × ${instance.instanceType}`).join(', '),
+      platform: [...new Set(view.instances.map((instance) => instance.platformCode))].join(', '),
+      zone: view.regionSettings.availabilityZoneId,
+      window: `${atOffset(view.dates.launchDateTime, request.customerUtcOffset)} to ${atOffset(view.dates.endDateTime, request.customerUtcOffset)}`,
+      ourPrice: pricing.ourPrice,
+      providerPrice: pricing.cspProviderPrice,
+      savings: pricing.savings,
+      savingsFraction: pricing.savingsPercentage,
+      cardFee: pricing.creditCardProcessingFee,
+      bankFee: pricing.bankAccountProcessingFee,
+    };
+  });
+  const sum = (pick: (line: QuoteLine) => number) => cents(lines.reduce((total, line) => total + pick(line), 0));
+  const providerPrice = sum((line) => line.providerPrice);
+  const savings = sum((line) => line.savings);
+  return {
+    customerName: request.customer.name,
+    accountManager: request.accountManager,
+    validUntil: request.validUntil,
+    preparedAt: now.toISOString().slice(0, 10),
+    currency: terms.currency,
+    lines,
+    total: { ourPrice: sum((line) => line.ourPrice), providerPrice, savings, savingsFraction: providerPrice > 0 ? savings / providerPrice : 0 },
+    cancellation: scheduleLines(terms.cancellation),
+    paper: request.paper,
+  };
+}
+
+/** The texts of a quote, shared by the e-mail and the PDF: amounts always with the currency (en-US digits, as a document sent abroad). */
+export function quoteMoney(quote: Quote, amount: number | null): string {
+  return amount === null ? 'not offered' : formatMoney(amount, quote.currency, 'en-US');
+}
+
+export function quotePercent(fraction: number): string {
+  return formatFraction(fraction, 'en-US');
+}
+
+export const CURRENCY_NOT_STATED = 'Amounts are in the currency of our agreement (not set in Capacity Desk).';
+export const CANCELLATION_UNKNOWN = 'Cancellation fees: as in our agreement (the schedule is not entered in Capacity Desk; ask us before canceling).';
+
+/** The quote as plain text for an e-mail. */
+export function quoteText(quote: Quote): string {
+  const out: string[] = [
+    `Quote for ${quote.customerName}`,
+    `Prepared ${quote.preparedAt} by ${quote.accountManager}; valid until ${quote.validUntil}.`,
+    ...(quote.currency === null ? [CURRENCY_NOT_STATED] : []),
+    '',
+  ];
+  quote.lines.forEach((line, index) => {
+    out.push(
+      `${index + 1}. ${line.policyName} (${line.cidrId})`,
+      `   ${line.instances}, ${line.platform}, zone ${line.zone}`,
+      `   Window: ${line.window}`,
+      `   Our price: ${quoteMoney(quote, line.ourPrice)} (provider price ${quoteMoney(quote, line.providerPrice)})`,
+      `   Savings: ${quoteMoney(quote, line.savings)} (${quotePercent(line.savingsFraction)})`,
+      `   Processing fees: card ${quoteMoney(quote, line.cardFee)}, bank account ${quoteMoney(quote, line.bankFee)}`,
+      '',
+    );
+  });
+  out.push(
+    `Total: ${quoteMoney(quote, quote.total.ourPrice)} (provider price ${quoteMoney(quote, quote.total.providerPrice)}; savings ${quoteMoney(quote, quote.total.savings)}, ${quotePercent(quote.total.savingsFraction)})`,
+    '',
+    ...(quote.cancellation.length > 0 ? ['Cancellation fees (of our price, by when a policy is canceled):', ...quote.cancellation.map((line) => `- ${line}`)] : [CANCELLATION_UNKNOWN]),
+  );
+  return out.join('\n');
+}
+
+/** "2026-12-01 00:00 UTC+01:00": the instant as the customer reads it. */
+export function atOffset(iso: string, offsetHours: number): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const shifted = new Date(ms + offsetHours * HOUR_MS).toISOString();
+  return `${shifted.slice(0, 10)} ${shifted.slice(11, 16)} ${offsetLabel(offsetHours)}`;
+}
+
+function offsetLabel(offsetHours: number): string {
+  if (offsetHours === 0) return 'UTC';
+  const minutes = Math.round(Math.abs(offsetHours) * 60);
+  return `UTC${offsetHours < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+function cents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}

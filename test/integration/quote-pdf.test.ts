@@ -1,0 +1,122 @@
+/**
+ * A quote a customer can read: through the real dispatch and services on the
+ * sandbox, saved as a PDF that poppler renders (pdftoppm) and reads back
+ * (pdftotext) with the policies' own numbers; recorded in each policy's activity.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import type { ActivityList } from '../../shared/ipc/activity.js';
+import type { Result } from '../../shared/ipc/result.js';
+import { formatFraction, formatMoney } from '../../shared/format/money.js';
+import { SANDBOX_FEE_SCHEDULE, scheduleLines } from '../../shared/money/fee-schedule.js';
+import { atOffset, type QuoteRequest, type QuoteResult } from '../../shared/quote/quote.js';
+import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+
+const run = promisify(execFile);
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+
+let app: FastApp;
+let dir: string;
+let ready: CapacityPolicy[];
+
+beforeAll(async () => {
+  app = await startFastApp();
+  dir = await mkdtemp(join(tmpdir(), 'capacity-desk-quote-'));
+  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+  ready = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'READY_FOR_PURCHASE', limit: 100 })).rows;
+});
+afterAll(async () => {
+  await app.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const request = (policyIds: string[], paper: QuoteRequest['paper'] = 'A4', name = 'Northwind Traders'): QuoteRequest => ({
+  policyIds,
+  customer: { name },
+  accountManager: 'Alex Morgan',
+  validUntil: '2026-12-31',
+  customerUtcOffset: 1,
+  paper,
+});
+
+async function pdfOf(result: QuoteResult, name: string): Promise<{ text: string; path: string }> {
+  const path = join(dir, name);
+  await writeFile(path, Buffer.from(result.pdfBase64, 'base64'));
+  const { stdout } = await run('pdftotext', ['-layout', path, '-']);
+  return { text: stdout, path };
+}
+
+async function pageSize(path: string): Promise<string> {
+  const { stdout } = await run('pdfinfo', [path]);
+  return /Page size:\s+(.+)/.exec(stdout)?.[1] ?? '';
+}
+
+describe('quote.create', () => {
+  it('writes a real PDF whose numbers are the policies’ own, in the Sandbox’s currency, on A4 and Letter', async () => {
+    const chosen = ready.slice(0, 3);
+    const result = value<QuoteResult>(await app.call('quote.create', request(chosen.map((p) => p.cidrId))));
+    const { text, path } = await pdfOf(result, 'a4.pdf');
+    expect(await pageSize(path)).toMatch(/^595\.\d* x 841\.\d* pts \(A4\)/);
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Quote for Northwind Traders');
+    expect(flat).toContain('by Alex Morgan. Valid until 2026-12-31.');
+    for (const policy of chosen) {
+      const money = (n: number) => formatMoney(n, 'USD', 'en-US').replace(/\s/g, ' ');
+      expect(flat).toContain(`${policy.policyName} (${policy.cidrId})`);
+      expect(flat).toContain(`${policy.policyInstance.qty} × ${policy.policyInstance.instanceType}, ${policy.policyInstance.platformCode}, zone ${policy.cspRegion.availabilityZoneId}`);
+      expect(flat).toContain(`Window: ${atOffset(policy.capacityConfiguration.launchDateTime, 1)} to ${atOffset(policy.capacityConfiguration.endDateTime, 1)}`);
+      expect(flat).toContain(`Our price: ${money(policy.pricing.ourPrice)}`);
+      expect(flat).toContain(`Provider price: ${money(policy.pricing.cspProviderPrice)}`);
+      expect(flat).toContain(`Savings: ${money(policy.pricing.savings)} (${formatFraction(policy.pricing.savingsPercentage, 'en-US')})`);
+    }
+    const total = chosen.reduce((sum, p) => sum + p.pricing.ourPrice, 0);
+    expect(flat).toContain(`Total: ${formatMoney(Math.round(total * 100) / 100, 'USD', 'en-US').replace(/\s/g, ' ')}`);
+    for (const line of scheduleLines(SANDBOX_FEE_SCHEDULE)) expect(flat).toContain(line);
+    // The e-mail text says the same.
+    expect(result.text).toContain(`Our price: ${formatMoney(chosen[0]!.pricing.ourPrice, 'USD', 'en-US')}`);
+    expect(result.fileName).toBe('Quote Northwind Traders 2026-11-26.pdf'.replace('2026-11-26', new Date().toISOString().slice(0, 10)));
+
+    // Rendered by poppler: one PNG per page, not empty.
+    await run('pdftoppm', ['-png', '-r', '50', path, join(dir, 'a4')]);
+    const pngs = (await readdir(dir)).filter((name) => name.startsWith('a4') && name.endsWith('.png'));
+    expect(pngs.length).toBeGreaterThan(0);
+    expect((await stat(join(dir, pngs[0]!))).size).toBeGreaterThan(1000);
+
+    const letter = value<QuoteResult>(await app.call('quote.create', request([chosen[0]!.cidrId], 'Letter')));
+    expect(await pageSize((await pdfOf(letter, 'letter.pdf')).path)).toMatch(/^612 x 792 pts \(letter\)/);
+
+    // Recorded in each policy's activity.
+    const activity = value<ActivityList>(await app.call('activity.list', { policyKind: 'capacity', policyId: chosen[0]!.cidrId }));
+    expect(activity.entries[0]).toMatchObject({ action: 'quote', outcome: 'succeeded', price: chosen[0]!.pricing.ourPrice });
+  });
+
+  it('keeps hostile names whole in the text, draws them in the PDF with what its font has, and pages 20 policies', async () => {
+    const name = `\u202eNorthwind\u202c __proto__ Ünïcode 北风 ${'x'.repeat(440)}`;
+    const result = value<QuoteResult>(await app.call('quote.create', request(ready.slice(0, 20).map((p) => p.cidrId), 'Letter', name)));
+    expect(result.text).toContain(name.trim());
+    expect(result.replacedCharacters).toBe(true);
+    const { text } = await pdfOf(result, 'hostile.pdf');
+    expect(text).toContain('Northwind __proto__ Ünïcode ??');
+    expect(text).not.toContain('\u202e');
+    for (const policy of ready.slice(0, 20)) expect(text).toContain(policy.cidrId);
+  });
+
+  it('refuses a policy that is not ready for purchase, and bad input, with a clear message', async () => {
+    const active = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'ACTIVE', limit: 1 })).rows[0]!;
+    const refused = await app.call('quote.create', request([active.cidrId]));
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toBe(`Policy ${active.cidrId} is active: a quote offers only policies ready for purchase.`);
+    const empty = await app.call('quote.create', { ...request([ready[0]!.cidrId]), customer: { name: '  ' } });
+    expect(empty.ok).toBe(false);
+    if (!empty.ok) expect(empty.error.message).toContain('Enter the customer’s name');
+  });
+});
