@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BODY_BYTES, ENDPOINTS } from '../../shared/api/endpoints.js
 import type { MoneyState } from '../../shared/ipc/money.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { sandboxAccess } from '../support/test-app.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
 
 /** Each whole call's deadline here: far below the trickled answers' length, far above a normal answer. */
@@ -43,7 +44,7 @@ const posts = (path: string) => proxy.requests.filter((line) => line.startsWith(
 
 beforeAll(async () => {
   app = await startFastApp({ totalMs: TOTAL_MS, moneyCheckDelaysMs: [0, 100] });
-  proxy = await startHostileProxy(app.services.sandbox.url);
+  proxy = await startHostileProxy(app.services.sandbox.url, sandboxAccess(app.services));
   const hostile = value<{ id: string }>(await app.call('profiles.save', { name: 'Hostile', baseUrl: proxy.url })).id;
   value(await app.call('session.signIn', { profileId: hostile, username: ALEX.username, password: ALEX.password }));
   const list = async (status: string) => value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;

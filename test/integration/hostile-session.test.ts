@@ -19,6 +19,7 @@ import { SessionService } from '../../electron/services/session/session-service.
 import { SettingsStore } from '../../electron/services/settings/settings-store.js';
 import { AppFailure } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { sandboxAccess } from '../support/test-app.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
 
 const SIGN_IN = ENDPOINTS.signIn.path;
@@ -38,7 +39,7 @@ async function start(): Promise<FastApp> {
   return app;
 }
 async function proxyFor(app: FastApp): Promise<HostileProxy> {
-  const proxy = await startHostileProxy(app.services.sandbox.url);
+  const proxy = await startHostileProxy(app.services.sandbox.url, sandboxAccess(app.services));
   open.push(proxy);
   return proxy;
 }
@@ -68,7 +69,8 @@ describe('3. a session is bound to the base URL that issued its token', () => {
       ok: false,
       error: { kind: 'conflict', field: 'baseUrl', message: 'A sign-in to this environment is under way. Wait until it finishes before changing its URL.' },
     });
-    expect(await signingIn).toMatchObject({ ok: true, value: { signedIn: true } });
+    const signedIn = await signingIn;
+    expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ ok: true, value: { signedIn: true } });
     value(await app.call('capacity.list', { limit: 10 }));
     expect(withToken(oldUrl).length).toBeGreaterThan(0);
     expect(newUrl.requests).toEqual([]);

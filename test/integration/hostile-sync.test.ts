@@ -10,6 +10,7 @@ import { ENDPOINTS } from '../../shared/api/endpoints.js';
 import type { SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { sandboxAccess } from '../support/test-app.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
 
 const LIST = ENDPOINTS.listCapacities.path;
@@ -28,7 +29,7 @@ const listRequests = () => proxy.requests.filter((line) => line.startsWith(`GET 
 
 beforeAll(async () => {
   app = await startFastApp();
-  proxy = await startHostileProxy(app.services.sandbox.url);
+  proxy = await startHostileProxy(app.services.sandbox.url, sandboxAccess(app.services));
   const hostile = value<{ id: string }>(await app.call('profiles.save', { name: 'Hostile', baseUrl: proxy.url })).id;
   value(await app.call('session.signIn', { profileId: hostile, username: ALEX.username, password: ALEX.password }));
   real = value<SyncSummary>(await app.call('offline.sync')).capacities;

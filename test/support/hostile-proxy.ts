@@ -37,7 +37,9 @@ export interface HostileProxy {
   close(): Promise<void>;
 }
 
-export async function startHostileProxy(target: string): Promise<HostileProxy> {
+/** `headers` go with every relayed request: the built-in sandbox's per-run secret, which the app sends to the sandbox's own address only. */
+export async function startHostileProxy(target: string, headers: Readonly<Record<string, string>> = {}): Promise<HostileProxy> {
+  const extraHeaders = headers;
   const base = target.replace(/\/+$/, '');
   let rules: readonly HostileRule[] = [];
   const requests: string[] = [];
@@ -45,7 +47,7 @@ export async function startHostileProxy(target: string): Promise<HostileProxy> {
   const timers = new Set<NodeJS.Timeout>();
 
   const relay = async (req: IncomingMessage, body: Buffer): Promise<{ status: number; text: string; contentType: string }> => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extraHeaders };
     for (const [name, value] of Object.entries(req.headers)) {
       if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
     }
