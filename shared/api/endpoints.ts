@@ -195,6 +195,8 @@ export const ENDPOINTS = {
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
+/** The endpoints that need a signed-in user's token (every one but sign-in). */
+export type AuthenticatedEndpoint = { [N in EndpointName]: (typeof ENDPOINTS)[N]['auth'] extends true ? N : never }[EndpointName];
 
 /** Fills `{name}` placeholders, encoding each value. */
 export function buildPath(template: string, params: Readonly<Record<string, string>>): string {
