@@ -230,8 +230,3 @@ export function compilePathMatcher(template: string): (path: string) => Record<s
     return params;
   };
 }
-
-/** Turns a template into a matcher for the sandbox's router. */
-export function matchPath(template: string, path: string): Record<string, string> | null {
-  return compilePathMatcher(template)(path);
-}
