@@ -54,7 +54,3 @@ export function findUser(username: string): SandboxUser | undefined {
   const wanted = username.trim().toLowerCase();
   return SANDBOX_USERS.find((user) => user.username === wanted);
 }
-
-export function userOwningCustomer(cidExt: string): SandboxUser | undefined {
-  return SANDBOX_USERS.find((user) => user.customers.some((customer) => customer.cidExt === cidExt));
-}

@@ -2,12 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname } from 'node:path';
-import type { Channel } from '../../shared/ipc/channels.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { SECURITY_HEADERS, developmentPolicy } from '../../shared/security/csp.js';
 import type { AppEvents } from '../services/events.js';
 import { dispatch, isChannel, type InternalErrorReporter } from '../services/ipc/dispatch.js';
-import type { Handlers } from '../../shared/ipc/contract.js';
+import { inputTooLargeMessage, maxInputBytes, type Handlers } from '../../shared/ipc/contract.js';
 import { readStaticFile, type StaticFile } from '../services/static/static-files.js';
 import { BodyBudget } from './body-budget.js';
 import { LaunchCodes } from './launch-codes.js';
@@ -20,13 +19,6 @@ export const EVENTS_PATH = '/events';
 export const SHIM_PATH = '/api-shim.js';
 /** How long a launch code printed or handed to the browser stays good, unless the caller says otherwise. */
 export const DEFAULT_LAUNCH_TTL_MS = 2 * 60_000;
-/**
- * Request bodies: the largest legitimate input is a CSV export of the longest
- * list (20,000 rows; about 8 MB as JSON, see test/integration/browser-host-limits.test.ts);
- * every other channel carries a form's worth of text.
- */
-export const INPUT_LIMITS: Readonly<Partial<Record<Channel, number>>> = { 'files.saveCsv': 16 * 1024 * 1024 };
-export const DEFAULT_INPUT_LIMIT = 256 * 1024;
 /** Bytes of request bodies held in memory at once, across all requests. */
 export const DEFAULT_BODY_BUDGET = 2 * 16 * 1024 * 1024;
 
@@ -190,7 +182,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       refusals.refused('a channel the contract does not have');
       return send(res, 404, 'text/plain; charset=utf-8', 'Unknown channel');
     }
-    const body = await readBody(req, INPUT_LIMITS[channel] ?? DEFAULT_INPUT_LIMIT, budget);
+    // The channel's input limit (the contract's, which dispatch applies again for both hosts) bounds
+    // the whole body here, before any of it is parsed.
+    const body = await readBody(req, maxInputBytes(channel), budget);
     if (!body.ok) {
       refusals.refused(body.reason === 'too-large' ? 'request body over its limit' : 'request bodies over the memory budget');
       // The rest of the body is never read: close the connection once the answer is out.
@@ -296,7 +290,7 @@ function readBody(req: IncomingMessage, limit: number, budget: BodyBudget): Prom
   const tooLarge: BodyRead = {
     ok: false,
     reason: 'too-large',
-    error: { kind: 'invalid-input', message: `This request is larger than Capacity Desk accepts (at most ${Math.round(limit / 1024 / 1024) || 1} MB).` },
+    error: { kind: 'invalid-input', message: inputTooLargeMessage(limit) },
   };
   const busy: BodyRead = {
     ok: false,

@@ -1,6 +1,6 @@
 import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
 import type { AppError } from '../../shared/ipc/result.js';
-import { isServiceRead } from '../../shared/ipc/contract.js';
+import { switchesToOfflineOnFailure } from '../../shared/ipc/contract.js';
 import { api, onApiResult } from '../lib/api.js';
 import { originOf } from '../lib/origin-of.js';
 import { capacityList } from './capacity-list.svelte.js';
@@ -46,7 +46,7 @@ class ConnectivityStore {
     const stopResults = onApiResult((channel, result) => {
       // Only a read that could not reach the service switches to the offline copy: a failed save
       // or purchase stays on its form, with its message and a retry.
-      if (!isServiceRead(channel)) return;
+      if (!switchesToOfflineOnFailure(channel)) return;
       // A read the local copy answered because the service could not be reached says so in its origin.
       const origin = result.ok ? originOf(result.value) : null;
       const down = result.ok ? origin?.serviceUnreachable === true : result.error.kind === 'offline';

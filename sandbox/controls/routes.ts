@@ -95,7 +95,3 @@ export async function handleControl(method: string, path: string, body: Buffer, 
       return null;
   }
 }
-
-export function controlNotFound(method: string, path: string): ApiError {
-  return new ApiError(404, MESSAGE.routeNotFound(method, path));
-}

@@ -7,7 +7,6 @@ import { z } from 'zod';
  * Pure, so test/packaging can prove each branch without building anything.
  */
 
-export const RELEASE_CONFIG = 'electron-builder.yml';
 export const TEST_CONFIG = 'electron-builder.test.yml';
 
 const DistArgs = z.object({

@@ -215,7 +215,6 @@ export const SearchQuery = z
   })
   .superRefine(checkSearchWindow);
 export type SearchQuery = z.infer<typeof SearchQuery>;
-export type SearchQueryText = z.input<typeof SearchQuery>;
 
 /** The same search as the app's forms and IPC give it: the same rules, the offset as a number. */
 export const SearchInput = z

@@ -195,6 +195,8 @@ export const ENDPOINTS = {
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
+/** The endpoints that need a signed-in user's token (every one but sign-in). */
+export type AuthenticatedEndpoint = { [N in EndpointName]: (typeof ENDPOINTS)[N]['auth'] extends true ? N : never }[EndpointName];
 
 /** Fills `{name}` placeholders, encoding each value. */
 export function buildPath(template: string, params: Readonly<Record<string, string>>): string {
@@ -227,9 +229,4 @@ export function compilePathMatcher(template: string): (path: string) => Record<s
     }
     return params;
   };
-}
-
-/** Turns a template into a matcher for the sandbox's router. */
-export function matchPath(template: string, path: string): Record<string, string> | null {
-  return compilePathMatcher(template)(path);
 }

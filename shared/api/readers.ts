@@ -89,10 +89,17 @@ export interface ReadContext {
   readonly query: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * Aliases only for fields the schema has: a misspelt or stale name in FIELD_ALIASES does not
+ * compile where its reader is built, instead of never matching.
+ */
+type AliasesOf<T extends z.ZodType, A extends AliasMap> =
+  Exclude<keyof A, keyof z.output<T>> extends never ? A : A & { readonly notAFieldOfTheSchema: Exclude<keyof A, keyof z.output<T>> };
+
 /** A reader: the tolerant value, or null when not even the envelope can be read. */
 type Reader<T> = (json: unknown, context: ReadContext) => T | null;
 
-function readPage<T extends z.ZodType>(row: T, itemAliases: AliasMap): Reader<{ data: z.output<T>[]; page: number; pageSize: number; total: number; skipped: SkippedItem[] }> {
+function readPage<T extends z.ZodType, const A extends AliasMap>(row: T, itemAliases: AliasesOf<T, A>): Reader<{ data: z.output<T>[]; page: number; pageSize: number; total: number; skipped: SkippedItem[] }> {
   return (json, context) => {
     const envelope = withAliases(json, FIELD_ALIASES.page);
     if (!isPlainObject(envelope) || !Array.isArray(envelope.data)) return null;
@@ -104,7 +111,7 @@ function readPage<T extends z.ZodType>(row: T, itemAliases: AliasMap): Reader<{ 
   };
 }
 
-function readList<T extends z.ZodType>(row: T, itemAliases: AliasMap): Reader<{ items: z.output<T>[]; skipped: SkippedItem[] }> {
+function readList<T extends z.ZodType, const A extends AliasMap>(row: T, itemAliases: AliasesOf<T, A>): Reader<{ items: z.output<T>[]; skipped: SkippedItem[] }> {
   return (json) => {
     // A list wrapped in the page envelope reads too.
     const envelope = withAliases(json, FIELD_ALIASES.page);
@@ -113,7 +120,7 @@ function readList<T extends z.ZodType>(row: T, itemAliases: AliasMap): Reader<{ 
   };
 }
 
-function readDetail<V extends z.ZodObject>(view: V, groupAliases: AliasMap) {
+function readDetail<V extends z.ZodObject, const A extends AliasMap>(view: V, groupAliases: AliasesOf<V, A>) {
   return (json: unknown, context: ReadContext) => {
     const source = withAliases(json, groupAliases);
     if (!isPlainObject(source)) return null;

@@ -90,18 +90,6 @@ export function withAliases(value: unknown, aliases: AliasMap): unknown {
   return copy ?? value;
 }
 
-/** The aliases that an object uses in place of the project's names, as `alias → name`. */
-export function aliasesUsed(value: unknown, aliases: AliasMap): string[] {
-  if (!isPlainObject(value)) return [];
-  const used: string[] = [];
-  for (const [name, others] of Object.entries(aliases)) {
-    if (value[name] !== undefined) continue;
-    const found = others.find((other) => value[other] !== undefined);
-    if (found !== undefined) used.push(`${found} → ${name}`);
-  }
-  return used;
-}
-
 /** A schema's field for a key the service sent: its own field only, never something inherited (`constructor`, `toString`). */
 export function ownField<T>(shape: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(shape, key) ? shape[key] : undefined;

@@ -19,9 +19,10 @@ import { QuoteRequest, QuoteResult } from '../quote/quote.js';
 const NoInput = z.undefined();
 
 /**
- * What a call does, which decides how the app treats it:
- * - `service-read`: reads the live service for a view. Only these switch the
- *   app to its offline copy when the service cannot be reached.
+ * What a call does. It gives the channel's facts their defaults (see
+ * `ChannelFacts`); an entry overrides a fact where its effect alone says the wrong thing.
+ * - `service-read`: reads the live service for a view. Not audited; failing to
+ *   reach the service switches the app to its offline copy.
  * - `local`: answers from what the app holds or does its own housekeeping
  *   (settings, the offline copy, update and lock state, a save dialog). Not audited.
  * - `change`: changes the session, settings, the offline copy or a policy's
@@ -31,7 +32,20 @@ const NoInput = z.undefined();
  */
 export type ChannelEffect = 'service-read' | 'local' | 'change' | 'money';
 
-interface ChannelDef {
+/** The inputs of a form's worth of text: the size a channel accepts unless its entry says more. */
+export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024;
+
+/** How the app treats calls of one channel, each fact answered on its own. */
+export interface ChannelFacts {
+  /** Logged to the audit trail with its subject. */
+  readonly audited: boolean;
+  /** A failure to reach the service switches the app to its offline copy. */
+  readonly offlineOnFailure: boolean;
+  /** The largest input accepted, as bytes of JSON; both hosts refuse larger ones before parsing. */
+  readonly maxInputBytes: number;
+}
+
+interface ChannelDef extends Partial<ChannelFacts> {
   readonly input: z.ZodType;
   readonly output: z.ZodType;
   readonly effect: ChannelEffect;
@@ -71,16 +85,19 @@ export const CONTRACT = {
   'offline.status': { input: NoInput, output: CacheStatus, effect: 'local' },
   'offline.enter': { input: z.object({ profileId: z.string().min(1) }), output: CacheStatus, effect: 'local' },
   'offline.leave': { input: NoInput, output: z.null(), effect: 'local' },
-  // Fills the offline copy from the service; its progress and errors are shown where the sync was asked for.
-  'offline.sync': { input: NoInput, output: SyncSummary, effect: 'local' },
+  // Rewrites the offline copy from the service, so it is audited; its progress and errors are shown where the
+  // sync was asked for, and a failed sync leaves the app where it is.
+  'offline.sync': { input: NoInput, output: SyncSummary, effect: 'local', audited: true },
   'offline.cancelSync': { input: NoInput, output: z.boolean(), effect: 'local' },
   'offline.wipe': { input: NoInput, output: CacheStatus, effect: 'change' },
   'overview.summary': { input: NoInput, output: SourcedOverview, effect: 'service-read' },
-  // Writes a file only where the person chooses it in the save dialog.
-  'files.saveCsv': { input: SaveCsvInput, output: SaveCsvResult, effect: 'local' },
+  // Writes a file only where the person chooses it in the save dialog. The largest legitimate input is an
+  // export of the longest list (20,000 rows; about 8 MB as JSON, see test/integration/browser-host-limits.test.ts).
+  'files.saveCsv': { input: SaveCsvInput, output: SaveCsvResult, effect: 'local', maxInputBytes: 16 * 1024 * 1024 },
   'app.info': { input: NoInput, output: AppInfo, effect: 'local' },
   'updates.status': { input: NoInput, output: UpdateState, effect: 'local' },
-  'updates.check': { input: NoInput, output: UpdateState, effect: 'local' },
+  // Asks the update server, not the service: an unreachable update server says nothing about the service.
+  'updates.check': { input: NoInput, output: UpdateState, effect: 'local', offlineOnFailure: false },
   // Quits and restarts into the downloaded version.
   'updates.install': { input: NoInput, output: UpdateState, effect: 'change' },
   'preferences.get': { input: NoInput, output: Preferences, effect: 'local' },
@@ -124,17 +141,41 @@ export type Handlers = {
   readonly [C in Channel]: (input: ParsedInput<C>) => Promise<Output<C>>;
 };
 
-function effectOf(channel: string): ChannelEffect | null {
-  return Object.hasOwn(CONTRACT, channel) ? CONTRACT[channel as Channel].effect : null;
+const EFFECT_DEFAULTS: { readonly [E in ChannelEffect]: Omit<ChannelFacts, 'maxInputBytes'> } = {
+  'service-read': { audited: false, offlineOnFailure: true },
+  local: { audited: false, offlineOnFailure: false },
+  change: { audited: true, offlineOnFailure: false },
+  money: { audited: true, offlineOnFailure: false },
+};
+
+/** A channel's facts: its entry's overrides over its effect's defaults; null for a name the contract does not have. */
+export function channelFacts(channel: string): ChannelFacts | null {
+  if (!Object.hasOwn(CONTRACT, channel)) return null;
+  const def: ChannelDef = CONTRACT[channel as Channel];
+  const defaults = EFFECT_DEFAULTS[def.effect];
+  return {
+    audited: def.audited ?? defaults.audited,
+    offlineOnFailure: def.offlineOnFailure ?? defaults.offlineOnFailure,
+    maxInputBytes: def.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
+  };
 }
 
-/** A read of the live service for a view: failing to reach the service switches to the offline copy. */
-export function isServiceRead(channel: string): boolean {
-  return effectOf(channel) === 'service-read';
+/** Failing to reach the service on this channel switches the app to its offline copy. */
+export function switchesToOfflineOnFailure(channel: string): boolean {
+  return channelFacts(channel)?.offlineOnFailure ?? false;
 }
 
-/** A change or a money action: logged to the audit trail with its subject. */
+/** Logged to the audit trail with its subject. */
 export function isAudited(channel: string): boolean {
-  const effect = effectOf(channel);
-  return effect === 'change' || effect === 'money';
+  return channelFacts(channel)?.audited ?? false;
+}
+
+/** The largest input the channel accepts, as bytes of JSON (the default for a name the contract does not have). */
+export function maxInputBytes(channel: string): number {
+  return channelFacts(channel)?.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+}
+
+/** The refusal both hosts give an input over its channel's limit. */
+export function inputTooLargeMessage(limit: number): string {
+  return `This request is larger than Capacity Desk accepts (at most ${Math.round(limit / 1024 / 1024) || 1} MB).`;
 }

@@ -45,7 +45,6 @@ export const UpdateState = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('error'), message: z.string(), at: Instant }),
 ]);
 export type UpdateState = z.infer<typeof UpdateState>;
-export type UpdatePhase = UpdateState['phase'];
 
 /** How often the offline copy refreshes itself in the background, in minutes; 0 is off. */
 export const OFFLINE_REFRESH_CHOICES = [0, 30, 60, 240] as const;

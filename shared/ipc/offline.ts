@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { CapacityStatus, CapacityView } from '../api/capacity.js';
+import { CapacityStatus } from '../api/capacity.js';
 import { CapacityRow } from '../api/readers.js';
 import { SkippedItem } from '../api/tolerant.js';
-import { CyberListItem, CyberView } from '../api/cyber.js';
-import { LinkedAccountList } from '../api/accounts.js';
 import { SortOrder } from '../api/paging.js';
 
 /** Columns the offline capacity list can be sorted by, answered in the main process. */
@@ -92,12 +90,6 @@ export const LocalCapacityWindow = z.object({
 });
 export type LocalCapacityWindow = z.infer<typeof LocalCapacityWindow>;
 
-const stamped = <T extends z.ZodType>(value: T) => z.object({ fetchedAt: z.string(), value });
-
-export const CachedCapacityView = stamped(CapacityView).nullable();
-export const CachedAccounts = stamped(LinkedAccountList).nullable();
-export const CachedCyberList = stamped(z.array(CyberListItem)).nullable();
-export const CachedCyberView = stamped(CyberView).nullable();
 
 export const CacheStatus = z.object({
   /** False when there is no keychain: nothing is written to disk. */

@@ -3,7 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_INPUT_LIMIT, INPUT_LIMITS, startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
+import { DEFAULT_MAX_INPUT_BYTES, maxInputBytes } from '../../shared/ipc/contract.js';
 import { AppEvents } from '../../electron/services/events.js';
 import { generateDataset } from '../../sandbox/seed/generate.js';
 import { stubHandlers } from '../support/stub-handlers.js';
@@ -91,18 +92,18 @@ describe('browser host request bodies', () => {
   it('accepts the largest legitimate export, which fits its channel limit', async () => {
     const { host: h, cookie } = await start();
     const body = largestLegitimateExport();
-    expect(Buffer.byteLength(body)).toBeLessThan(INPUT_LIMITS['files.saveCsv'] as number);
+    expect(Buffer.byteLength(body)).toBeLessThan(maxInputBytes('files.saveCsv'));
     const answer = await post(h, '/ipc/files.saveCsv', body, 'POST', cookie);
     expect(JSON.parse(answer.body)).toMatchObject({ ok: true, value: { rows: 20_000 } });
   });
 
   it('refuses a body over its channel limit without calling the handler', async () => {
     const { host: h, cookie } = await start();
-    const oversized = JSON.stringify({ input: { suggestedName: 'x', header: ['a'], rows: [['x'.repeat(DEFAULT_INPUT_LIMIT)]] } });
+    const oversized = JSON.stringify({ input: { suggestedName: 'x', header: ['a'], rows: [['x'.repeat(DEFAULT_MAX_INPUT_BYTES)]] } });
     // Over the small default limit, but under saveCsv's: accepted there, refused on an ordinary channel.
     const ordinary = await post(h, '/ipc/session.status', oversized, 'POST', cookie);
     expect(JSON.parse(ordinary.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringMatching(/larger than Capacity Desk accepts/) } });
-    const huge = JSON.stringify({ input: { rows: ['x'.repeat((INPUT_LIMITS['files.saveCsv'] as number) + 1)] } });
+    const huge = JSON.stringify({ input: { rows: ['x'.repeat((maxInputBytes('files.saveCsv')) + 1)] } });
     const refused = await post(h, '/ipc/files.saveCsv', huge, 'POST', cookie);
     if (refused.status !== -1) expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
     expect(saveCsvCalls).toBe(0);

@@ -8,7 +8,7 @@ import type { CallOptions, ResponseOf } from '../../electron/services/api-client
 import { ApiFailure } from '../../electron/services/api-client/errors.js';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { DEFAULT_CONFIGURATION, MESSAGE, OPERATING_STATE, RULE, TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
-import type { EndpointName } from '../../shared/api/endpoints.js';
+import { ENDPOINTS, type AuthenticatedEndpoint, type EndpointName } from '../../shared/api/endpoints.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { ALEX, JORDAN, startClientSandbox, type ClientSandbox } from '../unit/api-client/sandbox-fixture.js';
 
@@ -262,35 +262,35 @@ describe('cyber policies', () => {
   });
 });
 
-/** One valid call of every endpoint but sign-in, with the token left to the caller. */
-type EndpointCase = [EndpointName, (t: string) => CallOptions<EndpointName>];
-
-/** Each case is checked against its own endpoint's options, then listed with the others. */
-function endpointCase<N extends EndpointName>(name: N, options: (t: string) => CallOptions<N>): EndpointCase {
-  return [name, options as unknown as EndpointCase[1]];
-}
-
-const AUTHENTICATED: readonly EndpointCase[] = [
-  endpointCase('linkedAccounts', (t) => ({ token: t })),
-  endpointCase('configureCapacity', (t) => ({ token: t, body: { cidrId: 'sc_1', vpc: 'vpc-1' } })),
-  endpointCase('setAutoRenewal', (t) => ({ token: t, body: { cidrId: 'sc_1', autoRenewalEnabled: false } })),
-  endpointCase('purchaseCapacity', (t) => ({ token: t, body: { cidrId: 'sc_1' } })),
-  endpointCase('cancelCapacity', (t) => ({ token: t, body: { cidrId: 'sc_1' } })),
-  endpointCase(
-    'searchCapacity',
-    (t) => ({
-      token: t,
-      query: { instanceType: 'm5.large', platform: 'Linux/UNIX', availabilityZone: 'use1-az1', startDate: '03/01/2027', endDate: '03/02/2027' },
-    }),
-  ),
-  endpointCase('listCapacities', (t) => ({ token: t, query: {} })),
-  endpointCase('describeCapacity', (t) => ({ token: t, params: { cidr_id: 'sc_1' } })),
-  endpointCase('listCyberPolicies', (t) => ({ token: t, params: { cid_ext: 'CUST-1001' }, query: {} })),
-  endpointCase('viewCyberPolicy', (t) => ({ token: t, params: { cidr_id: 'sc_5000001' } })),
-  endpointCase('terminateCyberEvent', (t) => ({ token: t, params: { cidr_id: 'sc_5000001' } })),
-];
+/**
+ * One valid call of every endpoint that needs a token, with the token left to the caller. Keyed by
+ * the endpoint table's `auth`: a new authenticated endpoint does not compile here until it has its
+ * case, so none escapes the 401 and 500 checks below.
+ */
+const AUTHENTICATED_CALLS: { readonly [N in AuthenticatedEndpoint]: (t: string) => CallOptions<N> } = {
+  linkedAccounts: (t) => ({ token: t }),
+  configureCapacity: (t) => ({ token: t, body: { cidrId: 'sc_1', vpc: 'vpc-1' } }),
+  setAutoRenewal: (t) => ({ token: t, body: { cidrId: 'sc_1', autoRenewalEnabled: false } }),
+  purchaseCapacity: (t) => ({ token: t, body: { cidrId: 'sc_1' } }),
+  cancelCapacity: (t) => ({ token: t, body: { cidrId: 'sc_1' } }),
+  searchCapacity: (t) => ({
+    token: t,
+    query: { instanceType: 'm5.large', platform: 'Linux/UNIX', availabilityZone: 'use1-az1', startDate: '03/01/2027', endDate: '03/02/2027' },
+  }),
+  listCapacities: (t) => ({ token: t, query: {} }),
+  describeCapacity: (t) => ({ token: t, params: { cidr_id: 'sc_1' } }),
+  listCyberPolicies: (t) => ({ token: t, params: { cid_ext: 'CUST-1001' }, query: {} }),
+  viewCyberPolicy: (t) => ({ token: t, params: { cidr_id: 'sc_5000001' } }),
+  terminateCyberEvent: (t) => ({ token: t, params: { cidr_id: 'sc_5000001' } }),
+};
+const AUTHENTICATED = Object.entries(AUTHENTICATED_CALLS) as Array<[EndpointName, (t: string) => CallOptions<EndpointName>]>;
 
 describe('documented errors of every endpoint', () => {
+  it('has a call for every endpoint the table marks as needing a token', () => {
+    const authenticated = (Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => ENDPOINTS[name].auth);
+    expect(AUTHENTICATED.map(([name]) => name).sort()).toEqual(authenticated.sort());
+  });
+
   it.each(AUTHENTICATED)('%s: an unusable token is unauthorized', async (name, options) => {
     expect(await failure(name, options(BAD_TOKEN))).toMatchObject(tokenRejected);
   });

@@ -1,6 +1,7 @@
 import { CHANNELS, type Channel } from '../../../shared/ipc/channels.js';
 import { AppFailure, type AppError, type Result } from '../../../shared/ipc/result.js';
-import { CONTRACT, type Handlers } from '../../../shared/ipc/contract.js';
+import { CONTRACT, inputTooLargeMessage, maxInputBytes, type Handlers } from '../../../shared/ipc/contract.js';
+import { exceedsJsonBytes } from './input-size.js';
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && (CHANNELS as readonly string[]).includes(name);
@@ -9,8 +10,8 @@ export function isChannel(name: unknown): name is Channel {
 export type InternalErrorReporter = (channel: string, error: unknown) => void;
 
 /**
- * The one path every IPC call takes, whichever host carried it: parse the input
- * with the channel's schema, run the handler, parse the output (which also
+ * The one path every IPC call takes, whichever host carried it: refuse an input
+ * over the channel's size limit, parse the input with the channel's schema, run the handler, parse the output (which also
  * strips anything the contract does not name), and turn every failure into a
  * value.
  */
@@ -22,6 +23,10 @@ export async function dispatch(
 ): Promise<Result<unknown>> {
   if (!isChannel(channel)) {
     return { ok: false, error: { kind: 'forbidden', message: 'Unknown request.' } };
+  }
+  const limit = maxInputBytes(channel);
+  if (exceedsJsonBytes(rawInput, limit)) {
+    return { ok: false, error: { kind: 'invalid-input', message: inputTooLargeMessage(limit) } };
   }
   const def = CONTRACT[channel];
   const input = def.input.safeParse(rawInput);

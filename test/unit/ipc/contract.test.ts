@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildApi } from '../../../shared/ipc/build-api.js';
 import { CHANNELS, EVENTS } from '../../../shared/ipc/channels.js';
-import { CONTRACT, EVENT_PAYLOADS, isAudited, isServiceRead } from '../../../shared/ipc/contract.js';
+import {
+  CONTRACT,
+  DEFAULT_MAX_INPUT_BYTES,
+  EVENT_PAYLOADS,
+  channelFacts,
+  isAudited,
+  maxInputBytes,
+  switchesToOfflineOnFailure,
+} from '../../../shared/ipc/contract.js';
 import { AppFailure, type Result } from '../../../shared/ipc/result.js';
 import { dispatch } from '../../../electron/services/ipc/dispatch.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
@@ -28,20 +36,30 @@ describe('IPC contract', () => {
     for (const channel of CHANNELS) expect(channel).toMatch(/^[a-z]+\.[a-zA-Z]+$/);
   });
 
-  it('says of each channel what it does: view reads of the service, audited changes, money actions', () => {
-    const withEffect = (effect: string) => CHANNELS.filter((channel) => CONTRACT[channel].effect === effect);
-    expect(withEffect('money').sort()).toEqual(['capacity.cancel', 'capacity.purchase', 'cyber.terminate']);
-    // Only a view's read of the live service may switch the app to its offline copy; local answers never do.
-    expect(CHANNELS.filter(isServiceRead).sort()).toEqual(
-      ['accounts.list', 'capacity.describe', 'capacity.list', 'capacity.search', 'cyber.list', 'cyber.view', 'money.check', 'network.checkService', 'overview.summary'].sort(),
-    );
-    for (const local of ['network.status', 'money.state', 'files.saveCsv', 'diagnostics.contractDrift', 'offline.sync', 'session.signIn']) {
-      expect(isServiceRead(local), local).toBe(false);
+  it('gives each channel its facts from its effect, overridden only where the entry says so', () => {
+    for (const channel of CHANNELS) {
+      const def: { effect: string; audited?: boolean; offlineOnFailure?: boolean; maxInputBytes?: number } = CONTRACT[channel];
+      const facts = channelFacts(channel);
+      expect(facts, channel).not.toBeNull();
+      expect(facts?.audited, channel).toBe(def.audited ?? (def.effect === 'change' || def.effect === 'money'));
+      expect(facts?.offlineOnFailure, channel).toBe(def.offlineOnFailure ?? def.effect === 'service-read');
+      expect(facts?.maxInputBytes, channel).toBe(def.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES);
     }
-    expect(CHANNELS.filter(isAudited)).toEqual([...withEffect('change'), ...withEffect('money')].sort((a, b) => CHANNELS.indexOf(a) - CHANNELS.indexOf(b)));
-    expect(isAudited('capacity.purchase')).toBe(true);
-    expect(isAudited('capacity.list')).toBe(false);
-    expect(isServiceRead('toString')).toBe(false);
+    // The money actions are named here on purpose: a new one is a decision the test should make someone see.
+    const money = CHANNELS.filter((channel) => CONTRACT[channel].effect === 'money');
+    expect([...money].sort()).toEqual(['capacity.cancel', 'capacity.purchase', 'cyber.terminate']);
+    for (const channel of money) expect(channelFacts(channel), channel).toMatchObject({ audited: true, offlineOnFailure: false });
+    // Where the effect alone said the wrong thing.
+    expect(isAudited('offline.sync')).toBe(true);
+    expect(switchesToOfflineOnFailure('offline.sync')).toBe(false);
+    expect(switchesToOfflineOnFailure('updates.check')).toBe(false);
+    expect(switchesToOfflineOnFailure('capacity.list')).toBe(true);
+    expect(maxInputBytes('files.saveCsv')).toBeGreaterThan(DEFAULT_MAX_INPUT_BYTES);
+    for (const notAChannel of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      expect(channelFacts(notAChannel), notAChannel).toBeNull();
+      expect(isAudited(notAChannel)).toBe(false);
+      expect(switchesToOfflineOnFailure(notAChannel)).toBe(false);
+    }
   });
 
   it('builds one named method per channel and nothing that takes a channel name', async () => {
@@ -82,6 +100,29 @@ describe('dispatch', () => {
     );
     expect(called).toBe(false);
     expect(result).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'Enter your username or e-mail', field: 'username' } });
+  });
+
+  it('refuses an input over its channel size limit before parsing it, whichever host carried it', async () => {
+    let saved = 0;
+    const counting = handlers({
+      'session.signIn': async () => {
+        throw new Error('must not run');
+      },
+      'files.saveCsv': async (input) => {
+        saved += 1;
+        return { outcome: 'saved', fileName: 'x.csv', path: '/tmp/x.csv', rows: input.rows.length };
+      },
+    });
+    // A structured clone, as Electron's IPC hands it over: no body bytes to count.
+    const password = '\u202e'.repeat(DEFAULT_MAX_INPUT_BYTES / 3 + 1);
+    const refused = await dispatch(counting, 'session.signIn', { profileId: 'sandbox', username: 'u', password });
+    expect(refused).toEqual({ ok: false, error: { kind: 'invalid-input', message: expect.stringMatching(/larger than Capacity Desk accepts/) } });
+    const row = ['y'.repeat(1_000)];
+    const large = { suggestedName: 'x', header: ['a'], rows: Array.from({ length: 1_000 }, () => row) };
+    expect(await dispatch(counting, 'files.saveCsv', large)).toMatchObject({ ok: true });
+    const tooLarge = { ...large, rows: Array.from({ length: 17_000 }, () => row) };
+    expect(await dispatch(counting, 'files.saveCsv', tooLarge)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    expect(saved).toBe(1);
   });
 
   it('refuses unknown channels', async () => {
