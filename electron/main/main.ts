@@ -17,6 +17,7 @@ import { applySpellcheckPolicy } from './context-menu.js';
 import { reportStartFailure } from './recovery.js';
 import { electronSafeStorage } from './safe-storage.js';
 import { armSmokeLaunch } from './smoke-launch.js';
+import { electronNetFetch } from './net-fetch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -61,6 +62,8 @@ async function start(): Promise<void> {
     logsDir,
     // The OS proxy settings (manual, PAC, WPAD), as Chromium resolves them for each base URL.
     resolveProxy: (url) => session.defaultSession.resolveProxy(url),
+    // Chromium's network stack, for proxies that want the computer sign-in (NTLM, Negotiate, Kerberos) or SOCKS.
+    netFetch: electronNetFetch,
     safeStorage: electronSafeStorage(),
     saveFile: electronSaveFileHost,
     desktop: electronDesktopHost(() => windows?.focus(), icon),

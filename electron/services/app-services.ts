@@ -6,6 +6,7 @@ import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-cli
 import type { RetryPolicy } from './api-client/retry-policy.js';
 import { proxyReporter, readNetworkConfig } from './network/network-config.js';
 import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
+import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
@@ -67,6 +68,8 @@ export interface AppServicesOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Electron's resolver of the OS proxy settings; the browser host has none and reads the proxy variables only. */
   readonly resolveProxy?: ResolveProxy;
+  /** Electron's net.fetch, for origins whose proxy wants NTLM/Negotiate/Kerberos sign-in or SOCKS (the browser host has none). */
+  readonly netFetch?: NetFetch;
   /** Electron's safeStorage: the secret store's tier after the keychain (the browser host has none). */
   readonly safeStorage?: SafeStoragePort;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
@@ -120,7 +123,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   ]);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy, log: (line) => logger.warn('network', line) });
+  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy, net: options.netFetch, log: (line) => logger.warn('network', line) });
   // Differences between the service's answers and this version's schemas: paths only, logged once each.
   const drift = new DriftLog({ log: (message, detail) => logger.warn('contract-drift', message, detail) });
   const clients = new Map<string, ApiClient>();
