@@ -29,6 +29,7 @@ export function appEnv(dataDir: string): Record<string, string> {
   return { ...env, CAPACITY_DESK_DATA_DIR: dataDir, CAPACITY_DESK_DISABLE_UPDATES: '1' };
 }
 
-export function launchApp(app: Extract<AppUnderTest, { executable: string }>, dataDir: string): Promise<ElectronApplication> {
-  return electron.launch({ executablePath: app.executable, args: [...app.args], env: appEnv(dataDir) });
+/** `switches`: Chromium command-line switches, e.g. --proxy-server for the proxy-route tests. */
+export function launchApp(app: Extract<AppUnderTest, { executable: string }>, dataDir: string, switches: readonly string[] = []): Promise<ElectronApplication> {
+  return electron.launch({ executablePath: app.executable, args: [...app.args, ...switches], env: appEnv(dataDir) });
 }
