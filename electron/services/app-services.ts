@@ -74,6 +74,10 @@ export interface AppServicesOptions {
   readonly safeStorage?: SafeStoragePort;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
   readonly desktop?: DesktopHost;
+  /** The event bus, when the host needs it before the services exist (the Electron shell opens its window first). */
+  readonly events?: AppEvents;
+  /** The main log, likewise (the window's crash and hang reports go to it). */
+  readonly logger?: FileLogger;
   /** Fill or refresh the local replica in the background after each sign-in (default true; request-counting tests turn it off). */
   readonly refreshReplicaAtSignIn?: boolean;
 }
@@ -99,7 +103,7 @@ export interface AppServices {
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
-  const logger = new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false });
+  const logger = options.logger ?? new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false });
   // Only successful or failed state-changing calls write here (a few a minute at most), so
   // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
   const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9 });
@@ -141,7 +145,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }
     return client;
   };
-  const events = new AppEvents();
+  const events = options.events ?? new AppEvents();
   const profiles = new ProfileRegistry(settings, () => sandbox.url);
   const session = new SessionService({
     secrets,
