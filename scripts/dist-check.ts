@@ -8,7 +8,7 @@ import { buildDirConflict } from './lib/build-dir.js';
 import { readFuses, RELEASE_FUSES, TEST_BUILD_FUSES, type Fuses } from './lib/fuses.js';
 import { offendingFiles, REQUIRED_IN_ASAR } from './lib/package-rules.js';
 import { findPackagedApps, type PackagedApp } from './lib/packaged-app.js';
-import { appUpdateProblems, releaseFeedProblems } from './lib/update-feed.js';
+import { appUpdateProblems, parseUpdateFeed, releaseFeedProblems, UPDATE_FEED_ENV } from './lib/update-feed.js';
 
 /**
  * `npm run dist:check`: everything about the installers that can be checked
@@ -80,7 +80,12 @@ async function checkPackagedApp(app: PackagedApp, expected: Fuses, kind: 'releas
     failures.push(`${where}: keytar.node is not unpacked beside app.asar`);
   }
   const feed = join(app.resources, 'app-update.yml');
-  if (kind === 'release') for (const problem of appUpdateProblems(feed)) failures.push(`${where}: the release's ${problem}`);
+  if (kind === 'release') {
+    // A Windows release must name its publisher (electron-updater checks updates against it), and the feed must be the one asked for.
+    const wanted = parseUpdateFeed(process.env[UPDATE_FEED_ENV]);
+    const expectations = { windows: app.folder.startsWith('win'), ...('problem' in wanted ? {} : { feed: wanted }) };
+    for (const problem of appUpdateProblems(feed, expectations)) failures.push(`${where}: the release's ${problem}`);
+  }
   if (kind === 'test' && existsSync(feed)) failures.push(`${where}: the test build must not carry an update feed`);
   console.log(`dist:check: ${where}: ${kind} fuses and ${files.length} packed files checked`);
 }
