@@ -40,3 +40,13 @@ describe('the packaged app-update.yml (dist:check --built)', () => {
     expect(appUpdateProblems(join(dir, 'absent.yml'), { feed: { provider: 'none' } })).toEqual([]);
   });
 });
+
+describe('the native modules in a packaged app (issue 30 item 9)', () => {
+  it('checks both binaries, keytar and better-sqlite3, and both slices of each in the universal macOS app', async () => {
+    const { NATIVE_BINARIES, universalArchProblem } = await import('../../scripts/lib/package-rules.js');
+    expect(NATIVE_BINARIES.map((path) => path.slice(path.lastIndexOf('/') + 1))).toEqual(['keytar.node', 'better_sqlite3.node']);
+    expect(universalArchProblem('better_sqlite3.node', 'x86_64 arm64\n')).toBeNull();
+    expect(universalArchProblem('better_sqlite3.node', 'arm64\n')).toBe('better_sqlite3.node is not universal (lipo -archs: arm64; lacks x86_64)');
+    expect(universalArchProblem('keytar.node', '')).toBe('keytar.node is not universal (lipo -archs: nothing; lacks x86_64, arm64)');
+  });
+});
