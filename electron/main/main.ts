@@ -144,7 +144,7 @@ if (primary) {
     close: async () => {
       await services?.close();
     },
-    exit: (code) => app.exit(code),
+    quit: () => app.quit(),
     log: (message, error) => console.error(`[quit] ${message}`, error ?? ''),
   });
   app.on('will-quit', (event) => quit.onWillQuit(event));

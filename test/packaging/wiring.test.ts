@@ -35,7 +35,7 @@ const Report = {
     webPreferences: Record<string, unknown>;
     sessionStatus: { ok: boolean; value: { keychain: { kind: string; reason?: string } } };
     refusalLines: string[];
-    quit: { exitCode: number; exitedByApp: boolean };
+    quit: { exitCode: number; heldThenQuit: string[] };
   },
 };
 
@@ -72,7 +72,7 @@ describe('wiring proof with a strict electron stand-in (not Electron): the packa
     expect(report).not.toBeNull();
     expect(report.violations).toEqual([]);
     // Quit waited for the services to close, then the app itself exited 0 (issue 30 item 7).
-    expect(report.quit).toEqual({ exitCode: 0, exitedByApp: true });
+    expect(report.quit).toEqual({ exitCode: 0, heldThenQuit: ['app.quit', 'will-quit prevented', 'app.quit', 'app.quit: exited'] });
     // Registered before ready, as Electron requires; the stand-in would have thrown otherwise.
     expect(report.privilegedSchemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
     expect(report.menuInstalled).toBe(true);

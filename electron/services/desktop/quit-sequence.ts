@@ -2,12 +2,15 @@
  * Quit waits for shutdown: Electron exits right after 'will-quit' unless it
  * is prevented, which would lose the last audit lines and the replica's
  * orderly close. The first 'will-quit' is prevented, the app's close() runs
- * for at most `limitMs`, and then the app exits; the exit is not delayed
- * beyond the limit by a close() that hangs.
+ * for at most `limitMs`, and then the app quits again, this time let through:
+ * a plain quit, not app.exit(), so Electron still emits 'quit' and
+ * electron-updater can install a downloaded update then. A close() that
+ * hangs does not delay it beyond the limit.
  */
 export interface QuitDeps {
   readonly close: () => Promise<void>;
-  readonly exit: (code: number) => void;
+  /** app.quit(): the second 'will-quit' goes through. */
+  readonly quit: () => void;
   readonly log: (message: string, error?: unknown) => void;
   readonly limitMs?: number;
   readonly setTimer?: (run: () => void, ms: number) => { unref?: () => void };
@@ -42,6 +45,6 @@ export class QuitSequence {
       );
     });
     if (outcome === 'timeout') this.deps.log(`shutdown did not finish within ${limit / 1000} s; exiting anyway`);
-    this.deps.exit(0);
+    this.deps.quit();
   }
 }

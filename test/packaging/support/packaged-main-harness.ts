@@ -92,7 +92,8 @@ if (options.mode === 'wiring') {
   // by itself (app.exit). The report is written as the process exits, so it shows that the app got that far.
   process.once('exit', (code) => {
     const logText = readLog();
-    const quit = { exitCode: code, exitedByApp: electron.log.includes('app.exit(0)') };
+    // Held at will-quit, then quit again by the app once its services closed.
+    const quit = { exitCode: code, heldThenQuit: electron.log.filter((line) => line.startsWith('app.quit') || line === 'will-quit prevented') };
     writeSync(1, `REPORT ${JSON.stringify({ ...report, quit, refusalLines: logText.split('\n').filter((line) => line.includes('refused')) })}\n`);
   });
   (electron.main.app as { quit(): void }).quit();

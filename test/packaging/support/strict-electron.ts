@@ -153,11 +153,21 @@ export class StrictElectron {
         return true;
       },
       hasSingleInstanceLock: () => this.#lockHeld,
+      // As Electron: a prevented will-quit stops the quit; otherwise 'quit' follows and the process ends.
       quit: () => {
         this.log.push('app.quit');
-        this.#appEvents.emit('before-quit', { preventDefault: () => undefined });
-        this.#appEvents.emit('will-quit', { preventDefault: () => undefined });
+        let prevented = false;
+        const event = { preventDefault: () => (prevented = true) };
+        this.#appEvents.emit('before-quit', event);
+        if (prevented) return;
+        this.#appEvents.emit('will-quit', event);
+        if (prevented) {
+          this.log.push('will-quit prevented');
+          return;
+        }
         this.#appEvents.emit('quit', { preventDefault: () => undefined }, 0);
+        this.log.push('app.quit: exited');
+        process.exit(0);
       },
       exit: (code = 0) => {
         this.exitCode = code;

@@ -56,12 +56,12 @@ describe('main-process faults (issue 30 item 6)', () => {
 });
 
 describe('quit waits for shutdown (issue 30 item 7)', () => {
-  it('holds the first will-quit, closes, then exits; a second will-quit changes nothing', async () => {
+  it('holds the first will-quit, closes, then quits again; that second will-quit goes through', async () => {
     const order: string[] = [];
     let finishClose!: () => void;
     const quit = new QuitSequence({
       close: () => new Promise<void>((resolve) => (finishClose = () => (order.push('closed'), resolve()))),
-      exit: (code) => order.push(`exit ${code}`),
+      quit: () => order.push('quit again'),
       log: (message) => order.push(message),
     });
     let prevented = 0;
@@ -72,19 +72,19 @@ describe('quit waits for shutdown (issue 30 item 7)', () => {
     expect(order).toEqual([]);
     finishClose();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(order).toEqual(['closed', 'exit 0']);
+    expect(order).toEqual(['closed', 'quit again']);
   });
 
-  it('exits after the limit when close() hangs, and after a failed close, saying so', async () => {
+  it('quits after the limit when close() hangs, and after a failed close, saying so', async () => {
     const hung: string[] = [];
-    new QuitSequence({ close: () => new Promise<void>(() => undefined), exit: (code) => hung.push(`exit ${code}`), log: (m) => hung.push(m), limitMs: 30 }).onWillQuit({ preventDefault: () => undefined });
+    new QuitSequence({ close: () => new Promise<void>(() => undefined), quit: () => hung.push('quit again'), log: (m) => hung.push(m), limitMs: 30 }).onWillQuit({ preventDefault: () => undefined });
     await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(hung).toEqual(['shutdown did not finish within 0.03 s; exiting anyway', 'exit 0']);
+    expect(hung).toEqual(['shutdown did not finish within 0.03 s; exiting anyway', 'quit again']);
 
     const failed: string[] = [];
-    new QuitSequence({ close: () => Promise.reject(new Error('disk gone')), exit: (code) => failed.push(`exit ${code}`), log: (m) => failed.push(m) }).onWillQuit({ preventDefault: () => undefined });
+    new QuitSequence({ close: () => Promise.reject(new Error('disk gone')), quit: () => failed.push('quit again'), log: (m) => failed.push(m) }).onWillQuit({ preventDefault: () => undefined });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(failed).toEqual(['shutdown failed', 'exit 0']);
+    expect(failed).toEqual(['shutdown failed', 'quit again']);
   });
 });
 
