@@ -6,9 +6,9 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildDirConflict } from './lib/build-dir.js';
 import { readFuses, RELEASE_FUSES, TEST_BUILD_FUSES, type Fuses } from './lib/fuses.js';
-import { offendingFiles, REQUIRED_IN_ASAR } from './lib/package-rules.js';
+import { NATIVE_BINARIES, offendingFiles, REQUIRED_IN_ASAR, universalArchProblem } from './lib/package-rules.js';
 import { findPackagedApps, type PackagedApp } from './lib/packaged-app.js';
-import { appUpdateProblems, releaseFeedProblems } from './lib/update-feed.js';
+import { appUpdateProblems, parseUpdateFeed, releaseFeedProblems, UPDATE_FEED_ENV } from './lib/update-feed.js';
 
 /**
  * `npm run dist:check`: everything about the installers that can be checked
@@ -76,11 +76,27 @@ async function checkPackagedApp(app: PackagedApp, expected: Fuses, kind: 'releas
   const files = listPackage(asar, { isPack: false }).map((path) => path.replaceAll('\\', '/'));
   for (const required of REQUIRED_IN_ASAR) if (!files.includes(required)) failures.push(`${where}: app.asar lacks ${required}`);
   for (const file of offendingFiles(files)) failures.push(`${where}: app.asar must not ship ${file}`);
-  if (!existsSync(join(app.resources, 'app.asar.unpacked', 'node_modules', 'keytar', 'build', 'Release', 'keytar.node'))) {
-    failures.push(`${where}: keytar.node is not unpacked beside app.asar`);
+  for (const binary of NATIVE_BINARIES) {
+    const path = join(app.resources, 'app.asar.unpacked', ...binary.split('/'));
+    const name = binary.slice(binary.lastIndexOf('/') + 1);
+    if (!existsSync(path)) {
+      failures.push(`${where}: ${name} is not unpacked beside app.asar`);
+      continue;
+    }
+    // The universal macOS app runs on Intel and Apple silicon: each native module needs both slices.
+    if (process.platform === 'darwin' && app.folder.includes('universal')) {
+      const lipo = spawnSync('lipo', ['-archs', path], { encoding: 'utf8' });
+      const problem = lipo.status === 0 ? universalArchProblem(name, lipo.stdout) : `${name}: lipo -archs failed (${lipo.stderr.trim()})`;
+      if (problem) failures.push(`${where}: ${problem}`);
+    }
   }
   const feed = join(app.resources, 'app-update.yml');
-  if (kind === 'release') for (const problem of appUpdateProblems(feed)) failures.push(`${where}: the release's ${problem}`);
+  if (kind === 'release') {
+    // A Windows release must name its publisher (electron-updater checks updates against it), and the feed must be the one asked for.
+    const wanted = parseUpdateFeed(process.env[UPDATE_FEED_ENV]);
+    const expectations = { windows: app.folder.startsWith('win'), ...('problem' in wanted ? {} : { feed: wanted }) };
+    for (const problem of appUpdateProblems(feed, expectations)) failures.push(`${where}: the release's ${problem}`);
+  }
   if (kind === 'test' && existsSync(feed)) failures.push(`${where}: the test build must not carry an update feed`);
   console.log(`dist:check: ${where}: ${kind} fuses and ${files.length} packed files checked`);
 }

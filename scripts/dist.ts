@@ -16,6 +16,11 @@ if (conflict) {
 }
 
 const plan = planDist(parseDistArgs(process.argv.slice(2)), process.env, process.platform);
+if (plan.refused) {
+  console.error(`dist: ${plan.refused}`);
+  process.exit(1);
+}
+console.log(`dist: update feed: ${plan.feed}`);
 for (const line of plan.signing) console.log(`dist: ${line}`);
 if (plan.missing.length > 0) {
   const message = `dist: not set: ${plan.missing.join('; ')} (see docs/release.md)`;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { aboutPanel } from '../services/desktop/about.js';
 import { APP_NAME } from '../services/desktop/app-identity.js';
 import type { DesktopHost } from '../services/desktop/host.js';
+import { sandboxState } from '../services/desktop/sandbox-state.js';
 import { electronNotifier } from './notifier.js';
 import { electronUpdaterPort } from './updater.js';
 
@@ -27,8 +28,10 @@ export function electronDesktopHost(focusApp: () => void, icon: string | undefin
     versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
     updater: updates.updater,
     updatesUnavailableReason: updates.reason ?? '',
+    updateInstaller: updates.installer,
     notifier,
     notificationsUnavailableReason: notifier ? '' : 'This system does not support notifications.',
+    sandbox: sandboxState(process.argv, process.env),
   };
 }
 

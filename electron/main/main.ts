@@ -4,6 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../services/app-services.js';
+import { AppEvents } from '../services/events.js';
+import { deferredHandlers } from '../services/ipc/deferred-handlers.js';
+import { FileLogger } from '../services/logging/file-logger.js';
+import { Redactor } from '../services/logging/redact.js';
+import { QuitSequence } from '../services/desktop/quit-sequence.js';
+import { sandboxState } from '../services/desktop/sandbox-state.js';
+import type { UnreadableReporter } from '../services/settings/json-file.js';
+import { startCrashReporter, watchFaults } from './faults.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
 import { registerContract } from './ipc-bridge.js';
 import { electronSaveFileHost } from './save-dialog.js';
@@ -17,6 +25,8 @@ import { applySpellcheckPolicy } from './context-menu.js';
 import { reportStartFailure } from './recovery.js';
 import { electronSafeStorage } from './safe-storage.js';
 import { armSmokeLaunch } from './smoke-launch.js';
+import { electronNetFetch } from './net-fetch.js';
+import { lockDownContents } from './window.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -29,6 +39,7 @@ if (process.env.CAPACITY_DESK_DATA_DIR) app.setPath('userData', process.env.CAPA
 if (process.env.CAPACITY_DESK_DATA_DIR) app.setAppLogsPath(resolve(process.env.CAPACITY_DESK_DATA_DIR, 'logs'));
 else app.setAppLogsPath();
 const logsDir = app.getPath('logs');
+const crashDumpsDir = startCrashReporter(logsDir);
 // Windows ties notifications and taskbar grouping to this id (the installer's shortcuts carry it too).
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 
@@ -37,6 +48,8 @@ const instance = new SingleInstance(app);
 const primary = instance.claim();
 if (primary) registerAppScheme();
 if (primary) armSmokeLaunch();
+// Every webContents the app ever creates gets the main window's guards, not only the main window.
+if (primary) app.on('web-contents-created', (_event, contents) => lockDownContents(contents));
 
 let services: AppServices | null = null;
 let windows: MainWindows | null = null;
@@ -55,23 +68,45 @@ async function start(): Promise<void> {
   const icon = appIconPath();
   applyAboutPanel(icon);
   const dataDir = app.getPath('userData');
-  services = await createAppServices({
+  const events = new AppEvents();
+  const redactor = new Redactor();
+  const logger = new FileLogger({ dir: logsDir, redactor });
+  watchFaults(logger, logsDir, crashDumpsDir);
+  // Shown to the person too (app.info's sandbox, in Preferences); here so support sees it in the log.
+  const sandbox = sandboxState(process.argv, process.env);
+  if (!sandbox.available) logger.warn('startup', sandbox.reason ?? "Chromium's sandbox is off");
+  // The window opens at once; the services (the keychain probe can take 5 s on a Linux desktop without one) start beside it,
+  // and the page's first calls wait for them.
+  const starting = createAppServices({
     dataDir,
     startSandbox: builtInSandbox(),
     logsDir,
+    logger,
+    redactor,
+    events,
     // The OS proxy settings (manual, PAC, WPAD), as Chromium resolves them for each base URL.
     resolveProxy: (url) => session.defaultSession.resolveProxy(url),
+    // Chromium's network stack, for proxies that want the computer sign-in (NTLM, Negotiate, Kerberos) or SOCKS.
+    netFetch: electronNetFetch,
     safeStorage: electronSafeStorage(),
     saveFile: electronSaveFileHost,
     desktop: electronDesktopHost(() => windows?.focus(), icon),
   });
-  const logger = services.logger;
+  const handlersReady = starting.then((ready) => ready.handlers);
+  // A failed start is reported once, by start()'s own catch; the waiting calls still fail with it.
+  handlersReady.catch(() => undefined);
   registerContract(
-    services.handlers,
+    deferredHandlers(handlersReady),
     (channel, error) => logger.error('ipc', `${channel} failed`, error),
     (line) => logger.warn('ipc', line),
   );
-  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events: services.events, logger, logsDir, onUnreadable: services.unreadableFiles.report });
+  // The window state is read before the services exist: what it finds unreadable is reported once they do.
+  const early: Array<Parameters<UnreadableReporter>[0]> = [];
+  const onUnreadable: UnreadableReporter = (event) => (services ? services.unreadableFiles.report(event) : early.push(event));
+  windows = new MainWindows({ preloadPath, dataDir, icon, instance, events, logger, logsDir, onUnreadable });
+  await windows.open();
+  services = await starting;
+  for (const event of early.splice(0)) services.unreadableFiles.report(event);
   installApplicationMenu(
     appMenuTemplate({
       platform: process.platform,
@@ -81,7 +116,6 @@ async function start(): Promise<void> {
     }),
     onMenuAction,
   );
-  await windows.open();
 }
 
 /** Menu entries the renderer carries out (navigation, dialogs) go to it as app.command events. */
@@ -108,9 +142,15 @@ if (primary) {
     if (windows && BrowserWindow.getAllWindows().length === 0) void windows.open();
   });
 
-  app.on('will-quit', () => {
-    void services?.close();
+  // Electron exits right after 'will-quit': hold it until the audit log and the replica are closed (bounded).
+  const quit = new QuitSequence({
+    close: async () => {
+      await services?.close();
+    },
+    quit: () => app.quit(),
+    log: (message, error) => console.error(`[quit] ${message}`, error ?? ''),
   });
+  app.on('will-quit', (event) => quit.onWillQuit(event));
 
   start().catch(async (error: unknown) => {
     await reportStartFailure(error, logsDir, services?.logger);

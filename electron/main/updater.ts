@@ -3,7 +3,7 @@ import electronUpdater from 'electron-updater';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UpdaterEvent } from '../services/desktop/update-state.js';
-import { updatesUnavailableReason } from '../services/desktop/update-availability.js';
+import { updateInstaller, updatesUnavailableReason, type UpdateInstaller } from '../services/desktop/update-availability.js';
 import type { UpdaterPort } from '../services/desktop/update-controller.js';
 
 /**
@@ -11,22 +11,27 @@ import type { UpdaterPort } from '../services/desktop/update-controller.js';
  * decides when to check and download, so electron-updater's own automatic
  * download is off. Null, with the reason, where this copy cannot update.
  */
-export function electronUpdaterPort(): { updater: UpdaterPort; reason: null } | { updater: null; reason: string } {
-  const reason = updatesUnavailableReason({
+export function electronUpdaterPort(): { updater: UpdaterPort; reason: null; installer: UpdateInstaller } | { updater: null; reason: string; installer: UpdateInstaller } {
+  const facts = {
     isPackaged: app.isPackaged,
     platform: process.platform,
     hasUpdateFeed: existsSync(join(process.resourcesPath, 'app-update.yml')),
     appImage: Boolean(process.env.APPIMAGE),
     linuxPackage: existsSync(join(process.resourcesPath, 'package-type')),
     disabledByEnv: process.env.CAPACITY_DESK_DISABLE_UPDATES === '1',
-  });
-  if (reason !== null) return { updater: null, reason };
+  };
+  const reason = updatesUnavailableReason(facts);
+  const installer = updateInstaller(facts);
+  if (reason !== null) return { updater: null, reason, installer };
 
   const { autoUpdater } = electronUpdater;
   autoUpdater.autoDownload = false;
   autoUpdater.allowPrerelease = false;
+  // deb/rpm: never install at quit (electron-updater would run pkexec for a root password).
+  if (installer === 'package-manager') autoUpdater.autoInstallOnAppQuit = false;
   return {
     reason: null,
+    installer,
     updater: {
       check: async () => {
         await autoUpdater.checkForUpdates();

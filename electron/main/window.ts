@@ -38,8 +38,16 @@ export function createMainWindow(preloadPath: string, placement: Placement = DEF
   return window;
 }
 
-/** No navigation away from the app, no new windows, external links only to the allowlist. */
+const lockedDown = new WeakSet<WebContents>();
+
+/**
+ * No navigation away from the app, no new windows, external links only to the
+ * allowlist. Applied to every webContents the app ever creates (main.ts's
+ * 'web-contents-created' guard), not only the main window's.
+ */
 export function lockDownContents(contents: WebContents): void {
+  if (lockedDown.has(contents)) return;
+  lockedDown.add(contents);
   contents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url)) event.preventDefault();
   });

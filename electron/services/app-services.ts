@@ -6,6 +6,7 @@ import { DEFAULT_TIMEOUTS, createHttpAgent, type AgentTimeouts } from './api-cli
 import type { RetryPolicy } from './api-client/retry-policy.js';
 import { proxyReporter, readNetworkConfig } from './network/network-config.js';
 import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
+import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
@@ -60,10 +61,18 @@ export interface AppServicesOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Electron's resolver of the OS proxy settings; the browser host has none and reads the proxy variables only. */
   readonly resolveProxy?: ResolveProxy;
+  /** Electron's net.fetch, for origins whose proxy wants NTLM/Negotiate/Kerberos sign-in or SOCKS (the browser host has none). */
+  readonly netFetch?: NetFetch;
   /** Electron's safeStorage: the secret store's tier after the keychain (the browser host has none). */
   readonly safeStorage?: SafeStoragePort;
   /** Electron passes its updater and notifier; by default the browser host's (neither, and says why). */
   readonly desktop?: DesktopHost;
+  /** The event bus, when the host needs it before the services exist (the Electron shell opens its window first). */
+  readonly events?: AppEvents;
+  /** The main log, likewise (the window's crash and hang reports go to it). */
+  readonly logger?: FileLogger;
+  /** The redactor `logger` was made with, so a sign-in's password is held out of it too. */
+  readonly redactor?: Redactor;
   /** Fill or refresh the local replica in the background after each sign-in (default true; request-counting tests turn it off). */
   readonly refreshReplicaAtSignIn?: boolean;
 }
@@ -103,8 +112,9 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
-  const redactor = new Redactor();
-  const logger = new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false, redactor });
+  // One redactor for both logs, and for a logger the shell made before the services (window first).
+  const redactor = options.redactor ?? new Redactor();
+  const logger = options.logger ?? new FileLogger({ dir: logsDir, echo: options.echoLogs ?? false, redactor });
   // Only successful or failed state-changing calls write here (a few a minute at most), so
   // 10 x 1 MB keeps months of them; refusals and debug lines go to the other log.
   const auditLog = new FileLogger({ dir: logsDir, fileName: AUDIT_LOG_FILE, keep: 9, redactor });
@@ -127,7 +137,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const sandbox = new BuiltInService(options.startSandbox, options.dataDir);
   const network = readNetworkConfig(options.env ?? process.env);
   const timeouts = options.http?.timeouts ?? DEFAULT_TIMEOUTS;
-  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy, log: (line) => logger.warn('network', line) });
+  const agent: Dispatcher = createHttpAgent({ timeouts, network, resolveProxy: options.resolveProxy, net: options.netFetch, log: (line) => logger.warn('network', line) });
   // Differences between the service's answers and this version's schemas: paths only, logged once each.
   const drift = new DriftLog({ log: (message, detail) => logger.warn('contract-drift', message, detail) });
   const clients = new Map<string, ApiClient>();
@@ -147,7 +157,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }
     return client;
   };
-  const events = new AppEvents();
+  const events = options.events ?? new AppEvents();
   const profiles = new ProfileRegistry(settings, () => sandbox.url);
   const session = new SessionService({
     secrets,

@@ -8,3 +8,9 @@ export function proxyText(route: ProxyInUse): string {
   const text = where ? `${path} (${where})` : path;
   return route.note ? `${text}. ${route.note}` : text;
 }
+
+/** The "Route: …" line: which network stack carries the environment's requests, and why when it is not the usual one. */
+export function routeText(route: ProxyInUse): string {
+  if (route.route.stack === 'electron-net') return `Chromium's network stack (Electron net), because ${route.route.reason}`;
+  return 'Node (undici)';
+}

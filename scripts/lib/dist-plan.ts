@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { parseUpdateFeed } from './update-feed.js';
 
 /**
  * What `npm run dist` builds and how it signs, decided from the command line
@@ -36,7 +37,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface ConfigOverrides {
   win?: { azureSignOptions: { endpoint: string; codeSigningAccountName: string; certificateProfileName: string; publisherName: string } };
   mac?: { identity?: null; notarize?: false };
-  publish?: { provider: 'github'; owner: string; repo: string; releaseType: 'draft' };
+  publish?: { provider: 'github'; owner: string; repo: string; releaseType: 'draft' } | { provider: 'generic'; url: string } | null;
 }
 
 export interface DistPlan {
@@ -48,6 +49,10 @@ export interface DistPlan {
   readonly signing: string[];
   /** Secrets that a signed release needs and that are not set. */
   readonly missing: string[];
+  /** Why this build must not be made at all (no update feed named); null when it may. */
+  readonly refused: string | null;
+  /** Where installed copies will look for updates, in plain words, for the log. */
+  readonly feed: string;
 }
 
 const AZURE = ['AZURE_TRUSTED_SIGNING_ENDPOINT', 'AZURE_TRUSTED_SIGNING_ACCOUNT', 'AZURE_TRUSTED_SIGNING_PROFILE', 'AZURE_TRUSTED_SIGNING_PUBLISHER'] as const;
@@ -63,7 +68,7 @@ export function planDist(args: DistArgs, env: Env, platform: NodeJS.Platform): D
   if (args.test) {
     // The test build is never signed or published: it only has to start under Playwright.
     if (args.publish === 'always') throw new Error('The test build is never published.');
-    return { config: TEST_CONFIG, dir: true, publish: 'never', signing: ['test build: unsigned, inspector fuse on'], missing: [] };
+    return { config: TEST_CONFIG, dir: true, publish: 'never', signing: ['test build: unsigned, inspector fuse on'], missing: [], refused: null, feed: 'none (test build)' };
   }
   const overrides: ConfigOverrides = {};
   const signing: string[] = [];
@@ -109,12 +114,25 @@ export function planDist(args: DistArgs, env: Env, platform: NodeJS.Platform): D
 
   if (platform === 'linux') signing.push('Linux: AppImage, deb and rpm are not code-signed; the release page lists SHA-512 checksums in latest-linux.yml');
 
-  const repository = env.GITHUB_REPOSITORY?.trim();
-  if (repository) {
-    const [owner, repo] = repository.split('/');
-    if (owner && repo) overrides.publish = { provider: 'github', owner, repo, releaseType: 'draft' };
+  // The feed every installed copy checks is named at release time, never taken from package.json.
+  const feed = parseUpdateFeed(env.CAPACITY_DESK_UPDATE_FEED);
+  let refused: string | null = null;
+  let feedText: string;
+  if ('problem' in feed) {
+    refused = feed.problem;
+    feedText = 'NOT SET';
+  } else if (feed.provider === 'github') {
+    overrides.publish = { provider: 'github', owner: feed.owner, repo: feed.repo, releaseType: 'draft' };
+    feedText = `GitHub releases of ${feed.owner}/${feed.repo}`;
+  } else if (feed.provider === 'generic') {
+    overrides.publish = { provider: 'generic', url: feed.url };
+    feedText = `generic HTTPS feed ${feed.url}`;
+    if (args.publish === 'always') refused = 'a generic feed is published by copying release/ to its server, not by --publish always';
+  } else {
+    overrides.publish = null;
+    feedText = 'none: this build never updates itself';
   }
   if (args.publish === 'always' && !has(env, 'GH_TOKEN') && !has(env, 'GITHUB_TOKEN')) missing.push('GH_TOKEN');
 
-  return { config: overrides, dir: args.dir, publish: args.publish, signing, missing };
+  return { config: overrides, dir: args.dir, publish: args.publish, signing, missing, refused, feed: feedText };
 }

@@ -11,6 +11,8 @@ export interface SmokeOutcome {
   readonly summary: string;
   readonly code: number | null;
   readonly output: string;
+  /** Whether Chromium's sandbox was on, as the app reported it (only on a pass). */
+  readonly sandboxed?: boolean;
 }
 
 /**
@@ -41,7 +43,13 @@ export async function smokeLaunch(executable: string, args: readonly string[] = 
     const result = reported.data;
     if (!result.ok) return { passed: false, code, output, summary: `exit ${code}: ${result.reason}` };
     if (code !== 0) return { passed: false, code, output, summary: `the app reported ok but exited ${code}` };
-    return { passed: true, code, output, summary: `ok: version ${result.version} on ${result.platform}` };
+    return {
+      passed: true,
+      code,
+      output,
+      sandboxed: result.sandboxed,
+      summary: `ok: version ${result.version} on ${result.platform}, sandbox ${result.sandboxed ? 'on' : 'OFF'}, keychain: ${result.keychain}`,
+    };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

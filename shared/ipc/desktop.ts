@@ -24,6 +24,8 @@ export const AppInfo = z.object({
   versions: z.record(z.string(), z.string()),
   updates: HostFeature,
   notifications: HostFeature,
+  /** Chromium's sandbox in this run: off when started with --no-sandbox (the AppImage on Ubuntu 24.04+), and why. */
+  sandbox: HostFeature,
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
@@ -42,6 +44,8 @@ export const UpdateState = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('up-to-date'), checkedAt: Instant }),
   z.object({ phase: z.literal('downloading'), version: z.string(), percent: z.number().min(0).max(100) }),
   z.object({ phase: z.literal('ready'), version: z.string() }),
+  /** A deb/rpm install: a newer version exists, and the package manager installs it (never the app, at quit, as root). */
+  z.object({ phase: z.literal('package-update'), version: z.string() }),
   z.object({ phase: z.literal('error'), message: z.string(), at: Instant }),
 ]);
 export type UpdateState = z.infer<typeof UpdateState>;

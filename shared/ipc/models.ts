@@ -175,6 +175,12 @@ export const ProxyInUse = z.object({
   usable: z.boolean(),
   /** What was skipped or why nothing works, in plain words. */
   note: z.string().optional(),
+  /**
+   * Which network stack carries the requests: undici (Node's, the default), or
+   * Chromium's through Electron's `net` (a proxy that wants NTLM/Negotiate/Kerberos
+   * sign-in, or a SOCKS proxy), with why.
+   */
+  route: z.discriminatedUnion('stack', [z.object({ stack: z.literal('undici') }), z.object({ stack: z.literal('electron-net'), reason: z.string() })]),
 });
 export type ProxyInUse = z.infer<typeof ProxyInUse>;
 

@@ -137,6 +137,8 @@ test.describe('environments', () => {
     await expect(manager.getByTestId('profile-row').nth(1).getByTestId('profile-proxy')).toHaveText(
       proxied ? /^Proxy: .+ \(HTTPS_PROXY \/ HTTP_PROXY\)$/ : 'Proxy: none, direct connection',
     );
+    // The browser host has no Chromium network stack of its own: every environment goes through undici.
+    await expect(manager.getByTestId('profile-row').nth(1).getByTestId('profile-route')).toHaveText('Route: Node (undici)');
     expect((await new AxeBuilder({ page }).include('[data-testid="profile-manager"]').analyze()).violations).toEqual([]);
 
     await manager.getByRole('button', { name: 'Done' }).click();

@@ -1,6 +1,7 @@
 import { _electron as electron, type ElectronApplication } from '@playwright/test';
 import { findPackagedApps } from '../../scripts/lib/packaged-app.js';
 import { findElectronBinary } from '../../scripts/lib/electron-binary.js';
+import { electronSuiteVerdict } from '../../scripts/lib/electron-suite.js';
 
 /**
  * What the _electron suite launches: the packaged test build when
@@ -13,6 +14,14 @@ export type AppUnderTest =
   | { readonly executable: null; readonly reason: string };
 
 export function appUnderTest(): AppUnderTest {
+  const found = findAppUnderTest();
+  const verdict = electronSuiteVerdict(found.executable === null ? found.reason : null, process.env);
+  // Thrown while the spec files load: Playwright fails the run, it cannot pass with the suite skipped.
+  if (!verdict.run && 'fail' in verdict) throw new Error(verdict.fail);
+  return found;
+}
+
+function findAppUnderTest(): AppUnderTest {
   const packagedDir = process.env.CAPACITY_DESK_PACKAGED_DIR;
   if (packagedDir) {
     const [app] = findPackagedApps(packagedDir);
@@ -29,6 +38,7 @@ export function appEnv(dataDir: string): Record<string, string> {
   return { ...env, CAPACITY_DESK_DATA_DIR: dataDir, CAPACITY_DESK_DISABLE_UPDATES: '1' };
 }
 
-export function launchApp(app: Extract<AppUnderTest, { executable: string }>, dataDir: string): Promise<ElectronApplication> {
-  return electron.launch({ executablePath: app.executable, args: [...app.args], env: appEnv(dataDir) });
+/** `switches`: Chromium command-line switches, e.g. --proxy-server for the proxy-route tests. */
+export function launchApp(app: Extract<AppUnderTest, { executable: string }>, dataDir: string, switches: readonly string[] = []): Promise<ElectronApplication> {
+  return electron.launch({ executablePath: app.executable, args: [...app.args, ...switches], env: appEnv(dataDir) });
 }

@@ -85,10 +85,40 @@ describe('npm run dist: what is built and how it is signed', () => {
   });
 
   it('publishes to the repository the workflow runs in, and needs a token to do so', () => {
-    const plan = planDist(parseDistArgs(['--publish', 'always']), { GITHUB_REPOSITORY: 'acme/capacity-desk', GH_TOKEN: 't' }, 'linux');
+    const plan = planDist(parseDistArgs(['--publish', 'always']), { CAPACITY_DESK_UPDATE_FEED: 'github:acme/capacity-desk', GH_TOKEN: 't' }, 'linux');
     expect(plan.config).toEqual({ publish: { provider: 'github', owner: 'acme', repo: 'capacity-desk', releaseType: 'draft' } });
     expect(plan.missing).toEqual([]);
-    expect(planDist(parseDistArgs(['--publish', 'always']), {}, 'linux').missing).toEqual(['GH_TOKEN']);
+    expect(plan.refused).toBeNull();
+    expect(planDist(parseDistArgs(['--publish', 'always']), { CAPACITY_DESK_UPDATE_FEED: 'github:acme/capacity-desk' }, 'linux').missing).toEqual(['GH_TOKEN']);
+  });
+});
+
+describe('the update feed is a release-time setting (issue 30 item 10)', () => {
+  it('refuses a release build that names no feed: package.json\'s repository (a placeholder) is never used', () => {
+    for (const env of [{}, { GITHUB_REPOSITORY: 'acme/capacity-desk' }, { CAPACITY_DESK_UPDATE_FEED: '  ' }]) {
+      const plan = planDist(release, env, 'linux');
+      expect(plan.refused).toMatch(/CAPACITY_DESK_UPDATE_FEED is not set/);
+      expect(plan.config).not.toHaveProperty('publish');
+    }
+    // The test build has no feed and needs none.
+    expect(planDist(parseDistArgs(['--test']), {}, 'linux').refused).toBeNull();
+  });
+
+  it('takes a GitHub repository, a generic HTTPS feed (the private-repository route), or none', () => {
+    expect(planDist(release, { CAPACITY_DESK_UPDATE_FEED: 'https://updates.example.com/capacity-desk/' }, 'win32').config).toMatchObject({
+      publish: { provider: 'generic', url: 'https://updates.example.com/capacity-desk/' },
+    });
+    expect(planDist(release, { CAPACITY_DESK_UPDATE_FEED: 'none' }, 'linux')).toMatchObject({ config: { publish: null }, refused: null, feed: 'none: this build never updates itself' });
+    for (const [value, problem] of [
+      ['http://updates.example.com/', /must be https/],
+      ['https://user:pw@updates.example.com/', /must not carry credentials/],
+      ['github:acme', /use github:<owner>\/<repo>/],
+      ['github:ac me/x', /not a GitHub owner\/repository/],
+      ['github:__proto__/constructor/x', /use github:<owner>\/<repo>/],
+    ] as const) {
+      expect(planDist(release, { CAPACITY_DESK_UPDATE_FEED: value }, 'linux').refused).toMatch(problem);
+    }
+    expect(planDist(parseDistArgs(['--publish', 'always']), { CAPACITY_DESK_UPDATE_FEED: 'https://u.example.com/', GH_TOKEN: 't' }, 'linux').refused).toMatch(/copying release\//);
   });
 });
 

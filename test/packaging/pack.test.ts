@@ -220,7 +220,7 @@ describe('npm run dist:check on packaged output', () => {
   it('parses the update feed: refuses an app-update.yml with no provider (a build with no repository)', async () => {
     const outputDir = await spoiledCopy((_, resources) => writeFile(join(resources, 'app-update.yml'), 'updaterCacheDirName: capacity-desk-updater\n'));
     try {
-      await expect(distCheck(`${outputDir}:release`)).rejects.toMatchObject({ stderr: expect.stringMatching(/app-update\.yml: provider: no provider: set "repository" in package\.json/) });
+      await expect(distCheck(`${outputDir}:release`)).rejects.toMatchObject({ stderr: expect.stringMatching(/app-update\.yml: provider: no provider: the build had no update feed \(CAPACITY_DESK_UPDATE_FEED\)/) });
     } finally {
       await rm(outputDir, { recursive: true, force: true });
     }

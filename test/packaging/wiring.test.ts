@@ -35,6 +35,7 @@ const Report = {
     webPreferences: Record<string, unknown>;
     sessionStatus: { ok: boolean; value: { keychain: { kind: string; reason?: string } } };
     refusalLines: string[];
+    quit: { exitCode: number; heldThenQuit: string[] };
   },
 };
 
@@ -70,6 +71,8 @@ describe('wiring proof with a strict electron stand-in (not Electron): the packa
     expect((await readdir(join(appDir, 'node_modules'))).sort()).toEqual(['better-sqlite3-multiple-ciphers', 'electron', 'keytar']);
     expect(report).not.toBeNull();
     expect(report.violations).toEqual([]);
+    // Quit waited for the services to close, then the app itself exited 0 (issue 30 item 7).
+    expect(report.quit).toEqual({ exitCode: 0, heldThenQuit: ['app.quit', 'will-quit prevented', 'app.quit', 'app.quit: exited'] });
     // Registered before ready, as Electron requires; the stand-in would have thrown otherwise.
     expect(report.privilegedSchemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
     expect(report.menuInstalled).toBe(true);
@@ -133,7 +136,7 @@ describe('the replica database as packed', () => {
 describe('wiring proof with a strict electron stand-in (not Electron): the smoke launch', () => {
   it('CAPACITY_DESK_SMOKE=1 quits 0 once the page loaded and the preload answered', async () => {
     const outcome = await smokeLaunch(process.execPath, harnessArgs(appDir, 'smoke'));
-    expect(outcome.summary).toBe(`ok: version ${version} on ${process.platform}`);
+    expect(outcome.summary).toMatch(new RegExp(`^ok: version ${version.replaceAll(".", "\\.")} on ${process.platform}, sandbox on, keychain: `));
     expect(outcome).toMatchObject({ passed: true, code: 0 });
   });
 

@@ -20,6 +20,7 @@ const Job = z.object({
   'runs-on': z.string(),
   permissions: z.record(z.string(), z.string()).optional(),
   strategy: z.object({ matrix: z.object({ os: z.array(z.string()) }) }).optional(),
+  env: z.record(z.string(), z.string()).optional(),
   steps: z.array(Step),
 });
 type Job = z.infer<typeof Job>;
@@ -66,6 +67,8 @@ function expectSandboxAllowedBefore(job: Job, firstLaunch: string): void {
 /** What every tested matrix job must do, in this order. */
 function expectTestSteps(job: Job): void {
   expect(job.strategy?.matrix.os).toEqual(MATRIX);
+  // A skipped Electron suite is a failure here (issue 30 item 4): an explicit variable, since CI=true is set everywhere.
+  expect(job.env?.CAPACITY_DESK_REQUIRE_ELECTRON).toBe('1');
   expectNode22(job);
   expectSandboxAllowedBefore(job, 'Run the tests');
   const linux = step(job, /^Install system packages \(Linux\)$/);
@@ -145,6 +148,44 @@ describe('release workflow', () => {
     // Nothing before the checks holds the token that can publish.
     const tokenSteps = installers.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('GITHUB_TOKEN')).map((s) => s.name);
     expect(tokenSteps).toEqual(['Publish to the draft release']);
+  });
+
+  it('smoke-launches on Ubuntu as shipped (user namespaces restricted) before lifting it: deb sandboxed, AppImage known unsandboxed (issue 30 item 2)', () => {
+    const installers = release.jobs.installers!;
+    const restricted = step(installers, /^Smoke launch with user namespaces restricted \(Linux\)$/);
+    expect(restricted.if).toBe("runner.os == 'Linux'");
+    expect(restricted.run).toContain('sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=1');
+    expect(restricted.run).toMatch(/xvfb-run[^\n]*npm run -s smoke -- release --only appimage,deb --userns-restricted/);
+    const at = (name: RegExp) => installers.steps.findIndex((s) => name.test(s.name));
+    expect(at(/^Check the packaged release/)).toBeLessThan(at(/^Smoke launch with user namespaces restricted/));
+    expect(at(/^Smoke launch with user namespaces restricted/)).toBeLessThan(at(/^Allow user namespaces for Chromium's sandbox/));
+  });
+
+  it('launches the rpm installed with dnf on Fedora, before publishing (issue 30 item 11)', () => {
+    const installers = release.jobs.installers!;
+    const rpm = step(installers, /^Smoke launch the rpm on Fedora \(Linux\)$/);
+    expect(rpm.if).toBe("runner.os == 'Linux'");
+    expect(rpm.run).toMatch(/docker run [^\n]*fedora:/);
+    expect(rpm.run).toContain('--only rpm');
+    // Chromium refuses root with its sandbox on: the app runs as a plain user.
+    expect(rpm.run).toMatch(/su tester -c/);
+    const at = (name: RegExp) => installers.steps.findIndex((s) => name.test(s.name));
+    expect(at(/^Smoke launch the rpm/)).toBeLessThan(at(/^Publish to the draft release$/));
+  });
+
+  it('requires the keychain round trip and, on Windows, Authenticode Valid in the smoke launch (issue 30 items 5 and 9)', () => {
+    const installers = release.jobs.installers!;
+    const smoke = step(installers, /^Smoke launch the installers$/);
+    expect(smoke.env).toMatchObject({ CAPACITY_DESK_SMOKE_KEYCHAIN: 'required', CAPACITY_DESK_REQUIRE_SIGNING: expect.stringContaining("'1'") });
+    expect(smoke.run).toMatch(/with-keychain\.sh xvfb-run[^\n]*npm run -s smoke -- release/);
+    expect(step(installers, /^Install system packages \(Linux\)$/).run).toMatch(/gnome-keyring dbus/);
+  });
+
+  it('names the update feed at release time, for the build and for the check of what was built (issue 30 item 10)', () => {
+    const installers = release.jobs.installers!;
+    const feed = "${{ vars.CAPACITY_DESK_UPDATE_FEED || format('github:{0}', github.repository) }}";
+    expect(step(installers, /^Build signed installers$/).env?.CAPACITY_DESK_UPDATE_FEED).toBe(feed);
+    expect(step(installers, /^Check the packaged release/).env?.CAPACITY_DESK_UPDATE_FEED).toBe(feed);
   });
 
   it('gives write access only to the jobs that publish', () => {

@@ -15,6 +15,7 @@ const INFO: AppInfo = {
   versions: {},
   updates: { available: false, reason: 'The browser host does not update itself.' },
   notifications: { available: true },
+  sandbox: { available: true },
 };
 const REFUSED = { kind: 'invalid-input' as const, message: 'Change at least one preference' };
 

@@ -1,5 +1,6 @@
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { NetworkConfig } from '../network/network-config.js';
+import type { NetFetch } from '../network/net-dispatcher.js';
 import { SystemProxyDispatcher, type ResolveProxy } from '../network/system-proxy-dispatcher.js';
 
 /**
@@ -43,6 +44,8 @@ export interface HttpAgentOptions {
   readonly resolveProxy?: ResolveProxy | undefined;
   /** Told when the OS proxy settings could not be had and what was done instead. */
   readonly log?: ((line: string) => void) | undefined;
+  /** Electron's `net.fetch`: the route for proxies undici cannot pass (network/proxy-challenge.ts). */
+  readonly net?: NetFetch | undefined;
 }
 
 /** Keep-alive shorter than the sandbox's and most servers' 5 s, so a pooled socket is never reused as it closes. */
@@ -64,7 +67,9 @@ export function createHttpAgent(options: HttpAgentOptions = {}): Dispatcher {
     connections: CONNECTIONS_PER_ORIGIN,
   };
   const proxy = options.network?.proxy;
-  if (!proxy && options.resolveProxy) return new SystemProxyDispatcher({ resolveProxy: options.resolveProxy, agentOptions: common, tls: tlsOptions, ...(options.log ? { log: options.log } : {}) });
+  if (!proxy && options.resolveProxy) {
+    return new SystemProxyDispatcher({ resolveProxy: options.resolveProxy, agentOptions: common, tls: tlsOptions, net: options.net, ...(options.log ? { log: options.log } : {}) });
+  }
   if (!proxy) return new Agent(common);
   return new EnvHttpProxyAgent({
     ...common,

@@ -45,6 +45,7 @@ export async function createDesktopServices(deps: DesktopServicesDeps): Promise<
     automatic: () => preferences.current.autoUpdate,
     scheduler,
     onChange: (state) => events.emit('updates.changed', state),
+    ...(host.updateInstaller ? { installer: host.updateInstaller } : {}),
   });
 
   const command = (appCommand: AppCommand) => events.emit('app.command', appCommand);
@@ -78,6 +79,7 @@ export async function createDesktopServices(deps: DesktopServicesDeps): Promise<
       versions: { ...host.versions },
       updates: host.updater ? { available: true } : { available: false, reason: host.updatesUnavailableReason },
       notifications: host.notifier ? { available: true } : { available: false, reason: host.notificationsUnavailableReason },
+      sandbox: { ...host.sandbox },
     }),
     start() {
       if (unsubscribes.length > 0) return;

@@ -1,6 +1,8 @@
+import type { HostFeature } from '../../../shared/ipc/desktop.js';
 import type { NotifierPort } from './policy-notifier.js';
 import type { Scheduler } from './scheduler.js';
 import type { UpdaterPort } from './update-controller.js';
+import type { UpdateInstaller } from './update-availability.js';
 
 /**
  * What the host that carries the app can do on the desktop. The Electron
@@ -13,10 +15,14 @@ export interface DesktopHost {
   readonly version: string;
   readonly versions: Readonly<Record<string, string>>;
   readonly updater: UpdaterPort | null;
+  /** Who installs an update: the app, or (deb/rpm) the package manager. Default 'app'. */
+  readonly updateInstaller?: UpdateInstaller;
   /** Shown in place of the update status when `updater` is null. */
   readonly updatesUnavailableReason: string;
   readonly notifier: NotifierPort | null;
   readonly notificationsUnavailableReason: string;
+  /** Chromium's sandbox in this run (sandbox-state.ts). */
+  readonly sandbox: HostFeature;
   /** Tests step time by hand; the app uses the system clock. */
   readonly scheduler?: Scheduler;
 }
@@ -24,6 +30,8 @@ export interface DesktopHost {
 export const BROWSER_HOST_UPDATES =
   'The browser host runs the copy in this folder and does not update itself; installed desktop copies update automatically.';
 export const BROWSER_HOST_NOTIFICATIONS = 'OS notifications need the desktop app; the browser host cannot show them.';
+
+export const BROWSER_HOST_SANDBOX = 'The browser host shows the app in your browser, under that browser\'s own sandbox.';
 
 export function browserDesktopHost(version: string): DesktopHost {
   return {
@@ -35,5 +43,6 @@ export function browserDesktopHost(version: string): DesktopHost {
     updatesUnavailableReason: BROWSER_HOST_UPDATES,
     notifier: null,
     notificationsUnavailableReason: BROWSER_HOST_NOTIFICATIONS,
+    sandbox: { available: false, reason: BROWSER_HOST_SANDBOX },
   };
 }

@@ -36,13 +36,23 @@ const ProbeAnswer = z.object({
 });
 
 export const SmokeResult = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), version: z.string(), platform: z.string() }),
+  z.object({
+    ok: z.literal(true),
+    version: z.string(),
+    platform: z.string(),
+    /** Chromium's sandbox was on (the AppImage on Ubuntu 24.04+ runs without it; the launcher checks what it expected). */
+    sandboxed: z.boolean(),
+    /** What the keychain round trip found (smoke-self-check.ts). */
+    keychain: z.string(),
+  }),
   z.object({ ok: z.literal(false), reason: z.string() }),
 ]);
 export type SmokeResult = z.infer<typeof SmokeResult>;
+/** What the page proved; the main process adds the native modules' self-check (smoke-self-check.ts). */
+export type ProbeVerdict = { readonly ok: true; readonly version: string; readonly platform: string; readonly sandboxed: boolean } | { readonly ok: false; readonly reason: string };
 
 /** Reads the probe's answer: the app's own page, fully loaded, and app.info answered through the preload. */
-export function judgeProbe(raw: unknown, isAppUrl: (url: string) => boolean): SmokeResult {
+export function judgeProbe(raw: unknown, isAppUrl: (url: string) => boolean): ProbeVerdict {
   const probe = ProbeAnswer.safeParse(raw);
   if (!probe.success) return { ok: false, reason: `the page answered something unreadable: ${probe.error.message}` };
   const { url, readyState, preload, answer } = probe.data;
@@ -53,5 +63,5 @@ export function judgeProbe(raw: unknown, isAppUrl: (url: string) => boolean): Sm
   if (!info.success) return { ok: false, reason: `app.info through the preload answered something unreadable: ${info.error.message}` };
   if (!info.data.ok) return { ok: false, reason: `app.info through the preload failed: ${info.data.error.message}` };
   if (info.data.value.host !== 'electron') return { ok: false, reason: `app.info says the host is ${info.data.value.host}` };
-  return { ok: true, version: info.data.value.version, platform: info.data.value.platform };
+  return { ok: true, version: info.data.value.version, platform: info.data.value.platform, sandboxed: info.data.value.sandbox.available };
 }

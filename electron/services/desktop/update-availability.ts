@@ -12,6 +12,17 @@ export interface UpdateFacts {
   readonly disabledByEnv: boolean;
 }
 
+/**
+ * Who installs an update. deb and rpm installs belong to the package manager:
+ * electron-updater would run pkexec at quit (a root password prompt, or a
+ * failure on managed laptops), so the app only says a version is available.
+ */
+export type UpdateInstaller = 'app' | 'package-manager';
+
+export function updateInstaller(facts: Pick<UpdateFacts, 'platform' | 'appImage' | 'linuxPackage'>): UpdateInstaller {
+  return facts.platform === 'linux' && facts.linuxPackage && !facts.appImage ? 'package-manager' : 'app';
+}
+
 /** Null when this copy can update itself; otherwise the reason, in words the app shows. */
 export function updatesUnavailableReason(facts: UpdateFacts): string | null {
   if (!facts.isPackaged) return 'This copy runs from the source tree; installed copies update themselves.';

@@ -1,5 +1,6 @@
 import type { UpdateState } from '../../../shared/ipc/desktop.js';
 import type { Cancel, Scheduler } from './scheduler.js';
+import type { UpdateInstaller } from './update-availability.js';
 import { nextUpdateState, shortMessage, type UpdaterEvent } from './update-state.js';
 
 /** The updater as the controller drives it; electron-updater's autoUpdater in the app. */
@@ -21,13 +22,15 @@ export interface UpdateControllerDeps {
   readonly automatic: () => boolean;
   readonly scheduler: Scheduler;
   readonly onChange: (state: UpdateState) => void;
+  /** deb/rpm installs: report a new version, never download or install it (update-availability.ts). Default 'app'. */
+  readonly installer?: UpdateInstaller;
 }
 
 /** Let the app settle before the first check; then look a few times a day. */
 export const FIRST_CHECK_DELAY_MS = 10_000;
 export const CHECK_INTERVAL_MS = 6 * 60 * 60_000;
 
-const RESTING = new Set<UpdateState['phase']>(['off', 'idle', 'up-to-date', 'error']);
+const RESTING = new Set<UpdateState['phase']>(['off', 'idle', 'up-to-date', 'error', 'package-update']);
 
 /**
  * Drives updates from the publish feed (GitHub releases): checks on a timer
@@ -62,7 +65,8 @@ export class UpdateController {
     for (const cancel of this.#timers) cancel();
     this.#timers = [];
     const automatic = this.deps.automatic();
-    updater.setInstallOnQuit(automatic);
+    // A package install is never installed by the app, at quit or otherwise.
+    updater.setInstallOnQuit(automatic && this.#byApp());
     if (automatic) {
       this.#timers.push(
         this.deps.scheduler.after(FIRST_CHECK_DELAY_MS, () => void this.check()),
@@ -89,7 +93,7 @@ export class UpdateController {
 
   /** Restarts into the downloaded version; only when one is ready. */
   install(): UpdateState {
-    if (this.#state.phase === 'ready') this.deps.updater?.quitAndInstall();
+    if (this.#state.phase === 'ready' && this.#byApp()) this.deps.updater?.quitAndInstall();
     return this.#state;
   }
 
@@ -100,7 +104,15 @@ export class UpdateController {
     this.#unsubscribe = null;
   }
 
+  #byApp(): boolean {
+    return (this.deps.installer ?? 'app') === 'app';
+  }
+
   #apply(event: UpdaterEvent): void {
+    if (event.type === 'available' && !this.#byApp()) {
+      this.#set({ phase: 'package-update', version: event.version });
+      return;
+    }
     const next = nextUpdateState(this.#state, event, this.deps.scheduler.now());
     // A manual check while automatic updates are off still downloads what was asked for.
     if (event.type === 'available' && this.#state.phase !== 'downloading') {

@@ -20,6 +20,7 @@ export type UpdaterEvent =
  */
 export function nextUpdateState(state: UpdateState, event: UpdaterEvent, now: Date): UpdateState {
   if (state.phase === 'unavailable' || state.phase === 'ready') return state;
+  // After "install it with your package manager", a later check starts over like any resting state.
   switch (event.type) {
     case 'checking':
       return state.phase === 'downloading' ? state : { phase: 'checking' };

@@ -43,6 +43,8 @@ function bypassesProxy(hostname: string, noProxy: string | undefined): boolean {
     .some((entry) => entry === '*' || (entry !== '' && (hostname === entry || hostname.endsWith(`.${entry}`))));
 }
 
+const UNDICI = { stack: 'undici' } as const;
+
 /**
  * How requests to each base URL go: from the OS settings when the agent is
  * Electron's SystemProxyDispatcher, else from the proxy variables.
@@ -50,15 +52,16 @@ function bypassesProxy(hostname: string, noProxy: string | undefined): boolean {
 export function proxyReporter(config: NetworkConfig, agent: Dispatcher): (baseUrl: string) => Promise<ProxyInUse> {
   return async (baseUrl) => {
     if (agent instanceof SystemProxyDispatcher) {
-      const decision = await agent.decisionFor(baseUrl);
-      if (decision.kind === 'unsupported') return { baseUrl, source: 'system', proxy: null, usable: false, note: decision.message };
-      const proxy = decision.kind === 'proxy' ? redactProxyUrl(decision.url) : null;
-      return { baseUrl, source: 'system', proxy, usable: true, ...(decision.note ? { note: decision.note } : {}) };
+      const route = await agent.routeFor(baseUrl);
+      if (route.kind === 'net') return { baseUrl, source: 'system', proxy: null, usable: true, route: { stack: 'electron-net', reason: route.reason } };
+      if (route.kind === 'unsupported') return { baseUrl, source: 'system', proxy: null, usable: false, note: route.message, route: UNDICI };
+      const proxy = route.kind === 'proxy' ? redactProxyUrl(route.url) : null;
+      return { baseUrl, source: 'system', proxy, usable: true, ...(route.note ? { note: route.note } : {}), route: UNDICI };
     }
     const url = new URL(baseUrl);
     // As undici's EnvHttpProxyAgent: https URLs fall back to HTTP_PROXY when HTTPS_PROXY is unset.
     const variable = url.protocol === 'https:' ? (config.proxy?.httpsProxy ?? config.proxy?.httpProxy) : config.proxy?.httpProxy;
-    if (!variable || bypassesProxy(url.hostname.toLowerCase(), config.proxy?.noProxy)) return { baseUrl, source: 'none', proxy: null, usable: true };
-    return { baseUrl, source: 'environment', proxy: redactProxyUrl(variable), usable: true };
+    if (!variable || bypassesProxy(url.hostname.toLowerCase(), config.proxy?.noProxy)) return { baseUrl, source: 'none', proxy: null, usable: true, route: UNDICI };
+    return { baseUrl, source: 'environment', proxy: redactProxyUrl(variable), usable: true, route: UNDICI };
   };
 }

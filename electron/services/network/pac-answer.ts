@@ -8,11 +8,13 @@
  * spoken to over TLS) or DIRECT. SOCKS entries are skipped with a note: when
  * the list also allows DIRECT the app goes direct, otherwise requests fail
  * with a message saying why, rather than trying a route the settings forbid.
+ * Such an answer is marked `socks`: in Electron, SystemProxyDispatcher sends it
+ * through Chromium's network stack instead (proxy-route.ts).
  */
 export type ProxyDecision =
   | { readonly kind: 'direct'; readonly note?: string }
   | { readonly kind: 'proxy'; readonly url: string; readonly note?: string }
-  | { readonly kind: 'unsupported'; readonly message: string };
+  | { readonly kind: 'unsupported'; readonly message: string; readonly socks?: true };
 
 /** The code of the error a request fails with when the proxy settings leave no usable route (errors.ts: "not sent"). */
 export const PROXY_UNUSABLE_CODE = 'CAPACITY_DESK_PROXY_UNUSABLE';
@@ -35,6 +37,7 @@ export function parsePacAnswer(answer: string): ProxyDecision {
     .filter((entry) => entry !== '');
   if (entries.length === 0) return { kind: 'direct', note: 'The system proxy settings gave no answer; connecting directly.' };
   const skipped: string[] = [];
+  let socks = false;
   for (const entry of entries) {
     const [keyword = '', address = '', ...rest] = entry.split(/\s+/);
     const kind = keyword.toUpperCase();
@@ -49,6 +52,7 @@ export function parsePacAnswer(answer: string): ProxyDecision {
     }
     if (kind.startsWith('SOCKS')) {
       skipped.push(`${entry} (SOCKS proxies are not supported)`);
+      socks = true;
       continue;
     }
     skipped.push(`"${entry}" (not understood)`);
@@ -56,5 +60,7 @@ export function parsePacAnswer(answer: string): ProxyDecision {
   return {
     kind: 'unsupported',
     message: `The system proxy settings allow no route this app can use: ${skipped.join(', ')}. Ask your IT department for an HTTP proxy, or set HTTPS_PROXY.`,
+    // The desktop app can still go through Chromium's network stack, which speaks SOCKS (proxy-route.ts).
+    ...(socks ? { socks: true as const } : {}),
   };
 }

@@ -1,5 +1,9 @@
 import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import { NetDispatcher, type NetFetch } from './net-dispatcher.js';
 import { parsePacAnswer, PROXY_UNUSABLE_CODE, type ProxyDecision } from './pac-answer.js';
+import { challengeSchemes, routeForChallenge } from './proxy-challenge.js';
+import { proxyChallengeReader, type ReadProxyChallenge } from './proxy-challenge-probe.js';
+import { redactProxyUrl } from './proxy-env.js';
 
 /** Electron's `session.resolveProxy(url)`, injected so this stays Electron-free. */
 export type ResolveProxy = (url: string) => Promise<string>;
@@ -17,7 +21,18 @@ export interface SystemProxyOptions {
   readonly resolveTimeoutMs?: number;
   /** Told when the answer could not be had and what was done instead (never a secret: origins and proxy addresses). */
   readonly log?: (line: string) => void;
+  /**
+   * Electron's `net.fetch` (the desktop app only): origins whose proxy wants a
+   * sign-in undici cannot give (NTLM, Negotiate, Kerberos) or that the settings
+   * send through SOCKS go through Chromium's network stack instead.
+   */
+  readonly net?: NetFetch | undefined;
+  /** Reads a proxy's 407 challenge; tests pass their own timeout. */
+  readonly readChallenge?: ReadProxyChallenge;
 }
+
+/** How one origin's requests go: the OS settings' decision, or Chromium's network stack and why. */
+export type ProxyRoute = ProxyDecision | { readonly kind: 'net'; readonly reason: string };
 
 const DEFAULT_REFRESH_MS = 5 * 60_000;
 export const DEFAULT_RESOLVE_TIMEOUT_MS = 5_000;
@@ -38,11 +53,30 @@ export class SystemProxyDispatcher extends Dispatcher {
   readonly #lastKnown = new Map<string, ProxyDecision>();
   readonly #pools = new Map<string, Dispatcher>();
   readonly #now: () => number;
+  /** Origins sent through Chromium's network stack because their proxy asked for a sign-in only it can give. */
+  readonly #challenged = new Map<string, string>();
+  readonly #challenges = new Map<string, Promise<ProxyRoute>>();
+  readonly #net: NetDispatcher | null;
+  readonly #readChallenge: ReadProxyChallenge;
 
   constructor(options: SystemProxyOptions) {
     super();
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#net = options.net ? new NetDispatcher(options.net) : null;
+    this.#readChallenge = options.readChallenge ?? proxyChallengeReader(options.tls);
+  }
+
+  /** The route this URL's origin takes now: undici (direct or through a proxy) or Chromium's network stack. */
+  async routeFor(url: string): Promise<ProxyRoute> {
+    const origin = new URL(url).origin;
+    const challenged = this.#challenged.get(origin);
+    if (challenged && this.#net) return { kind: 'net', reason: challenged };
+    const decision = await this.decisionFor(origin);
+    if (decision.kind === 'unsupported' && decision.socks && this.#net) {
+      return { kind: 'net', reason: 'the system proxy settings name a SOCKS proxy, which Chromium\'s network stack speaks' };
+    }
+    return decision;
   }
 
   /** What the OS settings say for this URL's origin (cached for refreshMs). */
@@ -107,7 +141,12 @@ export class SystemProxyDispatcher extends Dispatcher {
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const origin = String(options.origin ?? '');
     // The pool is chosen once the answer is in; the request's own handler then sees every event, errors included.
-    void this.decisionFor(origin).then((decision) => {
+    void this.routeFor(origin).then((route) => {
+      if (route.kind === 'net' && this.#net) {
+        this.#net.dispatch(options, handler);
+        return;
+      }
+      const decision: ProxyDecision = route.kind === 'net' ? { kind: 'unsupported', message: route.reason } : route;
       let pool: Dispatcher;
       try {
         pool = this.#pool(decision);
@@ -116,9 +155,55 @@ export class SystemProxyDispatcher extends Dispatcher {
         const reason = error instanceof Error ? error.message : String(error);
         pool = this.#pool({ kind: 'unsupported', message: `The system proxy could not be used (${reason}).` });
       }
-      pool.dispatch(options, handler);
+      pool.dispatch(options, decision.kind === 'proxy' ? this.#watchForChallenge(origin, decision.url, options, handler) : handler);
     });
     return true;
+  }
+
+  /**
+   * A tunnel the proxy refused with 407 sent nothing to the service, so the
+   * request may go again, once, by the route the challenge calls for. Only
+   * the callback-style handler that `request()` passes is watched.
+   */
+  #watchForChallenge(origin: string, proxy: string, options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler {
+    const legacy = handler as { onError?: (error: Error) => void; onRequestStart?: unknown };
+    if (typeof legacy.onError !== 'function' || legacy.onRequestStart !== undefined) return handler;
+    const onError = legacy.onError.bind(handler);
+    const watched: Record<string, unknown> = {};
+    for (const [key, value] of methodsOf(handler)) watched[key] = value;
+    watched.onError = (error: Error) => {
+      if (!isTunnelAuthRefusal(error)) {
+        onError(error);
+        return;
+      }
+      void this.#challengeRoute(origin, proxy).then((route) => {
+        if (route.kind === 'net' && this.#net) this.#net.dispatch(options, handler);
+        else if (route.kind === 'unsupported') onError(Object.assign(new Error(route.message), { code: PROXY_UNUSABLE_CODE, cause: error }));
+        else onError(error);
+      });
+    };
+    return watched as Dispatcher.DispatchHandler;
+  }
+
+  /** What the proxy's 407 asks for, read once per origin and proxy at a time. */
+  #challengeRoute(origin: string, proxy: string): Promise<ProxyRoute> {
+    const key = `${origin} ${proxy}`;
+    let pending = this.#challenges.get(key);
+    if (!pending) {
+      pending = this.#readChallenge(proxy, origin)
+        .then((header): ProxyRoute => {
+          // The proxy answered otherwise this time: report the first refusal as it came.
+          if (header === null) return { kind: 'proxy', url: proxy };
+          const route = routeForChallenge(redactProxyUrl(proxy), challengeSchemes(header), this.#net !== null);
+          if (route.kind === 'fail') return { kind: 'unsupported', message: route.message };
+          this.#challenged.set(origin, route.reason);
+          this.#options.log?.(`${origin}: ${route.reason}; its requests now go through Chromium's network stack`);
+          return { kind: 'net', reason: route.reason };
+        })
+        .finally(() => this.#challenges.delete(key));
+      this.#challenges.set(key, pending);
+    }
+    return pending;
   }
 
   #pool(decision: ProxyDecision): Dispatcher {
@@ -145,10 +230,27 @@ export class SystemProxyDispatcher extends Dispatcher {
   }
 
   override async close(): Promise<void> {
-    await Promise.all([...this.#pools.values()].map((pool) => pool.close()));
+    await Promise.all([...this.#pools.values(), ...(this.#net ? [this.#net] : [])].map((pool) => pool.close()));
   }
 
   override async destroy(): Promise<void> {
-    await Promise.all([...this.#pools.values()].map((pool) => pool.destroy()));
+    await Promise.all([...this.#pools.values(), ...(this.#net ? [this.#net] : [])].map((pool) => pool.destroy()));
   }
+}
+
+/** undici reports a tunnel the proxy refused as "Proxy response (407) !== 200 when HTTP Tunneling" (proxy-agent.js). */
+function isTunnelAuthRefusal(error: Error): boolean {
+  return /^Proxy response \(407\)/.test(error.message);
+}
+
+/** The handler's callbacks, bound to it, so a watcher can stand in for it without copying its state. */
+function methodsOf(handler: object): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (let at: object | null = handler; at && at !== Object.prototype; at = Object.getPrototypeOf(at) as object | null) {
+    for (const key of Object.getOwnPropertyNames(at)) {
+      const value = (handler as Record<string, unknown>)[key];
+      if (key !== 'constructor' && /^on[A-Z]/.test(key) && typeof value === 'function' && !out.some(([seen]) => seen === key)) out.push([key, (value as (...args: unknown[]) => unknown).bind(handler)]);
+    }
+  }
+  return out;
 }

@@ -4,8 +4,14 @@ export const APP_HOST = 'capacity-desk';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_START_URL = `${APP_ORIGIN}/index.html`;
 
-/** https hosts the app may open in the user's browser; everything else is refused. */
-export const EXTERNAL_HOST_ALLOWLIST: readonly string[] = ['github.com', 'www.electronjs.org'];
+/**
+ * The only pages the app may open in the user's browser: the project's own
+ * release pages (release notes, downloads). Any other github.com page could be
+ * anyone's (an issue, a gist, a look-alike repository), so it is refused.
+ * package.json's `repository` names the same project (test/unit/security checks it).
+ */
+export const PROJECT_REPOSITORY = 'capacity-desk/capacity-desk';
+const RELEASES_PATH = `/${PROJECT_REPOSITORY}/releases`;
 
 export function isAppUrl(url: string): boolean {
   try {
@@ -17,7 +23,7 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
-/** Parses the URL (never string matching) and allows only https to an allowlisted host. */
+/** Parses the URL (never string matching) and allows only https to the project's release pages on github.com. */
 export function isAllowedExternalUrl(url: string): boolean {
   let parsed: URL;
   try {
@@ -30,6 +36,8 @@ export function isAllowedExternalUrl(url: string): boolean {
     parsed.username === '' &&
     parsed.password === '' &&
     parsed.port === '' &&
-    EXTERNAL_HOST_ALLOWLIST.includes(parsed.hostname)
+    parsed.hostname === 'github.com' &&
+    // Compared case-insensitively as GitHub does, and on whole path segments (…/releases-evil is not a release page).
+    (parsed.pathname.toLowerCase() === RELEASES_PATH || parsed.pathname.toLowerCase().startsWith(`${RELEASES_PATH}/`))
   );
 }

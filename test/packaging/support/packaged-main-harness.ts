@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, writeSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -87,12 +88,26 @@ if (options.mode === 'wiring') {
     nativeModulesLoaded: loaded.filter((path) => path.endsWith('.node')),
     menuInstalled: electron.applicationMenu !== null,
   };
+  // Quit as a person would: the app holds will-quit until its services are closed (logs flushed), then exits
+  // by itself (app.exit). The report is written as the process exits, so it shows that the app got that far.
+  process.once('exit', (code) => {
+    const logText = readLog();
+    // Held at will-quit, then quit again by the app once its services closed.
+    const quit = { exitCode: code, heldThenQuit: electron.log.filter((line) => line.startsWith('app.quit') || line === 'will-quit prevented') };
+    writeSync(1, `REPORT ${JSON.stringify({ ...report, quit, refusalLines: logText.split('\n').filter((line) => line.includes('refused')) })}\n`);
+  });
   (electron.main.app as { quit(): void }).quit();
-  // will-quit closes the services; give their handles a moment before leaving.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const logText = await readFile(join(options.userData, 'logs', 'capacity-desk.log'), 'utf8').catch(() => '');
-  console.log(`REPORT ${JSON.stringify({ ...report, refusalLines: logText.split('\n').filter((line) => line.includes('refused')) })}`);
-  process.exit(0);
+  // A close that never ends still leaves within QuitSequence's limit; this is the harness's own backstop.
+  await new Promise((resolve) => setTimeout(resolve, 30_000));
+  process.exit(91);
+}
+
+function readLog(): string {
+  try {
+    return readFileSync(join(options.userData, 'logs', 'capacity-desk.log'), 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 async function waitFor<T>(read: () => T | null, what: string): Promise<T> {

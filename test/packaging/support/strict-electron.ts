@@ -153,11 +153,21 @@ export class StrictElectron {
         return true;
       },
       hasSingleInstanceLock: () => this.#lockHeld,
+      // As Electron: a prevented will-quit stops the quit; otherwise 'quit' follows and the process ends.
       quit: () => {
         this.log.push('app.quit');
-        this.#appEvents.emit('before-quit', { preventDefault: () => undefined });
-        this.#appEvents.emit('will-quit', { preventDefault: () => undefined });
+        let prevented = false;
+        const event = { preventDefault: () => (prevented = true) };
+        this.#appEvents.emit('before-quit', event);
+        if (prevented) return;
+        this.#appEvents.emit('will-quit', event);
+        if (prevented) {
+          this.log.push('will-quit prevented');
+          return;
+        }
         this.#appEvents.emit('quit', { preventDefault: () => undefined }, 0);
+        this.log.push('app.quit: exited');
+        process.exit(0);
       },
       exit: (code = 0) => {
         this.exitCode = code;
@@ -346,6 +356,23 @@ export class StrictElectron {
       },
     };
 
+    // Native crash dumps: only before ready is the whole app covered, and this app never uploads them.
+    const crashReporter = {
+      start: (options: { uploadToServer?: boolean }) => {
+        if (this.#ready) this.#violation('crashReporter.start after ready misses crashes of the start-up');
+        if (options.uploadToServer !== false) this.#violation('crashReporter.start must not upload (uploadToServer: false)');
+        this.log.push(`crashReporter ${JSON.stringify(options)}`);
+      },
+    };
+
+    // Chromium's network stack: there is none here, so any use of it fails plainly (the workflows prove it in Electron).
+    const net = {
+      fetch: (url: string) => {
+        this.#afterReady('net.fetch');
+        return Promise.reject(new Error(`electron stand-in: net.fetch(${url}) has no Chromium network stack behind it`));
+      },
+    };
+
     const openWindow = (options: Record<string, unknown>): Record<string, unknown> => {
       this.#afterReady('new BrowserWindow');
       const window = new StandInWindow(this, options);
@@ -384,6 +411,8 @@ export class StrictElectron {
       Notification,
       dialog: guard('dialog', dialog),
       safeStorage: guard('safeStorage', safeStorage),
+      crashReporter: guard('crashReporter', crashReporter),
+      net: guard('net', net),
       BrowserWindow,
       contextBridge: wrongProcess('contextBridge'),
       ipcRenderer: wrongProcess('ipcRenderer'),

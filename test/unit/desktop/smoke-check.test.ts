@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeProbe, smokeRequested } from '../../../electron/services/desktop/smoke-check.js';
 import { isAppUrl } from '../../../electron/services/security/origins.js';
 
-const info = { name: 'Capacity Desk', version: '1.4.0', host: 'electron', platform: 'linux', versions: {}, updates: { available: false }, notifications: { available: true } };
+const info = { name: 'Capacity Desk', version: '1.4.0', host: 'electron', platform: 'linux', versions: {}, updates: { available: false }, notifications: { available: true }, sandbox: { available: true } };
 const page = { url: 'app://capacity-desk/index.html', readyState: 'complete', preload: true };
 
 describe('smoke launch verdict', () => {
@@ -13,7 +13,9 @@ describe('smoke launch verdict', () => {
   });
 
   it('passes when the app page loaded and app.info answered through the preload', () => {
-    expect(judgeProbe({ ...page, answer: { ok: true, value: info } }, isAppUrl)).toEqual({ ok: true, version: '1.4.0', platform: 'linux' });
+    expect(judgeProbe({ ...page, answer: { ok: true, value: info } }, isAppUrl)).toEqual({ ok: true, version: '1.4.0', platform: 'linux', sandboxed: true });
+    // The AppImage on Ubuntu 24.04+ starts without Chromium's sandbox: the verdict records it for the launcher to judge.
+    expect(judgeProbe({ ...page, answer: { ok: true, value: { ...info, sandbox: { available: false, reason: 'off' } } } }, isAppUrl)).toMatchObject({ ok: true, sandboxed: false });
   });
 
   it('fails, saying why, on each way a start can go wrong', () => {

@@ -3,6 +3,7 @@ import type { UpdateState } from '../../../shared/ipc/desktop.js';
 import { CHECK_INTERVAL_MS, FIRST_CHECK_DELAY_MS, UpdateController, type UpdaterPort } from '../../../electron/services/desktop/update-controller.js';
 import { nextUpdateState, shortMessage, type UpdaterEvent } from '../../../electron/services/desktop/update-state.js';
 import { ManualScheduler } from './manual-scheduler.js';
+import { updateInstaller, type UpdateInstaller } from '../../../electron/services/desktop/update-availability.js';
 
 /** electron-updater as the controller sees it; the test decides what the feed answers. */
 class FakeUpdater implements UpdaterPort {
@@ -43,7 +44,7 @@ class FakeUpdater implements UpdaterPort {
   }
 }
 
-function setup(options: { automatic?: boolean; updater?: FakeUpdater | null } = {}) {
+function setup(options: { automatic?: boolean; updater?: FakeUpdater | null; installer?: UpdateInstaller } = {}) {
   const scheduler = new ManualScheduler();
   const updater = options.updater === undefined ? new FakeUpdater() : options.updater;
   const prefs = { automatic: options.automatic ?? true };
@@ -54,6 +55,7 @@ function setup(options: { automatic?: boolean; updater?: FakeUpdater | null } = 
     automatic: () => prefs.automatic,
     scheduler,
     onChange: (state) => changes.push(state),
+    ...(options.installer ? { installer: options.installer } : {}),
   });
   return { scheduler, updater, prefs, changes, controller };
 }
@@ -173,5 +175,39 @@ describe('update controller', () => {
     updater!.emit({ type: 'checking' });
     await controller.check();
     expect(updater!.checks).toBe(0);
+  });
+});
+
+describe('deb and rpm installs (issue 30 item 3)', () => {
+  it('are updated by the package manager: the app names the version, never downloads it, never installs at quit', async () => {
+    const { updater, controller } = setup({ installer: 'package-manager' });
+    controller.start();
+    expect(updater!.installOnQuit).toBe(false);
+    updater!.feed = { version: '1.5.0' };
+    expect(await controller.check()).toEqual({ phase: 'package-update', version: '1.5.0' });
+    expect(updater!.downloads).toBe(0);
+    expect(controller.install()).toEqual({ phase: 'package-update', version: '1.5.0' });
+    expect(updater!.installs).toBe(0);
+    // A later check starts over, and finds the person upgraded.
+    updater!.feed = null;
+    expect((await controller.check()).phase).toBe('up-to-date');
+  });
+
+  it('is decided by how this copy was installed: deb/rpm on Linux, not the AppImage, not other OSes', () => {
+    expect(updateInstaller({ platform: 'linux', linuxPackage: true, appImage: false })).toBe('package-manager');
+    expect(updateInstaller({ platform: 'linux', linuxPackage: false, appImage: true })).toBe('app');
+    // An AppImage started from a folder that also has package-type is still the AppImage.
+    expect(updateInstaller({ platform: 'linux', linuxPackage: true, appImage: true })).toBe('app');
+    expect(updateInstaller({ platform: 'win32', linuxPackage: false, appImage: false })).toBe('app');
+    expect(updateInstaller({ platform: 'darwin', linuxPackage: true, appImage: false })).toBe('app');
+  });
+
+  it('still downloads and installs at quit for the AppImage, Windows and macOS', async () => {
+    const { updater, controller } = setup({ installer: 'app' });
+    controller.start();
+    expect(updater!.installOnQuit).toBe(true);
+    updater!.feed = { version: '1.5.0' };
+    await controller.check();
+    expect(updater!.downloads).toBe(1);
   });
 });

@@ -81,9 +81,9 @@ describe('OS proxy settings (Electron)', () => {
     expect(asked).toEqual([baseUrl]);
 
     const report = proxyReporter(network, agent);
-    expect(await report(baseUrl)).toEqual({ baseUrl, source: 'system', proxy: `http://127.0.0.1:${proxyPort}`, usable: true });
+    expect(await report(baseUrl)).toEqual({ baseUrl, source: 'system', proxy: `http://127.0.0.1:${proxyPort}`, usable: true, route: { stack: 'undici' } });
     // The built-in sandbox is on this computer: direct, and the OS is not even asked.
-    expect(await report(`http://127.0.0.1:${servicePort}`)).toEqual({ baseUrl: `http://127.0.0.1:${servicePort}`, source: 'system', proxy: null, usable: true });
+    expect(await report(`http://127.0.0.1:${servicePort}`)).toEqual({ baseUrl: `http://127.0.0.1:${servicePort}`, source: 'system', proxy: null, usable: true, route: { stack: 'undici' } });
     await clientFor(`http://127.0.0.1:${servicePort}`, agent).call('linkedAccounts', { token: 't' });
     expect(tunnels).toHaveLength(1);
     expect(asked).toEqual([baseUrl]);

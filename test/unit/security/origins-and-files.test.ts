@@ -2,10 +2,16 @@ import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAllowedExternalUrl, isAppUrl } from '../../../electron/services/security/origins.js';
+import { readFile } from 'node:fs/promises';
+import { isAllowedExternalUrl, isAppUrl, PROJECT_REPOSITORY } from '../../../electron/services/security/origins.js';
 import { readStaticFile } from '../../../electron/services/static/static-files.js';
 
 describe('origins', () => {
+  it('allows the release pages of the project package.json names', async () => {
+    const { repository } = JSON.parse(await readFile('package.json', 'utf8')) as { repository: string };
+    expect(repository).toBe(`https://github.com/${PROJECT_REPOSITORY}`);
+  });
+
   it('recognises only the app origin as the app', () => {
     expect(isAppUrl('app://capacity-desk/index.html')).toBe(true);
     expect(isAppUrl('app://capacity-desk.evil/index.html')).toBe(false);
@@ -14,7 +20,16 @@ describe('origins', () => {
   });
 
   it('allows external links only over https to allowlisted hosts, after parsing', () => {
-    expect(isAllowedExternalUrl('https://github.com/x')).toBe(true);
+    expect(isAllowedExternalUrl('https://github.com/capacity-desk/capacity-desk/releases')).toBe(true);
+    expect(isAllowedExternalUrl('https://github.com/capacity-desk/capacity-desk/releases/tag/v1.4.0')).toBe(true);
+    expect(isAllowedExternalUrl('https://github.com/Capacity-Desk/Capacity-Desk/releases/latest')).toBe(true);
+    // Any other github.com page could be anyone's.
+    expect(isAllowedExternalUrl('https://github.com/x')).toBe(false);
+    expect(isAllowedExternalUrl('https://github.com/evil/capacity-desk/releases')).toBe(false);
+    expect(isAllowedExternalUrl('https://github.com/capacity-desk/capacity-desk/releases-evil')).toBe(false);
+    expect(isAllowedExternalUrl('https://github.com/capacity-desk/capacity-desk/issues/1')).toBe(false);
+    expect(isAllowedExternalUrl('https://github.com/capacity-desk/capacity-desk/releases/../../../evil/x')).toBe(false);
+    expect(isAllowedExternalUrl('https://www.electronjs.org/docs')).toBe(false);
     expect(isAllowedExternalUrl('http://github.com/x')).toBe(false);
     expect(isAllowedExternalUrl('https://github.com.evil.example/x')).toBe(false);
     expect(isAllowedExternalUrl('https://evil.example@github.com/')).toBe(false);
