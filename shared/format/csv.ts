@@ -53,7 +53,8 @@ function cellText(cell: CsvCell): string {
   return String(cell);
 }
 
-function startsFormula(text: string): boolean {
+/** Whether a spreadsheet would run this text as a formula (the writer neutralises such cells; the book's import undoes that). */
+export function startsFormula(text: string): boolean {
   // Spreadsheets skip leading spaces before deciding, so look past them too.
   const lead = text.charAt(0);
   const firstVisible = text.trimStart().charAt(0);

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { CustomerId } from './models.js';
+
+/**
+ * The account manager's customer book: their own data (never a copy of the
+ * service's), kept per environment and user in the own-data store. A customer
+ * is what people say ("Northwind"); it owns DR ids (`cid_ext`) and linked cloud
+ * accounts, through which policies are matched to it (shared/customers/matching.ts).
+ */
+
+export const CUSTOMER_LIMITS = { name: 500, contact: 500, notes: 20_000, account: 200, idsPerCustomer: 200, accountsPerCustomer: 500 } as const;
+
+/** Refuses the characters that reorder or hide text, so a name reads as it sorts and as it is stored. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+
+// eslint-disable-next-line no-control-regex -- these are exactly what it refuses
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
+
+const visibleText = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: `${label} is at most ${max} characters` })
+    .refine((text) => !BIDI_CONTROLS.test(text), { error: `${label} holds a hidden text-direction character; type it again without it` })
+    .refine((text) => !CONTROL_CHARACTERS.test(text), { error: `${label} is one line, without tabs or line breaks` });
+
+export const CustomerName = visibleText('A customer name', CUSTOMER_LIMITS.name).pipe(z.string().min(1, { error: 'Enter the customer’s name' }));
+
+/** A linked account as the capacity policies name it (`cspAccountName`) or as the accounts list does (id or name). */
+export const AccountRef = visibleText('An account', CUSTOMER_LIMITS.account).pipe(
+  z
+    .string()
+    .min(1, { error: 'An account cannot be empty' })
+    // A list cell of the exported book separates accounts with it (shared/customers/book-csv.ts).
+    .refine((text) => !text.includes(';'), { error: 'An account has no “;” (it separates accounts in an exported book)' }),
+);
+
+/** The book's own key of a customer, made by the main process; never a name, so renaming keeps every link. */
+export const CustomerKey = z.string().regex(/^cu_[a-z0-9]{8,40}$/, { error: 'Not a customer of the book' });
+export type CustomerKey = z.infer<typeof CustomerKey>;
+
+/** What a person types for a customer: the book checks that names, ids and accounts are each one customer's. */
+export const CustomerDraft = z
+  .object({
+    /** Absent for a new customer. */
+    key: CustomerKey.optional(),
+    name: CustomerName,
+    externalIds: z.array(CustomerId).max(CUSTOMER_LIMITS.idsPerCustomer).default([]),
+    accounts: z.array(AccountRef).max(CUSTOMER_LIMITS.accountsPerCustomer).default([]),
+    contact: visibleText('The contact', CUSTOMER_LIMITS.contact).default(''),
+    notes: z.string().max(CUSTOMER_LIMITS.notes, { error: `Notes are at most ${CUSTOMER_LIMITS.notes} characters` }).default(''),
+  })
+  .refine((draft) => draft.externalIds.length + draft.accounts.length > 0, {
+    error: 'Give the customer at least one external customer id or linked account',
+    path: ['externalIds'],
+  });
+export type CustomerDraft = z.input<typeof CustomerDraft>;
+export type ParsedCustomerDraft = z.output<typeof CustomerDraft>;
+
+export const Customer = z.object({
+  key: CustomerKey,
+  name: z.string(),
+  externalIds: z.array(z.string()),
+  accounts: z.array(z.string()),
+  contact: z.string(),
+  notes: z.string(),
+  /** ISO instant of the last change. */
+  updatedAt: z.string(),
+});
+export type Customer = z.infer<typeof Customer>;
+
+export const CustomerBook = z.object({
+  customers: z.array(Customer),
+  /** False when the book cannot be kept on disk (no keychain and no other safe key): said, never hidden. */
+  persistent: z.boolean(),
+  /** Set when the stored book could not be read and was restored from its last good state. */
+  restoredAt: z.string().nullable(),
+});
+export type CustomerBook = z.infer<typeof CustomerBook>;
+
+/** A customer the app suggests from what the person already uses; confirmed, renamed or merged before it is kept. */
+export const CustomerProposal = z.object({
+  name: z.string(),
+  externalIds: z.array(z.string()),
+  accounts: z.array(z.string()),
+  /** Where it came from, said beside it. */
+  from: z.enum(['dr-id', 'linked-account', 'policy-account']),
+});
+export type CustomerProposal = z.infer<typeof CustomerProposal>;
+
+export const CustomerRemoval = z.object({ key: CustomerKey });
+
+export const CustomerImportInput = z.object({
+  /** The CSV text as read from the chosen file. */
+  csv: z.string().max(8 * 1024 * 1024, { error: 'The file is larger than 8 MB: it is not a customer book' }),
+});
+
+/** What an import did, row by row where it could not. */
+export const CustomerImportReport = z.object({
+  added: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  /** Rows left out, with their line in the file and why; nothing else in the book was changed by them. */
+  rejected: z.array(z.object({ line: z.number().int(), name: z.string(), reason: z.string() })),
+  book: CustomerBook,
+});
+export type CustomerImportReport = z.infer<typeof CustomerImportReport>;
+
+/** Either a customer of the book, or the policies whose account belongs to none. */
+export const UNASSIGNED = 'unassigned' as const;
+export const CustomerFilter = z.union([CustomerKey, z.literal(UNASSIGNED)]);
+export type CustomerFilter = z.infer<typeof CustomerFilter>;
