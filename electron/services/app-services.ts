@@ -11,6 +11,7 @@ import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
+import { memoryBookRecords } from './customers/memory-book-records.js';
 import { DriftLog } from './diagnostics/drift-log.js';
 import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
@@ -191,6 +192,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       uiState,
       demoAccounts: sandbox.demoAccounts,
       reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
+      customerRecords: memoryBookRecords(),
     }),
     auditLog,
   );

@@ -47,6 +47,13 @@ export const CHANNELS = [
   'views.state',
   'views.setState',
   'activity.list',
+  'customers.list',
+  'customers.save',
+  'customers.remove',
+  'customers.import',
+  'customers.propose',
+  'customers.page',
+  'customers.overview',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -14,6 +14,18 @@ import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
 import { ActivityList, ActivityQuery } from './activity.js';
+import {
+  Customer,
+  CustomerBook,
+  CustomerDraft,
+  CustomerImportInput,
+  CustomerImportReport,
+  CustomerPage,
+  CustomerPageInput,
+  CustomerProposal,
+  CustomerRemoval,
+  CustomersOverview,
+} from './customers.js';
 
 const NoInput = z.undefined();
 
@@ -97,6 +109,16 @@ export const CONTRACT = {
   'views.setState': { input: UiStateEntry, output: z.null(), effect: 'local' },
   // What this app did to one policy (purchase, configuration, renewal, cancellation, termination), from the local replica.
   'activity.list': { input: ActivityQuery, output: ActivityList, effect: 'local' },
+  // The customer book: the account manager's own data (never discarded with the copy), and what the copy says of each customer.
+  'customers.list': { input: NoInput, output: CustomerBook, effect: 'local' },
+  'customers.save': { input: CustomerDraft, output: Customer, effect: 'change' },
+  'customers.remove': { input: CustomerRemoval, output: CustomerBook, effect: 'change' },
+  'customers.import': { input: CustomerImportInput, output: CustomerImportReport, effect: 'change' },
+  // Customers suggested from the DR ids already used and the linked accounts, minus the book's.
+  'customers.propose': { input: NoInput, output: z.array(CustomerProposal), effect: 'local' },
+  // One customer's page, from the local copy at once (DR lists are read live by the page through cyber.list).
+  'customers.page': { input: CustomerPageInput, output: CustomerPage, effect: 'local' },
+  'customers.overview': { input: NoInput, output: CustomersOverview, effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

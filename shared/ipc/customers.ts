@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CustomerId } from './models.js';
+import { CapacityRow } from '../api/readers.js';
+import { ActivityEntry } from './activity.js';
+import { CustomerId, PolicyMilestone } from './models.js';
 
 /**
  * The account manager's customer book: their own data (never a copy of the
@@ -110,3 +112,69 @@ export type CustomerImportReport = z.infer<typeof CustomerImportReport>;
 export const UNASSIGNED = 'unassigned' as const;
 export const CustomerFilter = z.union([CustomerKey, z.literal(UNASSIGNED)]);
 export type CustomerFilter = z.infer<typeof CustomerFilter>;
+
+export const CustomerPageInput = z.object({ key: CustomerKey });
+
+/** What happens in the next `days` days among a customer's capacity policies. */
+export const CustomerHorizon = z.object({
+  days: z.number().int(),
+  launches: z.number().int(),
+  ends: z.number().int(),
+  /** Ends with auto-renewal on: these renew rather than end. */
+  renews: z.number().int(),
+});
+export type CustomerHorizon = z.infer<typeof CustomerHorizon>;
+
+export const CUSTOMER_HORIZONS = [30, 60, 90] as const;
+
+/** The figures of a customer page, from the local copy of their capacity policies. */
+export const CustomerTotals = z.object({
+  activeCapacity: z.number().int(),
+  /** Active DR policies in the local copy's lists of the customer's ids (null when none of them is in the copy). */
+  activeDr: z.number().int().nullable(),
+  /** What the active policies cost a month: each ourPrice spread over its window, counted for a month. */
+  monthlySpend: z.number(),
+  /** Savings delivered from the 1st of this month (UTC) to now, and from 1 January: each policy's savings spread over its window. */
+  savingsThisMonth: z.number(),
+  savingsYearToDate: z.number(),
+  /** Processing fees the service states on the bought policies (card, else bank), and cancellation fees it stated to this app. */
+  processingFees: z.number(),
+  cancellationFees: z.number(),
+});
+export type CustomerTotals = z.infer<typeof CustomerTotals>;
+
+export const CustomerPage = z.object({
+  customer: Customer,
+  asOf: z.string(),
+  /** When the copy the figures come from was fetched; null when there is no copy yet. */
+  fetchedAt: z.string().nullable(),
+  totals: CustomerTotals,
+  horizons: z.array(CustomerHorizon),
+  /** Launches and ends in the longest horizon, soonest first. */
+  milestones: z.array(PolicyMilestone),
+  /** Their capacity policies across all their accounts, newest first; `total` counts them all. */
+  capacity: z.object({ rows: z.array(CapacityRow), total: z.number().int() }),
+  /** What this app did to any of their policies, newest first. */
+  activity: z.array(ActivityEntry),
+});
+export type CustomerPage = z.infer<typeof CustomerPage>;
+
+/** One customer's line in the overview by customer. */
+export const CustomerStanding = z.object({
+  key: CustomerKey,
+  name: z.string(),
+  activePolicies: z.number().int(),
+  monthlySpend: z.number(),
+  monthlySavings: z.number(),
+});
+export type CustomerStanding = z.infer<typeof CustomerStanding>;
+
+export const CustomersOverview = z.object({
+  fetchedAt: z.string().nullable(),
+  bySpend: z.array(CustomerStanding),
+  bySavings: z.array(CustomerStanding),
+  /** Active policies whose account belongs to no customer. */
+  unassignedActive: z.number().int(),
+  customers: z.number().int(),
+});
+export type CustomersOverview = z.infer<typeof CustomersOverview>;

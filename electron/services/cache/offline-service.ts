@@ -63,11 +63,15 @@ export class OfflineService {
     if (deps.session.status().signedIn) this.warm();
   }
 
+  /** Whose data the views show: the signed-in user, or the one whose copy is reviewed offline; null when neither. */
+  owner(): CacheOwner | null {
+    const status = this.deps.session.status();
+    return status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : this.#offlineOwner;
+  }
+
   /** The cache of the signed-in user, or of the offline owner; null when neither. */
   async cache(): Promise<PolicyCache | null> {
-    const status = this.deps.session.status();
-    const owner: CacheOwner | null =
-      status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : this.#offlineOwner;
+    const owner = this.owner();
     if (!owner) return null;
     if (this.#cache && this.#cache.owner.profileId === owner.profileId && this.#cache.owner.username === owner.username) return this.#cache;
     // One opening per owner however many callers ask at once: two would each judge the copy, and report it twice.
@@ -180,6 +184,13 @@ export class OfflineService {
     const cache = await this.#verifiedCache();
     if (!cache || cache.unreadable) return null;
     return cache.capacityOverview(asOf);
+  }
+
+  /** Each account's active policies, spend and savings, for the overview by customer; null when the copy holds no list. */
+  async capacityTotalsByAccount() {
+    const cache = await this.#verifiedCache();
+    if (!cache || cache.unreadable) return null;
+    return cache.capacityTotalsByAccount();
   }
 
   /**

@@ -290,6 +290,14 @@ export class PolicyCache {
     return this.#reading((current) => (current === replica && current.fetchedAt ? current.overview(asOf) : null));
   }
 
+  /** Each account's active policies, spend and savings, for the overview by customer; null when the copy holds no list. */
+  async capacityTotalsByAccount() {
+    const replica = await this.#readable();
+    if (!replica) return null;
+    await this.#loadInBackground(replica);
+    return this.#reading((current) => (current === replica && current.fetchedAt ? current.totalsByAccount() : null));
+  }
+
   /**
    * Write-through of one policy the service just answered with: one row, into
    * a copy that holds the list (a copy not yet synced stays empty: its age would

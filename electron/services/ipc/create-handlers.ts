@@ -20,6 +20,9 @@ import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
+import { CustomerBookService, type BookRecords } from '../customers/customer-book.js';
+import { CustomerHandlers } from '../customers/customer-handlers.js';
+import type { CacheOwner } from '../cache/policy-cache.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -48,6 +51,8 @@ export interface HandlerDeps {
   readonly demoAccounts?: BuiltInService['demoAccounts'] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
+  /** The customer book of an owner (own data, never the disposable copy); null when none can be opened. */
+  readonly customerRecords: (owner: CacheOwner | null) => Promise<BookRecords | null>;
 }
 
 /**
@@ -77,6 +82,7 @@ export function createHandlers({
   uiState,
   demoAccounts = [],
   reportWriteThrough = () => undefined,
+  customerRecords,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
@@ -92,8 +98,15 @@ export function createHandlers({
     report: reportWriteThrough,
   });
 
+  const customers = new CustomerHandlers({
+    book: new CustomerBookService({ records: () => customerRecords(offline.owner()) }),
+    offline,
+    recentExternalIds: () => profiles.find(offline.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
+  });
+
   return {
     ...createOfflineHandlers(offline),
+    ...customers.handlers(),
     ...createDesktopHandlers(desktop),
     'profiles.list': async () => profiles.list(),
     'session.status': async () => session.status(),
@@ -110,7 +123,7 @@ export function createHandlers({
     // and their answers are written through at once.
     'accounts.list': () => repository.accounts(),
     'network.checkService': () => repository.checkService(),
-    'capacity.list': (query) => repository.capacityList(query),
+    'capacity.list': async (query) => repository.capacityList(await customers.scoped(query)),
     'capacity.describe': ({ cidrId }) => repository.capacityDetail(cidrId),
     'capacity.search': (input) => call((client, token) => client.read('searchCapacity', { token, query: input })),
     'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy)),

@@ -301,6 +301,12 @@ export class CapacityReplicaDb {
       params.matchPlatform = query.match.platform;
       params.matchZone = query.match.availabilityZone;
     }
+    if (query.accounts) {
+      // The account is the search text's last part (accountOfSearchText); the keys are lower case, as that text is.
+      const listed = `EXISTS (SELECT 1 FROM json_each(@accountKeys) WHERE substr(search, -length(value) - 1) = char(1) || value)`;
+      where.push(query.accounts.inside ? listed : `NOT ${listed}`);
+      params.accountKeys = JSON.stringify(query.accounts.keys);
+    }
     const needle = query.text.trim().toLowerCase();
     if (needle) {
       // The trigram index takes a quoted phrase literally (no wildcards, unlike its LIKE, which
@@ -485,6 +491,17 @@ export interface SlimCapacityRow {
   readonly search: string;
 }
 
+/** Between the parts of a row's search text; the account is the last part. */
+const SEARCH_PARTS = '\u0001';
+
+/**
+ * A policy's account (lower case) from its search text, where it is the last part: the customer filter
+ * reads it there, so the copy's layout needs no column of its own for it.
+ */
+export function accountOfSearchText(search: string): string {
+  return search.slice(search.lastIndexOf(SEARCH_PARTS) + 1);
+}
+
 function slimRow(t: SlimTuple): SlimCapacityRow {
   const [rid, cidrId, createdDate, policyName, policyStatus, instanceType, qty, platformCode, zone, launchDateTime, endDateTime, launchMs, endMs, autoRenewal, ourPrice, savings, savingsPercentage, search] = t;
   return {
@@ -535,7 +552,7 @@ function toRow(policy: CapacityRow): Record<string, string | number | null> {
     savingsPct: policy.pricing?.savingsPercentage ?? null,
     search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
       .map((part) => part ?? '')
-      .join('\u0001')
+      .join(SEARCH_PARTS)
       .toLowerCase(),
   };
 }
