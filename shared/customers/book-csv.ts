@@ -1,4 +1,3 @@
-import type { CsvCell } from '../format/csv.js';
 import { startsFormula } from '../format/csv.js';
 import type { Customer, CustomerDraft } from '../ipc/customers.js';
 
@@ -8,7 +7,7 @@ export const BOOK_COLUMNS = ['Name', 'External customer ids', 'Linked accounts',
 /** Several ids or accounts in one cell: one per line, which spreadsheets show as such and no id or account holds. */
 const LIST_SEPARATOR = '\n';
 
-export function bookRows(customers: readonly Customer[]): CsvCell[][] {
+export function bookRows(customers: readonly Customer[]): string[][] {
   return customers.map((customer) => [
     customer.name,
     customer.externalIds.join(LIST_SEPARATOR),

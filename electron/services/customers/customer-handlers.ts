@@ -73,18 +73,15 @@ export class CustomerHandlers {
     return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), await this.#linkedAccounts());
   }
 
-  /** Every capacity policy of the copy whose account is (or with inside false, is not) one of keys. */
+  /** Every capacity policy of the copy whose account is one of keys, and when the copy was fetched. */
   async #policies(keys: readonly string[]): Promise<{ rows: CapacityRow[]; fetchedAt: string | null }> {
     const rows: CapacityRow[] = [];
-    let fetchedAt: string | null = null;
-    if (keys.length === 0) return { rows, fetchedAt: await this.#deps.offline.capacitiesFetchedAt() };
-    for (let offset = 0; ; offset += PAGE) {
+    for (let offset = 0; keys.length > 0; offset += PAGE) {
       const window = await this.#deps.offline.queryCapacities({ accounts: { keys: [...keys], inside: true }, offset, limit: PAGE });
-      fetchedAt = window.fetchedAt;
       rows.push(...window.rows);
       if (window.rows.length < PAGE || rows.length >= window.total) break;
     }
-    return { rows, fetchedAt: fetchedAt ?? (await this.#deps.offline.capacitiesFetchedAt()) };
+    return { rows, fetchedAt: await this.#deps.offline.capacitiesFetchedAt() };
   }
 
   async #page(key: string): Promise<CustomerPage> {
