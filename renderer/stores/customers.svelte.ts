@@ -1,7 +1,8 @@
 import { CustomerMatcher, nameKey } from '../../shared/customers/matching.js';
 import { byName } from '../../shared/customers/book-rules.js';
 import type { AccountRow } from '../../shared/api/readers.js';
-import type { Customer, CustomerBook, CustomerDraft, CustomerImportReport, CustomerProposal } from '../../shared/ipc/customers.js';
+import type { Customer, CustomerBook, CustomerDraft, CustomerImportReport, CustomerProposal, CustomersOverview, DrFound } from '../../shared/ipc/customers.js';
+import { LatestOnly } from '../lib/latest-only.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';
@@ -19,8 +20,14 @@ const PICKER_LIMIT = 8;
 class CustomersStore {
   readonly book = new Resource<CustomerBook>();
   readonly proposals = new Resource<CustomerProposal[]>();
+  /** The overview by customer: the top customers by spend and by savings, from the local copy. */
+  readonly standings = new Resource<CustomersOverview>();
   /** The linked accounts (id and name of each), so a customer listing an account by id finds policies naming it. */
   accounts = $state<readonly AccountRow[]>([]);
+
+  /** DR policies of the copy found for the palette's text (by id or name). */
+  drFound = $state<DrFound[]>([]);
+  #drSearch = new LatestOnly();
 
   readonly customers: Customer[] = $derived([...(this.book.value?.customers ?? [])].sort(byName));
   readonly matcher = $derived(new CustomerMatcher(this.customers, this.accounts));
@@ -29,7 +36,10 @@ class CustomersStore {
     sessionScope.register(() => {
       this.book.reset();
       this.proposals.reset();
+      this.standings.reset();
       this.accounts = [];
+      this.#drSearch.drop();
+      this.drFound = [];
     });
   }
 
@@ -47,6 +57,10 @@ class CustomersStore {
   /** Loads the book unless it is there already (views that only name customers). */
   async ensure(): Promise<void> {
     if (!this.book.value && !this.book.loading) await this.load();
+  }
+
+  async loadStandings(): Promise<void> {
+    await this.standings.load(() => api.customers.overview());
   }
 
   async propose(): Promise<void> {
@@ -84,6 +98,13 @@ class CustomersStore {
       if (starts.length >= limit) break;
     }
     return [...starts, ...holds].slice(0, limit);
+  }
+
+  /** Looks DR policies up by id or name in the local copy; only the newest search's answer is kept. */
+  async findDr(text: string): Promise<void> {
+    const ticket = this.#drSearch.begin();
+    const result = text.trim() ? await api.cyber.find({ text }) : { ok: true as const, value: [] };
+    if (ticket.current()) this.drFound = result.ok ? result.value : [];
   }
 
   /** Saves one customer; the answer's error carries the field it is about. */

@@ -54,6 +54,7 @@ export const CHANNELS = [
   'customers.propose',
   'customers.page',
   'customers.overview',
+  'cyber.find',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -25,6 +25,8 @@ import {
   CustomerProposal,
   CustomerRemoval,
   CustomersOverview,
+  DrFindInput,
+  DrFound,
 } from './customers.js';
 
 const NoInput = z.undefined();
@@ -119,6 +121,8 @@ export const CONTRACT = {
   // One customer's page, from the local copy at once (DR lists are read live by the page through cyber.list).
   'customers.page': { input: CustomerPageInput, output: CustomerPage, effect: 'local' },
   'customers.overview': { input: NoInput, output: CustomersOverview, effect: 'local' },
+  // DR policies by id or name across the lists the local copy holds (the book's ids and those used), for the palette.
+  'cyber.find': { input: DrFindInput, output: z.array(DrFound), effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

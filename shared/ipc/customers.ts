@@ -178,3 +178,14 @@ export const CustomersOverview = z.object({
   customers: z.number().int(),
 });
 export type CustomersOverview = z.infer<typeof CustomersOverview>;
+
+export const DrFindInput = z.object({ text: z.string().max(200) });
+
+/** A DR policy found by id or name in the local copy's lists, with the customer id it is listed under. */
+export const DrFound = z.object({
+  cidrId: z.string(),
+  policyName: z.string().optional(),
+  policyStatus: z.string().optional(),
+  customerId: z.string(),
+});
+export type DrFound = z.infer<typeof DrFound>;

@@ -3,7 +3,7 @@ import { proposeCustomers } from '../../../shared/customers/proposals.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { ActivityEntry } from '../../../shared/ipc/activity.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
-import { UNASSIGNED, type Customer, type CustomerPage, type CustomersOverview, type CustomerStanding } from '../../../shared/ipc/customers.js';
+import { UNASSIGNED, type Customer, type CustomerPage, type CustomersOverview, type CustomerStanding, type DrFound } from '../../../shared/ipc/customers.js';
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { OfflineService } from '../cache/offline-service.js';
@@ -11,7 +11,15 @@ import type { CustomerBookService } from './customer-book.js';
 import { summarizeCustomer } from './customer-summary.js';
 import { cents } from '../overview/summarize.js';
 
-type CustomerChannels = 'customers.list' | 'customers.save' | 'customers.remove' | 'customers.import' | 'customers.propose' | 'customers.page' | 'customers.overview';
+type CustomerChannels =
+  | 'customers.list'
+  | 'customers.save'
+  | 'customers.remove'
+  | 'customers.import'
+  | 'customers.propose'
+  | 'customers.page'
+  | 'customers.overview'
+  | 'cyber.find';
 
 export interface CustomerHandlerDeps {
   readonly book: CustomerBookService;
@@ -28,6 +36,8 @@ const ACTIVITY_SHOWN = 100;
 const ACTIVITY_POLICIES = 1_000;
 /** Capacity policies listed on a customer page (all of them are counted; the list view shows the rest). */
 const ROWS_SHOWN = 200;
+/** DR policies the palette is offered at most. */
+const FOUND_LIMIT = 8;
 /** Customers in each of the overview's top lists. */
 const TOP = 10;
 
@@ -53,7 +63,25 @@ export class CustomerHandlers {
         proposeCustomers(await book.customers(), { recentExternalIds: this.#deps.recentExternalIds(), linkedAccounts: await this.#linkedAccounts() }),
       'customers.page': ({ key }) => this.#page(key),
       'customers.overview': () => this.#overview(),
+      'cyber.find': ({ text }) => this.#findDr(text),
     };
+  }
+
+  /** DR policies whose id or name holds the text, in the copy's lists of the book's ids and those used lately. */
+  async #findDr(text: string): Promise<DrFound[]> {
+    const needle = text.trim().toLowerCase();
+    if (!needle) return [];
+    const ids = new Set([...(await this.#deps.book.customers()).flatMap((customer) => customer.externalIds), ...this.#deps.recentExternalIds()]);
+    const found: DrFound[] = [];
+    for (const customerId of ids) {
+      for (const item of (await this.#deps.offline.cyberList(customerId))?.value ?? []) {
+        if (item.cidrId.toLowerCase().includes(needle) || (item.policyName ?? '').toLowerCase().includes(needle)) {
+          found.push({ cidrId: item.cidrId, policyName: item.policyName, policyStatus: item.policyStatus, customerId });
+          if (found.length >= FOUND_LIMIT) return found;
+        }
+      }
+    }
+    return found;
   }
 
   /** A capacity-list query with its customer turned into the accounts the copy filters on. */
