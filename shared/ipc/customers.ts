@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CapacityRow } from '../api/readers.js';
-import { ActivityEntry } from './activity.js';
+import { ActivityEntry } from '../own-data/activity.js';
+import { OwnDataRecovery } from '../own-data/status.js';
 import { CustomerId, PolicyMilestone } from './models.js';
 
 /**
@@ -75,8 +76,10 @@ export const CustomerBook = z.object({
   customers: z.array(Customer),
   /** False when the book cannot be kept on disk (no keychain and no other safe key): said, never hidden. */
   persistent: z.boolean(),
-  /** Set when the stored book could not be read and was restored from its last good state. */
-  restoredAt: z.string().nullable(),
+  /** Why it is not kept on disk, in plain words. */
+  reason: z.string().optional(),
+  /** Set when the stored own data could not be read in this run and its last good state was restored. */
+  recovered: OwnDataRecovery.nullable(),
 });
 export type CustomerBook = z.infer<typeof CustomerBook>;
 

@@ -5,7 +5,7 @@
  * and matched to the policies of the local copy (the capacity list's customer
  * filter, the customer page and the overview by customer).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,8 @@ import { toCsv } from '../../shared/format/csv.js';
 import type { Customer, CustomerBook, CustomerImportReport, CustomerPage, CustomerProposal, CustomersOverview } from '../../shared/ipc/customers.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { ownerFolder } from '../../electron/services/platform/owner.js';
+import type { CacheStatus } from '../../shared/ipc/offline.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 
 function value<T>(result: Result<unknown>): T {
@@ -129,4 +131,56 @@ describe('the customer book', () => {
     await signIn(ALEX);
     expect((await book()).customers.find((c) => c.name === 'Northwind')?.externalIds).toEqual(['CUST-1001']);
   });
+});
+
+describe('the book is the person’s own data, not the copy', () => {
+  it('survives a full re-sync, a copy removed at sign-out, a restart and a copy found unreadable', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cd-customers-kept-'));
+    const secrets = new FixedSecretStore();
+    let kept: FastApp | null = null;
+    const start = async () => {
+      kept = await startFastApp({ secrets, dataDir: dir });
+      value(await kept.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+      return kept;
+    };
+    try {
+      let one = await start();
+      value(await one.call('offline.sync'));
+      value(await one.call('customers.save', { name: '__proto__ Northwind', externalIds: ['CUST-1001'], accounts: ['morgan-prod'], notes: 'renewal call in May' }));
+      const names = async (app: FastApp) => value<CustomerBook>(await app.call('customers.list')).customers.map((c) => [c.name, c.notes]);
+      const before = await names(one);
+      expect(before).toEqual([['__proto__ Northwind', 'renewal call in May']]);
+
+      value(await one.call('offline.sync'));
+      expect(await names(one)).toEqual(before);
+
+      value(await one.call('offline.wipe'));
+      value(await one.call('session.signOut'));
+      value(await one.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+      expect(await names(one)).toEqual(before);
+      value(await one.call('offline.sync'));
+
+      await one.close();
+      one = await start();
+      expect(await names(one)).toEqual(before);
+
+      await one.close();
+      const replica = join(dir, 'cache', ownerFolder({ profileId: 'sandbox', username: ALEX.username }), 'replica.db');
+      const handle = await open(replica, 'r+');
+      const byte = Buffer.alloc(1);
+      await handle.read(byte, 0, 1, 100);
+      byte[0] = byte[0]! ^ 0x01;
+      await handle.write(byte, 0, 1, 100);
+      await handle.close();
+      one = await start();
+      expect(value<CacheStatus>(await one.call('offline.status')).unreadable).toMatchObject({ reason: 'damaged' });
+      expect(await names(one)).toEqual(before);
+      // With no copy to read, the customer page still answers (no policies, and says there is no copy).
+      const key = value<CustomerBook>(await one.call('customers.list')).customers[0]!.key;
+      expect(value<CustomerPage>(await one.call('customers.page', { key }))).toMatchObject({ fetchedAt: null, capacity: { total: 0 } });
+    } finally {
+      await (kept as FastApp | null)?.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -15,7 +15,7 @@ const customer = (key: string, name: string, over: Partial<Customer> = {}): Cust
   updatedAt: '2026-11-26T00:00:00.000Z',
   ...over,
 });
-const bookOf = (list: Customer[]): CustomerBook => ({ customers: list, persistent: true, restoredAt: null });
+const bookOf = (list: Customer[]): CustomerBook => ({ customers: list, persistent: true, recovered: null });
 
 const NORTHWIND = customer('1', 'Northwind', { externalIds: ['CUST-1001', 'CUST-1002'], accounts: ['314159265358'] });
 const PROTO = customer('2', '__proto__', { accounts: ['constructor'] });

@@ -11,25 +11,16 @@ import {
   type ParsedCustomerDraft,
 } from '../../../shared/ipc/customers.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-
-/** The customer book's place in the own-data store of whoever is signed in: records of one kind, by id. */
-export interface BookRecords {
-  list(): Promise<ReadonlyArray<{ readonly id: string; readonly body: unknown }>>;
-  put(id: string, body: Customer): Promise<void>;
-  remove(id: string): Promise<void>;
-  /** False when the book lives in memory only (no safe key): said to the person. */
-  readonly persistent: boolean;
-  /** Set when the stored data could not be read and was restored from its last good state. */
-  readonly restoredAt: string | null;
-}
+import type { OwnDataService } from '../own-data/own-data-service.js';
+import type { OwnRecords } from '../own-data/own-data-store.js';
 
 export interface CustomerBookDeps {
-  /** The signed-in (or offline-reviewed) user's book; null when nobody's is open. */
-  readonly records: () => Promise<BookRecords | null>;
+  /** The own data of the signed-in (or offline-reviewed) user: the book is its `customer` records. */
+  readonly ownData: Pick<OwnDataService, 'records' | 'status'>;
   readonly now?: () => Date;
 }
 
-const NOBODY = new AppFailure({ kind: 'unauthorized', message: 'Sign in (or review an offline copy) to see your customers.' });
+type BookRecords = OwnRecords<Customer>;
 
 /**
  * The account manager's customers: kept, checked and imported here, stored as
@@ -45,12 +36,21 @@ export class CustomerBookService {
 
   async book(): Promise<Book> {
     const records = await this.#records();
-    return { customers: await readAll(records), persistent: records.persistent, restoredAt: records.restoredAt };
+    const [customers, status] = await Promise.all([readAll(records), this.#deps.ownData.status()]);
+    return {
+      customers,
+      persistent: status?.persistent ?? false,
+      ...(status?.reason ? { reason: status.reason } : {}),
+      recovered: status?.recovered ?? null,
+    };
   }
 
   /** Every customer (empty when nobody's book is open): for views that only look customers up. */
   async customers(): Promise<Customer[]> {
-    const records = await this.#deps.records();
+    const records = await this.#records().catch((error: unknown) => {
+      if (error instanceof AppFailure && error.error.kind === 'unauthorized') return null;
+      throw error;
+    });
     return records ? readAll(records) : [];
   }
 
@@ -70,7 +70,7 @@ export class CustomerBookService {
 
   async remove(key: string): Promise<Book> {
     const records = await this.#records();
-    await records.remove(key);
+    await records.delete(key);
     return this.book();
   }
 
@@ -131,10 +131,9 @@ export class CustomerBookService {
     return { ...report, book: await this.book() };
   }
 
-  async #records(): Promise<BookRecords> {
-    const records = await this.#deps.records();
-    if (!records) throw NOBODY;
-    return records;
+  /** The signed-in (or offline-reviewed) user's book; fails with a plain message when there is nobody. */
+  #records(): Promise<BookRecords> {
+    return this.#deps.ownData.records('customer', Customer);
   }
 
   #stamped(draft: ParsedCustomerDraft): Customer {
@@ -164,12 +163,7 @@ function sameContent(customer: Customer, draft: ParsedCustomerDraft): boolean {
   );
 }
 
-/** The stored customers that read as customers; one odd record never hides the others. */
+/** The stored customers (the store skips, keeps and logs a record that does not read as one). */
 async function readAll(records: BookRecords): Promise<Customer[]> {
-  const customers: Customer[] = [];
-  for (const record of await records.list()) {
-    const read = Customer.safeParse(record.body);
-    if (read.success && read.data.key === record.id) customers.push(read.data);
-  }
-  return customers;
+  return (await records.list()).filter((record) => record.body.key === record.id).map((record) => record.body);
 }

@@ -1,12 +1,13 @@
 import { CustomerMatcher, type AccountAlias } from '../../../shared/customers/matching.js';
 import { proposeCustomers } from '../../../shared/customers/proposals.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
-import type { ActivityEntry } from '../../../shared/ipc/activity.js';
+import type { ActivityEntry } from '../../../shared/own-data/activity.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
 import { UNASSIGNED, type Customer, type CustomerPage, type CustomersOverview, type CustomerStanding, type DrFound } from '../../../shared/ipc/customers.js';
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { OfflineService } from '../cache/offline-service.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { CustomerBookService } from './customer-book.js';
 import { summarizeCustomer } from './customer-summary.js';
 import { cents } from '../overview/summarize.js';
@@ -24,6 +25,8 @@ type CustomerChannels =
 export interface CustomerHandlerDeps {
   readonly book: CustomerBookService;
   readonly offline: OfflineService;
+  /** The activity record of each policy (own data). */
+  readonly ownData: Pick<OwnDataService, 'activity'>;
   /** External customer ids used in the DR view with this environment, most recent first. */
   readonly recentExternalIds: () => readonly string[];
   readonly now?: () => Date;
@@ -127,7 +130,7 @@ export class CustomerHandlers {
       ...rows.map((row): ['capacity', string] => ['capacity', row.cidrId]),
       ...drItems.map((item): ['cyber', string] => ['cyber', item.cidrId]),
     ].slice(0, ACTIVITY_POLICIES);
-    for (const [kind, cidrId] of subjects) activity.push(...(await offline.activity(kind, cidrId)).entries);
+    for (const [kind, cidrId] of subjects) activity.push(...(await this.#deps.ownData.activity(kind, cidrId)).entries);
     activity.sort((a, b) => b.at.localeCompare(a.at));
     const figures = summarizeCustomer(rows, activity, asOf);
     const newestFirst = [...rows].sort((a, b) => (b.createdDate ?? '').localeCompare(a.createdDate ?? ''));

@@ -1,5 +1,6 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
 import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
@@ -20,9 +21,8 @@ import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
-import { CustomerBookService, type BookRecords } from '../customers/customer-book.js';
+import { CustomerBookService } from '../customers/customer-book.js';
 import { CustomerHandlers } from '../customers/customer-handlers.js';
-import type { CacheOwner } from '../cache/policy-cache.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -30,6 +30,8 @@ export interface HandlerDeps {
   /** Each policy's money actions: one request at a time, locked while an outcome is unknown. */
   readonly moneyLock: MoneyLock;
   readonly offline: OfflineService;
+  /** The account manager's own data (activity record, and next the customer book and worklist states). */
+  readonly ownData: OwnDataService;
   readonly overview: OverviewService;
   /** Where exports go: Electron's save dialog; absent in the browser host, whose page downloads them. */
   readonly saveFile?: SaveFileHost | undefined;
@@ -51,8 +53,6 @@ export interface HandlerDeps {
   readonly demoAccounts?: BuiltInService['demoAccounts'] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
-  /** The customer book of an owner (own data, never the disposable copy); null when none can be opened. */
-  readonly customerRecords: (owner: CacheOwner | null) => Promise<BookRecords | null>;
 }
 
 /**
@@ -71,6 +71,7 @@ export function createHandlers({
   session,
   moneyLock,
   offline,
+  ownData,
   overview,
   saveFile,
   network,
@@ -82,12 +83,11 @@ export function createHandlers({
   uiState,
   demoAccounts = [],
   reportWriteThrough = () => undefined,
-  customerRecords,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
-  /** What this app did to each policy, in the signed-in user's replica. */
-  const activity = new ActivityLog({ offline, session, report: reportWriteThrough });
+  /** What this app did to each policy, in the own data of the user who did it. */
+  const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
   const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
   const repository = new PolicyRepository({
@@ -99,8 +99,9 @@ export function createHandlers({
   });
 
   const customers = new CustomerHandlers({
-    book: new CustomerBookService({ records: () => customerRecords(offline.owner()) }),
+    book: new CustomerBookService({ ownData }),
     offline,
+    ownData,
     recentExternalIds: () => profiles.find(offline.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
   });
 
