@@ -5,7 +5,7 @@ import type { SkippedItem } from '../../shared/api/tolerant.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
 import { SortOrder } from '../../shared/api/paging.js';
 import { LocalSortColumn, type UnreadableCopy } from '../../shared/ipc/offline.js';
-import type { CustomerFilter } from '../../shared/ipc/customers.js';
+import type { CustomerFilter } from '../../shared/ipc/customer-key.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';

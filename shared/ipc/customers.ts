@@ -3,6 +3,7 @@ import { CapacityRow } from '../api/readers.js';
 import { ActivityEntry } from '../own-data/activity.js';
 import { OwnDataRecovery } from '../own-data/status.js';
 import { CustomerId, PolicyMilestone } from './models.js';
+import { CustomerKey } from './customer-key.js';
 
 /**
  * The account manager's customer book: their own data (never a copy of the
@@ -37,10 +38,6 @@ export const AccountRef = visibleText('An account', CUSTOMER_LIMITS.account).pip
     // A list cell of the exported book separates accounts with it (shared/customers/book-csv.ts).
     .refine((text) => !text.includes(';'), { error: 'An account has no “;” (it separates accounts in an exported book)' }),
 );
-
-/** The book's own key of a customer, made by the main process; never a name, so renaming keeps every link. */
-export const CustomerKey = z.string().regex(/^cu_[a-z0-9]{8,40}$/, { error: 'Not a customer of the book' });
-export type CustomerKey = z.infer<typeof CustomerKey>;
 
 /** What a person types for a customer: the book checks that names, ids and accounts are each one customer's. */
 export const CustomerDraft = z
@@ -110,11 +107,6 @@ export const CustomerImportReport = z.object({
   book: CustomerBook,
 });
 export type CustomerImportReport = z.infer<typeof CustomerImportReport>;
-
-/** Either a customer of the book, or the policies whose account belongs to none. */
-export const UNASSIGNED = 'unassigned' as const;
-export const CustomerFilter = z.union([CustomerKey, z.literal(UNASSIGNED)]);
-export type CustomerFilter = z.infer<typeof CustomerFilter>;
 
 export const CustomerPageInput = z.object({ key: CustomerKey });
 

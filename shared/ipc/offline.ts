@@ -5,7 +5,7 @@ import { SkippedItem } from '../api/tolerant.js';
 import { CyberListItem, CyberView } from '../api/cyber.js';
 import { LinkedAccountList } from '../api/accounts.js';
 import { SortOrder } from '../api/paging.js';
-import { CustomerFilter } from './customers.js';
+import { CustomerFilter } from './customer-key.js';
 
 /** Columns the offline capacity list can be sorted by, answered in the main process. */
 export const LOCAL_SORT_COLUMNS = [
