@@ -29,6 +29,12 @@ type BookRecords = OwnRecords<Customer>;
  */
 export class CustomerBookService {
   readonly #deps: CustomerBookDeps;
+  /** Bumped by each change this service makes: what was derived from the book before is stale. */
+  #version = 0;
+
+  get version(): number {
+    return this.#version;
+  }
 
   constructor(deps: CustomerBookDeps) {
     this.#deps = deps;
@@ -64,12 +70,14 @@ export class CustomerBookService {
     const conflict = conflictOf(draft, book);
     if (conflict) throw new AppFailure({ kind: 'invalid-input', field: conflict.field, message: conflict.message });
     const customer = this.#stamped(draft);
+    this.#version += 1;
     await records.put(customer.key, customer);
     return customer;
   }
 
   async remove(key: string): Promise<Book> {
     const records = await this.#records();
+    this.#version += 1;
     await records.delete(key);
     return this.book();
   }
@@ -119,6 +127,7 @@ export class CustomerBookService {
         continue;
       }
       const customer = this.#stamped(draft);
+      this.#version += 1;
       await records.put(customer.key, customer);
       if (existing) {
         book[book.indexOf(existing)] = customer;

@@ -51,6 +51,8 @@ const TOP = 10;
  */
 export class CustomerHandlers {
   readonly #deps: CustomerHandlerDeps;
+  /** The matcher of the last filter asked, kept while the owner and the book stay the same (every keystroke of a filtered search asks). */
+  #kept: { readonly owner: string; readonly version: number; readonly matcher: CustomerMatcher } | null = null;
 
   constructor(deps: CustomerHandlerDeps) {
     this.#deps = deps;
@@ -91,7 +93,7 @@ export class CustomerHandlers {
   /** A capacity-list query with its customer turned into the accounts the copy filters on. */
   async scoped<Q extends LocalCapacityQuery>(query: Q): Promise<Q> {
     if (!query.customer) return query;
-    const matcher = await this.#matcher();
+    const matcher = await this.#keptMatcher();
     if (query.customer === UNASSIGNED) return { ...query, accounts: { keys: [...matcher.assignedAccountKeys()], inside: false } };
     if (!matcher.byKey(query.customer)) throw new AppFailure({ kind: 'not-found', field: 'customer', message: 'That customer is no longer in the book.' });
     return { ...query, accounts: { keys: [...matcher.accountKeysOf(query.customer)], inside: true } };
@@ -99,6 +101,14 @@ export class CustomerHandlers {
 
   async #linkedAccounts(): Promise<AccountAlias[]> {
     return (await this.#deps.offline.accounts())?.value ?? [];
+  }
+
+  async #keptMatcher(): Promise<CustomerMatcher> {
+    const who = this.#deps.offline.owner();
+    const owner = who ? `${who.profileId}\n${who.username}` : '';
+    const version = this.#deps.book.version;
+    if (this.#kept?.owner !== owner || this.#kept.version !== version) this.#kept = { owner, version, matcher: await this.#matcher() };
+    return this.#kept.matcher;
   }
 
   async #matcher(customers?: readonly Customer[]): Promise<CustomerMatcher> {
