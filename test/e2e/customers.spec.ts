@@ -25,6 +25,8 @@ async function saveForm(page: Page, name: string): Promise<void> {
 }
 
 test('from proposals to customer pages, the list, the DR view and the palette; the book out and back as CSV', async ({ app, openApp }) => {
+  // One person's whole first session with the book: many steps, each waited for.
+  test.setTimeout(120_000);
   const page = await openApp();
   await signInAs(page);
   await replicaReady(page);
