@@ -122,6 +122,26 @@ describe('the customer book', () => {
     expect((await book()).customers).toHaveLength(report.book.customers.length);
   });
 
+  it('answers the filter, the page, the DR lists and the palette the same with the service down', async () => {
+    const northwind = (await book()).customers.find((c) => c.name === 'Northwind') as Customer;
+    // The copy holds the DR lists of the ids used (a sync fills them), as it does after any sign-in.
+    value(await app.call('profiles.rememberCustomer', { customerId: 'CUST-1001' }));
+    value(await app.call('offline.sync'));
+    const online = { list: await list({ customer: northwind.key }), page: value<CustomerPage>(await app.call('customers.page', { key: northwind.key })) };
+    await app.controls.addFault({ pathPrefix: '/external/api/v1/', dropRate: 1 });
+    try {
+      const offline = await list({ customer: northwind.key });
+      expect(offline.total).toBe(online.list.total);
+      expect(value<CustomerPage>(await app.call('customers.page', { key: northwind.key })).totals).toEqual(online.page.totals);
+      const dr = value<{ data: { cidrId: string }[]; origin: { source: string } }>(await app.call('cyber.list', { customerId: 'CUST-1001', page: 1, pageSize: 10 }));
+      expect(dr.origin.source).toBe('replica');
+      const first = dr.data[0]!.cidrId;
+      expect(value<Array<{ cidrId: string; customerId: string }>>(await app.call('cyber.find', { text: first }))).toContainEqual(expect.objectContaining({ cidrId: first, customerId: 'CUST-1001' }));
+    } finally {
+      await app.controls.clearFaults();
+    }
+  });
+
   it('never shows one user the book of another', async () => {
     value(await app.call('session.signOut'));
     await signIn(JORDAN);
