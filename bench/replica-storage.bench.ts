@@ -14,7 +14,7 @@ import type { Figure } from './figure.js';
 
 /** Sizes measured, one after another: 100,000 against the goals, 1,000,000 to show the cost curve. */
 const SIZES = (process.env.REPLICA_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-const owner = { profileId: 'bench', username: 'bench@example.com' };
+export const owner = { profileId: 'bench', username: 'bench@example.com' };
 /** What a person types into the list's search box, one keystroke at a time. */
 const KEYSTROKES = ['w', 'wi', 'win', 'r', 're', 'res', 'rese', 'reservation 9', 'm5', 'm5.', 'm5.2', 'sc_10', 'sc_1000', 'morgan-a', 'euw1'];
 const WRITE_THROUGHS = 9;
@@ -92,7 +92,7 @@ async function measure(rows: number): Promise<Figure[]> {
   return figures;
 }
 
-function serviceOver(dataDir: string, secrets: FixedSecretStore): OfflineService {
+export function serviceOver(dataDir: string, secrets: FixedSecretStore): OfflineService {
   return new OfflineService({
     dataDir,
     secrets,
@@ -115,18 +115,18 @@ async function replicaProcessMemory(dataDir: string, key: string): Promise<{ rss
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { rss: number; heapUsed: number };
 }
 
-async function timed(run: () => Promise<unknown>): Promise<number> {
+export async function timed(run: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await run();
   return performance.now() - t;
 }
 
-function p95(values: number[]): number {
+export function p95(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] as number;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }

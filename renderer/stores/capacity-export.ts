@@ -12,6 +12,7 @@ const HEADER = [
   'Policy name',
   'Status',
   'Account',
+  'Customer',
   'Instance type',
   'Quantity',
   'Platform',
@@ -25,12 +26,13 @@ const HEADER = [
   'Created',
 ];
 
-function cells(row: CapacityRow, currency: string | null): (string | number | boolean | null)[] {
+function cells(row: CapacityRow, currency: string | null, customerOf: (row: CapacityRow) => string | null): (string | number | boolean | null)[] {
   return [
     row.cidrId,
     row.policyName ?? null,
     row.policyStatus ?? null,
     row.cspAccountName ?? null,
+    customerOf(row),
     row.policyInstance?.instanceType ?? null,
     row.policyInstance?.qty ?? null,
     row.policyInstance?.platformCode ?? null,
@@ -47,15 +49,16 @@ function cells(row: CapacityRow, currency: string | null): (string | number | bo
 }
 
 /**
- * Every row of the capacity list as it is shown (status, search and sort
- * applied), in windows, for "Export CSV".
+ * Every row of the capacity list as it is shown (status, customer, search and
+ * sort applied), in windows, for "Export CSV", each with its customer's name.
  */
 export async function collectCapacityExport(list: {
   readonly status: LocalCapacityQuery['status'] | null;
   readonly text: string;
   readonly sortBy: NonNullable<LocalCapacityQuery['sortBy']>;
   readonly sortOrder: NonNullable<LocalCapacityQuery['sortOrder']>;
-}, currency: string | null): Promise<CollectResult> {
+  readonly customer?: LocalCapacityQuery['customer'] | null;
+}, currency: string | null, customerOf: (row: CapacityRow) => string | null = () => null): Promise<CollectResult> {
   const rows: CapacityRow[] = [];
   for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += WINDOW) {
     const result = await api.capacity.list({
@@ -65,6 +68,7 @@ export async function collectCapacityExport(list: {
       sortBy: list.sortBy,
       sortOrder: list.sortOrder,
       ...(list.status ? { status: list.status } : {}),
+      ...(list.customer ? { customer: list.customer } : {}),
     });
     if (!result.ok) return { ok: false, error: result.error };
     rows.push(...result.value.rows);
@@ -72,5 +76,5 @@ export async function collectCapacityExport(list: {
     // The service's pages are smaller than a window: go on from where the answer ended.
     offset = result.value.offset + result.value.rows.length - WINDOW;
   }
-  return { ok: true, data: { header: HEADER, rows: rows.slice(0, EXPORT_MAX_ROWS).map((row) => cells(row, currency)) } };
+  return { ok: true, data: { header: HEADER, rows: rows.slice(0, EXPORT_MAX_ROWS).map((row) => cells(row, currency, customerOf)) } };
 }

@@ -5,6 +5,7 @@ import type { SkippedItem } from '../../shared/api/tolerant.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
 import { SortOrder } from '../../shared/api/paging.js';
 import { LocalSortColumn, type UnreadableCopy } from '../../shared/ipc/offline.js';
+import type { CustomerFilter } from '../../shared/ipc/customer-key.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';
@@ -43,6 +44,8 @@ class CapacityListStore {
   status = $state<CapacityStatus | null>(null);
   /** Free text matched against id, name, account, instance type and zone (answered locally). */
   text = $state('');
+  /** One customer's policies (a key of the book), those of no customer, or all (null); answered by the local copy. */
+  customer = $state<CustomerFilter | null>(null);
   sortBy = $state<LocalSortColumn>('createdDate');
   sortOrder = $state<SortOrder>(PAGING.defaultSortOrder);
   /** Where the rows on screen came from, and when they were fetched. */
@@ -83,6 +86,8 @@ class CapacityListStore {
     sessionScope.register(() => {
       this.#clear();
       this.#fresh = true;
+      // A customer is one user's: the next user's list starts with every policy.
+      this.customer = null;
     });
   }
 
@@ -139,6 +144,12 @@ class CapacityListStore {
     this.#restorePrefs();
     if (status === this.status) return;
     this.status = status;
+    this.#restart();
+  }
+
+  setCustomer(customer: CustomerFilter | null): void {
+    if (customer === this.customer) return;
+    this.customer = customer;
     this.#restart();
   }
 
@@ -265,6 +276,7 @@ class CapacityListStore {
       sortBy: this.sortBy,
       sortOrder: this.sortOrder,
       ...(this.status ? { status: this.status } : {}),
+      ...(this.customer ? { customer: this.customer } : {}),
     });
     this.fetching--;
     if (!ticket.current()) return;

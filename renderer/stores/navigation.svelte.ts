@@ -11,7 +11,9 @@ export type Route =
   | { readonly view: 'search' }
   | { readonly view: 'cyber-list' }
   | { readonly view: 'cyber-detail'; readonly cidrId: string }
-  | { readonly view: 'accounts' };
+  | { readonly view: 'accounts' }
+  | { readonly view: 'customers' }
+  | { readonly view: 'customer'; readonly key: string };
 
 export type ViewId = Route['view'];
 
@@ -19,6 +21,7 @@ export type ViewId = Route['view'];
 export function sectionOf(view: ViewId): ViewId {
   if (view === 'capacity-detail') return 'capacity-list';
   if (view === 'cyber-detail') return 'cyber-list';
+  if (view === 'customer') return 'customers';
   return view;
 }
 

@@ -71,7 +71,8 @@ function neutralise(text: string): string {
     .join('');
 }
 
-function startsFormula(text: string): boolean {
+/** Whether a spreadsheet would run this text as a formula (the writer neutralises such cells; the book's import undoes that). */
+export function startsFormula(text: string): boolean {
   // Spreadsheets skip leading spaces (and a part's own quotes) before deciding, so look past them too.
   const lead = text.charAt(0);
   const firstVisible = text.replace(/^[\s"]+/, '').charAt(0);

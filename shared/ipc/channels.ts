@@ -48,6 +48,14 @@ export const CHANNELS = [
   'views.setState',
   'activity.list',
   'quote.create',
+  'customers.list',
+  'customers.save',
+  'customers.remove',
+  'customers.import',
+  'customers.propose',
+  'customers.page',
+  'customers.overview',
+  'cyber.find',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

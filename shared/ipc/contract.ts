@@ -15,6 +15,20 @@ import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
 import { ActivityList, ActivityQuery } from './activity.js';
 import { QuoteRequest, QuoteResult } from '../quote/quote.js';
+import {
+  Customer,
+  CustomerBook,
+  CustomerDraft,
+  CustomerImportInput,
+  CustomerImportReport,
+  CustomerPage,
+  CustomerPageInput,
+  CustomerProposal,
+  CustomerRemoval,
+  CustomersOverview,
+  DrFindInput,
+  DrFound,
+} from './customers.js';
 
 const NoInput = z.undefined();
 
@@ -117,6 +131,18 @@ export const CONTRACT = {
   'activity.list': { input: ActivityQuery, output: ActivityList, effect: 'local' },
   // A quote of ready policies for a customer: the PDF and the e-mail text, recorded in each policy's activity.
   'quote.create': { input: QuoteRequest, output: QuoteResult, effect: 'local' },
+  // The customer book: the account manager's own data (never discarded with the copy), and what the copy says of each customer.
+  'customers.list': { input: NoInput, output: CustomerBook, effect: 'local' },
+  'customers.save': { input: CustomerDraft, output: Customer, effect: 'change' },
+  'customers.remove': { input: CustomerRemoval, output: CustomerBook, effect: 'change' },
+  'customers.import': { input: CustomerImportInput, output: CustomerImportReport, effect: 'change', maxInputBytes: 16 * 1024 * 1024 },
+  // Customers suggested from the DR ids already used and the linked accounts, minus the book's.
+  'customers.propose': { input: NoInput, output: z.array(CustomerProposal), effect: 'local' },
+  // One customer's page, from the local copy at once (DR lists are read live by the page through cyber.list).
+  'customers.page': { input: CustomerPageInput, output: CustomerPage, effect: 'local' },
+  'customers.overview': { input: NoInput, output: CustomersOverview, effect: 'local' },
+  // DR policies by id or name across the lists the local copy holds (the book's ids and those used), for the palette.
+  'cyber.find': { input: DrFindInput, output: z.array(DrFound), effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -3,6 +3,7 @@ import { CapacityStatus } from '../api/capacity.js';
 import { CapacityRow } from '../api/readers.js';
 import { SkippedItem } from '../api/tolerant.js';
 import { SortOrder } from '../api/paging.js';
+import { CustomerFilter } from './customer-key.js';
 
 /** Columns the offline capacity list can be sorted by, answered in the main process. */
 export const LOCAL_SORT_COLUMNS = [
@@ -42,6 +43,13 @@ export const LocalCapacityQuery = z.object({
   limit: z.number().int().min(1).max(500).default(100),
   /** Exact values a policy must have (the search beside the ready policies); answered by the local copy only. */
   match: PolicyMatch.optional(),
+  /** One customer's policies, or those of no customer (`unassigned`); the main process resolves it to `accounts`. */
+  customer: CustomerFilter.optional(),
+  /**
+   * The policies whose account (as accountKey compares it) is one of `keys`, or with `inside` false is none of
+   * them. Made by the main process from `customer` and the book; answered by the local copy only.
+   */
+  accounts: z.object({ keys: z.array(z.string().max(500)).max(100_000), inside: z.boolean() }).optional(),
 });
 export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
 /** A query as the main process reads it: every default filled in. */

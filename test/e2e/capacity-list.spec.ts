@@ -38,7 +38,7 @@ test('the list shows every column of each policy, newest first, and a row opens 
 
   await expect(page.getByTestId('list-summary')).toContainText(`${expected.total.toLocaleString('en-US')} policies`);
   const headers = table(page).getByRole('columnheader');
-  await expect(headers).toHaveText(['Policy ID', 'Policy name', 'Status', 'Instances', 'Platform', 'Zone', 'Launch – end', 'Renewal', 'Our price', 'Savings'].map((text) => new RegExp(text)));
+  await expect(headers).toHaveText(['Policy ID', 'Policy name', 'Status', 'Customer', 'Instances', 'Platform', 'Zone', 'Launch – end', 'Renewal', 'Our price', 'Savings'].map((text) => new RegExp(text)));
 
   const first = expected.data[0] as CapacityPolicy;
   const row = rowAt(page, 0);
@@ -47,6 +47,8 @@ test('the list shows every column of each policy, newest first, and a row opens 
   await expect(row.getByTestId('status-badge')).toHaveAttribute('data-status', first.policyStatus);
   await expect(row).toContainText(`${first.policyInstance.instanceType} × ${first.policyInstance.qty}`);
   await expect(row).toContainText(first.policyInstance.platformCode);
+  // No customer in the book yet: each policy says so.
+  await expect(row).toContainText('Unassigned');
   await expect(row).toContainText(first.cspRegion.availabilityZoneId);
   await expect(row).toContainText(formatMoney(first.pricing.ourPrice, 'USD', 'en-US'));
   await expect(row).toContainText(first.capacityConfiguration.autoRenewalEnabled ? /Weekly|Every 2 weeks|Monthly/ : 'Off');

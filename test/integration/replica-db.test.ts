@@ -11,6 +11,7 @@ import { CapacityReplicaDb } from '../../electron/services/replica/capacity-repl
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
 import { LOCAL_SORT_COLUMNS } from '../../shared/ipc/offline.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
+import { accountKey } from '../../shared/customers/matching.js';
 
 /** The encrypted SQLite replica against its real files: encryption, search, write-through and crashes. */
 let dir = '';
@@ -114,6 +115,33 @@ describe('capacity replica database', () => {
       db.close();
     }
   }, 60_000);
+
+  it('filters by a customer’s accounts (or by none of them) alike by SQL and by the index, any case and hostile names included', async () => {
+    const accounts = ['morgan-prod', 'Morgan-Analytics', '__proto__', 'constructor', 'o\'brien "quoted" %_', 'ünïcødé', 'x'.repeat(200)];
+    const policies = syntheticPolicies(700).map((p, i) => ({ ...p, cspAccountName: accounts[i % accounts.length] as string }));
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32)));
+    await replica.replaceAll(policies, new Date().toISOString());
+    const cases = [
+      { keys: ['morgan-analytics'], inside: true },
+      { keys: ['__proto__', 'constructor'], inside: true },
+      { keys: ['o\'brien "quoted" %_', 'ünïcødé', 'x'.repeat(200)], inside: false },
+      { keys: [], inside: false },
+      { keys: [], inside: true },
+    ];
+    const expected = (filter: { keys: string[]; inside: boolean }) =>
+      policies.filter((p) => filter.keys.includes(accountKey(p.cspAccountName)) === filter.inside).map((p) => p.cidrId).sort();
+    const bySql = cases.map((accounts) => replica.query({ ...query, accounts, limit: 1_000 }));
+    replica.load();
+    cases.forEach((accounts, i) => {
+      const byIndex = replica.query({ ...query, accounts, limit: 1_000 });
+      const want = expected(accounts);
+      expect.soft(bySql[i]?.total, JSON.stringify(accounts)).toBe(want.length);
+      expect.soft(byIndex.total, JSON.stringify(accounts)).toBe(want.length);
+      expect.soft(byIndex.rows.map((r) => r.cidrId).sort(), JSON.stringify(accounts)).toEqual(want);
+      expect.soft(bySql[i]?.rows.map((r) => r.cidrId).sort(), JSON.stringify(accounts)).toEqual(want);
+    });
+    replica.close();
+  });
 
   it('answers through the in-memory index exactly as the index over whole records does, before and after a write-through', async () => {
     const policies = syntheticPolicies(1_500);

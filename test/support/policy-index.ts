@@ -1,6 +1,7 @@
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { LocalSortColumn } from '../../shared/ipc/offline.js';
 import { SortedRowIndex, type Key, type RowView } from '../../electron/services/search/sorted-row-index.js';
+import { accountKey } from '../../shared/customers/matching.js';
 
 /**
  * The search index over whole policies, read straight from their fields: the
@@ -27,6 +28,7 @@ export const POLICY_VIEW: RowView<CapacityPolicy> = {
   searchText: (p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001'),
   status: (p) => p.policyStatus,
   offering: (p) => ({ instanceType: p.policyInstance.instanceType, platform: p.policyInstance.platformCode, availabilityZone: p.cspRegion.availabilityZoneId }),
+  account: (p) => accountKey(p.cspAccountName),
 };
 
 export class CapacityIndex extends SortedRowIndex<CapacityPolicy> {

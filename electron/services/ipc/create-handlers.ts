@@ -1,5 +1,6 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
 import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
@@ -21,6 +22,8 @@ import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
+import { CustomerBookService } from '../customers/customer-book.js';
+import { CustomerHandlers } from '../customers/customer-handlers.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -28,6 +31,8 @@ export interface HandlerDeps {
   /** Each policy's money actions: one request at a time, locked while an outcome is unknown. */
   readonly moneyLock: MoneyLock;
   readonly offline: OfflineService;
+  /** The account manager's own data (activity record, and next the customer book and worklist states). */
+  readonly ownData: OwnDataService;
   readonly overview: OverviewService;
   /** Where exports go: Electron's save dialog; absent in the browser host, whose page downloads them. */
   readonly saveFile?: SaveFileHost | undefined;
@@ -67,6 +72,7 @@ export function createHandlers({
   session,
   moneyLock,
   offline,
+  ownData,
   overview,
   saveFile,
   network,
@@ -81,8 +87,8 @@ export function createHandlers({
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
-  /** What this app did to each policy, in the signed-in user's replica. */
-  const activity = new ActivityLog({ offline, session, report: reportWriteThrough });
+  /** What this app did to each policy, in the own data of the user who did it. */
+  const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
   const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
   const repository = new PolicyRepository({
@@ -93,8 +99,16 @@ export function createHandlers({
     report: reportWriteThrough,
   });
 
+  const customers = new CustomerHandlers({
+    book: new CustomerBookService({ ownData }),
+    offline,
+    ownData,
+    recentExternalIds: () => profiles.find(offline.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
+  });
+
   return {
     ...createOfflineHandlers(offline),
+    ...customers.handlers(),
     ...createDesktopHandlers(desktop),
     'profiles.list': async () => profiles.list(),
     'session.status': async () => session.status(),
@@ -111,7 +125,7 @@ export function createHandlers({
     // and their answers are written through at once.
     'accounts.list': () => repository.accounts(),
     'network.checkService': () => repository.checkService(),
-    'capacity.list': (query) => repository.capacityList(query),
+    'capacity.list': async (query) => repository.capacityList(await customers.scoped(query)),
     'capacity.describe': ({ cidrId }) => repository.capacityDetail(cidrId),
     'capacity.search': (input) => call((client, token) => client.read('searchCapacity', { token, query: input })),
     'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy)),

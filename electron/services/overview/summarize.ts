@@ -42,7 +42,11 @@ export function instanceFamily(instanceType: string): string {
  */
 export function monthlySavingsOf(policy: CapacityRow): number {
   // A policy whose savings the service did not state adds nothing (never a guess).
-  const savings = policy.pricing?.savings ?? 0;
+  return monthlyShareOf(policy.pricing?.savings ?? 0, policy);
+}
+
+/** One month's share of an amount of a policy's whole window (its savings, its price), as monthlySavingsOf counts it. */
+export function monthlyShareOf(savings: number, policy: CapacityRow): number {
   const launchMs = Date.parse(policy.capacityConfiguration?.launchDateTime ?? '');
   const endMs = Date.parse(policy.capacityConfiguration?.endDateTime ?? '');
   const windowDays = (endMs - launchMs) / DAY_MS;
@@ -173,6 +177,6 @@ function topFamilies(families: ReadonlyMap<string, { monthly: number; policies: 
   return shown.map((family) => ({ ...family, monthly: cents(family.monthly) }));
 }
 
-function cents(value: number): number {
+export function cents(value: number): number {
   return Math.round(value * 100) / 100;
 }

@@ -1,11 +1,9 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
-import { preparePrivateFileSync } from '../platform/private-files.js';
+import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 
 const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
@@ -69,9 +67,6 @@ CREATE TABLE IF NOT EXISTS capacities (
 ) STRICT;
 -- The whole record, apart: searches and sorts scan the slim table above and read bodies only for the rows shown.
 CREATE TABLE IF NOT EXISTS capacity_bodies (rid INTEGER PRIMARY KEY REFERENCES capacities (rid) ON DELETE CASCADE, body TEXT NOT NULL) STRICT;
--- What this app did to each policy: appended one row at a time, never replaced by a sync (which rewrites the tables above only).
-CREATE TABLE IF NOT EXISTS activity (seq INTEGER PRIMARY KEY, policy_kind TEXT NOT NULL, cidr_id TEXT NOT NULL, body TEXT NOT NULL) STRICT;
-CREATE INDEX IF NOT EXISTS activity_policy ON activity (policy_kind, cidr_id, seq);
 CREATE INDEX IF NOT EXISTS capacities_status_created ON capacities (policy_status, created_date);
 CREATE INDEX IF NOT EXISTS capacities_created ON capacities (created_date);
 CREATE VIRTUAL TABLE IF NOT EXISTS capacities_text USING fts5 (search, content = 'capacities', content_rowid = 'rid', tokenize = 'trigram');
@@ -88,26 +83,6 @@ END;
 `;
 
 type Query = ParsedLocalCapacityQuery;
-
-type Connection = Database.Database;
-
-/**
- * The module is native and loaded by name at run time (like keytar), so the
- * main bundle never inlines it. Its binding is named by path rather than found
- * by the `bindings` helper package, so the packaged app ships the module's own
- * files only (electron-builder.yml) and Electron loads the binding from
- * app.asar.unpacked as it does keytar's.
- */
-let sqlite: { readonly open: typeof Database; readonly binding: string } | null = null;
-function openConnection(file: string): Connection {
-  if (!sqlite) {
-    const require = createRequire(import.meta.url);
-    const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
-    sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
-  }
-  if (file !== ':memory:') preparePrivateFileSync(file, [`${file}-wal`, `${file}-shm`]);
-  return new sqlite.open(file, { nativeBinding: sqlite.binding });
-}
 
 /** One stored record of a kind other than the capacity list. */
 export interface StoredDocument {
@@ -139,6 +114,8 @@ export class CapacityReplicaDb {
     this.#db = db;
     this.#read = read;
     this.file = file;
+    // The customer filter's key of a row, as the in-memory index reads it (one call a row: a scan stays linear in the rows).
+    read.function('account_of', { deterministic: true }, (search: unknown) => accountOfSearchText(String(search)));
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
         launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search)
@@ -280,14 +257,10 @@ export class CapacityReplicaDb {
     return (this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[]);
   }
 
-  /** Appends one entry to a policy's activity record; the record is only ever added to. */
-  appendActivity(policyKind: string, cidrId: string, body: string): void {
-    this.#db.prepare('INSERT INTO activity (policy_kind, cidr_id, body) VALUES (?, ?, ?)').run(policyKind, cidrId, body);
-  }
-
-  /** A policy's activity record, newest first (in the order written). */
-  activity(policyKind: string, cidrId: string): string[] {
-    return this.#read.prepare('SELECT body FROM activity WHERE policy_kind = ? AND cidr_id = ? ORDER BY seq DESC').pluck().all(policyKind, cidrId) as string[];
+  /** The activity record versions before own data kept here (table `activity`), in the order written; empty when there is none. */
+  legacyActivity(): string[] {
+    const kept = this.#read.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'activity'`).get() !== undefined;
+    return kept ? (this.#read.prepare('SELECT body FROM activity ORDER BY seq').pluck().all() as string[]) : [];
   }
 
   query(query: Query): { rows: CapacityRow[]; total: number } {
@@ -302,6 +275,11 @@ export class CapacityReplicaDb {
       params.matchType = query.match.instanceType;
       params.matchPlatform = query.match.platform;
       params.matchZone = query.match.availabilityZone;
+    }
+    if (query.accounts) {
+      // The account is the search text's last part (accountOfSearchText); the keys are lower case, as that text is.
+      where.push(`account_of(search) ${query.accounts.inside ? '' : 'NOT '}IN (SELECT value FROM json_each(@accountKeys))`);
+      params.accountKeys = JSON.stringify(query.accounts.keys);
     }
     const needle = query.text.trim().toLowerCase();
     if (needle) {
@@ -439,22 +417,6 @@ export class ReplicaFormatError extends Error {
   }
 }
 
-function openKeyed(file: string, key: Buffer, cacheKib: number): Connection {
-  const db = openConnection(file);
-  try {
-    db.pragma(`cipher = 'sqlcipher'`);
-    db.pragma('legacy = 4');
-    db.pragma(`key = "x'${key.toString('hex')}'"`);
-    // Reading the schema is the first access that needs the key.
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-    db.pragma(`cache_size = -${cacheKib}`);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
 function prepareSchema(db: Connection): void {
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get() !== undefined;
   const found = hasMeta ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined)?.value : undefined;
@@ -485,6 +447,17 @@ export interface SlimCapacityRow {
   readonly savingsPercentage: number | null;
   /** Lower-case id, name, instance type, zone and account, as the search matches them. */
   readonly search: string;
+}
+
+/** Between the parts of a row's search text; the account is the last part. */
+const SEARCH_PARTS = '\u0001';
+
+/**
+ * A policy's account (lower case) from its search text, where it is the last part: the customer filter
+ * reads it there, so the copy's layout needs no column of its own for it.
+ */
+export function accountOfSearchText(search: string): string {
+  return search.slice(search.lastIndexOf(SEARCH_PARTS) + 1);
 }
 
 function slimRow(t: SlimTuple): SlimCapacityRow {
@@ -537,7 +510,7 @@ function toRow(policy: CapacityRow): Record<string, string | number | null> {
     savingsPct: policy.pricing?.savingsPercentage ?? null,
     search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
       .map((part) => part ?? '')
-      .join('\u0001')
+      .join(SEARCH_PARTS)
       .toLowerCase(),
   };
 }

@@ -2,9 +2,11 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
 import { summarizeCapacities } from '../overview/summarize.js';
+import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
-import type { CapacityReplicaDb, SlimCapacityRow } from './capacity-replica-db.js';
+import { accountOfSearchText, type CapacityReplicaDb, type SlimCapacityRow } from './capacity-replica-db.js';
+import { accountKey } from '../../../shared/customers/matching.js';
 
 type Query = ParsedLocalCapacityQuery;
 
@@ -29,6 +31,7 @@ const SLIM_VIEW: RowView<SlimCapacityRow> = {
   searchText: (r) => r.search,
   status: (r) => r.policyStatus,
   offering: (r) => ({ instanceType: r.policyInstance.instanceType, platform: r.policyInstance.platformCode, availabilityZone: r.zone }),
+  account: (r) => accountKey(accountOfSearchText(r.search)),
 };
 
 /**
@@ -153,6 +156,13 @@ export class CapacityReplica {
   overview(asOf: Date) {
     this.load();
     return summarizeCapacities(this.#rows ?? [], asOf, {}, this.#db.leftOut);
+  }
+
+  /** The overview by customer's figures per account, from the slim rows. */
+  totalsByAccount() {
+    this.load();
+    // The slim row keeps the price beside its pricing (which holds the savings only).
+    return totalsByAccount(this.#rows ?? [], SLIM_VIEW.account, (row) => row.ourPrice);
   }
 
   close(): void {

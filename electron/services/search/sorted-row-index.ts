@@ -12,6 +12,8 @@ export interface RowView<Row> {
   readonly status: (row: Row) => string;
   /** The values a searched offering is matched on. */
   readonly offering: (row: Row) => PolicyMatch;
+  /** The row's account as accountKey (shared/customers/matching.ts) compares it: the customer filter's key. */
+  readonly account: (row: Row) => string;
 }
 
 interface SortOrder {
@@ -48,6 +50,10 @@ export class SortedRowIndex<Row> {
   /** Two buffers taken in turn: the last matches live in one while the next query fills the other. */
   #buffers: [Uint32Array, Uint32Array];
   #turn = 0;
+  /** Each row's account key, for the customer filter. */
+  readonly #accounts: string[];
+  /** The last customer filter as a set, kept while the same filter is asked again (each keystroke). */
+  #accountFilter: { readonly key: string; readonly keys: ReadonlySet<string>; readonly inside: boolean } | null = null;
 
   /** The index reads `rows` in place; change them only through replace() and append(). */
   constructor(rows: Row[], view: RowView<Row>) {
@@ -58,6 +64,7 @@ export class SortedRowIndex<Row> {
     this.#column = new TextColumn(this.#haystacks);
     this.#hits = new Uint8Array(rows.length);
     this.#buffers = [new Uint32Array(rows.length), new Uint32Array(rows.length)];
+    this.#accounts = rows.map((row) => view.account(row));
   }
 
   get size(): number {
@@ -70,7 +77,8 @@ export class SortedRowIndex<Row> {
   } {
     const needle = query.text.trim().toLowerCase();
     const match = query.match;
-    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}`;
+    const accounts = this.#accountsFilter(query.accounts);
+    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.key ?? ''}`;
     const last = this.#last;
     const candidates =
       last && last.key === key && needle.startsWith(last.needle) ? last.matches : this.#displayOrder(query.sortBy, query.sortOrder);
@@ -89,6 +97,7 @@ export class SortedRowIndex<Row> {
       const index = candidates[i] as number;
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
       if (match && !sameOffering(this.#view.offering(this.#rows[index] as Row), match)) continue;
+      if (accounts && accounts.keys.has(this.#accounts[index] as string) !== accounts.inside) continue;
       if (scanned) {
         if (hits[index] === 0) continue;
       } else if (needle) {
@@ -105,6 +114,13 @@ export class SortedRowIndex<Row> {
     return { rows, total };
   }
 
+  #accountsFilter(filter: ParsedLocalCapacityQuery['accounts']) {
+    if (!filter) return null;
+    const key = `${filter.inside ? 'in' : 'out'}\u0002${filter.keys.join('\u0002')}`;
+    if (this.#accountFilter?.key !== key) this.#accountFilter = { key, keys: new Set(filter.keys), inside: filter.inside };
+    return this.#accountFilter;
+  }
+
   /** Computes a sort order ahead of the first query that needs it (the first keystroke would otherwise wait for it). */
   prepare(column: LocalSortColumn): void {
     this.#order(column);
@@ -113,6 +129,7 @@ export class SortedRowIndex<Row> {
   /** One row changed (a write-through): its text and its place in each kept order follow. */
   replace(index: number, row: Row): void {
     this.#rows[index] = row;
+    this.#accounts[index] = this.#view.account(row);
     this.#haystacks[index] = this.#view.searchText(row).toLowerCase();
     this.#masks[index] = charMask(this.#haystacks[index] as string);
     this.#column.changed(index);
@@ -129,6 +146,7 @@ export class SortedRowIndex<Row> {
   append(row: Row): void {
     const index = this.#rows.length;
     this.#rows.push(row);
+    this.#accounts.push(this.#view.account(row));
     this.#haystacks.push(this.#view.searchText(row).toLowerCase());
     const masks = new Uint32Array(index + 1);
     masks.set(this.#masks);

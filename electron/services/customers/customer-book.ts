@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { conflictOf, withoutRepeats } from '../../../shared/customers/book-rules.js';
+import { draftsFromRecords } from '../../../shared/customers/book-csv.js';
+import { nameKey } from '../../../shared/customers/matching.js';
+import {
+  Customer,
+  CustomerDraft,
+  type CustomerBook as Book,
+  type CustomerImportReport,
+  type ParsedCustomerDraft,
+} from '../../../shared/ipc/customers.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
+import type { OwnRecords } from '../own-data/own-data-store.js';
+
+export interface CustomerBookDeps {
+  /** The own data of the signed-in (or offline-reviewed) user: the book is its `customer` records. */
+  readonly ownData: Pick<OwnDataService, 'records' | 'status'>;
+  readonly now?: () => Date;
+}
+
+type BookRecords = OwnRecords<Customer>;
+
+/**
+ * The account manager's customers: kept, checked and imported here, stored as
+ * own data (never in the disposable copy). A name, an external id and an
+ * account each belong to one customer (shared/customers/book-rules.ts).
+ */
+export class CustomerBookService {
+  readonly #deps: CustomerBookDeps;
+  /** Bumped by each change this service makes: what was derived from the book before is stale. */
+  #version = 0;
+
+  get version(): number {
+    return this.#version;
+  }
+
+  constructor(deps: CustomerBookDeps) {
+    this.#deps = deps;
+  }
+
+  async book(): Promise<Book> {
+    const records = await this.#records();
+    const [customers, status] = await Promise.all([readAll(records), this.#deps.ownData.status()]);
+    return {
+      customers,
+      persistent: status?.persistent ?? false,
+      ...(status?.reason ? { reason: status.reason } : {}),
+      recovered: status?.recovered ?? null,
+    };
+  }
+
+  /** Every customer (empty when nobody's book is open): for views that only look customers up. */
+  async customers(): Promise<Customer[]> {
+    const records = await this.#records().catch((error: unknown) => {
+      if (error instanceof AppFailure && error.error.kind === 'unauthorized') return null;
+      throw error;
+    });
+    return records ? readAll(records) : [];
+  }
+
+  async save(input: ParsedCustomerDraft): Promise<Customer> {
+    const records = await this.#records();
+    const book = await readAll(records);
+    const draft = withoutRepeats(input);
+    if (draft.key && !book.some((customer) => customer.key === draft.key)) {
+      throw new AppFailure({ kind: 'not-found', message: 'That customer is no longer in the book (removed in another window?).' });
+    }
+    const conflict = conflictOf(draft, book);
+    if (conflict) throw new AppFailure({ kind: 'invalid-input', field: conflict.field, message: conflict.message });
+    const customer = this.#stamped(draft);
+    this.#version += 1;
+    await records.put(customer.key, customer);
+    return customer;
+  }
+
+  async remove(key: string): Promise<Book> {
+    const records = await this.#records();
+    this.#version += 1;
+    await records.delete(key);
+    return this.book();
+  }
+
+  /**
+   * Adds or updates customers from a CSV book: a row whose name is in the book
+   * updates that customer (its ids, accounts, contact and notes become the
+   * row's), any other row adds one. A row that breaks a rule is left out and
+   * said with its line; the others are kept.
+   */
+  async import(csv: string): Promise<CustomerImportReport> {
+    const records = await this.#records();
+    let parsed: string[][];
+    try {
+      parsed = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: false }) as string[][];
+    } catch (error) {
+      const line = (error as { lines?: number }).lines;
+      throw new AppFailure({ kind: 'invalid-input', field: 'csv', message: `The file is not a CSV file${line ? ` (line ${line})` : ''}: nothing was imported.` });
+    }
+    const read = draftsFromRecords(parsed);
+    if (!read.ok) throw new AppFailure({ kind: 'invalid-input', field: 'csv', message: `${read.message}: nothing was imported.` });
+    const book = await readAll(records);
+    const report: Omit<CustomerImportReport, 'book'> = { added: 0, updated: 0, unchanged: 0, rejected: [] };
+    const firstLineOf = new Map<string, number>();
+    for (const { line, draft: raw } of read.rows) {
+      const name = typeof raw.name === 'string' ? raw.name.slice(0, 120) : '';
+      const checked = CustomerDraft.safeParse(raw);
+      if (!checked.success) {
+        report.rejected.push({ line, name, reason: checked.error.issues[0]?.message ?? 'Not a customer' });
+        continue;
+      }
+      const seenAt = firstLineOf.get(nameKey(checked.data.name));
+      if (seenAt !== undefined) {
+        report.rejected.push({ line, name, reason: `The name is on line ${seenAt} already` });
+        continue;
+      }
+      firstLineOf.set(nameKey(checked.data.name), line);
+      const existing = book.find((customer) => nameKey(customer.name) === nameKey(checked.data.name));
+      const draft = withoutRepeats({ ...checked.data, ...(existing ? { key: existing.key, name: existing.name } : {}) });
+      const conflict = conflictOf(draft, book);
+      if (conflict) {
+        report.rejected.push({ line, name, reason: conflict.message });
+        continue;
+      }
+      if (existing && sameContent(existing, draft)) {
+        report.unchanged += 1;
+        continue;
+      }
+      const customer = this.#stamped(draft);
+      this.#version += 1;
+      await records.put(customer.key, customer);
+      if (existing) {
+        book[book.indexOf(existing)] = customer;
+        report.updated += 1;
+      } else {
+        book.push(customer);
+        report.added += 1;
+      }
+    }
+    return { ...report, book: await this.book() };
+  }
+
+  /** The signed-in (or offline-reviewed) user's book; fails with a plain message when there is nobody. */
+  #records(): Promise<BookRecords> {
+    return this.#deps.ownData.records('customer', Customer);
+  }
+
+  #stamped(draft: ParsedCustomerDraft): Customer {
+    return {
+      key: draft.key ?? newCustomerKey(),
+      name: draft.name,
+      externalIds: draft.externalIds,
+      accounts: draft.accounts,
+      contact: draft.contact,
+      notes: draft.notes,
+      updatedAt: (this.#deps.now?.() ?? new Date()).toISOString(),
+    };
+  }
+}
+
+/** A fresh key: random, so two computers' books merge by name, never by a key that collides. */
+export function newCustomerKey(): string {
+  return `cu_${randomBytes(10).toString('hex')}`;
+}
+
+function sameContent(customer: Customer, draft: ParsedCustomerDraft): boolean {
+  return (
+    customer.contact === draft.contact &&
+    customer.notes === draft.notes &&
+    JSON.stringify(customer.externalIds) === JSON.stringify(draft.externalIds) &&
+    JSON.stringify(customer.accounts) === JSON.stringify(draft.accounts)
+  );
+}
+
+/** The stored customers (the store skips, keeps and logs a record that does not read as one). */
+async function readAll(records: BookRecords): Promise<Customer[]> {
+  return (await records.list()).filter((record) => record.body.key === record.id).map((record) => record.body);
+}

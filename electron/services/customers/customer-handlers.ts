@@ -1,0 +1,195 @@
+import { CustomerMatcher, type AccountAlias } from '../../../shared/customers/matching.js';
+import { proposeCustomers } from '../../../shared/customers/proposals.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { ActivityEntry } from '../../../shared/own-data/activity.js';
+import type { Handlers } from '../../../shared/ipc/contract.js';
+import { UNASSIGNED } from '../../../shared/ipc/customer-key.js';
+import type { Customer, CustomerPage, CustomersOverview, CustomerStanding, DrFound } from '../../../shared/ipc/customers.js';
+import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type { OfflineService } from '../cache/offline-service.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
+import type { CustomerBookService } from './customer-book.js';
+import { summarizeCustomer } from './customer-summary.js';
+import { cents } from '../overview/summarize.js';
+
+type CustomerChannels =
+  | 'customers.list'
+  | 'customers.save'
+  | 'customers.remove'
+  | 'customers.import'
+  | 'customers.propose'
+  | 'customers.page'
+  | 'customers.overview'
+  | 'cyber.find';
+
+export interface CustomerHandlerDeps {
+  readonly book: CustomerBookService;
+  readonly offline: OfflineService;
+  /** The activity record of each policy (own data). */
+  readonly ownData: Pick<OwnDataService, 'activity'>;
+  /** External customer ids used in the DR view with this environment, most recent first. */
+  readonly recentExternalIds: () => readonly string[];
+  readonly now?: () => Date;
+}
+
+/** Rows read from the copy at a time while a customer's policies are gathered. */
+const PAGE = 500;
+/** Activity entries a customer page shows; policies whose record is read for it. */
+const ACTIVITY_SHOWN = 100;
+const ACTIVITY_POLICIES = 1_000;
+/** Capacity policies listed on a customer page (all of them are counted; the list view shows the rest). */
+const ROWS_SHOWN = 200;
+/** DR policies the palette is offered at most. */
+const FOUND_LIMIT = 8;
+/** Customers in each of the overview's top lists. */
+const TOP = 10;
+
+/**
+ * The customer book's channels, and the customer filter of the capacity list:
+ * the book (own data) matched against the local copy of the policies.
+ */
+export class CustomerHandlers {
+  readonly #deps: CustomerHandlerDeps;
+  /** The matcher of the last filter asked, kept while the owner and the book stay the same (every keystroke of a filtered search asks). */
+  #kept: { readonly owner: string; readonly version: number; readonly matcher: CustomerMatcher } | null = null;
+
+  constructor(deps: CustomerHandlerDeps) {
+    this.#deps = deps;
+  }
+
+  handlers(): Pick<Handlers, CustomerChannels> {
+    const { book } = this.#deps;
+    return {
+      'customers.list': () => book.book(),
+      'customers.save': (draft) => book.save(draft),
+      'customers.remove': ({ key }) => book.remove(key),
+      'customers.import': ({ csv }) => book.import(csv),
+      'customers.propose': async () =>
+        proposeCustomers(await book.customers(), { recentExternalIds: this.#deps.recentExternalIds(), linkedAccounts: await this.#linkedAccounts() }),
+      'customers.page': ({ key }) => this.#page(key),
+      'customers.overview': () => this.#overview(),
+      'cyber.find': ({ text }) => this.#findDr(text),
+    };
+  }
+
+  /** DR policies whose id or name holds the text, in the copy's lists of the book's ids and those used lately. */
+  async #findDr(text: string): Promise<DrFound[]> {
+    const needle = text.trim().toLowerCase();
+    if (!needle) return [];
+    const ids = new Set([...(await this.#deps.book.customers()).flatMap((customer) => customer.externalIds), ...this.#deps.recentExternalIds()]);
+    const found: DrFound[] = [];
+    for (const customerId of ids) {
+      for (const item of (await this.#deps.offline.cyberList(customerId))?.value ?? []) {
+        if (item.cidrId.toLowerCase().includes(needle) || (item.policyName ?? '').toLowerCase().includes(needle)) {
+          found.push({ cidrId: item.cidrId, policyName: item.policyName, policyStatus: item.policyStatus, customerId });
+          if (found.length >= FOUND_LIMIT) return found;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** A capacity-list query with its customer turned into the accounts the copy filters on. */
+  async scoped<Q extends LocalCapacityQuery>(query: Q): Promise<Q> {
+    if (!query.customer) return query;
+    const matcher = await this.#keptMatcher();
+    if (query.customer === UNASSIGNED) return { ...query, accounts: { keys: [...matcher.assignedAccountKeys()], inside: false } };
+    if (!matcher.byKey(query.customer)) throw new AppFailure({ kind: 'not-found', field: 'customer', message: 'That customer is no longer in the book.' });
+    return { ...query, accounts: { keys: [...matcher.accountKeysOf(query.customer)], inside: true } };
+  }
+
+  async #linkedAccounts(): Promise<AccountAlias[]> {
+    return (await this.#deps.offline.accounts())?.value ?? [];
+  }
+
+  async #keptMatcher(): Promise<CustomerMatcher> {
+    const who = this.#deps.offline.owner();
+    const owner = who ? `${who.profileId}\n${who.username}` : '';
+    const version = this.#deps.book.version;
+    if (this.#kept?.owner !== owner || this.#kept.version !== version) this.#kept = { owner, version, matcher: await this.#matcher() };
+    return this.#kept.matcher;
+  }
+
+  async #matcher(customers?: readonly Customer[]): Promise<CustomerMatcher> {
+    return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), await this.#linkedAccounts());
+  }
+
+  /** Every capacity policy of the copy whose account is one of keys, and when the copy was fetched. */
+  async #policies(keys: readonly string[]): Promise<{ rows: CapacityRow[]; fetchedAt: string | null }> {
+    const rows: CapacityRow[] = [];
+    for (let offset = 0; keys.length > 0; offset += PAGE) {
+      const window = await this.#deps.offline.queryCapacities({ accounts: { keys: [...keys], inside: true }, offset, limit: PAGE });
+      rows.push(...window.rows);
+      if (window.rows.length < PAGE || rows.length >= window.total) break;
+    }
+    return { rows, fetchedAt: await this.#deps.offline.capacitiesFetchedAt() };
+  }
+
+  async #page(key: string): Promise<CustomerPage> {
+    const customers = await this.#deps.book.customers();
+    const customer = customers.find((candidate) => candidate.key === key);
+    if (!customer) throw new AppFailure({ kind: 'not-found', message: 'That customer is no longer in the book.' });
+    const matcher = await this.#matcher(customers);
+    const { offline } = this.#deps;
+    const asOf = this.#deps.now?.() ?? new Date();
+    const { rows, fetchedAt } = await this.#policies([...matcher.accountKeysOf(key)]);
+    const drLists = await Promise.all(customer.externalIds.map((id) => offline.cyberList(id)));
+    const drItems = drLists.flatMap((list) => list?.value ?? []);
+    const activity: ActivityEntry[] = [];
+    const subjects: Array<['capacity' | 'cyber', string]> = [
+      ...rows.map((row): ['capacity', string] => ['capacity', row.cidrId]),
+      ...drItems.map((item): ['cyber', string] => ['cyber', item.cidrId]),
+    ].slice(0, ACTIVITY_POLICIES);
+    for (const [kind, cidrId] of subjects) activity.push(...(await this.#deps.ownData.activity(kind, cidrId)).entries);
+    activity.sort((a, b) => b.at.localeCompare(a.at));
+    const figures = summarizeCustomer(rows, activity, asOf);
+    const newestFirst = [...rows].sort((a, b) => (b.createdDate ?? '').localeCompare(a.createdDate ?? ''));
+    return {
+      customer,
+      asOf: asOf.toISOString(),
+      fetchedAt,
+      totals: {
+        ...figures.totals,
+        activeDr: drLists.some((list) => list !== null) ? drItems.filter((item) => item.policyStatus === 'ACTIVE').length : null,
+      },
+      horizons: figures.horizons,
+      milestones: figures.milestones,
+      capacity: { rows: newestFirst.slice(0, ROWS_SHOWN), total: rows.length },
+      activity: activity.slice(0, ACTIVITY_SHOWN),
+    };
+  }
+
+  async #overview(): Promise<CustomersOverview> {
+    const customers = await this.#deps.book.customers();
+    const matcher = await this.#matcher(customers);
+    const [byAccount, fetchedAt] = await Promise.all([this.#deps.offline.capacityTotalsByAccount(), this.#deps.offline.capacitiesFetchedAt()]);
+    const standings = new Map<string, CustomerStanding>(
+      customers.map((customer) => [customer.key, { key: customer.key, name: customer.name, activePolicies: 0, monthlySpend: 0, monthlySavings: 0 }]),
+    );
+    let unassignedActive = 0;
+    for (const [account, totals] of byAccount ?? []) {
+      const owner = matcher.ofAccount(account);
+      const standing = owner ? standings.get(owner.key) : undefined;
+      if (!standing) {
+        unassignedActive += totals.active;
+        continue;
+      }
+      standing.activePolicies += totals.active;
+      standing.monthlySpend += totals.monthlySpend;
+      standing.monthlySavings += totals.monthlySavings;
+    }
+    const all = [...standings.values()]
+      .filter((standing) => standing.activePolicies > 0)
+      .map((standing) => ({ ...standing, monthlySpend: cents(standing.monthlySpend), monthlySavings: cents(standing.monthlySavings) }));
+    const top = (by: (s: CustomerStanding) => number) => [...all].sort((a, b) => by(b) - by(a) || a.name.localeCompare(b.name)).slice(0, TOP);
+    return {
+      fetchedAt,
+      bySpend: top((s) => s.monthlySpend),
+      bySavings: top((s) => s.monthlySavings),
+      unassignedActive,
+      customers: customers.length,
+    };
+  }
+}
+

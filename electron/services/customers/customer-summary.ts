@@ -1,0 +1,92 @@
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { ActivityEntry } from '../../../shared/own-data/activity.js';
+import { CUSTOMER_HORIZONS, type CustomerHorizon, type CustomerTotals } from '../../../shared/ipc/customers.js';
+import type { PolicyMilestone } from '../../../shared/ipc/models.js';
+import { cents, monthlyShareOf, UNKNOWN_STATUS, UPCOMING_STATUSES } from '../overview/summarize.js';
+
+const DAY_MS = 86_400_000;
+/** Statuses of a policy that ran (or runs): its savings were delivered over the part of its window that passed. */
+const DELIVERING = new Set(['ACTIVE', 'COMPLETED', 'EXPIRED']);
+/** Statuses of a bought policy, whose processing fee was charged. */
+const BOUGHT = new Set(['ACTIVE', 'COMPLETED', 'EXPIRED', 'CANCELED']);
+
+
+/** The part of a policy's savings that falls between `fromMs` and `toMs`: savings spread evenly over launch to end. */
+export function savingsBetween(policy: CapacityRow, fromMs: number, toMs: number): number {
+  const savings = policy.pricing?.savings ?? 0;
+  const launchMs = Date.parse(policy.capacityConfiguration?.launchDateTime ?? '');
+  const endMs = Date.parse(policy.capacityConfiguration?.endDateTime ?? '');
+  if (!Number.isFinite(launchMs) || !Number.isFinite(endMs) || endMs <= launchMs) return 0;
+  const overlap = Math.min(endMs, toMs) - Math.max(launchMs, fromMs);
+  return overlap <= 0 ? 0 : (savings * overlap) / (endMs - launchMs);
+}
+
+export interface CustomerFigures {
+  readonly totals: Omit<CustomerTotals, 'activeDr'>;
+  readonly horizons: CustomerHorizon[];
+  readonly milestones: PolicyMilestone[];
+}
+
+/**
+ * A customer page's figures from the customer's capacity policies and the
+ * activity record of them. Pure: the caller says what "now" is.
+ */
+export function summarizeCustomer(policies: readonly CapacityRow[], activity: readonly ActivityEntry[], asOf: Date): CustomerFigures {
+  const nowMs = asOf.getTime();
+  const monthStart = Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), 1);
+  const yearStart = Date.UTC(asOf.getUTCFullYear(), 0, 1);
+  const longest = Math.max(...CUSTOMER_HORIZONS);
+  const horizons = CUSTOMER_HORIZONS.map((days) => ({ days, launches: 0, ends: 0, renews: 0 }));
+  const milestones: PolicyMilestone[] = [];
+  let activeCapacity = 0;
+  let monthlySpend = 0;
+  let savingsThisMonth = 0;
+  let savingsYearToDate = 0;
+  let processingFees = 0;
+
+  for (const policy of policies) {
+    const status = policy.policyStatus ?? UNKNOWN_STATUS;
+    if (status === 'ACTIVE') {
+      activeCapacity += 1;
+      monthlySpend += monthlyShareOf(policy.pricing?.ourPrice ?? 0, policy);
+    }
+    if (DELIVERING.has(status)) {
+      savingsThisMonth += savingsBetween(policy, monthStart, nowMs);
+      savingsYearToDate += savingsBetween(policy, yearStart, nowMs);
+    }
+    if (BOUGHT.has(status)) processingFees += policy.pricing?.creditCardProcessingFee ?? policy.pricing?.bankAccountProcessingFee ?? 0;
+    if (!UPCOMING_STATUSES.includes(status)) continue;
+    const config = policy.capacityConfiguration;
+    const moments: Array<[PolicyMilestone['kind'], string | undefined]> = [
+      ['launch', config?.launchDateTime],
+      ['end', config?.endDateTime],
+    ];
+    for (const [kind, at] of moments) {
+      const ms = at ? Date.parse(at) : Number.NaN;
+      if (!at || !(ms >= nowMs)) continue;
+      const inDays = (ms - nowMs) / DAY_MS;
+      if (inDays >= longest) continue;
+      for (const horizon of horizons) {
+        if (inDays >= horizon.days) continue;
+        if (kind === 'launch') horizon.launches += 1;
+        else if (config?.autoRenewalEnabled === true) horizon.renews += 1;
+        else horizon.ends += 1;
+      }
+      milestones.push({ cidrId: policy.cidrId, ...(policy.policyName !== undefined ? { policyName: policy.policyName } : {}), policyStatus: status, kind, at });
+    }
+  }
+  const cancellationFees = activity.reduce((sum, entry) => sum + (entry.action === 'cancel' && entry.fee !== null ? entry.fee : 0), 0);
+  milestones.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.cidrId.localeCompare(b.cidrId));
+  return {
+    totals: {
+      activeCapacity,
+      monthlySpend: cents(monthlySpend),
+      savingsThisMonth: cents(savingsThisMonth),
+      savingsYearToDate: cents(savingsYearToDate),
+      processingFees: cents(processingFees),
+      cancellationFees: cents(cancellationFees),
+    },
+    horizons,
+    milestones: milestones.slice(0, 50),
+  };
+}

@@ -1,0 +1,150 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import type { CustomerBook } from '../../shared/ipc/customers.js';
+import { showCustomer } from './cyber-support.js';
+import { expect, signInAs, test, listFromOtherWindow, otherWindow } from './support/capacity.js';
+
+/**
+ * Issue 26: the account manager's book of business. Customers are created
+ * from what the app proposes, matched to their policies, and found wherever
+ * a customer is meant; the book goes out and comes back as CSV.
+ */
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const go = (page: Page, label: string) => nav(page).getByRole('button', { name: label, exact: true }).click();
+
+async function replicaReady(page: Page): Promise<void> {
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+}
+
+async function saveForm(page: Page, name: string): Promise<void> {
+  const form = page.getByTestId('customer-form');
+  await form.getByLabel('Name').fill(name);
+  await form.getByRole('button', { name: 'Save customer' }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByTestId('customer-book').getByRole('button', { name, exact: true })).toBeVisible();
+}
+
+test('from proposals to customer pages, the list, the DR view and the palette; the book out and back as CSV', async ({ app, openApp }) => {
+  // One person's whole first session with the book: many steps, each waited for.
+  test.setTimeout(120_000);
+  const page = await openApp();
+  await signInAs(page);
+  await replicaReady(page);
+  // The DR ids used so far are what the app proposes from.
+  await showCustomer(page, 'CUST-1002');
+  await expect(page.getByTestId('cyber-row').first()).toBeVisible();
+  await showCustomer(page, 'CUST-1001');
+  await expect(page.getByTestId('cyber-row').first()).toBeVisible();
+
+  await go(page, 'Customers');
+  const proposals = page.getByTestId('proposals');
+  await expect(proposals.getByText('CUST-1001', { exact: true })).toBeVisible();
+  // Two suggestions that are one customer: merged, then renamed before saving.
+  await proposals.getByRole('checkbox', { name: /^CUST-1001/ }).check();
+  await proposals.getByRole('checkbox', { name: /^morgan-prod/ }).check();
+  await page.getByTestId('merge-proposals').click();
+  await expect(page.getByTestId('customer-form').getByLabel('Linked accounts')).toHaveValue('morgan-prod');
+  await saveForm(page, 'Northwind');
+  // One suggestion confirmed under another name.
+  await proposals.getByRole('button', { name: 'Add CUST-1002 as a customer' }).click();
+  await saveForm(page, 'Contoso');
+  await expect(proposals.getByText('CUST-1001', { exact: true })).toBeHidden();
+  // A duplicate name is refused at its field, and what was typed stays.
+  await page.getByTestId('new-customer').click();
+  const form = page.getByTestId('customer-form');
+  await form.getByLabel('External customer ids').fill('CUST-7777');
+  await form.getByLabel('Name').fill('NORTHWIND');
+  await form.getByRole('button', { name: 'Save customer' }).click();
+  await expect(form.getByText('A customer named “Northwind” is in the book already')).toBeVisible();
+  await expect(form.getByLabel('External customer ids')).toHaveValue('CUST-7777');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+
+  const book = (await otherWindow(app)['customers.list'](undefined)) as CustomerBook;
+  const northwind = book.customers.find((c) => c.name === 'Northwind')!;
+  const contoso = book.customers.find((c) => c.name === 'Contoso')!;
+
+  // The capacity list: unassigned policies say so, and their account is one choice from a customer.
+  await go(page, 'Capacity policies');
+  await page.getByTestId('customer-filter').selectOption({ label: 'No customer (unassigned)' });
+  const assign = page.getByTestId('assign-accounts');
+  await assign.getByLabel('Customer for morgan-analytics').selectOption({ label: 'Contoso' });
+  await assign.getByRole('button', { name: 'Assign morgan-analytics' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'morgan-analytics now belongs to Contoso' })).toBeVisible();
+  await page.getByTestId('customer-filter').selectOption({ label: 'Contoso' });
+  const contosoTotal = (await listFromOtherWindow(app, { customer: contoso.key, limit: 1 })).total;
+  expect(contosoTotal).toBeGreaterThan(0);
+  await expect(page.getByTestId('list-summary')).toContainText(`${contosoTotal.toLocaleString('en-US')} `);
+  const cells = page.getByTestId('capacity-table').locator('[role="row"][data-index]').filter({ hasText: 'Contoso' });
+  await expect(cells.first()).toBeVisible();
+
+  // The customer page: its totals are those of the policies it lists (the copy, at once, with its age).
+  await go(page, 'Customers');
+  await page.getByTestId('customer-book').getByRole('button', { name: 'Northwind', exact: true }).click();
+  const customerPage = page.getByTestId('customer-page');
+  await expect(customerPage.getByRole('heading', { name: 'Northwind', level: 1 })).toBeVisible();
+  await expect(customerPage.getByTestId('source-line').first()).toContainText('local copy');
+  const theirs = await listFromOtherWindow(app, { customer: northwind.key, limit: 500 });
+  const active = theirs.rows.filter((p) => p.policyStatus === 'ACTIVE');
+  expect(theirs.rows.every((p) => p.cspAccountName === 'morgan-prod')).toBe(true);
+  await expect(customerPage.getByTestId('capacity-count')).toHaveText(theirs.total.toLocaleString('en-US'));
+  await expect(customerPage.getByTestId('total-active')).toContainText(`${active.length} capacity`);
+  const shown = customerPage.getByTestId('customer-capacity').locator('tbody tr');
+  await expect(shown).toHaveCount(Math.min(200, theirs.total));
+  const shownActive = await customerPage.getByTestId('customer-capacity').locator('tbody tr[data-status="ACTIVE"]').count();
+  if (theirs.total <= 200) expect(shownActive).toBe(active.length);
+  // Every id's DR policies, live.
+  await expect(customerPage.getByTestId('customer-dr')).toHaveCount(1);
+  await expect(customerPage.getByTestId('customer-dr').getByRole('button').first()).toBeVisible();
+
+  // The DR view by the customer's name.
+  await go(page, 'Disaster recovery');
+  await page.getByLabel('External customer id').fill('Northwind');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('customer-ids')).toContainText('Northwind');
+  await expect(page.getByTestId('customer-ids').getByRole('button', { name: 'CUST-1001' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('cyber-row').first()).toBeVisible();
+
+  // The palette finds a customer by name.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Go to…' });
+  await palette.getByRole('combobox').fill('contos');
+  await expect(palette.getByRole('option', { name: /Contoso/ })).toBeVisible();
+  await palette.getByRole('combobox').press('Enter');
+  await expect(page.getByTestId('customer-page').getByRole('heading', { name: 'Contoso', level: 1 })).toBeVisible();
+
+  // The book out as CSV, one customer removed, the book back in: as it was.
+  await go(page, 'Customers');
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('export-book').click();
+  const file = (await (await downloading).path()) as string;
+  const csv = await readFile(file, 'utf8');
+  expect(csv).toContain('Northwind');
+  await page.getByRole('button', { name: 'Remove Contoso' }).click();
+  await page.getByTestId('remove-customer').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByTestId('customer-book').getByRole('button', { name: 'Contoso', exact: true })).toBeHidden();
+  await page.getByTestId('import-file').setInputFiles(file);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Imported' })).toContainText('1 added');
+  await expect(page.getByTestId('customer-book').getByRole('button', { name: 'Contoso', exact: true })).toBeVisible();
+  const after = (await otherWindow(app)['customers.list'](undefined)) as CustomerBook;
+  expect(after.customers.map((c) => [c.name, c.externalIds, c.accounts]).sort()).toEqual(book.customers.map((c) => [c.name, c.externalIds, c.name === 'Contoso' ? ['morgan-analytics'] : c.accounts]).sort());
+});
+
+test('hostile names are held as they are and shown without reordering the page', async ({ openApp }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await go(page, 'Customers');
+  for (const name of ['__proto__', 'constructor', 'N'.repeat(500)]) {
+    await page.getByTestId('new-customer').click();
+    const form = page.getByTestId('customer-form');
+    await form.getByLabel('External customer ids').fill(`ID-${name.length}-${name.slice(0, 3)}`);
+    await saveForm(page, name);
+  }
+  // A name with a hidden direction mark is refused with a message that says why.
+  await page.getByTestId('new-customer').click();
+  const form = page.getByTestId('customer-form');
+  await form.getByLabel('Name').fill('abc\u202Eevil');
+  await form.getByLabel('External customer ids').fill('ID-X');
+  await form.getByRole('button', { name: 'Save customer' }).click();
+  await expect(form.getByText(/hidden text-direction character/)).toBeVisible();
+  await expect(page.getByTestId('customer-book').locator('tbody tr')).toHaveCount(3);
+});

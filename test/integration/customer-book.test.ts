@@ -1,0 +1,206 @@
+/**
+ * The customer book through the real dispatch and services, on the in-process
+ * sandbox: kept per user, checked (names, ids and accounts are each one
+ * customer's), imported from CSV row by row, proposed from what is in use,
+ * and matched to the policies of the local copy (the capacity list's customer
+ * filter, the customer page and the overview by customer).
+ */
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import { BOOK_COLUMNS, bookRows } from '../../shared/customers/book-csv.js';
+import { toCsv } from '../../shared/format/csv.js';
+import type { Customer, CustomerBook, CustomerImportReport, CustomerPage, CustomerProposal, CustomersOverview } from '../../shared/ipc/customers.js';
+import type { Result } from '../../shared/ipc/result.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { ownerFolder } from '../../electron/services/platform/owner.js';
+import type { CacheStatus } from '../../shared/ipc/offline.js';
+import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+
+let app: FastApp;
+let dataDir: string;
+
+async function signIn(user = ALEX) {
+  value(await app.call('session.signIn', { profileId: 'sandbox', username: user.username, password: user.password }));
+}
+const book = async () => value<CustomerBook>(await app.call('customers.list'));
+const list = async (query: object) => value<{ rows: CapacityPolicy[]; total: number; local: boolean }>(await app.call('capacity.list', { limit: 500, ...query }));
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'cd-customers-'));
+  app = await startFastApp({ secrets: new FixedSecretStore(), dataDir });
+  await signIn();
+  value(await app.call('offline.sync'));
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the customer book', () => {
+  it('keeps a customer, refuses a second of the same name, an id or an account another has, each at its field', async () => {
+    const northwind = value<Customer>(await app.call('customers.save', { name: 'Northwind', externalIds: ['CUST-1001'], accounts: ['morgan-prod', 'MORGAN-PROD'] }));
+    expect(northwind.accounts).toEqual(['morgan-prod']);
+    const refused = async (draft: object) => {
+      const result = await app.call('customers.save', draft);
+      if (result.ok) throw new Error('expected a refusal');
+      return result.error;
+    };
+    expect(await refused({ name: 'northwind', externalIds: ['CUST-9'] })).toMatchObject({ kind: 'invalid-input', field: 'name' });
+    expect(await refused({ name: 'Other', externalIds: ['CUST-1001'] })).toMatchObject({ kind: 'invalid-input', field: 'externalIds' });
+    expect(await refused({ name: 'Other', accounts: [' Morgan-Prod '] })).toMatchObject({ kind: 'invalid-input', field: 'accounts' });
+    expect(await refused({ name: 'x'.repeat(501), accounts: ['a'] })).toMatchObject({ kind: 'invalid-input', field: 'name' });
+    for (const name of ['__proto__', 'constructor', 'x'.repeat(500)]) {
+      value(await app.call('customers.save', { name, accounts: [`acct-${name.slice(0, 20)}`] }));
+    }
+    expect((await book()).customers.map((c) => c.name).sort()).toEqual(['Northwind', '__proto__', 'constructor', 'x'.repeat(500)].sort());
+    for (const customer of (await book()).customers.filter((c) => c.name !== 'Northwind')) value(await app.call('customers.remove', { key: customer.key }));
+  });
+
+  it('proposes the DR ids used and the linked accounts the book does not hold yet', async () => {
+    value(await app.call('profiles.rememberCustomer', { customerId: 'CUST-1002' }));
+    const proposals = value<CustomerProposal[]>(await app.call('customers.propose'));
+    expect(proposals).toContainEqual({ name: 'CUST-1002', externalIds: ['CUST-1002'], accounts: [], from: 'dr-id' });
+    expect(proposals.map((p) => p.name)).toContain('morgan-analytics');
+    expect(proposals.map((p) => p.name)).not.toContain('morgan-prod');
+  });
+
+  it('filters the capacity list by customer and shows the policies of no customer as unassigned', async () => {
+    const all = await list({});
+    const northwind = (await book()).customers.find((c) => c.name === 'Northwind') as Customer;
+    const theirs = await list({ customer: northwind.key });
+    const unassigned = await list({ customer: 'unassigned' });
+    expect(theirs.total).toBe(all.rows.filter((p) => p.cspAccountName === 'morgan-prod').length);
+    expect(theirs.total).toBeGreaterThan(0);
+    expect(theirs.rows.every((p) => p.cspAccountName === 'morgan-prod')).toBe(true);
+    expect(unassigned.total + theirs.total).toBe(all.total);
+    // Searching inside a customer's policies narrows them further.
+    const searched = await list({ customer: northwind.key, text: theirs.rows[0]?.cidrId ?? '' });
+    expect(searched.rows.map((p) => p.cidrId)).toEqual([theirs.rows[0]?.cidrId]);
+  });
+
+  it('answers a customer page from the local copy, its totals those of the policies it lists', async () => {
+    const northwind = (await book()).customers.find((c) => c.name === 'Northwind') as Customer;
+    const page = value<CustomerPage>(await app.call('customers.page', { key: northwind.key }));
+    const theirs = await list({ customer: northwind.key });
+    expect(page.capacity.total).toBe(theirs.total);
+    expect(page.totals.activeCapacity).toBe(theirs.rows.filter((p) => p.policyStatus === 'ACTIVE').length);
+    expect(page.fetchedAt).not.toBeNull();
+    expect(page.horizons.map((h) => h.days)).toEqual([30, 60, 90]);
+    const overview = value<CustomersOverview>(await app.call('customers.overview'));
+    expect(overview.bySpend[0]).toMatchObject({ key: northwind.key, activePolicies: page.totals.activeCapacity, monthlySpend: page.totals.monthlySpend });
+  });
+
+  it('imports a CSV row by row: updates by name, adds, and says which lines it left out and why', async () => {
+    const before = await book();
+    const csv = toCsv(
+      [...BOOK_COLUMNS],
+      [
+        ...bookRows(before.customers),
+        ['Contoso', 'CUST-1002', 'morgan-analytics', '=cmd|"/c calc"!A1', 'multi\nline'],
+        ['contoso', 'CUST-7', '', '', ''],
+        ['Thief', 'CUST-1001', '', '', ''],
+        ['', 'CUST-8', '', '', ''],
+      ],
+    );
+    const report = value<CustomerImportReport>(await app.call('customers.import', { csv }));
+    expect(report).toMatchObject({ added: 1, updated: 0, unchanged: 1 });
+    expect(report.rejected.map((r) => r.line)).toEqual([4, 5, 6]);
+    expect(report.rejected[1]?.reason).toContain('Northwind');
+    const contoso = report.book.customers.find((c) => c.name === 'Contoso');
+    expect(contoso).toMatchObject({ externalIds: ['CUST-1002'], accounts: ['morgan-analytics'], contact: '=cmd|"/c calc"!A1', notes: 'multi\nline' });
+    const broken = await app.call('customers.import', { csv: '"unterminated' });
+    expect(broken).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'csv' } });
+    expect((await book()).customers).toHaveLength(report.book.customers.length);
+  });
+
+  it('answers the filter, the page, the DR lists and the palette the same with the service down', async () => {
+    const northwind = (await book()).customers.find((c) => c.name === 'Northwind') as Customer;
+    // The copy holds the DR lists of the ids used (a sync fills them), as it does after any sign-in.
+    value(await app.call('profiles.rememberCustomer', { customerId: 'CUST-1001' }));
+    value(await app.call('offline.sync'));
+    const online = { list: await list({ customer: northwind.key }), page: value<CustomerPage>(await app.call('customers.page', { key: northwind.key })) };
+    await app.controls.addFault({ pathPrefix: '/external/api/v1/', dropRate: 1 });
+    try {
+      const offline = await list({ customer: northwind.key });
+      expect(offline.total).toBe(online.list.total);
+      expect(value<CustomerPage>(await app.call('customers.page', { key: northwind.key })).totals).toEqual(online.page.totals);
+      const dr = value<{ data: { cidrId: string }[]; origin: { source: string } }>(await app.call('cyber.list', { customerId: 'CUST-1001', page: 1, pageSize: 10 }));
+      expect(dr.origin.source).toBe('replica');
+      const first = dr.data[0]!.cidrId;
+      expect(value<Array<{ cidrId: string; customerId: string }>>(await app.call('cyber.find', { text: first }))).toContainEqual(expect.objectContaining({ cidrId: first, customerId: 'CUST-1001' }));
+    } finally {
+      await app.controls.clearFaults();
+    }
+  });
+
+  it('never shows one user the book of another', async () => {
+    value(await app.call('session.signOut'));
+    await signIn(JORDAN);
+    expect((await book()).customers).toEqual([]);
+    value(await app.call('customers.save', { name: 'Northwind', externalIds: ['CUST-2001'] }));
+    value(await app.call('session.signOut'));
+    await signIn(ALEX);
+    expect((await book()).customers.find((c) => c.name === 'Northwind')?.externalIds).toEqual(['CUST-1001']);
+  });
+});
+
+describe('the book is the person’s own data, not the copy', () => {
+  it('survives a full re-sync, a copy removed at sign-out, a restart and a copy found unreadable', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cd-customers-kept-'));
+    const secrets = new FixedSecretStore();
+    let kept: FastApp | null = null;
+    const start = async () => {
+      kept = await startFastApp({ secrets, dataDir: dir });
+      value(await kept.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+      return kept;
+    };
+    try {
+      let one = await start();
+      value(await one.call('offline.sync'));
+      value(await one.call('customers.save', { name: '__proto__ Northwind', externalIds: ['CUST-1001'], accounts: ['morgan-prod'], notes: 'renewal call in May' }));
+      const names = async (app: FastApp) => value<CustomerBook>(await app.call('customers.list')).customers.map((c) => [c.name, c.notes]);
+      const before = await names(one);
+      expect(before).toEqual([['__proto__ Northwind', 'renewal call in May']]);
+
+      value(await one.call('offline.sync'));
+      expect(await names(one)).toEqual(before);
+
+      value(await one.call('offline.wipe'));
+      value(await one.call('session.signOut'));
+      value(await one.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+      expect(await names(one)).toEqual(before);
+      value(await one.call('offline.sync'));
+
+      await one.close();
+      one = await start();
+      expect(await names(one)).toEqual(before);
+
+      await one.close();
+      const replica = join(dir, 'cache', ownerFolder({ profileId: 'sandbox', username: ALEX.username }), 'replica.db');
+      const handle = await open(replica, 'r+');
+      const byte = Buffer.alloc(1);
+      await handle.read(byte, 0, 1, 100);
+      byte[0] = byte[0]! ^ 0x01;
+      await handle.write(byte, 0, 1, 100);
+      await handle.close();
+      one = await start();
+      expect(value<CacheStatus>(await one.call('offline.status')).unreadable).toMatchObject({ reason: 'damaged' });
+      expect(await names(one)).toEqual(before);
+      // With no copy to read, the customer page still answers (no policies, and says there is no copy).
+      const key = value<CustomerBook>(await one.call('customers.list')).customers[0]!.key;
+      expect(value<CustomerPage>(await one.call('customers.page', { key }))).toMatchObject({ fetchedAt: null, capacity: { total: 0 } });
+    } finally {
+      await (kept as FastApp | null)?.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

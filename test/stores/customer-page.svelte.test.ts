@@ -1,0 +1,69 @@
+import { answer, calls, hold, nth, resetFakeApi } from './support/fake-api.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CustomerPageStore } from '../../renderer/stores/customer-page.svelte.js';
+import type { CustomerPage } from '../../shared/ipc/customers.js';
+import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
+import { FROM_COPY, SERVICE_NOW, UNREACHABLE } from './support/fixtures.js';
+
+const KEY = 'cu_0000000001';
+const pageOf = (externalIds: string[], notes = ''): CustomerPage => ({
+  customer: { key: KEY, name: 'Northwind', externalIds, accounts: ['morgan-prod'], contact: '', notes, updatedAt: '2026-11-26T00:00:00.000Z' },
+  asOf: '2026-11-26T00:00:00.000Z',
+  fetchedAt: '2026-11-25T00:00:00.000Z',
+  totals: { activeCapacity: 2, activeDr: null, monthlySpend: 10, savingsThisMonth: 1, savingsYearToDate: 5, processingFees: 0, cancellationFees: 0 },
+  horizons: [],
+  milestones: [],
+  capacity: { rows: [], total: 0 },
+  activity: [],
+});
+const drOf = (ids: string[], origin = SERVICE_NOW): SourcedCyberPage => ({
+  data: ids.map((cidrId) => ({ cidrId })),
+  page: 1,
+  pageSize: 100,
+  total: ids.length,
+  skipped: [],
+  origin,
+});
+
+beforeEach(() => resetFakeApi());
+
+describe('a customer page', () => {
+  it('answers from the copy first, then reads the DR list of every id, each with where it came from', async () => {
+    answer('customers.page', () => ({ ok: true, value: pageOf(['CUST-1001', 'CUST-1002']) }));
+    const dr = hold('cyber.list');
+    const store = new CustomerPageStore(KEY);
+    const loading = store.load();
+    await expect.poll(() => dr.length).toBe(2);
+    expect(store.page.value?.totals.activeCapacity).toBe(2);
+    expect(dr.map((call) => (call.input as { customerId: string }).customerId)).toEqual(['CUST-1001', 'CUST-1002']);
+    nth(dr, 1).ok(drOf(['sc_2'], FROM_COPY));
+    nth(dr, 0).fail(UNREACHABLE);
+    await loading;
+    expect(store.dr.map(({ id, list }) => [id, list.value?.data.map((d) => d.cidrId) ?? null, list.error?.kind ?? null, list.source])).toEqual([
+      ['CUST-1001', null, 'offline', null],
+      ['CUST-1002', ['sc_2'], null, 'replica'],
+    ]);
+  });
+
+  it('keeps the DR lists shown across a refresh of the same ids, and follows a change of ids', async () => {
+    let ids = ['CUST-1001'];
+    answer('customers.page', () => ({ ok: true, value: pageOf(ids) }));
+    answer('cyber.list', (input) => ({ ok: true, value: drOf([`${(input as { customerId: string }).customerId}-p`]) }));
+    const store = new CustomerPageStore(KEY);
+    await store.load();
+    const first = store.dr[0]?.list;
+    await store.load();
+    expect(store.dr[0]?.list).toBe(first);
+    ids = ['CUST-2'];
+    await store.load();
+    expect(store.dr.map(({ id, list }) => [id, list.value?.data[0]?.cidrId])).toEqual([['CUST-2', 'CUST-2-p']]);
+  });
+
+  it('reads no DR list when the customer was removed meanwhile, and says so', async () => {
+    answer('customers.page', () => ({ ok: false, error: { kind: 'not-found', message: 'That customer is no longer in the book.' } }));
+    const store = new CustomerPageStore(KEY);
+    await store.load();
+    expect(store.page.error?.kind).toBe('not-found');
+    expect(calls.some((call) => call.channel === 'cyber.list')).toBe(false);
+  });
+});
