@@ -47,6 +47,8 @@ export const CHANNELS = [
   'views.state',
   'views.setState',
   'activity.list',
+  'worklist.query',
+  'worklist.setEntry',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -14,6 +14,7 @@ import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
 import { ActivityList, ActivityQuery } from './activity.js';
+import { WorklistEntry, WorklistEntryInput, WorklistQuery, WorklistWindow } from './worklist.js';
 
 const NoInput = z.undefined();
 
@@ -97,6 +98,10 @@ export const CONTRACT = {
   'views.setState': { input: UiStateEntry, output: z.null(), effect: 'local' },
   // What this app did to one policy (purchase, configuration, renewal, cancellation, termination), from the local replica.
   'activity.list': { input: ActivityQuery, output: ActivityList, effect: 'local' },
+  // The renewal worklist across every customer, from the local copy, with the account manager's own entry per policy.
+  'worklist.query': { input: WorklistQuery, output: WorklistWindow, effect: 'local' },
+  // The account manager's own entry for one policy (state, note, snoozed until): their data, never replaced by a sync.
+  'worklist.setEntry': { input: WorklistEntryInput, output: WorklistEntry, effect: 'change' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -20,6 +20,8 @@ import type { Handlers } from '../../../shared/ipc/contract.js';
 import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
+import { RenewalWorklist } from '../worklist/renewal-worklist.js';
+import { MemoryWorklistStates, type WorklistStates } from '../worklist/worklist-states.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -48,6 +50,10 @@ export interface HandlerDeps {
   readonly demoAccounts?: BuiltInService['demoAccounts'] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
+  /** The account manager's worklist entries. */
+  readonly worklistStates?: WorklistStates | undefined;
+  /** The clock the worklist reads (tests set it). */
+  readonly now?: (() => Date) | undefined;
 }
 
 /**
@@ -77,6 +83,8 @@ export function createHandlers({
   uiState,
   demoAccounts = [],
   reportWriteThrough = () => undefined,
+  worklistStates = new MemoryWorklistStates(),
+  now,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
@@ -84,6 +92,7 @@ export function createHandlers({
   const activity = new ActivityLog({ offline, session, report: reportWriteThrough });
   const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
+  const worklist = new RenewalWorklist({ offline, states: worklistStates, ...(now ? { now } : {}) });
   const repository = new PolicyRepository({
     session,
     offline,
@@ -161,5 +170,7 @@ export function createHandlers({
     'views.state': async () => uiState.all(),
     'views.setState': (entry) => uiState.set(entry),
     'activity.list': ({ policyKind, policyId }) => activity.list(policyKind, policyId),
+    'worklist.query': (query) => worklist.query(query),
+    'worklist.setEntry': (input) => worklist.setEntry(input),
   };
 }

@@ -73,6 +73,9 @@ CREATE TABLE IF NOT EXISTS activity (seq INTEGER PRIMARY KEY, policy_kind TEXT N
 CREATE INDEX IF NOT EXISTS activity_policy ON activity (policy_kind, cidr_id, seq);
 CREATE INDEX IF NOT EXISTS capacities_status_created ON capacities (policy_status, created_date);
 CREATE INDEX IF NOT EXISTS capacities_created ON capacities (created_date);
+-- The renewal worklist looks up what launches or ends in a window of days.
+CREATE INDEX IF NOT EXISTS capacities_launch ON capacities (launch_ms);
+CREATE INDEX IF NOT EXISTS capacities_end ON capacities (end_ms);
 CREATE VIRTUAL TABLE IF NOT EXISTS capacities_text USING fts5 (search, content = 'capacities', content_rowid = 'rid', tokenize = 'trigram');
 CREATE TRIGGER IF NOT EXISTS capacities_text_insert AFTER INSERT ON capacities BEGIN
   INSERT INTO capacities_text (rowid, search) VALUES (new.rid, new.search);
@@ -359,6 +362,34 @@ export class CapacityReplicaDb {
     return tuple ? slimRow(tuple) : null;
   }
 
+  /**
+   * The policies still to launch or end in (fromMs, toMs], soonest end first:
+   * a ready or active policy whose launch falls there, an active one whose end
+   * does. The account is read out of the record by SQLite, so no record is
+   * parsed here.
+   */
+  upcoming(fromMs: number, toMs: number): UpcomingCapacity[] {
+    return (
+      this.#read
+        .prepare(
+          `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.end_ms, json_extract(b.body, '$.cspAccountName') AS account
+           FROM capacities AS c JOIN capacity_bodies AS b USING (rid)
+           WHERE (c.launch_ms > @from AND c.launch_ms <= @to AND c.policy_status IN ('READY_FOR_PURCHASE', 'ACTIVE'))
+              OR (c.end_ms > @from AND c.end_ms <= @to AND c.policy_status = 'ACTIVE')
+           ORDER BY c.end_ms, c.rid`,
+        )
+        .raw()
+        .all({ from: fromMs, to: toMs }) as Array<[number, string, string, number | null, number | null, unknown]>
+    ).map(([rid, cidrId, policyStatus, launchMs, endMs, account]) => ({
+      rid,
+      cidrId,
+      policyStatus,
+      launchMs,
+      endMs,
+      account: typeof account === 'string' ? account : null,
+    }));
+  }
+
   /** Whole records for the given rows, in the order given. */
   bodies(rids: readonly number[]): CapacityRow[] {
     if (rids.length === 0) return [];
@@ -465,6 +496,17 @@ const SLIM_SELECT = `SELECT rid, cidr_id, created_date, policy_name, policy_stat
   launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search FROM capacities`;
 
 type SlimTuple = [number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string];
+
+/** A policy launching or ending soon, as the worklist filters it before reading whole records. */
+export interface UpcomingCapacity {
+  readonly rid: number;
+  readonly cidrId: string;
+  readonly policyStatus: string;
+  readonly launchMs: number | null;
+  readonly endMs: number | null;
+  /** The linked account's name (cspAccountName); null when the record has none. */
+  readonly account: string | null;
+}
 
 /** One policy as the slim table holds it: as much of a policy as search, sort and the overview read. */
 export interface SlimCapacityRow {
