@@ -11,7 +11,8 @@ export type Route =
   | { readonly view: 'search' }
   | { readonly view: 'cyber-list' }
   | { readonly view: 'cyber-detail'; readonly cidrId: string }
-  | { readonly view: 'accounts' };
+  | { readonly view: 'accounts' }
+  | { readonly view: 'renewals' };
 
 export type ViewId = Route['view'];
 
