@@ -142,14 +142,15 @@ export class CapacityReplicaDb {
     this.file = file;
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search)
+        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account)
       VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search)
+        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account)
       ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
         policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
         platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
         launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
-        our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search
+        our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
+        account = excluded.account
       RETURNING rid`);
     this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
   }
@@ -365,17 +366,20 @@ export class CapacityReplicaDb {
   /**
    * The policies still to launch or end in (fromMs, toMs], soonest end first:
    * a ready or active policy whose launch falls there, an active one whose end
-   * does. The account is read out of the record by SQLite, so no record is
-   * parsed here.
+   * does. The account comes from its own column, so no record is read here.
    */
   upcoming(fromMs: number, toMs: number): UpcomingCapacity[] {
     return (
       this.#read
         .prepare(
-          `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.end_ms, json_extract(b.body, '$.cspAccountName') AS account
-           FROM capacities AS c JOIN capacity_bodies AS b USING (rid)
-           WHERE (c.launch_ms > @from AND c.launch_ms <= @to AND c.policy_status IN ('READY_FOR_PURCHASE', 'ACTIVE'))
-              OR (c.end_ms > @from AND c.end_ms <= @to AND c.policy_status = 'ACTIVE')
+          // The unary + keeps SQLite off the status index (it would scan every active policy), so the
+          // launch and end indexes answer the two ranges. A copy written before the account column
+          // existed reads the account out of the record until its next sync.
+          `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.end_ms,
+             coalesce(c.account, (SELECT json_extract(b.body, '$.cspAccountName') FROM capacity_bodies AS b WHERE b.rid = c.rid)) AS account
+           FROM capacities AS c
+           WHERE (c.launch_ms > @from AND c.launch_ms <= @to AND +c.policy_status IN ('READY_FOR_PURCHASE', 'ACTIVE'))
+              OR (c.end_ms > @from AND c.end_ms <= @to AND +c.policy_status = 'ACTIVE')
            ORDER BY c.end_ms, c.rid`,
         )
         .raw()
@@ -489,7 +493,14 @@ function prepareSchema(db: Connection): void {
   const found = hasMeta ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined)?.value : undefined;
   if (found !== undefined && found !== REPLICA_FORMAT) throw new ReplicaFormatError(found);
   db.exec(SCHEMA);
+  addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
+}
+
+/** A column added after the table's first release: copies made before gain it empty (filled by their next write). */
+function addColumnIfMissing(db: Connection, table: string, column: string, type: string): void {
+  const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+  if (!columns.includes(column)) db.exec(`ALTER TABLE ${quoted(table)} ADD COLUMN ${quoted(column)} ${type}`);
 }
 
 const SLIM_SELECT = `SELECT rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
@@ -575,6 +586,7 @@ function toRow(policy: CapacityRow): Record<string, string | number | null> {
     ourPrice: policy.pricing?.ourPrice ?? null,
     savings: policy.pricing?.savings ?? null,
     savingsPct: policy.pricing?.savingsPercentage ?? null,
+    account: policy.cspAccountName ?? null,
     search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
       .map((part) => part ?? '')
       .join('\u0001')
