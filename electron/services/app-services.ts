@@ -9,6 +9,7 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
+import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createHandlers } from './ipc/create-handlers.js';
 import { DriftLog } from './diagnostics/drift-log.js';
@@ -80,6 +81,8 @@ export interface AppServices {
   readonly events: AppEvents;
   readonly session: SessionService;
   readonly offline: OfflineService;
+  /** The account manager's own data, per environment and user, apart from the disposable replica. */
+  readonly ownData: OwnDataService;
   readonly logger: FileLogger;
   /** State-changing calls only, in a file of their own that no flood of other lines can rotate away. */
   readonly auditLog: FileLogger;
@@ -167,6 +170,20 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
     logger,
   });
+  const ownData = new OwnDataService({
+    dataDir: options.dataDir,
+    secrets,
+    owner: () => offline.owner(),
+    logger,
+    legacyActivity: (owner) => offline.legacyActivity(owner),
+  });
+  // Opened as soon as someone signs in: the activity record an older version kept in the replica
+  // moves to own data before anything (a wipe at sign-out, a rebuilt copy) can take the replica away.
+  const openOwnData = () => void ownData.current().catch((error: unknown) => logger.warn('own-data', 'own data could not be opened', error));
+  events.subscribe((event) => {
+    if (event === 'session.changed') openOwnData();
+  });
+  openOwnData();
   const handlers = withAuditLog(
     createHandlers({
       profiles,
@@ -180,6 +197,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         onChange: (state) => events.emit('money.changed', state),
       }),
       offline,
+      ownData,
       overview: new OverviewService({ session }),
       saveFile: options.saveFile,
       network,
@@ -231,6 +249,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     events,
     session,
     offline,
+    ownData,
     logger,
     auditLog,
     sandbox,
@@ -244,6 +263,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       // A refresh under way stops and is waited for, and the replica is closed (its journal folded in):
       // nothing is written to the copy after close.
       await offline.close();
+      await ownData.close();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
       await Promise.all([logger.flush(), auditLog.flush()]);

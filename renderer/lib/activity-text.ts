@@ -1,4 +1,4 @@
-import type { ActivityEntry } from '../../shared/ipc/activity.js';
+import type { ActivityEntry } from '../../shared/own-data/activity.js';
 import type { ErrorKind } from '../../shared/ipc/result.js';
 import { formatAmount } from '../../shared/format/money.js';
 import { frequencyLabel } from './capacity-format.js';

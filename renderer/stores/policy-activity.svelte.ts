@@ -1,4 +1,4 @@
-import type { ActivityEntry, ActivityPolicyKind } from '../../shared/ipc/activity.js';
+import type { ActivityEntry, ActivityPolicyKind } from '../../shared/own-data/activity.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 import { LatestOnly } from '../lib/latest-only.js';

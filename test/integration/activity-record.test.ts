@@ -1,8 +1,8 @@
 /**
  * The per-policy activity record: written where each action's answer is known
  * (real IPC dispatch, real services, the sandbox over HTTP), kept in the
- * signed-in user's encrypted replica apart from what a sync replaces, and
- * read back by activity.list, offline too.
+ * signed-in user's encrypted own data apart from the replica a sync replaces,
+ * and read back by activity.list, offline too.
  */
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,11 +15,10 @@ import type { CancelResult, TerminateResult } from '../../shared/ipc/models.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';
-import { OfflineService } from '../../electron/services/cache/offline-service.js';
+import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
-import { AppEvents } from '../../electron/services/events.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 
@@ -184,9 +183,9 @@ describe('where the record is kept', () => {
   it('hostile policy ids are ordinary keys', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cd-activity-ids-'));
     const owner = { profileId: 'sandbox', username: 'ids@example.com' };
-    const offline = offlineOver(dir, new FixedSecretStore(), owner);
+    const ownData = ownDataOver(dir, new FixedSecretStore(), owner);
     const reported: unknown[] = [];
-    const log = new ActivityLog({ offline, session: { status: () => ({ signedIn: true, ...owner, keychain: { kind: 'keychain' as const } }) }, report: (e) => reported.push(e) });
+    const log = new ActivityLog({ ownData, session: { status: () => ({ signedIn: true, ...owner, keychain: { kind: 'keychain' as const } }) }, report: (e) => reported.push(e) });
     try {
       await log.record(log.owner(), { policyKind: 'capacity', cidrId: '__proto__', action: 'cancel' }, 'succeeded', { fee: 12.5 });
       await log.record(log.owner(), { policyKind: 'cyber', cidrId: 'constructor', action: 'terminate' }, 'succeeded', { eventId: 7 });
@@ -198,38 +197,25 @@ describe('where the record is kept', () => {
       // Through the channel too: the id passes the contract and reads as an empty record.
       expect(await activityOf('__proto__')).toEqual({ entries: [], persistent: true });
     } finally {
-      await (await offline.cache())?.close();
+      await ownData.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
 });
 
 describe('a damaged copy', () => {
-  it('serves none of its activity record, is reported as it is today, and a new entry starts a fresh copy', async () => {
+  it('does not take the activity record along: it lives in own data, apart from the replica', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cd-activity-damaged-'));
     const owner = { profileId: 'sandbox', username: 'damaged@example.com' };
     const secrets = new FixedSecretStore();
     try {
       const cache = await PolicyCache.open({ dataDir: dir, secrets, owner });
       await cache.write('capacities', syntheticPolicies(50));
-      await cache.appendActivity({
-        policyKind: 'capacity',
-        cidrId: 'sc_1',
-        action: 'cancel',
-        outcome: 'succeeded',
-        at: new Date().toISOString(),
-        username: owner.username,
-        profileId: owner.profileId,
-        reason: null,
-        fee: 99,
-        price: null,
-        autoRenewal: null,
-        configured: [],
-        eventId: null,
-      });
-      expect((await cache.activity('capacity', 'sc_1')).map((entry) => entry.fee)).toEqual([99]);
       await cache.close();
-      // One byte of the first page flipped: SQLCipher's authentication fails on open.
+      const ownData = ownDataOver(dir, secrets, owner);
+      const log = new ActivityLog({ ownData, session: signedIn(owner) });
+      await log.record(log.owner(), { policyKind: 'capacity', cidrId: 'sc_1', action: 'cancel' }, 'succeeded', { fee: 99 });
+      // One byte of the replica's first page flipped: SQLCipher's authentication fails on open.
       const file = join(cache.dir, 'replica.db');
       const handle = await open(file, 'r+');
       const byte = Buffer.alloc(1);
@@ -239,13 +225,11 @@ describe('a damaged copy', () => {
       await handle.close();
       expect((await stat(file)).size).toBeGreaterThan(0);
 
-      const offline = offlineOver(dir, secrets, owner);
-      const log = new ActivityLog({ offline, session: signedIn(owner) });
-      expect(await log.list('capacity', 'sc_1')).toEqual({ entries: [], persistent: true });
-      expect((await offline.status()).unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged' });
-      await log.record(log.owner(), { policyKind: 'capacity', cidrId: 'sc_1', action: 'configure' }, 'succeeded');
-      expect((await log.list('capacity', 'sc_1')).entries.map((entry) => entry.action)).toEqual(['configure']);
-      await (await offline.cache())?.close();
+      const reopened = await PolicyCache.open({ dataDir: dir, secrets, owner });
+      expect(reopened.unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged' });
+      await reopened.close();
+      expect((await log.list('capacity', 'sc_1')).entries.map((entry) => entry.fee)).toEqual([99]);
+      await ownData.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -273,20 +257,7 @@ function signedIn(owner: { profileId: string; username: string }) {
   return { status: () => ({ signedIn: true, ...owner, keychain: { kind: 'keychain' as const } }) };
 }
 
-/** The offline service of one user over real files and real crypto, never asking the service. */
-function offlineOver(dataDir: string, secrets: SecretStore, owner: { profileId: string; username: string }) {
-  return new OfflineService({
-    dataDir,
-    secrets,
-    session: {
-      ...signedIn(owner),
-      authorized: async () => {
-        throw new Error('the activity record never calls the service');
-      },
-    },
-    events: new AppEvents(),
-    lastUsername: () => owner.username,
-    logger: { warn: () => undefined },
-    verifyDelayMs: 0,
-  });
+/** The own data of one user over real files and real crypto. */
+function ownDataOver(dataDir: string, secrets: SecretStore, owner: { profileId: string; username: string }) {
+  return new OwnDataService({ dataDir, secrets, owner: () => owner });
 }

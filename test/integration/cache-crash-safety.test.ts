@@ -6,7 +6,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { cacheKeyService, KEY_BYTES, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { DATABASE_KEY_BYTES } from '../../electron/services/secrets/database-key.js';
 import { CRASH_TEST_ROWS } from '../support/crash-test-constants.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 
@@ -56,7 +57,7 @@ async function journalBytes(dataDir: string): Promise<number> {
 describe('cache writes are crash-safe', () => {
   it(`leaves a complete previous or new version after ${ITERATIONS} kills at random moments`, async () => {
     const dataDir = join(work, 'data');
-    const key = randomBytes(KEY_BYTES).toString('base64');
+    const key = randomBytes(DATABASE_KEY_BYTES).toString('base64');
     const secrets = new FixedSecretStore({ [FixedSecretStore.key(cacheKeyService(owner.profileId), owner.username)]: key });
     const seenVersions = new Set<string>();
     let killedMidWrite = 0;

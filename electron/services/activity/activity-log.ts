@@ -1,22 +1,15 @@
 import { CONFIGURABLE_FIELDS } from '../../../shared/api/contract-choices.js';
 import type { ConfigureRequest } from '../../../shared/api/capacity.js';
-import {
-  ActivityEntry,
-  type ActivityAction,
-  type ActivityList,
-  type ActivityOutcome,
-  type ActivityPolicyKind,
-} from '../../../shared/ipc/activity.js';
+import { ActivityEntry, type ActivityAction, type ActivityOutcome, type ActivityPolicyKind } from '../../../shared/own-data/activity.js';
+import type { ActivityList } from '../../../shared/ipc/activity.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
+import type { Owner } from '../platform/owner.js';
 import { DoneAfterAll, UnsettledOutcome, mayHaveHappened } from '../money/settle-uncertain.js';
 import type { SessionService } from '../session/session-service.js';
 
 /** Who sent a request: the environment and user signed in when it was sent (the answer may come after a switch). */
-export interface ActivityOwner {
-  readonly profileId: string;
-  readonly username: string;
-}
+export type ActivityOwner = Owner;
 
 /** What an entry says beyond its outcome: the fee, price, renewal setting, configured fields or DR event. */
 export type ActivityFacts = Partial<Pick<ActivityEntry, 'fee' | 'price' | 'autoRenewal' | 'configured' | 'eventId'>>;
@@ -28,7 +21,7 @@ export interface ActivitySubject {
 }
 
 export interface ActivityLogDeps {
-  readonly offline: Pick<OfflineService, 'appendActivity' | 'activity'>;
+  readonly ownData: Pick<OwnDataService, 'appendActivity' | 'activity'>;
   readonly session: Pick<SessionService, 'status'>;
   /** Where an entry that could not be written is reported: recording never fails the action it records. */
   readonly report?: (error: unknown) => void;
@@ -37,8 +30,9 @@ export interface ActivityLogDeps {
 
 /**
  * The per-policy record of what this app did (purchase, configuration,
- * renewal, cancellation with its fee, DR termination), kept in the signed-in
- * user's local replica so the detail shows it offline too. Entries are written
+ * renewal, cancellation with its fee, DR termination), kept in the own data
+ * of the user who sent each action (never in the disposable replica), so the
+ * detail shows it offline too and a rebuilt copy keeps it. Entries are written
  * where each action's answer is known; the fee of a cancellation would
  * otherwise be gone once its result dialog closes.
  */
@@ -55,7 +49,7 @@ export class ActivityLog {
     return status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : null;
   }
 
-  /** Writes one entry into the owner's replica. Never throws: a failure is reported and the action's answer stands. */
+  /** Writes one entry into the owner's own data. Never throws: a failure is reported and the action's answer stands. */
   async record(owner: ActivityOwner | null, subject: ActivitySubject, outcome: ActivityOutcome, facts: ActivityFacts & { reason?: ActivityEntry['reason'] } = {}): Promise<void> {
     if (!owner || owner.username === '') return;
     try {
@@ -72,10 +66,8 @@ export class ActivityLog {
         configured: facts.configured ?? [],
         eventId: facts.eventId ?? null,
       });
-      // Another user's copy is open when the session changed before the answer came: that copy is not theirs to hold it.
-      if (!(await this.#deps.offline.appendActivity(entry))) {
-        this.#deps.report?.(new Error(`activity of ${subject.policyKind} policy not recorded: the session changed before its answer came`));
-      }
+      // Into the sender's own data, also when someone else signed in before the answer came.
+      await this.#deps.ownData.appendActivity(entry);
     } catch (error) {
       this.#deps.report?.(error);
     }
@@ -105,9 +97,9 @@ export class ActivityLog {
     return answer;
   }
 
-  /** A policy's record, newest first, from the replica of whoever is signed in (or reviewed offline). */
+  /** A policy's record, newest first, from the own data of whoever is signed in (or reviewed offline). */
   list(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityList> {
-    return this.#deps.offline.activity(policyKind, cidrId);
+    return this.#deps.ownData.activity(policyKind, cidrId);
   }
 }
 

@@ -11,7 +11,6 @@ import {
   type SyncSummary,
 } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { ActivityEntry, ActivityList, ActivityPolicyKind } from '../../../shared/ipc/activity.js';
 import { dictionary } from '../../../shared/records.js';
 import { countOf } from '../../../shared/format/plural.js';
 import { syncCapacities } from '../bulk/capacity-sync.js';
@@ -21,6 +20,7 @@ import type { Logger } from '../logging/file-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { SessionService } from '../session/session-service.js';
 import { PolicyCache, type CacheOwner } from './policy-cache.js';
+import { sameOwner, type Owner } from '../platform/owner.js';
 
 export interface OfflineDeps {
   readonly dataDir: string;
@@ -64,11 +64,15 @@ export class OfflineService {
     if (deps.session.status().signedIn) this.warm();
   }
 
+  /** Whose copy the views see: the signed-in user, or the one reviewed offline; null when neither. */
+  owner(): Owner | null {
+    const status = this.deps.session.status();
+    return status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : this.#offlineOwner;
+  }
+
   /** The cache of the signed-in user, or of the offline owner; null when neither. */
   async cache(): Promise<PolicyCache | null> {
-    const status = this.deps.session.status();
-    const owner: CacheOwner | null =
-      status.signedIn && status.username ? { profileId: status.profileId, username: status.username } : this.#offlineOwner;
+    const owner = this.owner();
     if (!owner) return null;
     if (this.#cache && this.#cache.owner.profileId === owner.profileId && this.#cache.owner.username === owner.username) return this.#cache;
     // One opening per owner however many callers ask at once: two would each judge the copy, and report it twice.
@@ -249,22 +253,15 @@ export class OfflineService {
   }
 
   /**
-   * Appends to the activity record in the copy of the entry's own user and
-   * environment. Returns false, writing nothing, when another copy is open now
-   * (the session changed before the answer came).
+   * The activity entries this owner's copy kept before own data existed, for
+   * their one move there; null when that copy is not the one open now (asked
+   * again at the next opening of the own data).
    */
-  async appendActivity(entry: ActivityEntry): Promise<boolean> {
-    const cache = await this.#verifiedCache();
-    if (!cache || cache.owner.profileId !== entry.profileId || cache.owner.username !== entry.username) return false;
-    await cache.appendActivity(entry);
-    return true;
-  }
-
-  /** A policy's activity record from the open copy, newest first, and whether it outlives this session. */
-  async activity(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityList> {
-    const cache = await this.#verifiedCache();
-    if (!cache) return { entries: [], persistent: this.deps.secrets.status.kind !== 'memory' };
-    return { entries: await cache.activity(policyKind, cidrId), persistent: cache.persistent };
+  async legacyActivity(owner: Owner): Promise<string[] | null> {
+    const cache = await this.cache();
+    // A copy in memory (the keychain did not answer just now) is not the file that holds them.
+    if (!cache || !cache.persistent || !sameOwner(cache.owner, owner)) return null;
+    return cache.legacyActivity();
   }
 
   async wipe(): Promise<CacheStatus> {

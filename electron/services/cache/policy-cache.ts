@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -12,8 +11,9 @@ import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument, type Upcomin
 import { CapacityReplica } from '../replica/capacity-replica.js';
 import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import { ActivityEntry, type ActivityPolicyKind } from '../../../shared/ipc/activity.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
+import { ownerFolder, type Owner } from '../platform/owner.js';
 import {
   CACHE_KINDS,
   CACHE_SCHEMAS,
@@ -38,8 +38,6 @@ import {
 } from './copy-facts.js';
 
 export const CACHE_KEY_SERVICE_PREFIX = 'Capacity Desk cache';
-/** The database key: 256 bits, kept in the OS keychain (base64). */
-export const KEY_BYTES = 32;
 /** The id of the one record of linked accounts. */
 const ACCOUNTS_ID = 'all';
 
@@ -47,10 +45,7 @@ export function cacheKeyService(profileId: string): string {
   return `${CACHE_KEY_SERVICE_PREFIX} (${profileId})`;
 }
 
-export interface CacheOwner {
-  readonly profileId: string;
-  readonly username: string;
-}
+export type CacheOwner = Owner;
 
 export interface PolicyCacheOptions {
   readonly dataDir: string;
@@ -131,23 +126,21 @@ export class PolicyCache {
   }
 
   static async open(options: PolicyCacheOptions): Promise<PolicyCache> {
-    if (options.secrets.status.kind === 'memory') return new PolicyCache(options, null);
     const service = cacheKeyService(options.owner.profileId);
-    let key = decodeKey(await options.secrets.get(service, options.owner.username));
-    // The keychain failed while answering (locked, Secret Service gone): "no key" then means
+    const key = await readDatabaseKey(options.secrets, service, options.owner.username);
+    // No keychain, or it failed while answering (locked, Secret Service gone): "no key" then means
     // "unknown", and the copy on disk is still good for the next run. Leave it alone.
-    if (keptInMemory(options.secrets)) return new PolicyCache(options, null);
-    const cache = (fresh: Buffer) => new PolicyCache(options, fresh);
+    if (key === 'memory') return new PolicyCache(options, null);
     if (!key) {
-      key = randomBytes(KEY_BYTES);
-      const created = cache(key);
+      const fresh = await createDatabaseKey(options.secrets, service, options.owner.username);
+      if (fresh === 'memory') return new PolicyCache(options, null);
+      const created = new PolicyCache(options, fresh);
       created.#unreadable = await readUnreadableNote(created.dir);
       // A copy whose key is gone can never be read again: the user is told, then it is replaced.
       if (await holdsCopy(created.dir)) await created.#declareUnreadable('key-missing');
-      await options.secrets.set(service, options.owner.username, key.toString('base64'));
       return created;
     }
-    const opened = cache(key);
+    const opened = new PolicyCache(options, key);
     opened.#unreadable = await readUnreadableNote(opened.dir);
     await removeTornTemps(opened.dir);
     // The encrypted files of the version before the database are not migrated: see docs/local-first.md.
@@ -243,23 +236,13 @@ export class PolicyCache {
     await this.#write((replica) => replica.db.putDocument(kind, { id, fetchedAt: fetchedAt.toISOString(), body }));
   }
 
-  /** Appends one entry to a policy's activity record: a table of its own, which a sync never replaces. */
-  async appendActivity(entry: ActivityEntry): Promise<void> {
-    await this.#write((replica) => replica.db.appendActivity(entry.policyKind, entry.cidrId, JSON.stringify(entry)));
-  }
-
-  /** A policy's activity record, newest first; empty when there is none (or the copy cannot be read). */
-  async activity(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityEntry[]> {
-    const entries = await this.#reading((replica) => {
-      const out: ActivityEntry[] = [];
-      for (const body of replica.db.activity(policyKind, cidrId)) {
-        const parsed = ActivityEntry.safeParse(JSON.parse(body));
-        if (!parsed.success) return incompatible;
-        out.push(parsed.data);
-      }
-      return out;
-    });
-    return entries ?? [];
+  /**
+   * The activity entries (JSON) versions before own data kept in this copy,
+   * for their one move into own data; empty when there are none or the copy
+   * cannot be read (then they are gone with it).
+   */
+  async legacyActivity(): Promise<string[]> {
+    return (await this.#reading((replica) => replica.db.legacyActivity())) ?? [];
   }
 
   /** A window of the capacity list, searched and sorted; null when there is no list. */
@@ -594,19 +577,3 @@ function delay(ms: number): Promise<void> {
 
 /** What a read answers when the stored value is not in this version's shape. */
 const incompatible = Symbol('incompatible');
-
-/** Read afresh each time: a resilient store falls back to memory in the middle of a call. */
-function keptInMemory(secrets: SecretStore): boolean {
-  return secrets.status.kind === 'memory';
-}
-
-function decodeKey(text: string | null): Buffer | null {
-  if (!text) return null;
-  const key = Buffer.from(text, 'base64');
-  return key.length === KEY_BYTES ? key : null;
-}
-
-/** The folder name does not reveal the username. */
-function ownerFolder(owner: CacheOwner): string {
-  return createHash('sha256').update(`${owner.profileId}\n${owner.username}`).digest('hex').slice(0, 24);
-}

@@ -1,5 +1,6 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
 import { saveCsv, type SaveFileHost } from '../files/save-file.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
@@ -29,6 +30,8 @@ export interface HandlerDeps {
   /** Each policy's money actions: one request at a time, locked while an outcome is unknown. */
   readonly moneyLock: MoneyLock;
   readonly offline: OfflineService;
+  /** The account manager's own data (activity record, and next the customer book and worklist states). */
+  readonly ownData: OwnDataService;
   readonly overview: OverviewService;
   /** Where exports go: Electron's save dialog; absent in the browser host, whose page downloads them. */
   readonly saveFile?: SaveFileHost | undefined;
@@ -72,6 +75,7 @@ export function createHandlers({
   session,
   moneyLock,
   offline,
+  ownData,
   overview,
   saveFile,
   network,
@@ -88,8 +92,8 @@ export function createHandlers({
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
-  /** What this app did to each policy, in the signed-in user's replica. */
-  const activity = new ActivityLog({ offline, session, report: reportWriteThrough });
+  /** What this app did to each policy, in the own data of the user who did it. */
+  const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
   const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
   const worklist = new RenewalWorklist({ offline, states: worklistStates, ...(now ? { now } : {}) });

@@ -1,10 +1,9 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
+import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 
 const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
@@ -68,9 +67,6 @@ CREATE TABLE IF NOT EXISTS capacities (
 ) STRICT;
 -- The whole record, apart: searches and sorts scan the slim table above and read bodies only for the rows shown.
 CREATE TABLE IF NOT EXISTS capacity_bodies (rid INTEGER PRIMARY KEY REFERENCES capacities (rid) ON DELETE CASCADE, body TEXT NOT NULL) STRICT;
--- What this app did to each policy: appended one row at a time, never replaced by a sync (which rewrites the tables above only).
-CREATE TABLE IF NOT EXISTS activity (seq INTEGER PRIMARY KEY, policy_kind TEXT NOT NULL, cidr_id TEXT NOT NULL, body TEXT NOT NULL) STRICT;
-CREATE INDEX IF NOT EXISTS activity_policy ON activity (policy_kind, cidr_id, seq);
 CREATE INDEX IF NOT EXISTS capacities_status_created ON capacities (policy_status, created_date);
 CREATE INDEX IF NOT EXISTS capacities_created ON capacities (created_date);
 -- The renewal worklist looks up what launches or ends in a window of days.
@@ -90,25 +86,6 @@ END;
 `;
 
 type Query = ParsedLocalCapacityQuery;
-
-type Connection = Database.Database;
-
-/**
- * The module is native and loaded by name at run time (like keytar), so the
- * main bundle never inlines it. Its binding is named by path rather than found
- * by the `bindings` helper package, so the packaged app ships the module's own
- * files only (electron-builder.yml) and Electron loads the binding from
- * app.asar.unpacked as it does keytar's.
- */
-let sqlite: { readonly open: typeof Database; readonly binding: string } | null = null;
-function openConnection(file: string): Connection {
-  if (!sqlite) {
-    const require = createRequire(import.meta.url);
-    const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
-    sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
-  }
-  return new sqlite.open(file, { nativeBinding: sqlite.binding });
-}
 
 /** One stored record of a kind other than the capacity list. */
 export interface StoredDocument {
@@ -282,14 +259,10 @@ export class CapacityReplicaDb {
     return (this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[]);
   }
 
-  /** Appends one entry to a policy's activity record; the record is only ever added to. */
-  appendActivity(policyKind: string, cidrId: string, body: string): void {
-    this.#db.prepare('INSERT INTO activity (policy_kind, cidr_id, body) VALUES (?, ?, ?)').run(policyKind, cidrId, body);
-  }
-
-  /** A policy's activity record, newest first (in the order written). */
-  activity(policyKind: string, cidrId: string): string[] {
-    return this.#read.prepare('SELECT body FROM activity WHERE policy_kind = ? AND cidr_id = ? ORDER BY seq DESC').pluck().all(policyKind, cidrId) as string[];
+  /** The activity record versions before own data kept here (table `activity`), in the order written; empty when there is none. */
+  legacyActivity(): string[] {
+    const kept = this.#read.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'activity'`).get() !== undefined;
+    return kept ? (this.#read.prepare('SELECT body FROM activity ORDER BY seq').pluck().all() as string[]) : [];
   }
 
   query(query: Query): { rows: CapacityRow[]; total: number } {
@@ -469,22 +442,6 @@ export class ReplicaFormatError extends Error {
   constructor(found: string) {
     super(`replica written in format ${found}, this version reads ${REPLICA_FORMAT}`);
     this.name = 'ReplicaFormatError';
-  }
-}
-
-function openKeyed(file: string, key: Buffer, cacheKib: number): Connection {
-  const db = openConnection(file);
-  try {
-    db.pragma(`cipher = 'sqlcipher'`);
-    db.pragma('legacy = 4');
-    db.pragma(`key = "x'${key.toString('hex')}'"`);
-    // Reading the schema is the first access that needs the key.
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-    db.pragma(`cache_size = -${cacheKib}`);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActivityEntry } from '../../../shared/ipc/activity.js';
+import { ActivityEntry } from '../../../shared/own-data/activity.js';
 import { formatAmount } from '../../../shared/format/money.js';
 import { actionWords, byWhom, factWords, outcomeWords } from '../../../renderer/lib/activity-text.js';
 

@@ -1,0 +1,105 @@
+import type { z } from 'zod';
+import type { ActivityList } from '../../../shared/ipc/activity.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import type { ActivityEntry, ActivityPolicyKind } from '../../../shared/own-data/activity.js';
+import type { OwnRecordKind } from '../../../shared/own-data/records.js';
+import type { OwnDataStatus } from '../../../shared/own-data/status.js';
+import type { Logger } from '../logging/file-logger.js';
+import type { Owner } from '../platform/owner.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { OwnDataStore, type OwnRecords } from './own-data-store.js';
+
+export interface OwnDataDeps {
+  readonly dataDir: string;
+  readonly secrets: SecretStore;
+  /** Whose own data the views see: the signed-in user, or the one whose copy is reviewed offline; null when neither. */
+  readonly owner: () => Owner | null;
+  readonly logger?: Pick<Logger, 'warn'>;
+  /** The activity entries an owner's replica holds from before own data existed (moved once); null when unreadable just now. */
+  readonly legacyActivity?: (owner: Owner) => Promise<readonly string[] | null>;
+}
+
+/**
+ * The own data of whoever the views are for, and of whoever an action's
+ * answer belongs to (an answer that comes after a switch of user is recorded
+ * in the own data of the user who sent it). Each owner's store stays open for
+ * the run once opened: it is small, and in memory (no keychain) it must not
+ * vanish when someone else signs in for a moment.
+ */
+export class OwnDataService {
+  readonly #deps: OwnDataDeps;
+  readonly #stores = new Map<string, Promise<OwnDataStore>>();
+
+  constructor(deps: OwnDataDeps) {
+    this.#deps = deps;
+  }
+
+  /** The own data of the current owner; null when no one is signed in or reviewed. */
+  async current(): Promise<OwnDataStore | null> {
+    const owner = this.#deps.owner();
+    return owner ? this.of(owner) : null;
+  }
+
+  /** The own data of one owner, opened once (parallel callers share the opening). */
+  of(owner: Owner): Promise<OwnDataStore> {
+    const id = `${owner.profileId}\n${owner.username}`;
+    let store = this.#stores.get(id);
+    if (!store) {
+      const legacy = this.#deps.legacyActivity;
+      store = OwnDataStore.open({
+        dataDir: this.#deps.dataDir,
+        secrets: this.#deps.secrets,
+        owner: { profileId: owner.profileId, username: owner.username },
+        ...(this.#deps.logger ? { logger: this.#deps.logger } : {}),
+        ...(legacy ? { legacyActivity: () => legacy(owner) } : {}),
+      });
+      // A failed opening (the file held by another program just now) is tried again by the next caller.
+      const opening = store;
+      void opening.catch(() => {
+        if (this.#stores.get(id) === opening) this.#stores.delete(id);
+      });
+      this.#stores.set(id, opening);
+    }
+    return store;
+  }
+
+  /** The records of one kind of the current owner; fails with a plain message when no one is signed in. */
+  async records<Schema extends z.ZodType>(kind: OwnRecordKind, schema: Schema): Promise<OwnRecords<z.output<Schema>>> {
+    const store = await this.current();
+    if (!store) throw new AppFailure({ kind: 'unauthorized', message: 'Sign in (or open an offline copy) to see your own data.' });
+    return store.records(kind, schema);
+  }
+
+  /** Appends an entry to the activity record of the user and environment that sent the action. */
+  async appendActivity(entry: ActivityEntry): Promise<void> {
+    const store = await this.of({ profileId: entry.profileId, username: entry.username });
+    await store.appendActivity(entry);
+  }
+
+  /** A policy's activity record of the current owner, newest first, and whether it outlives this session. */
+  async activity(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityList> {
+    const store = await this.current();
+    if (!store) return { entries: [], persistent: this.#deps.secrets.status.kind !== 'memory' };
+    return { entries: await store.activity(policyKind, cidrId), persistent: store.persistent };
+  }
+
+  async status(): Promise<OwnDataStatus | null> {
+    return (await this.current())?.status() ?? null;
+  }
+
+  /** Deletes the current owner's own data and its key: only on the person's explicit request. */
+  async wipe(): Promise<void> {
+    const owner = this.#deps.owner();
+    if (!owner) return;
+    const store = await this.of(owner);
+    this.#stores.delete(`${owner.profileId}\n${owner.username}`);
+    await store.wipe(this.#deps.secrets);
+  }
+
+  /** Closes every store (at quit), after the writes under way. */
+  async close(): Promise<void> {
+    const stores = [...this.#stores.values()];
+    this.#stores.clear();
+    await Promise.allSettled(stores.map(async (store) => (await store).close()));
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * The account manager's own data (activity record, customer book, worklist
+ * states), apart from the disposable replica: real files, real SQLCipher, the
+ * real app services with the sandbox over HTTP. What a rebuilt, wiped or
+ * unreadable copy does must never reach it; an own-data file that cannot be
+ * read is kept aside and its last good state restored.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, open, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import type { ActivityList } from '../../shared/ipc/activity.js';
+import type { CacheStatus } from '../../shared/ipc/offline.js';
+import type { Result } from '../../shared/ipc/result.js';
+import type { ActivityEntry } from '../../shared/own-data/activity.js';
+import { OfflineService } from '../../electron/services/cache/offline-service.js';
+import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { AppEvents } from '../../electron/services/events.js';
+import { LAST_GOOD_FILE, OWN_DATA_FILE, ownDataDir } from '../../electron/services/own-data/own-data-files.js';
+import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
+import { ownDataKeyService } from '../../electron/services/own-data/own-data-store.js';
+import { ownerFolder, type Owner } from '../../electron/services/platform/owner.js';
+import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
+import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
+import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { syntheticPolicies } from '../support/synthetic-policies.js';
+import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+
+/** A stand-in for the customer book's body (its feature defines the real one). */
+const Customer = z.object({ name: z.string(), customerIds: z.array(z.string()) });
+const NORTHWIND = { name: 'Northwind', customerIds: ['CUST-1001'] };
+
+const dirs: string[] = [];
+const apps: FastApp[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cd-own-data-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function value<T>(result: Result<unknown>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+
+async function flipByte(path: string, where: number): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    const { size } = await handle.stat();
+    const at = where < 1 ? Math.floor(size * where) : where;
+    const byte = Buffer.alloc(1);
+    await handle.read(byte, 0, 1, at);
+    byte[0] = byte[0]! ^ 0x01;
+    await handle.write(byte, 0, 1, at);
+  } finally {
+    await handle.close();
+  }
+}
+
+function entry(owner: Owner, cidrId: string, fee: number): ActivityEntry {
+  return {
+    policyKind: 'capacity',
+    cidrId,
+    action: 'cancel',
+    outcome: 'succeeded',
+    at: new Date().toISOString(),
+    username: owner.username,
+    profileId: owner.profileId,
+    reason: null,
+    fee,
+    price: null,
+    autoRenewal: null,
+    configured: [],
+    eventId: null,
+  };
+}
+
+function ownDataOver(dataDir: string, secrets: SecretStore, owner: Owner, extra: Partial<ConstructorParameters<typeof OwnDataService>[0]> = {}) {
+  const warnings: string[] = [];
+  const service = new OwnDataService({ dataDir, secrets, owner: () => owner, logger: { warn: (_scope, message) => warnings.push(message) }, ...extra });
+  return { service, warnings };
+}
+
+describe('what happens to the copy never reaches the own data', () => {
+  it('activity and a customer survive a re-sync, a copy wiped at sign-out, a restart, and a copy found unreadable', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const start = async () => {
+      const app = await startFastApp({ secrets, dataDir });
+      apps.push(app);
+      value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+      return app;
+    };
+    let app = await start();
+    const policy = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'ACTIVE', limit: 5 })).rows[0]!;
+    value(await app.call('capacity.cancel', { cidrId: policy.cidrId }));
+    await (await app.services.ownData.records('customer', Customer)).put('northwind', NORTHWIND);
+    const kept = async (at: FastApp) => ({
+      activity: value<ActivityList>(await at.call('activity.list', { policyKind: 'capacity', policyId: policy.cidrId })).entries.map((e) => [e.action, e.fee]),
+      customers: (await (await at.services.ownData.records('customer', Customer)).list()).map((r) => r.body),
+    });
+    const before = await kept(app);
+    expect(before.activity).toEqual([['cancel', expect.any(Number)]]);
+    expect(before.customers).toEqual([NORTHWIND]);
+
+    // (b) A full re-sync rewrites the copy.
+    value(await app.call('offline.sync'));
+    expect(await kept(app)).toEqual(before);
+
+    // (c) Signing out with "remove the offline copy" ticked deletes the replica's folder, not the own data.
+    const replicaDir = join(dataDir, 'cache', ownerFolder({ profileId: 'sandbox', username: ALEX.username }));
+    expect(existsSync(join(replicaDir, 'replica.db'))).toBe(true);
+    value(await app.call('offline.wipe'));
+    value(await app.call('session.signOut'));
+    expect(existsSync(join(replicaDir, 'replica.db'))).toBe(false);
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    expect(await kept(app)).toEqual(before);
+    value(await app.call('offline.sync'));
+
+    // (d) A restart.
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+    app = await start();
+    expect(await kept(app)).toEqual(before);
+
+    // (a) The replica found unreadable (a flipped byte of its first page) is discarded; the own data stays.
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+    await flipByte(join(replicaDir, 'replica.db'), 100);
+    app = await start();
+    expect(value<CacheStatus>(await app.call('offline.status')).unreadable).toMatchObject({ reason: 'damaged' });
+    expect(await kept(app)).toEqual(before);
+  }, 120_000);
+});
+
+describe('an own-data file that cannot be read', () => {
+  it('is kept aside and its last good state restored; when that fails too, both are kept aside and it starts empty', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const owner = { profileId: 'sandbox', username: 'damaged@example.com' };
+    const dir = ownDataDir(dataDir, owner);
+    const first = ownDataOver(dataDir, secrets, owner);
+    await (await first.service.current())!.appendActivity(entry(owner, 'sc_1', 10));
+    await (await first.service.records('customer', Customer)).put('northwind', NORTHWIND);
+    await first.service.close();
+    expect(existsSync(join(dir, LAST_GOOD_FILE))).toBe(true);
+
+    await flipByte(join(dir, OWN_DATA_FILE), 0.5);
+    const second = ownDataOver(dataDir, secrets, owner);
+    const store = (await second.service.current())!;
+    const recovered = store.status().recovered;
+    expect(recovered).toMatchObject({ reason: 'damaged', restoredFrom: expect.any(String) });
+    // Kept aside under the name it reports, never deleted.
+    expect(existsSync(join(dir, recovered!.keptAs))).toBe(true);
+    expect((await store.activity('capacity', 'sc_1')).map((e) => e.fee)).toEqual([10]);
+    expect((await (await second.service.records('customer', Customer)).list()).map((r) => r.body)).toEqual([NORTHWIND]);
+    expect(second.warnings.join('\n')).toMatch(/could not be read \(damaged\).*kept aside.*last good state/);
+    // What is written after the restore is kept as well.
+    await store.appendActivity(entry(owner, 'sc_1', 20));
+    await second.service.close();
+
+    // A file cut short, and its last good state damaged too.
+    await truncate(join(dir, OWN_DATA_FILE), 5000);
+    await flipByte(join(dir, LAST_GOOD_FILE), 0.5);
+    const third = ownDataOver(dataDir, secrets, owner);
+    const fresh = (await third.service.current())!;
+    expect(fresh.status().recovered).toMatchObject({ reason: 'incomplete', restoredFrom: null });
+    expect(await fresh.activity('capacity', 'sc_1')).toEqual([]);
+    const keptAside = (await readdir(dir)).filter((name) => name.includes('.unreadable-') && !name.endsWith('-journal'));
+    // The first damaged file, the one cut short, and the last good state that failed its check: all still there.
+    expect(keptAside).toHaveLength(3);
+    await fresh.appendActivity(entry(owner, 'sc_2', 30));
+    await third.service.close();
+    const fourth = ownDataOver(dataDir, secrets, owner);
+    expect((await (await fourth.service.current())!.activity('capacity', 'sc_2')).map((e) => e.fee)).toEqual([30]);
+    expect((await fourth.service.current())!.status().recovered).toBeUndefined();
+    await fourth.service.close();
+  });
+
+  it('whose key is gone from the keychain is kept aside too, and reported', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const owner = { profileId: 'sandbox', username: 'lost-key@example.com' };
+    const first = ownDataOver(dataDir, secrets, owner);
+    await (await first.service.current())!.appendActivity(entry(owner, 'sc_1', 10));
+    await first.service.close();
+    expect(await secrets.delete(ownDataKeyService(owner.profileId), owner.username)).toBe(true);
+
+    const second = ownDataOver(dataDir, secrets, owner);
+    const store = (await second.service.current())!;
+    expect(store.status().recovered).toMatchObject({ reason: 'key-missing', restoredFrom: null });
+    const names = await readdir(ownDataDir(dataDir, owner));
+    expect(names.filter((name) => name.startsWith(`${OWN_DATA_FILE}.unreadable-`))).toHaveLength(1);
+    expect(names.filter((name) => name.startsWith(`${LAST_GOOD_FILE}.unreadable-`))).toHaveLength(1);
+    expect(await store.activity('capacity', 'sc_1')).toEqual([]);
+    await second.service.close();
+  });
+});
+
+describe('the activity record of older versions', () => {
+  it('moves from the replica into own data once', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const owner = { profileId: 'sandbox', username: 'older@example.com' };
+    const cache = await PolicyCache.open({ dataDir, secrets, owner });
+    await cache.write('capacities', syntheticPolicies(20));
+    await cache.close();
+    // What the version before own data wrote: a table of its own in the replica.
+    const key = Buffer.from((await secrets.get(cacheKeyService(owner.profileId), owner.username))!, 'base64');
+    const db = openKeyed(join(cache.dir, 'replica.db'), key, 1024);
+    db.exec('CREATE TABLE activity (seq INTEGER PRIMARY KEY, policy_kind TEXT NOT NULL, cidr_id TEXT NOT NULL, body TEXT NOT NULL) STRICT');
+    const insert = db.prepare('INSERT INTO activity (policy_kind, cidr_id, body) VALUES (?, ?, ?)');
+    insert.run('capacity', 'sc_1', JSON.stringify(entry(owner, 'sc_1', 1)));
+    insert.run('capacity', 'sc_1', JSON.stringify(entry(owner, 'sc_1', 2)));
+    insert.run('capacity', 'sc_1', '{"not":"an entry"}');
+    db.close();
+
+    const offline = new OfflineService({
+      dataDir,
+      secrets,
+      session: {
+        status: () => ({ signedIn: true, ...owner, keychain: { kind: 'keychain' as const } }),
+        authorized: async () => {
+          throw new Error('the move never calls the service');
+        },
+      },
+      events: new AppEvents(),
+      lastUsername: () => owner.username,
+      logger: { warn: () => undefined },
+      verifyDelayMs: 0,
+    });
+    const legacyActivity = (o: Owner) => offline.legacyActivity(o);
+    const first = ownDataOver(dataDir, secrets, owner, { legacyActivity });
+    expect((await first.service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([2, 1]);
+    expect(first.warnings.join('\n')).toMatch(/1 activity entries of the replica were not in a shape/);
+    await first.service.close();
+    // Opened again, with the old rows still in the replica: not moved twice.
+    const second = ownDataOver(dataDir, secrets, owner, { legacyActivity });
+    expect((await second.service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([2, 1]);
+    await second.service.close();
+    await offline.close();
+  });
+});
+
+describe('whose own data', () => {
+  it('two owners never see each other’s; another OS user cannot read the files', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const alex = { profileId: 'sandbox', username: ALEX.username };
+    const jordan = { profileId: 'sandbox', username: JORDAN.username };
+    let owner: Owner = alex;
+    const { service } = ownDataOver(dataDir, secrets, alex, { owner: () => owner });
+    await (await service.records('customer', Customer)).put('northwind', NORTHWIND);
+    await service.appendActivity(entry(alex, 'sc_1', 10));
+    owner = jordan;
+    expect(await (await service.records('customer', Customer)).list()).toEqual([]);
+    expect((await service.activity('capacity', 'sc_1')).entries).toEqual([]);
+    // An answer that comes after the switch is recorded for whoever sent it.
+    await service.appendActivity(entry(alex, 'sc_1', 11));
+    expect((await service.activity('capacity', 'sc_1')).entries).toEqual([]);
+    owner = alex;
+    expect((await service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([11, 10]);
+    await service.close();
+    expect(ownDataDir(dataDir, alex)).not.toBe(ownDataDir(dataDir, jordan));
+    expect(await secrets.get(ownDataKeyService('sandbox'), alex.username)).not.toBe(await secrets.get(ownDataKeyService('sandbox'), jordan.username));
+
+    const dir = ownDataDir(dataDir, alex);
+    const mode = async (path: string) => (await stat(path)).mode & 0o777;
+    expect(await mode(join(dataDir, 'own'))).toBe(0o700);
+    expect(await mode(dir)).toBe(0o700);
+    expect(await mode(join(dir, OWN_DATA_FILE))).toBe(0o600);
+    expect(await mode(join(dir, LAST_GOOD_FILE))).toBe(0o600);
+    const canSwitchUser = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+    if (canSwitchUser) {
+      // The temp folder itself is open to all; the own-data folder is not.
+      const asNobody = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'sh', '-c', `ls '${dir}'; cat '${join(dir, OWN_DATA_FILE)}' | wc -c`], {
+        encoding: 'utf8',
+      });
+      expect(asNobody.stderr).toMatch(/Permission denied/);
+      expect(asNobody.stdout.trim()).toBe('0');
+    }
+  });
+});
+
+describe('without a keychain', () => {
+  it('is kept in memory for this run, says so, and leaves a file on disk from an earlier run untouched', async () => {
+    const dataDir = await tempDir();
+    const owner = { profileId: 'sandbox', username: 'memory@example.com' };
+    const withKeychain = ownDataOver(dataDir, new FixedSecretStore(), owner);
+    await (await withKeychain.service.current())!.appendActivity(entry(owner, 'sc_1', 10));
+    await withKeychain.service.close();
+    const file = join(ownDataDir(dataDir, owner), OWN_DATA_FILE);
+    const bytes = await readFile(file);
+
+    const memory = ownDataOver(dataDir, new MemorySecretStore('No keychain here.'), owner);
+    const store = (await memory.service.current())!;
+    expect(store.status()).toMatchObject({ persistent: false, reason: expect.stringMatching(/No keychain here\..*memory for this session only/) });
+    await store.appendActivity(entry(owner, 'sc_2', 20));
+    expect(await memory.service.activity('capacity', 'sc_2')).toMatchObject({ persistent: false, entries: [{ fee: 20 }] });
+    expect(memory.warnings.join('\n')).toMatch(/kept in memory for this session only/);
+    await memory.service.close();
+    expect(await readFile(file)).toEqual(bytes);
+  });
+});
+
+describe('records', () => {
+  it('hostile ids are ordinary keys; a body not in the schema is refused, and one another version wrote is kept, not served', async () => {
+    const dataDir = await tempDir();
+    const owner = { profileId: 'sandbox', username: 'ids@example.com' };
+    const { service, warnings } = ownDataOver(dataDir, new FixedSecretStore(), owner);
+    const customers = await service.records('customer', Customer);
+    const ids = ['__proto__', 'constructor', 'toString', '\u202Eevil\u202C', 'x'.repeat(500)];
+    for (const id of ids) await customers.put(id, { name: id, customerIds: [] });
+    expect((await customers.list()).map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect((await customers.get('__proto__'))?.body).toEqual({ name: '__proto__', customerIds: [] });
+    expect(await customers.get('hasOwnProperty')).toBeNull();
+    // Kinds are apart.
+    const worklist = await service.records('worklist', z.object({ state: z.string() }));
+    expect(await worklist.list()).toEqual([]);
+    await worklist.put('constructor', { state: 'called' });
+    expect((await customers.get('constructor'))?.body.name).toBe('constructor');
+
+    await expect(customers.put('bad', { name: 7 } as never)).rejects.toThrow();
+    expect(await customers.get('bad')).toBeNull();
+    // Read with a narrower schema (as a later version's might be): not served, still there for the schema that fits.
+    const stricter = await service.records('customer', Customer.extend({ phone: z.string() }));
+    expect(await stricter.list()).toEqual([]);
+    expect(warnings.join('\n')).toMatch(/5 customer record\(s\) not in a shape this version reads are kept on disk/);
+    expect(await customers.list()).toHaveLength(5);
+    expect(await customers.delete('__proto__')).toBe(true);
+    expect(await customers.delete('__proto__')).toBe(false);
+    await service.close();
+  });
+});
