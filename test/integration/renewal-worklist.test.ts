@@ -3,12 +3,15 @@
  * launching or ending within the horizon, soonest end first, with the
  * account manager's own entry per policy, which a re-sync keeps.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { WorklistEntry, WorklistWindow } from '../../shared/ipc/worklist.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
-import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 
 const DAY_MS = 86_400_000;
 
@@ -18,6 +21,8 @@ function value<T>(result: Result<unknown>): T {
 }
 
 let app: FastApp;
+let dataDir: string;
+const secrets = new FixedSecretStore();
 
 async function worklist(query: Record<string, unknown> = {}): Promise<WorklistWindow> {
   return value<WorklistWindow>(await app.call('worklist.query', { limit: 500, ...query }));
@@ -34,13 +39,15 @@ function inWindow(policy: CapacityRow, days: number, now: number): boolean {
 }
 
 beforeAll(async () => {
-  app = await startFastApp({ secrets: new FixedSecretStore() });
+  dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-'));
+  app = await startFastApp({ secrets, dataDir });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   value(await app.call('offline.sync'));
 });
 
 afterAll(async () => {
   await app?.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('worklist.query', () => {
@@ -121,5 +128,32 @@ describe('worklist.setEntry', () => {
     if (!bad.ok) expect(bad.error.kind).toBe('invalid-input');
     const late = await app.call('worklist.setEntry', { cidrId: 'sc_1', state: 'handled', note: 'x'.repeat(2_001), snoozedUntil: null });
     expect(late.ok).toBe(false);
+  });
+});
+
+describe('the worklist entries are the account manager’s own data', () => {
+  it('outlive a copy wiped at sign-out and a restart, and another user never sees them', async () => {
+    const [row] = (await worklist({ horizonDays: 90, states: ['contacted'] })).rows;
+    if (!row) throw new Error('an earlier test keeps a contacted policy');
+    const cidrId = row.policy.cidrId;
+
+    // The copy is deleted (as sign-out offers), then the app restarts on the same data folder.
+    value(await app.call('offline.wipe'));
+    value(await app.call('session.signOut'));
+    await app.close();
+    app = await startFastApp({ secrets, dataDir });
+
+    // Another user of the same computer: none of Alex's entries.
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: JORDAN.username, password: JORDAN.password }));
+    value(await app.call('offline.sync'));
+    const jordans = await worklist({ horizonDays: 90, includeSnoozed: true });
+    expect(jordans.rows.every((r) => r.entry === null)).toBe(true);
+    expect(jordans.stateCounts.contacted).toBe(0);
+    value(await app.call('session.signOut'));
+
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    value(await app.call('offline.sync'));
+    const kept = await worklist({ horizonDays: 90, states: ['contacted'] });
+    expect(kept.rows.map((r) => [r.policy.cidrId, r.entry?.state, r.entry?.note])).toEqual([[cidrId, 'contacted', 'Called Dana; \u202Eback Tuesday']]);
   });
 });

@@ -22,7 +22,7 @@ import { createDesktopHandlers } from '../desktop/desktop-handlers.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
 import { RenewalWorklist } from '../worklist/renewal-worklist.js';
-import { MemoryWorklistStates, type WorklistStates } from '../worklist/worklist-states.js';
+import { worklistStatesIn } from '../worklist/worklist-states.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -53,8 +53,6 @@ export interface HandlerDeps {
   readonly demoAccounts?: BuiltInService['demoAccounts'] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
-  /** The account manager's worklist entries. */
-  readonly worklistStates?: WorklistStates | undefined;
   /** The clock the worklist reads (tests set it). */
   readonly now?: (() => Date) | undefined;
 }
@@ -87,7 +85,6 @@ export function createHandlers({
   uiState,
   demoAccounts = [],
   reportWriteThrough = () => undefined,
-  worklistStates = new MemoryWorklistStates(),
   now,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
@@ -96,7 +93,7 @@ export function createHandlers({
   const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
   const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
-  const worklist = new RenewalWorklist({ offline, states: worklistStates, ...(now ? { now } : {}) });
+  const worklist = new RenewalWorklist({ offline, states: worklistStatesIn(ownData), ...(now ? { now } : {}) });
   const repository = new PolicyRepository({
     session,
     offline,

@@ -80,9 +80,7 @@ export class RenewalWorklist {
   /** Keeps the account manager's entry for one policy; answers it as kept. */
   async setEntry(input: WorklistEntryInput): Promise<WorklistEntry> {
     const { cidrId, ...fields } = WorklistEntryInput.parse(input);
-    const entry: WorklistEntry = { ...fields, note: fields.note.trim(), updatedAt: this.#now().toISOString() };
-    await this.#deps.states.set(cidrId, entry);
-    return entry;
+    return this.#deps.states.set(cidrId, { ...fields, note: fields.note.trim() });
   }
 
   #now(): Date {

@@ -1,4 +1,5 @@
-import type { WorklistEntry } from '../../../shared/ipc/worklist.js';
+import { WorklistEntry } from '../../../shared/ipc/worklist.js';
+import type { OwnDataService } from '../own-data/own-data-service.js';
 
 /**
  * The account manager's worklist entries (state, note, snoozed until) of the
@@ -7,18 +8,24 @@ import type { WorklistEntry } from '../../../shared/ipc/worklist.js';
  */
 export interface WorklistStates {
   all(): Promise<ReadonlyMap<string, WorklistEntry>>;
-  set(cidrId: string, entry: WorklistEntry): Promise<void>;
+  /** Keeps the entry; answers it as kept (with when). */
+  set(cidrId: string, entry: Omit<WorklistEntry, 'updatedAt'>): Promise<WorklistEntry>;
 }
 
-/** Entries held in memory only: tests, and a session whose own data cannot be opened (they are then lost at exit). */
-export class MemoryWorklistStates implements WorklistStates {
-  readonly #entries = new Map<string, WorklistEntry>();
+/** What is kept per policy: the record's own time stamp is the entry's updatedAt. */
+const WorklistBody = WorklistEntry.omit({ updatedAt: true });
 
-  async all(): Promise<ReadonlyMap<string, WorklistEntry>> {
-    return new Map(this.#entries);
-  }
-
-  async set(cidrId: string, entry: WorklistEntry): Promise<void> {
-    this.#entries.set(cidrId, entry);
-  }
+/** The entries as records of kind `worklist` in the current owner's own data (one per policy id). */
+export function worklistStatesIn(ownData: Pick<OwnDataService, 'records'>): WorklistStates {
+  const records = () => ownData.records('worklist', WorklistBody);
+  return {
+    async all() {
+      const list = await (await records()).list();
+      return new Map(list.map((record) => [record.id, { ...record.body, updatedAt: record.updatedAt }]));
+    },
+    async set(cidrId, body) {
+      const kept = await (await records()).put(cidrId, body);
+      return { ...kept.body, updatedAt: kept.updatedAt };
+    },
+  };
 }
