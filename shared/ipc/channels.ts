@@ -49,6 +49,7 @@ export const CHANNELS = [
   'activity.list',
   'worklist.query',
   'worklist.setEntry',
+  'reminders.take',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -15,6 +15,7 @@ import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
 import { ActivityList, ActivityQuery } from './activity.js';
 import { WorklistEntry, WorklistEntryInput, WorklistQuery, WorklistWindow } from './worklist.js';
+import { ReminderDigest } from './reminders.js';
 
 const NoInput = z.undefined();
 
@@ -102,6 +103,8 @@ export const CONTRACT = {
   'worklist.query': { input: WorklistQuery, output: WorklistWindow, effect: 'local' },
   // The account manager's own entry for one policy (state, note, snoozed until): their data, never replaced by a sync.
   'worklist.setEntry': { input: WorklistEntryInput, output: WorklistEntry, effect: 'change' },
+  // The renewal reminders due now as one digest, recorded as given (never the same twice): the browser host's page shows it.
+  'reminders.take': { input: NoInput, output: ReminderDigest.nullable(), effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -23,6 +23,7 @@ import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
 import { RenewalWorklist } from '../worklist/renewal-worklist.js';
 import { worklistStatesIn } from '../worklist/worklist-states.js';
+import type { RenewalReminders } from '../worklist/renewal-reminders.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -53,6 +54,8 @@ export interface HandlerDeps {
   readonly demoAccounts?: BuiltInService['demoAccounts'] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
+  /** Renewal reminders from the local copy, each given once. */
+  readonly reminders: Pick<RenewalReminders, 'take'>;
   /** The clock the worklist reads (tests set it). */
   readonly now?: (() => Date) | undefined;
 }
@@ -86,6 +89,7 @@ export function createHandlers({
   demoAccounts = [],
   reportWriteThrough = () => undefined,
   now,
+  reminders,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
@@ -173,5 +177,6 @@ export function createHandlers({
     'activity.list': ({ policyKind, policyId }) => activity.list(policyKind, policyId),
     'worklist.query': (query) => worklist.query(query),
     'worklist.setEntry': (input) => worklist.setEntry(input),
+    'reminders.take': () => reminders.take(),
   };
 }
