@@ -50,6 +50,7 @@ export const CHANNELS = [
   'worklist.query',
   'worklist.setEntry',
   'reminders.take',
+  'worklist.exportCalendar',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -14,7 +14,7 @@ import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
 import { ActivityList, ActivityQuery } from './activity.js';
-import { WorklistEntry, WorklistEntryInput, WorklistQuery, WorklistWindow } from './worklist.js';
+import { CalendarExportInput, WorklistEntry, WorklistEntryInput, WorklistQuery, WorklistWindow } from './worklist.js';
 import { ReminderDigest } from './reminders.js';
 
 const NoInput = z.undefined();
@@ -105,6 +105,8 @@ export const CONTRACT = {
   'worklist.setEntry': { input: WorklistEntryInput, output: WorklistEntry, effect: 'change' },
   // The renewal reminders due now as one digest, recorded as given (never the same twice): the browser host's page shows it.
   'reminders.take': { input: NoInput, output: ReminderDigest.nullable(), effect: 'local' },
+  // The launches and ends within the horizon as a calendar (.ics), for one customer or all; written where the person chooses.
+  'worklist.exportCalendar': { input: CalendarExportInput, output: SaveCsvResult, effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

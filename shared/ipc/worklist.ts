@@ -94,3 +94,12 @@ export const WorklistWindow = z.object({
   unreadable: UnreadableCopy.optional(),
 });
 export type WorklistWindow = z.infer<typeof WorklistWindow>;
+
+/** A calendar (.ics) of the launches and ends within the horizon, for one customer or all. */
+export const CalendarExportInput = z.strictObject({
+  horizonDays: WorklistHorizon.default(90),
+  customer: z.string().max(500).nullable().default(null),
+  /** The customer's UTC offset in hours: each event says its time there (the events themselves are exact instants). */
+  offsetHours: z.number().min(-18).max(18).multipleOf(0.25).default(0),
+});
+export type CalendarExportInput = z.input<typeof CalendarExportInput>;

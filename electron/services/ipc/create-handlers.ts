@@ -1,7 +1,8 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
-import { saveCsv, type SaveFileHost } from '../files/save-file.js';
+import { deliverFile, safeFileName, saveCsv, type SaveFileHost } from '../files/save-file.js';
+import { calendarOfMilestones } from '../worklist/calendar-export.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
 import { PolicyRepository } from '../repository/policy-repository.js';
@@ -178,5 +179,10 @@ export function createHandlers({
     'worklist.query': (query) => worklist.query(query),
     'worklist.setEntry': (input) => worklist.setEntry(input),
     'reminders.take': () => reminders.take(),
+    'worklist.exportCalendar': async (input) => {
+      const { content, events } = await calendarOfMilestones(input, { offline, ...(now ? { now } : {}) });
+      const name = safeFileName(`Launches and ends${input.customer ? ` ${input.customer}` : ''}`, 'ics');
+      return deliverFile({ suggestedName: name, content, filter: { name: 'Calendar (iCalendar)', extensions: ['ics'] } }, events, saveFile);
+    },
   };
 }
