@@ -2,18 +2,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { OfflineService } from '../electron/services/cache/offline-service.js';
 import { PolicyCache } from '../electron/services/cache/policy-cache.js';
-import { AppEvents } from '../electron/services/events.js';
 import { RenewalWorklist } from '../electron/services/worklist/renewal-worklist.js';
 import type { WorklistStates } from '../electron/services/worklist/worklist-states.js';
 import type { WorklistEntry } from '../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
+import { BENCH_OWNER, benchOfflineService } from './support/bench-offline-service.js';
 
 const ROWS = Number(process.env.WORKLIST_BENCH_ROWS ?? 100_000);
-const owner = { profileId: 'bench', username: 'bench@example.com' };
+const owner = BENCH_OWNER;
 /** Inside the synthetic policies' dates, so each horizon holds thousands of them. */
 const NOW = new Date(Date.UTC(2026, 9, 1));
 const RUNS = 5;
@@ -39,7 +38,7 @@ export default async function renewalWorklist(): Promise<Figure[]> {
       entries.set(`sc_${100000 + i * 7}`, { state: i % 2 ? 'contacted' : 'renewing', note: `note ${i}`, snoozedUntil: null, updatedAt: NOW.toISOString() });
     }
     const states: WorklistStates = { all: async () => entries, set: () => Promise.reject(new Error('not in the benchmark')) };
-    const offline = serviceOver(dataDir, secrets);
+    const offline = benchOfflineService(dataDir, secrets);
     const worklist = new RenewalWorklist({ offline, states, now: () => NOW });
 
     let t = performance.now();
@@ -85,19 +84,6 @@ export default async function renewalWorklist(): Promise<Figure[]> {
   }
 }
 
-function serviceOver(dataDir: string, secrets: FixedSecretStore): OfflineService {
-  return new OfflineService({
-    dataDir,
-    secrets,
-    session: {
-      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-      authorized: () => Promise.reject(new Error('the benchmark never calls the service')),
-    },
-    events: new AppEvents(),
-    lastUsername: () => owner.username,
-    logger: { warn: () => undefined },
-  });
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
