@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { WorklistQuery, type WorklistWindow } from '../../shared/ipc/worklist.js';
-import { addFault, expect, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+import { addFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
 
 /**
  * Issue 28: the renewal worklist, across every customer, from the local copy,
@@ -25,6 +25,8 @@ test('the worklist lists what launches or ends soon, soonest end first, and keep
   await page.getByTestId('tile-ending').getByRole('button', { name: 'Open in the renewal worklist' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Renewals' })).toBeVisible();
   await expect(page.getByTestId('source-line')).toContainText('from the local copy');
+  await expect(worklistRows(page).first()).toBeVisible();
+  await expectAccessible(page, 'renewal worklist');
 
   const expected = await worklistFromOtherWindow(app, { horizonDays: 30, limit: 500 });
   expect(expected.total).toBeGreaterThan(1);
