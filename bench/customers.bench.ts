@@ -11,7 +11,8 @@ import type { Customer } from '../shared/ipc/customers.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
-import { median, owner, p95, serviceOver, timed } from './replica-storage.bench.js';
+import { median, p95, timed } from './replica-storage.bench.js';
+import { BENCH_OWNER as owner, benchOfflineService as serviceOver } from './support/bench-offline-service.js';
 
 const POLICIES = Number(process.env.CUSTOMER_BENCH_POLICIES ?? 100_000);
 const CUSTOMERS = 2_000;

@@ -4,17 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { OfflineService } from '../electron/services/cache/offline-service.js';
 import { cacheKeyService, PolicyCache } from '../electron/services/cache/policy-cache.js';
-import { AppEvents } from '../electron/services/events.js';
 import type { CapacityPolicy } from '../shared/api/capacity.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
+import { BENCH_OWNER, benchOfflineService } from './support/bench-offline-service.js';
 
 /** Sizes measured, one after another: 100,000 against the goals, 1,000,000 to show the cost curve. */
 const SIZES = (process.env.REPLICA_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-export const owner = { profileId: 'bench', username: 'bench@example.com' };
+const owner = BENCH_OWNER;
 /** What a person types into the list's search box, one keystroke at a time. */
 const KEYSTROKES = ['w', 'wi', 'win', 'r', 're', 'res', 'rese', 'reservation 9', 'm5', 'm5.', 'm5.2', 'sc_10', 'sc_1000', 'morgan-a', 'euw1'];
 const WRITE_THROUGHS = 9;
@@ -57,7 +56,7 @@ async function measure(rows: number): Promise<Figure[]> {
 
     // A start with the replica on disk: the first window is answered by SQL while the slim rows load.
     t = performance.now();
-    const offline = serviceOver(dataDir, secrets);
+    const offline = benchOfflineService(dataDir, secrets);
     const first = await offline.queryCapacities({ limit: 100 });
     const firstMs = performance.now() - t;
     add('open to first rows (replica on disk)', firstMs, 'ms', '<= 150', firstMs <= 150 && first.rows.length === 100);
@@ -92,19 +91,6 @@ async function measure(rows: number): Promise<Figure[]> {
   return figures;
 }
 
-export function serviceOver(dataDir: string, secrets: FixedSecretStore): OfflineService {
-  return new OfflineService({
-    dataDir,
-    secrets,
-    session: {
-      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-      authorized: () => Promise.reject(new Error('the benchmark never calls the service')),
-    },
-    events: new AppEvents(),
-    lastUsername: () => owner.username,
-    logger: { warn: () => undefined },
-  });
-}
 
 async function replicaProcessMemory(dataDir: string, key: string): Promise<{ rss: number; heapUsed: number }> {
   const { stdout } = await promisify(execFile)(

@@ -36,6 +36,9 @@ import { createDesktopServices, type DesktopServices } from './desktop/desktop-s
 import { browserDesktopHost, type DesktopHost } from './desktop/host.js';
 import { readPackageVersion } from './desktop/package-version.js';
 import { activeCapacityDates } from './desktop/policy-source.js';
+import { systemScheduler } from './desktop/scheduler.js';
+import { RenewalReminders } from './worklist/renewal-reminders.js';
+import { ReminderRounds } from './worklist/reminder-rounds.js';
 
 
 export interface AppServicesOptions {
@@ -205,6 +208,16 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     if (event === 'session.changed') openOwnData();
   });
   openOwnData();
+  const scheduler = options.desktop?.scheduler ?? systemScheduler;
+  const reminders = new RenewalReminders({
+    offline,
+    ownData,
+    leadDays: () => desktop.preferences.current.reminderLeadDays,
+    now: () => scheduler.now(),
+  });
+  const reminderRounds = options.desktop?.notifier
+    ? new ReminderRounds({ reminders, notifier: options.desktop.notifier, scheduler, onActivate: () => desktop.command({ kind: 'go', view: 'renewals' }), events, logger })
+    : null;
   const handlers = withAuditLog(
     createHandlers({
       profiles,
@@ -230,11 +243,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       uiState,
       demoAccounts: sandbox.demoAccounts,
       reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
+      reminders,
     }),
     auditLog,
   );
 
   desktop.start();
+  reminderRounds?.start();
   const backgroundSync = new BackgroundSync({
     intervalMinutes: () => desktop.preferences.current.offlineRefreshMinutes,
     signedIn: () => session.status().signedIn,
@@ -280,6 +295,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     unreadableFiles,
     async close() {
       desktop.stop();
+      reminderRounds?.stop();
       backgroundSync.stop();
       // A refresh under way stops and is waited for, and the replica is closed (its journal folded in):
       // nothing is written to the copy after close.

@@ -13,7 +13,8 @@ export type Route =
   | { readonly view: 'cyber-detail'; readonly cidrId: string }
   | { readonly view: 'accounts' }
   | { readonly view: 'customers' }
-  | { readonly view: 'customer'; readonly key: string };
+  | { readonly view: 'customer'; readonly key: string }
+  | { readonly view: 'renewals' };
 
 export type ViewId = Route['view'];
 

@@ -56,6 +56,10 @@ export const CHANNELS = [
   'customers.page',
   'customers.overview',
   'cyber.find',
+  'worklist.query',
+  'worklist.setEntry',
+  'reminders.take',
+  'worklist.exportCalendar',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

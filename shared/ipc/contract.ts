@@ -29,6 +29,8 @@ import {
   DrFindInput,
   DrFound,
 } from './customers.js';
+import { CalendarExportInput, WorklistEntry, WorklistEntryInput, WorklistQuery, WorklistWindow } from './worklist.js';
+import { ReminderDigest } from './reminders.js';
 
 const NoInput = z.undefined();
 
@@ -143,6 +145,14 @@ export const CONTRACT = {
   'customers.overview': { input: NoInput, output: CustomersOverview, effect: 'local' },
   // DR policies by id or name across the lists the local copy holds (the book's ids and those used), for the palette.
   'cyber.find': { input: DrFindInput, output: z.array(DrFound), effect: 'local' },
+  // The renewal worklist across every customer, from the local copy, with the account manager's own entry per policy.
+  'worklist.query': { input: WorklistQuery, output: WorklistWindow, effect: 'local' },
+  // The account manager's own entry for one policy (state, note, snoozed until): their data, never replaced by a sync.
+  'worklist.setEntry': { input: WorklistEntryInput, output: WorklistEntry, effect: 'change' },
+  // The renewal reminders due now as one digest, recorded as given (never the same twice): the browser host's page shows it.
+  'reminders.take': { input: NoInput, output: ReminderDigest.nullable(), effect: 'local' },
+  // The launches and ends within the horizon as a calendar (.ics), for one customer or all; written where the person chooses.
+  'worklist.exportCalendar': { input: CalendarExportInput, output: SaveCsvResult, effect: 'local' },
 } as const satisfies { readonly [C in Channel]: ChannelDef };
 
 export const EVENT_PAYLOADS = {

@@ -55,6 +55,16 @@ export const OFFLINE_REFRESH_CHOICES = [0, 30, 60, 240] as const;
 export const OfflineRefreshMinutes = z.literal(OFFLINE_REFRESH_CHOICES);
 export type OfflineRefreshMinutes = z.infer<typeof OfflineRefreshMinutes>;
 
+/**
+ * Renewal reminders: days before a policy's launch or end at which one digest
+ * reminds of it (e.g. 60, 30, 7, 1); none is off.
+ */
+export const ReminderLeadDays = z
+  .array(z.number().int({ error: 'Days are whole days' }).min(1, { error: 'At least 1 day' }).max(365, { error: 'At most 365 days' }))
+  .max(8, { error: 'At most 8 lead times' })
+  .transform((days) => [...new Set(days)].sort((a, b) => b - a));
+export type ReminderLeadDays = z.output<typeof ReminderLeadDays>;
+
 export const Preferences = z.object({
   /** Check for, download and install updates without asking. */
   autoUpdate: z.boolean(),
@@ -62,6 +72,7 @@ export const Preferences = z.object({
   notifyPolicyDates: z.boolean(),
   /** Background refresh of the offline copy while signed in. Opt-in. */
   offlineRefreshMinutes: OfflineRefreshMinutes,
+  reminderLeadDays: ReminderLeadDays,
 });
 export type Preferences = z.infer<typeof Preferences>;
 
@@ -70,6 +81,7 @@ export const PreferencesPatch = z
     autoUpdate: z.boolean().optional(),
     notifyPolicyDates: z.boolean().optional(),
     offlineRefreshMinutes: OfflineRefreshMinutes.optional(),
+    reminderLeadDays: ReminderLeadDays.optional(),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'Change at least one preference' });
 export type PreferencesPatch = z.infer<typeof PreferencesPatch>;

@@ -1,6 +1,6 @@
 /**
  * The main views, in order, with their names: the renderer's navigation and
- * command palette, the application menu's Go entries (Ctrl+1 to Ctrl+6) and
+ * command palette, the application menu's Go entries (Ctrl+1 to Ctrl+7) and
  * the commands the main process may send all read this one table. Detail
  * views are reached from their lists and are not in it.
  */
@@ -11,6 +11,7 @@ export const MAIN_VIEWS = [
   { view: 'cyber-list', label: 'Disaster recovery' },
   { view: 'accounts', label: 'Linked accounts' },
   { view: 'customers', label: 'Customers' },
+  { view: 'renewals', label: 'Renewals' },
 ] as const satisfies ReadonlyArray<{ readonly view: string; readonly label: string }>;
 
 export type MainView = (typeof MAIN_VIEWS)[number]['view'];

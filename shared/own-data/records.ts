@@ -14,6 +14,8 @@ export const OwnRecordKind = z.enum([
   'worklist',
   /** Quotes given to customers. */
   'quote',
+  /** Renewal reminders already given: one record per policy, milestone and lead time (never the same one twice). */
+  'reminder',
 ]);
 export type OwnRecordKind = z.infer<typeof OwnRecordKind>;
 

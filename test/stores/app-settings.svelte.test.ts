@@ -6,7 +6,7 @@ import { preferences } from '../../renderer/stores/preferences.svelte.js';
 import { updates } from '../../renderer/stores/updates.svelte.js';
 import { UNREACHABLE } from './support/fixtures.js';
 
-const PREFS: Preferences = { autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 };
+const PREFS: Preferences = { autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] };
 const INFO: AppInfo = {
   name: 'Capacity Desk',
   version: '1.0.0',
@@ -44,14 +44,14 @@ describe('preferences', () => {
   it('a refused change keeps what is in force and says why, until the next change', async () => {
     const sets = hold('preferences.set');
     const before = preferences.preferences.value;
-    const change = preferences.change({ offlineRefreshMinutes: 60 });
+    const change = preferences.change({ offlineRefreshMinutes: 60, reminderLeadDays: [] });
     nth(sets, 0).fail(REFUSED);
     await change;
     expect(preferences.error).toEqual(REFUSED);
     expect(preferences.preferences.value).toEqual(before);
-    const next = preferences.change({ offlineRefreshMinutes: 30 });
+    const next = preferences.change({ offlineRefreshMinutes: 30, reminderLeadDays: [] });
     expect(preferences.saveError).toBeNull();
-    nth(sets, 1).ok({ ...PREFS, offlineRefreshMinutes: 30 });
+    nth(sets, 1).ok({ ...PREFS, offlineRefreshMinutes: 30, reminderLeadDays: [] });
     await next;
   });
 });

@@ -1,6 +1,7 @@
 import type { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
 import { CyberListItem, type CyberView } from '../../../shared/api/cyber.js';
 import { completeAccounts, completeCapacityView, completeCyberView, type CyberRow } from '../../../shared/api/readers.js';
+import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
 import type { LinkedAccountList } from '../../../shared/api/accounts.js';
 import {
   LocalCapacityQuery,
@@ -191,6 +192,14 @@ export class OfflineService {
     const cache = await this.#verifiedCache();
     if (!cache || cache.unreadable) return null;
     return cache.capacityTotalsByAccount();
+  }
+
+  /** The worklist's policies from the replica (see PolicyCache.upcomingCapacities); unreadable when the copy is. */
+  async upcomingCapacities(fromMs: number, toMs: number, pick: (upcoming: readonly UpcomingCapacity[]) => readonly number[]) {
+    const cache = await this.#verifiedCache();
+    if (!cache) return { answer: null };
+    if (cache.unreadable) return { answer: null, unreadable: cache.unreadable };
+    return { answer: await cache.upcomingCapacities(fromMs, toMs, pick) };
   }
 
   /**

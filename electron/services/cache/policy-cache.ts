@@ -7,7 +7,7 @@ import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import type { Logger } from '../logging/file-logger.js';
-import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument } from '../replica/capacity-replica-db.js';
+import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument, type UpcomingCapacity } from '../replica/capacity-replica-db.js';
 import { CapacityReplica } from '../replica/capacity-replica.js';
 import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
@@ -263,6 +263,24 @@ export class PolicyCache {
 
   async capacitiesFetchedAt(): Promise<string | null> {
     return this.#reading((replica) => replica.fetchedAt);
+  }
+
+  /**
+   * The policies launching or ending in (fromMs, toMs] and the whole records of
+   * those `pick` chooses, in one read (so both come from the same copy); null
+   * when there is no list.
+   */
+  async upcomingCapacities(
+    fromMs: number,
+    toMs: number,
+    pick: (upcoming: readonly UpcomingCapacity[]) => readonly number[],
+  ): Promise<{ fetchedAt: string; upcoming: UpcomingCapacity[]; picked: CapacityRow[] } | null> {
+    return this.#reading((replica) => {
+      const fetchedAt = replica.fetchedAt;
+      if (!fetchedAt) return null;
+      const upcoming = replica.db.upcoming(fromMs, toMs);
+      return { fetchedAt, upcoming, picked: replica.db.bodies(pick(upcoming)) };
+    });
   }
 
   /** The overview's figures from the slim rows; null when there is no list. */

@@ -41,9 +41,13 @@ export async function saveCsv(input: ParsedInput<'files.saveCsv'>, host: SaveFil
   const fileName = safeFileName(input.suggestedName, 'csv');
   // The BOM makes spreadsheet apps read the file as UTF-8 (names with accents).
   const content = toCsv(input.header, input.rows, { bom: true });
-  const rows = input.rows.length;
-  if (!host) return { outcome: 'download', fileName, content, rows };
-  const saved = await host.save({ suggestedName: fileName, content, filter: { name: 'CSV (comma-separated values)', extensions: ['csv'] } });
+  return deliverFile({ suggestedName: fileName, content, filter: { name: 'CSV (comma-separated values)', extensions: ['csv'] } }, input.rows.length, host);
+}
+
+/** A file made in the main process goes where the host puts it: a save dialog, or back to the page as a download. */
+export async function deliverFile(request: SaveFileRequest, rows: number, host: SaveFileHost | undefined): Promise<SaveCsvResult> {
+  if (!host) return { outcome: 'download', fileName: request.suggestedName, content: request.content, rows };
+  const saved = await host.save(request);
   if (!saved) return { outcome: 'canceled' };
   return { outcome: 'saved', fileName: baseName(saved.path), path: saved.path, rows };
 }

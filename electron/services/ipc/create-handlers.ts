@@ -1,7 +1,8 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
-import { saveCsv, type SaveFileHost } from '../files/save-file.js';
+import { deliverFile, safeFileName, saveCsv, type SaveFileHost } from '../files/save-file.js';
+import { calendarOfMilestones } from '../worklist/calendar-export.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
 import { PolicyRepository } from '../repository/policy-repository.js';
@@ -24,6 +25,9 @@ import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
 import { CustomerBookService } from '../customers/customer-book.js';
 import { CustomerHandlers } from '../customers/customer-handlers.js';
+import { RenewalWorklist } from '../worklist/renewal-worklist.js';
+import { worklistStatesIn } from '../worklist/worklist-states.js';
+import type { RenewalReminders } from '../worklist/renewal-reminders.js';
 
 export interface HandlerDeps {
   readonly profiles: ProfileRegistry;
@@ -54,6 +58,10 @@ export interface HandlerDeps {
   readonly demoAccounts?: readonly DemoAccount[] | undefined;
   /** Where a failed write-through to the local replica is reported (it never fails the answer). */
   readonly reportWriteThrough?: ((error: unknown) => void) | undefined;
+  /** Renewal reminders from the local copy, each given once. */
+  readonly reminders: Pick<RenewalReminders, 'take'>;
+  /** The clock the worklist reads (tests set it). */
+  readonly now?: (() => Date) | undefined;
 }
 
 /**
@@ -84,6 +92,8 @@ export function createHandlers({
   uiState,
   demoAccounts = [],
   reportWriteThrough = () => undefined,
+  now,
+  reminders,
 }: HandlerDeps): Handlers {
   const call = session.authorized.bind(session);
   /** One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled. */
@@ -91,6 +101,7 @@ export function createHandlers({
   const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
   const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
+  const worklist = new RenewalWorklist({ offline, states: worklistStatesIn(ownData), ...(now ? { now } : {}) });
   const repository = new PolicyRepository({
     session,
     offline,
@@ -177,5 +188,13 @@ export function createHandlers({
     'views.setState': (entry) => uiState.set(entry),
     'activity.list': ({ policyKind, policyId }) => activity.list(policyKind, policyId),
     ...createQuoteHandlers({ repository, profiles, session, activity }),
+    'worklist.query': (query) => worklist.query(query),
+    'worklist.setEntry': (input) => worklist.setEntry(input),
+    'reminders.take': () => reminders.take(),
+    'worklist.exportCalendar': async (input) => {
+      const { content, events } = await calendarOfMilestones(input, { offline, ...(now ? { now } : {}) });
+      const name = safeFileName(`Launches and ends${input.customer ? ` ${input.customer}` : ''}`, 'ics');
+      return deliverFile({ suggestedName: name, content, filter: { name: 'Calendar (iCalendar)', extensions: ['ics'] } }, events, saveFile);
+    },
   };
 }

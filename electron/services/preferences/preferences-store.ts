@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { OfflineRefreshMinutes, Preferences, type PreferencesPatch } from '../../../shared/ipc/desktop.js';
+import { OfflineRefreshMinutes, Preferences, ReminderLeadDays, type PreferencesPatch } from '../../../shared/ipc/desktop.js';
 import { readJsonFile, writeFileAtomic, type UnreadableReporter } from '../settings/json-file.js';
 
 export const PREFERENCES_FILE = 'preferences.json';
 
 /** What a new install starts with: updates on, notifications opt-in (off). */
-export const DEFAULT_PREFERENCES: Preferences = Object.freeze({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
+export const DEFAULT_PREFERENCES: Preferences = Object.freeze({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] });
 
 /** The file as this version writes it; a field it does not have yet (an older file) takes its default. */
 const StoredPreferences = z.object({
@@ -14,6 +14,7 @@ const StoredPreferences = z.object({
   autoUpdate: z.boolean().default(DEFAULT_PREFERENCES.autoUpdate),
   notifyPolicyDates: z.boolean().default(DEFAULT_PREFERENCES.notifyPolicyDates),
   offlineRefreshMinutes: OfflineRefreshMinutes.default(DEFAULT_PREFERENCES.offlineRefreshMinutes),
+  reminderLeadDays: ReminderLeadDays.default(DEFAULT_PREFERENCES.reminderLeadDays),
 });
 
 /**
@@ -26,6 +27,7 @@ const SalvagedPreferences = z.object({
   autoUpdate: z.boolean().catch(DEFAULT_PREFERENCES.autoUpdate),
   notifyPolicyDates: z.boolean().catch(DEFAULT_PREFERENCES.notifyPolicyDates),
   offlineRefreshMinutes: OfflineRefreshMinutes.catch(DEFAULT_PREFERENCES.offlineRefreshMinutes),
+  reminderLeadDays: ReminderLeadDays.catch(DEFAULT_PREFERENCES.reminderLeadDays),
 });
 
 export type PreferencesListener = (preferences: Preferences) => void;

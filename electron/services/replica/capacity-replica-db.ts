@@ -69,6 +69,9 @@ CREATE TABLE IF NOT EXISTS capacities (
 CREATE TABLE IF NOT EXISTS capacity_bodies (rid INTEGER PRIMARY KEY REFERENCES capacities (rid) ON DELETE CASCADE, body TEXT NOT NULL) STRICT;
 CREATE INDEX IF NOT EXISTS capacities_status_created ON capacities (policy_status, created_date);
 CREATE INDEX IF NOT EXISTS capacities_created ON capacities (created_date);
+-- The renewal worklist looks up what launches or ends in a window of days.
+CREATE INDEX IF NOT EXISTS capacities_launch ON capacities (launch_ms);
+CREATE INDEX IF NOT EXISTS capacities_end ON capacities (end_ms);
 CREATE VIRTUAL TABLE IF NOT EXISTS capacities_text USING fts5 (search, content = 'capacities', content_rowid = 'rid', tokenize = 'trigram');
 CREATE TRIGGER IF NOT EXISTS capacities_text_insert AFTER INSERT ON capacities BEGIN
   INSERT INTO capacities_text (rowid, search) VALUES (new.rid, new.search);
@@ -118,14 +121,15 @@ export class CapacityReplicaDb {
     read.function('account_of', { deterministic: true }, (search: unknown) => accountOfSearchText(String(search)));
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search)
+        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account)
       VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search)
+        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account)
       ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
         policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
         platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
         launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
-        our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search
+        our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
+        account = excluded.account
       RETURNING rid`);
     this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
   }
@@ -339,6 +343,37 @@ export class CapacityReplicaDb {
     return tuple ? slimRow(tuple) : null;
   }
 
+  /**
+   * The policies still to launch or end in (fromMs, toMs], soonest end first:
+   * a ready or active policy whose launch falls there, an active one whose end
+   * does. The account comes from its own column, so no record is read here.
+   */
+  upcoming(fromMs: number, toMs: number): UpcomingCapacity[] {
+    return (
+      this.#read
+        .prepare(
+          // The unary + keeps SQLite off the status index (it would scan every active policy), so the
+          // launch and end indexes answer the two ranges. A copy written before the account column
+          // existed reads the account out of the record until its next sync.
+          `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.end_ms,
+             coalesce(c.account, (SELECT json_extract(b.body, '$.cspAccountName') FROM capacity_bodies AS b WHERE b.rid = c.rid)) AS account
+           FROM capacities AS c
+           WHERE (c.launch_ms > @from AND c.launch_ms <= @to AND +c.policy_status IN ('READY_FOR_PURCHASE', 'ACTIVE'))
+              OR (c.end_ms > @from AND c.end_ms <= @to AND +c.policy_status = 'ACTIVE')
+           ORDER BY c.end_ms, c.rid`,
+        )
+        .raw()
+        .all({ from: fromMs, to: toMs }) as Array<[number, string, string, number | null, number | null, unknown]>
+    ).map(([rid, cidrId, policyStatus, launchMs, endMs, account]) => ({
+      rid,
+      cidrId,
+      policyStatus,
+      launchMs,
+      endMs,
+      account: typeof account === 'string' ? account : null,
+    }));
+  }
+
   /** Whole records for the given rows, in the order given. */
   bodies(rids: readonly number[]): CapacityRow[] {
     if (rids.length === 0) return [];
@@ -422,13 +457,31 @@ function prepareSchema(db: Connection): void {
   const found = hasMeta ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined)?.value : undefined;
   if (found !== undefined && found !== REPLICA_FORMAT) throw new ReplicaFormatError(found);
   db.exec(SCHEMA);
+  addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
+}
+
+/** A column added after the table's first release: copies made before gain it empty (filled by their next write). */
+function addColumnIfMissing(db: Connection, table: string, column: string, type: string): void {
+  const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+  if (!columns.includes(column)) db.exec(`ALTER TABLE ${quoted(table)} ADD COLUMN ${quoted(column)} ${type}`);
 }
 
 const SLIM_SELECT = `SELECT rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
   launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search FROM capacities`;
 
 type SlimTuple = [number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string];
+
+/** A policy launching or ending soon, as the worklist filters it before reading whole records. */
+export interface UpcomingCapacity {
+  readonly rid: number;
+  readonly cidrId: string;
+  readonly policyStatus: string;
+  readonly launchMs: number | null;
+  readonly endMs: number | null;
+  /** The linked account's name (cspAccountName); null when the record has none. */
+  readonly account: string | null;
+}
 
 /** One policy as the slim table holds it: as much of a policy as search, sort and the overview read. */
 export interface SlimCapacityRow {
@@ -508,6 +561,7 @@ function toRow(policy: CapacityRow): Record<string, string | number | null> {
     ourPrice: policy.pricing?.ourPrice ?? null,
     savings: policy.pricing?.savings ?? null,
     savingsPct: policy.pricing?.savingsPercentage ?? null,
+    account: policy.cspAccountName ?? null,
     search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
       .map((part) => part ?? '')
       .join(SEARCH_PARTS)

@@ -48,7 +48,7 @@ export async function signInAs(page: Page, user: SandboxUser = ALEX): Promise<vo
   await expect(page.getByTestId('signed-in-user')).toHaveText(user.username);
 }
 
-export async function navTo(page: Page, label: 'Overview' | 'Capacity policies' | 'Search & purchase' | 'Linked accounts'): Promise<void> {
+export async function navTo(page: Page, label: 'Overview' | 'Capacity policies' | 'Search & purchase' | 'Linked accounts' | 'Renewals'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: label, exact: true }).click();
 }
 

@@ -66,11 +66,11 @@ describe('desktop channels in the browser host', () => {
 
   it('preferences go through the contract: validated, saved, and a bad patch refused', async () => {
     const { handlers } = await browserHostServices();
-    expect(await dispatch(handlers, 'preferences.get', undefined)).toEqual({ ok: true, value: { autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 } });
-    expect(await dispatch(handlers, 'preferences.set', { autoUpdate: false })).toEqual({ ok: true, value: { autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0 } });
+    expect(await dispatch(handlers, 'preferences.get', undefined)).toEqual({ ok: true, value: { autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] } });
+    expect(await dispatch(handlers, 'preferences.set', { autoUpdate: false })).toEqual({ ok: true, value: { autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] } });
     const refused = await dispatch(handlers, 'preferences.set', { autoUpdate: false, updateFeed: 'https://evil.example' });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
-    expect(await dispatch(handlers, 'preferences.get', undefined)).toEqual({ ok: true, value: { autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0 } });
+    expect(await dispatch(handlers, 'preferences.get', undefined)).toEqual({ ok: true, value: { autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] } });
   });
 
   it('commands reach the renderer as app.command events', async () => {

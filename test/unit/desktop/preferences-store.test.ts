@@ -15,8 +15,8 @@ afterEach(async () => {
 
 describe('preferences', () => {
   it('start with updates on and notifications off (opt-in)', async () => {
-    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
-    expect(DEFAULT_PREFERENCES).toEqual({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
+    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] });
+    expect(DEFAULT_PREFERENCES).toEqual({ autoUpdate: true, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] });
   });
 
   it('persist a change and announce it, once', async () => {
@@ -24,16 +24,16 @@ describe('preferences', () => {
     await store.load();
     const heard: Preferences[] = [];
     store.subscribe((preferences) => heard.push(preferences));
-    expect(await store.update({ notifyPolicyDates: true })).toEqual({ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 });
+    expect(await store.update({ notifyPolicyDates: true })).toEqual({ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0, reminderLeadDays: [] });
     await store.update({ notifyPolicyDates: true });
-    expect(heard).toEqual([{ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 }]);
-    expect(JSON.parse(await readFile(join(dataDir, PREFERENCES_FILE), 'utf8'))).toEqual({ version: 1, autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 });
-    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0 });
+    expect(heard).toEqual([{ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0, reminderLeadDays: [] }]);
+    expect(JSON.parse(await readFile(join(dataDir, PREFERENCES_FILE), 'utf8'))).toEqual({ version: 1, autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0, reminderLeadDays: [] });
+    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: true, notifyPolicyDates: true, offlineRefreshMinutes: 0, reminderLeadDays: [] });
   });
 
   it('fall back field by field when the file is damaged', async () => {
     await writeFile(join(dataDir, PREFERENCES_FILE), JSON.stringify({ version: 7, autoUpdate: false, notifyPolicyDates: 'yes' }));
-    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0 });
+    expect(await new PreferencesStore(dataDir).load()).toEqual({ autoUpdate: false, notifyPolicyDates: false, offlineRefreshMinutes: 0, reminderLeadDays: [] });
     await writeFile(join(dataDir, PREFERENCES_FILE), 'not json');
     expect(await new PreferencesStore(dataDir).load()).toEqual(DEFAULT_PREFERENCES);
   });
@@ -43,7 +43,7 @@ describe('preferences', () => {
     expect(PreferencesPatch.safeParse({}).success).toBe(false);
     expect(PreferencesPatch.safeParse({ autoUpdate: 'false' }).success).toBe(false);
     expect(PreferencesPatch.safeParse({ autoUpdate: true, feedUrl: 'https://evil.example' }).success).toBe(false);
-    expect(PreferencesPatch.safeParse({ offlineRefreshMinutes: 60 }).success).toBe(true);
-    expect(PreferencesPatch.safeParse({ offlineRefreshMinutes: 1 }).success).toBe(false);
+    expect(PreferencesPatch.safeParse({ offlineRefreshMinutes: 60, reminderLeadDays: [] }).success).toBe(true);
+    expect(PreferencesPatch.safeParse({ offlineRefreshMinutes: 1, reminderLeadDays: [] }).success).toBe(false);
   });
 });

@@ -1,0 +1,95 @@
+import { WORKLIST_STATES, WorklistEntryInput, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
+import { dictionary } from '../../../shared/records.js';
+import type { OfflineService } from '../cache/offline-service.js';
+import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
+import { customerByLinkedAccount, type CustomerOfPolicy } from './customer-of.js';
+import type { WorklistStates } from './worklist-states.js';
+
+const DAY_MS = 86_400_000;
+
+export interface RenewalWorklistDeps {
+  readonly offline: Pick<OfflineService, 'upcomingCapacities'>;
+  readonly states: WorklistStates;
+  readonly customerOf?: CustomerOfPolicy;
+  readonly now?: () => Date;
+}
+
+/**
+ * The renewal worklist: the local copy's policies launching or ending within
+ * the horizon, across every customer, soonest end first, each with the
+ * account manager's own entry. It answers from the copy only (online or not):
+ * what is coming up is a question about the whole book, which only the copy
+ * holds at once.
+ */
+export class RenewalWorklist {
+  readonly #deps: RenewalWorklistDeps;
+  readonly #customerOf: CustomerOfPolicy;
+
+  constructor(deps: RenewalWorklistDeps) {
+    this.#deps = deps;
+    this.#customerOf = deps.customerOf ?? customerByLinkedAccount;
+  }
+
+  async query(input: WorklistQuery): Promise<WorklistWindow> {
+    const query = WorklistQuery.parse(input);
+    const now = this.#now();
+    const entries = await this.#deps.states.all();
+    const today = localDay(now);
+    const stateCounts = dictionary<number>(WORKLIST_STATES.map((state) => [state, 0])) as Record<WorklistState, number>;
+    const customers = new Set<string>();
+    let matching: Array<{ readonly rid: number; readonly customer: string | null; readonly milestone: WorklistRow['milestone'] }> = [];
+    const fromMs = now.getTime();
+    const toMs = fromMs + query.horizonDays * DAY_MS;
+    const wanted = new Set(query.states);
+
+    const pick = (upcoming: readonly UpcomingCapacity[]): number[] => {
+      matching = [];
+      for (const policy of upcoming) {
+        const entry = entries.get(policy.cidrId);
+        if (!query.includeSnoozed && entry?.snoozedUntil && entry.snoozedUntil > today) continue;
+        const customer = this.#customerOf({ account: policy.account });
+        if (customer !== null) customers.add(customer);
+        if (query.customer !== null && customer !== query.customer) continue;
+        const state = entry?.state ?? 'to-do';
+        stateCounts[state] += 1;
+        if (wanted.size > 0 && !wanted.has(state)) continue;
+        const launchesSoon = policy.launchMs !== null && policy.launchMs > fromMs && policy.launchMs <= toMs;
+        matching.push({ rid: policy.rid, customer, milestone: launchesSoon ? 'launch' : 'end' });
+      }
+      return matching.slice(query.offset, query.offset + query.limit).map((row) => row.rid);
+    };
+
+    const { answer, unreadable } = await this.#deps.offline.upcomingCapacities(fromMs, toMs, pick);
+    const base = { offset: query.offset, stateCounts, ...(unreadable ? { unreadable } : {}) };
+    if (!answer) return { ...base, rows: [], total: 0, customers: [], origin: null };
+    const page = matching.slice(query.offset, query.offset + query.limit);
+    const rows = answer.picked.flatMap((policy, index): WorklistRow[] => {
+      const meta = page[index];
+      if (!meta) return [];
+      return [{ policy, customer: meta.customer, milestone: meta.milestone, entry: entries.get(policy.cidrId) ?? null }];
+    });
+    return {
+      ...base,
+      rows,
+      total: matching.length,
+      customers: [...customers].sort((a, b) => a.localeCompare(b)),
+      origin: { source: 'replica', fetchedAt: answer.fetchedAt },
+    };
+  }
+
+  /** Keeps the account manager's entry for one policy; answers it as kept. */
+  async setEntry(input: WorklistEntryInput): Promise<WorklistEntry> {
+    const { cidrId, ...fields } = WorklistEntryInput.parse(input);
+    return this.#deps.states.set(cidrId, { ...fields, note: fields.note.trim() });
+  }
+
+  #now(): Date {
+    return this.#deps.now?.() ?? new Date();
+  }
+}
+
+/** The calendar day of an instant on this computer (YYYY-MM-DD), as snooze dates are picked. */
+export function localDay(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}

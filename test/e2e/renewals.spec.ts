@@ -1,0 +1,159 @@
+import type { Page } from '@playwright/test';
+import { WorklistQuery, type WorklistWindow } from '../../shared/ipc/worklist.js';
+import { addFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+
+/**
+ * Issue 28: the renewal worklist, across every customer, from the local copy,
+ * with the account manager's own state per policy.
+ */
+const worklistRows = (page: Page) => page.getByTestId('worklist-table').locator('tbody tr');
+
+async function replicaReady(page: Page): Promise<void> {
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+}
+
+async function worklistFromOtherWindow(app: Parameters<typeof otherWindow>[0], query: Record<string, unknown>): Promise<WorklistWindow> {
+  return otherWindow(app)['worklist.query'](WorklistQuery.parse(query));
+}
+
+test('the worklist lists what launches or ends soon, soonest end first, and keeps each policy’s state', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await replicaReady(page);
+
+  // From the overview's tiles.
+  await page.getByTestId('tile-ending').getByRole('button', { name: 'Open in the renewal worklist' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Renewals' })).toBeVisible();
+  await expect(page.getByTestId('source-line')).toContainText('from the local copy');
+  await expect(worklistRows(page).first()).toBeVisible();
+  await expectAccessible(page, 'renewal worklist');
+
+  const expected = await worklistFromOtherWindow(app, { horizonDays: 30, limit: 500 });
+  expect(expected.total).toBeGreaterThan(1);
+  await expect(page.getByTestId('worklist-count')).toHaveText(`${expected.total} ${expected.total === 1 ? 'policy' : 'policies'}`);
+  const shownIds = await worklistRows(page).evaluateAll((rows) => rows.map((row) => row.getAttribute('data-cidr-id')));
+  expect(shownIds).toEqual(expected.rows.map((row) => row.policy.cidrId));
+
+  // A wider horizon holds at least as many.
+  await page.getByRole('radio', { name: '90 days' }).check();
+  const wider = await worklistFromOtherWindow(app, { horizonDays: 90, limit: 500 });
+  await expect(worklistRows(page)).toHaveCount(Math.min(wider.total, 200));
+
+  // The state of one policy, then the filter by state.
+  const first = wider.rows[0]!;
+  const name = first.policy.policyName ?? first.policy.cidrId;
+  await page.getByLabel(`State of ${name}`, { exact: true }).first().selectOption('contacted');
+  await page.getByLabel('Filter by state').selectOption('contacted');
+  await expect(worklistRows(page)).toHaveCount(1);
+  await expect(worklistRows(page).first()).toHaveAttribute('data-cidr-id', first.policy.cidrId);
+
+  // A note, kept with the state.
+  await page.getByRole('button', { name: `Note and snooze for ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: /Note and snooze/ });
+  await dialog.getByLabel('Note').fill('Called the customer: back on Tuesday');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(worklistRows(page).first()).toContainText('Called the customer: back on Tuesday');
+
+  // The same from the palette, after a visit elsewhere.
+  await navTo(page, 'Overview');
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Go to…' });
+  await palette.getByRole('combobox').fill('Renewals');
+  await palette.getByRole('combobox').press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Renewals' })).toBeVisible();
+  await expect(worklistRows(page).first()).toContainText('Called the customer');
+});
+
+/** Opens the worklist at 90 days, ready; answers its rows as the main process holds them. */
+async function openWorklist90(page: Page, app: Parameters<typeof otherWindow>[0]): Promise<WorklistWindow> {
+  await replicaReady(page);
+  await navTo(page, 'Renewals');
+  await page.getByRole('radio', { name: '90 days' }).check();
+  const answer = await worklistFromOtherWindow(app, { horizonDays: 90, limit: 500 });
+  await expect(worklistRows(page)).toHaveCount(Math.min(answer.total, 200));
+  return answer;
+}
+
+const checkbox = (page: Page, cidrId: string) => page.locator(`tr[data-cidr-id="${cidrId}"]`).getByRole('checkbox');
+
+test('a bulk auto-renewal change of 20 policies with one failing: 19 done, 1 to retry, 20 requests sent', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const answer = await openWorklist90(page, app);
+  const active = answer.rows.filter((row) => row.policy.policyStatus === 'ACTIVE').slice(0, 20);
+  expect(active).toHaveLength(20);
+  const firstIndex = answer.rows.indexOf(active[0]!);
+  const lastIndex = answer.rows.indexOf(active[19]!);
+
+  // Click the first, Shift+click the twentieth active row: the range between is selected.
+  await checkbox(page, active[0]!.policy.cidrId).click();
+  await checkbox(page, active[19]!.policy.cidrId).click({ modifiers: ['Shift'] });
+  const bar = page.getByRole('toolbar', { name: 'Selected policies' });
+  await expect(bar).toContainText(`${lastIndex - firstIndex + 1} policies selected`);
+  // From the keyboard: Space takes one row out, and puts it back.
+  await checkbox(page, active[5]!.policy.cidrId).focus();
+  await page.keyboard.press('Space');
+  await expect(bar).toContainText(`${lastIndex - firstIndex} policies selected`);
+  await page.keyboard.press('Space');
+  await expect(bar).toContainText(`${lastIndex - firstIndex + 1} policies selected`);
+
+  await bar.getByLabel('Renew').selectOption('TWO_WEEKS');
+  await bar.getByRole('button', { name: 'Turn auto-renewal on…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Turn auto-renewal on for 20 policies' });
+  // Every policy and what will change, the next renewal included, before anything is sent.
+  const review = dialog.getByTestId('bulk-review').locator('tbody tr');
+  await expect(review).toHaveCount(20);
+  await expect(review.first()).toContainText('Every 2 weeks');
+  await expect(review.first()).toContainText(/Renews on .+ for two weeks, to /);
+
+  await sandboxControl(app, 'POST', '/stats/reset');
+  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacity/auto-renewal', method: 'PUT', errorRate: 1, errorStatus: 500, errorCount: 1 });
+  await dialog.getByRole('button', { name: 'Apply to 20 policies' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('19 done, 1 failed');
+  await expect(dialog.locator('tr[data-outcome="failed"]')).toHaveCount(1);
+  await expect(dialog.locator('tr[data-outcome="failed"]')).toContainText('Failed: The service had a problem');
+  expect(await requestCount(app, 'setAutoRenewal')).toBe(20);
+
+  // Only the failed one is sent again.
+  await dialog.getByRole('button', { name: 'Retry the 1 failed policy' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('20 done');
+  expect(await requestCount(app, 'setAutoRenewal')).toBe(21);
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // The copy shows the change for every one of them.
+  const after = await worklistFromOtherWindow(app, { horizonDays: 90, limit: 500 });
+  for (const row of active) {
+    const now = after.rows.find((candidate) => candidate.policy.cidrId === row.policy.cidrId);
+    expect(now?.policy.capacityConfiguration?.autoRenewalEnabled).toBe(true);
+    expect(now?.policy.capacityConfiguration?.frequency).toBe('TWO_WEEKS');
+  }
+});
+
+test('a bulk cancel shows each estimated fee and the total before the one confirmation', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const answer = await openWorklist90(page, app);
+  const active = answer.rows.filter((row) => row.policy.policyStatus === 'ACTIVE').slice(0, 3);
+  for (const row of active) await checkbox(page, row.policy.cidrId).click();
+  await sandboxControl(app, 'POST', '/stats/reset');
+  await page.getByRole('toolbar', { name: 'Selected policies' }).getByRole('button', { name: 'Cancel policies…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Cancel 3 policies' });
+  const amounts = await dialog.getByTestId('bulk-review').locator('tbody td.num').allTextContents();
+  const fees = amounts.map((text) => Number(/^[\d,]+\.\d\d/.exec(text.trim())?.[0]?.replace(/,/g, '')));
+  expect(fees.every((fee) => Number.isFinite(fee))).toBe(true);
+  const total = Number((await dialog.getByTestId('bulk-fee-total').textContent())?.replace(/,/g, ''));
+  expect(total).toBeCloseTo(fees.reduce((sum, fee) => sum + fee, 0), 2);
+  // Nothing was sent while the review is shown.
+  expect(await requestCount(app, 'cancelCapacity')).toBe(0);
+
+  await dialog.getByRole('button', { name: 'Cancel 3 policies' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('3 done');
+  expect(await requestCount(app, 'cancelCapacity')).toBe(3);
+  // The fee each cancel stated, beside the estimate it was.
+  const outcomes = await dialog.locator('tr[data-outcome="done"] .outcome').allTextContents();
+  outcomes.forEach((text, index) => {
+    const stated = Number(/fee ([\d,]+\.\d\d)/.exec(text)?.[1]?.replace(/,/g, ''));
+    expect(Math.abs(stated - fees[index]!)).toBeLessThanOrEqual(0.05);
+  });
+});
