@@ -4,6 +4,7 @@ import type { AppError, Result } from '../../shared/ipc/result.js';
 import { SvelteMap } from 'svelte/reactivity';
 import { api } from '../lib/api.js';
 import { estimateCancellationFee, type FeeEstimate } from '../lib/cancel-fee-estimate.js';
+import { agreement } from './agreement.svelte.js';
 import { capacityActions } from './capacity-policy.svelte.js';
 
 /** What a bulk action does to each policy. */
@@ -64,7 +65,11 @@ export class BulkChangeRun {
         skipped: active ? null : `Not active (${policy.policyStatus ?? 'status not known'}): only an active policy's ${change.kind === 'cancel' ? 'cancellation' : 'renewal'} can change.`,
         estimate:
           change.kind === 'cancel' && active
-            ? estimateCancellationFee({ ourPrice: policy.pricing?.ourPrice, launchDateTime: config?.launchDateTime, endDateTime: config?.endDateTime }, nowMs)
+            ? estimateCancellationFee(
+                { ourPrice: policy.pricing?.ourPrice, launchDateTime: config?.launchDateTime, endDateTime: config?.endDateTime },
+                agreement.terms.cancellation,
+                nowMs,
+              )
             : null,
       };
     });

@@ -89,10 +89,14 @@ describe('worklist.exportCalendar', () => {
   });
 
   it('for one customer only, with hostile text kept as text', async () => {
-    const customer = policies[0]?.cspAccountName;
-    if (!customer) throw new Error('no customer in the seed');
+    const account = policies[0]?.cspAccountName;
+    if (!account) throw new Error('no account in the seed');
+    // A customer is the book's: the account's policies are theirs.
+    const customer = 'constructor, "; DROP';
+    value(await app.call('customers.save', { name: customer, accounts: [account] }));
     const { fileName, events } = await exportCalendar({ horizonDays: 90, customer, offsetHours: -3 });
-    expect(fileName).toBe(`Launches and ends ${customer}.ics`);
+    // A file name cannot hold every character a customer's name can: the unsafe ones are replaced.
+    expect(fileName).toBe('Launches and ends constructor, -; DROP.ics');
     expect(events.length).toBeGreaterThan(0);
     for (const event of events) {
       expect(event.description).toContain(`Customer: ${customer}.`);

@@ -103,6 +103,16 @@ export class CustomerHandlers {
     return (await this.#deps.offline.accounts())?.value ?? [];
   }
 
+  /** Names a policy's customer from its account (null when it belongs to none): the worklist and calendar ask it once per answer. */
+  async customerOfAccount(): Promise<(account: string | null) => string | null> {
+    const matcher = await this.#keptMatcher().catch((error: unknown) => {
+      // Nobody's book is open (no one signed in or reviewing offline): then no policy has a customer.
+      if (error instanceof AppFailure && error.error.kind === 'unauthorized') return null;
+      throw error;
+    });
+    return (account) => matcher?.ofAccount(account)?.name ?? null;
+  }
+
   async #keptMatcher(): Promise<CustomerMatcher> {
     const who = this.#deps.offline.owner();
     const owner = who ? `${who.profileId}\n${who.username}` : '';

@@ -101,7 +101,6 @@ export function createHandlers({
   const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
   const money = new MoneyActions({ session, lock: moneyLock, activity, ...(moneyCheckDelaysMs ? { checkDelaysMs: moneyCheckDelaysMs } : {}) });
   const profileEditor = new ProfileEditor(profiles, session);
-  const worklist = new RenewalWorklist({ offline, states: worklistStatesIn(ownData), ...(now ? { now } : {}) });
   const repository = new PolicyRepository({
     session,
     offline,
@@ -116,6 +115,11 @@ export function createHandlers({
     ownData,
     recentExternalIds: () => profiles.find(offline.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
   });
+  const customerOf = async () => {
+    const named = await customers.customerOfAccount();
+    return ({ account }: { readonly account: string | null }) => named(account);
+  };
+  const worklist = new RenewalWorklist({ offline, states: worklistStatesIn(ownData), customerOf, ...(now ? { now } : {}) });
 
   return {
     ...createOfflineHandlers(offline),
@@ -192,7 +196,7 @@ export function createHandlers({
     'worklist.setEntry': (input) => worklist.setEntry(input),
     'reminders.take': () => reminders.take(),
     'worklist.exportCalendar': async (input) => {
-      const { content, events } = await calendarOfMilestones(input, { offline, ...(now ? { now } : {}) });
+      const { content, events } = await calendarOfMilestones(input, { offline, customerOf, ...(now ? { now } : {}) });
       const name = safeFileName(`Launches and ends${input.customer ? ` ${input.customer}` : ''}`, 'ics');
       return deliverFile({ suggestedName: name, content, filter: { name: 'Calendar (iCalendar)', extensions: ['ics'] } }, events, saveFile);
     },

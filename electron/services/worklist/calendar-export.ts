@@ -4,7 +4,7 @@ import { toOffsetIso } from '../../../shared/format/dates.js';
 import { CalendarExportInput } from '../../../shared/ipc/worklist.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { OfflineService } from '../cache/offline-service.js';
-import { customerByLinkedAccount, type CustomerOfPolicy } from './customer-of.js';
+import { noCustomers, type CustomerNamer } from './customer-of.js';
 
 const DAY_MS = 86_400_000;
 /** A launch or an end is a moment; a calendar shows it as a short event. */
@@ -12,7 +12,7 @@ const EVENT_MINUTES = 30;
 
 export interface CalendarExportDeps {
   readonly offline: Pick<OfflineService, 'upcomingCapacities'>;
-  readonly customerOf?: CustomerOfPolicy;
+  readonly customerOf?: CustomerNamer;
   readonly now?: () => Date;
 }
 
@@ -24,7 +24,7 @@ export interface CalendarExportDeps {
  */
 export async function calendarOfMilestones(input: CalendarExportInput, deps: CalendarExportDeps): Promise<{ content: string; events: number }> {
   const { horizonDays, customer, offsetHours } = CalendarExportInput.parse(input);
-  const customerOf = deps.customerOf ?? customerByLinkedAccount;
+  const customerOf = await (deps.customerOf ?? noCustomers)();
   const fromMs = (deps.now?.() ?? new Date()).getTime();
   const toMs = fromMs + horizonDays * DAY_MS;
   const customers = new Map<string, string | null>();

@@ -1,9 +1,13 @@
 /**
- * Names the customer a capacity policy belongs to. The customer book (the
- * account manager's own list of customers and their linked accounts) will
- * answer this; until it does, a policy's customer is its linked account's
- * name, which is what the service says about ownership.
+ * Names the customer a capacity policy belongs to, from its linked account.
+ * The customer book answers it (electron/services/customers): asked once per
+ * worklist answer or calendar, so every row of one answer is named by the
+ * same book. Null when the account belongs to no customer.
  */
 export type CustomerOfPolicy = (policy: { readonly account: string | null }) => string | null;
 
-export const customerByLinkedAccount: CustomerOfPolicy = ({ account }) => (account && account.trim() ? account : null);
+/** Where a worklist or calendar gets its namer: the book as it is at the moment of the question. */
+export type CustomerNamer = () => Promise<CustomerOfPolicy>;
+
+/** No book to ask (tests of the worklist alone): no policy has a customer. */
+export const noCustomers: CustomerNamer = () => Promise.resolve(() => null);

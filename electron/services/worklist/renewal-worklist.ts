@@ -2,7 +2,7 @@ import { WORKLIST_STATES, WorklistEntryInput, WorklistQuery, type WorklistEntry,
 import { dictionary } from '../../../shared/records.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
-import { customerByLinkedAccount, type CustomerOfPolicy } from './customer-of.js';
+import { noCustomers, type CustomerNamer } from './customer-of.js';
 import type { WorklistStates } from './worklist-states.js';
 
 const DAY_MS = 86_400_000;
@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 export interface RenewalWorklistDeps {
   readonly offline: Pick<OfflineService, 'upcomingCapacities'>;
   readonly states: WorklistStates;
-  readonly customerOf?: CustomerOfPolicy;
+  readonly customerOf?: CustomerNamer;
   readonly now?: () => Date;
 }
 
@@ -23,16 +23,17 @@ export interface RenewalWorklistDeps {
  */
 export class RenewalWorklist {
   readonly #deps: RenewalWorklistDeps;
-  readonly #customerOf: CustomerOfPolicy;
+  readonly #customerOf: CustomerNamer;
 
   constructor(deps: RenewalWorklistDeps) {
     this.#deps = deps;
-    this.#customerOf = deps.customerOf ?? customerByLinkedAccount;
+    this.#customerOf = deps.customerOf ?? noCustomers;
   }
 
   async query(input: WorklistQuery): Promise<WorklistWindow> {
     const query = WorklistQuery.parse(input);
     const now = this.#now();
+    const customerOf = await this.#customerOf();
     const entries = await this.#deps.states.all();
     const today = localDay(now);
     const stateCounts = dictionary<number>(WORKLIST_STATES.map((state) => [state, 0])) as Record<WorklistState, number>;
@@ -47,7 +48,7 @@ export class RenewalWorklist {
       for (const policy of upcoming) {
         const entry = entries.get(policy.cidrId);
         if (!query.includeSnoozed && entry?.snoozedUntil && entry.snoozedUntil > today) continue;
-        const customer = this.#customerOf({ account: policy.account });
+        const customer = customerOf({ account: policy.account });
         if (customer !== null) customers.add(customer);
         if (query.customer !== null && customer !== query.customer) continue;
         const state = entry?.state ?? 'to-do';
