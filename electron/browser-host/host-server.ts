@@ -25,7 +25,7 @@ export const DEFAULT_LAUNCH_TTL_MS = 2 * 60_000;
  * list (20,000 rows; about 8 MB as JSON, see test/integration/browser-host-limits.test.ts);
  * every other channel carries a form's worth of text.
  */
-export const INPUT_LIMITS: Readonly<Partial<Record<Channel, number>>> = { 'files.saveCsv': 16 * 1024 * 1024 };
+export const INPUT_LIMITS: Readonly<Partial<Record<Channel, number>>> = { 'files.saveCsv': 16 * 1024 * 1024, 'files.saveSheet': 16 * 1024 * 1024 };
 export const DEFAULT_INPUT_LIMIT = 256 * 1024;
 /** Bytes of request bodies held in memory at once, across all requests. */
 export const DEFAULT_BODY_BUDGET = 2 * 16 * 1024 * 1024;

@@ -12,7 +12,7 @@ import type { SaveFileHost, SaveFileRequest } from '../services/files/save-file.
 export const electronSaveFileHost: SaveFileHost = {
   async save(request: SaveFileRequest) {
     const options: SaveDialogOptions = {
-      title: 'Export as CSV',
+      title: request.title ?? 'Export as CSV',
       defaultPath: join(app.getPath('downloads'), request.suggestedName),
       filters: [{ name: request.filter.name, extensions: [...request.filter.extensions] }],
       properties: ['createDirectory', 'showOverwriteConfirmation'],
@@ -26,10 +26,10 @@ export const electronSaveFileHost: SaveFileHost = {
 };
 
 /** Writes beside the target and renames, so a failed write never leaves half a file under the chosen name. */
-async function writeWhole(path: string, content: string): Promise<void> {
+async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, content, { encoding: 'utf8', flush: true });
+    await writeFile(temp, content, typeof content === 'string' ? { encoding: 'utf8', flush: true } : { flush: true });
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);

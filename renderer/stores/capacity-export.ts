@@ -1,58 +1,31 @@
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { LocalCapacityQuery } from '../../shared/ipc/offline.js';
-import type { CollectResult } from '../components/export/collect.js';
+import type { SaveSheetInput } from '../../shared/ipc/export-sheet.js';
+import type { AppError } from '../../shared/ipc/result.js';
+import { exportSheet, type CapacityColumn } from '../components/capacity/capacity-columns.js';
 import { api } from '../lib/api.js';
 
 /** The most rows one export carries (the CSV channel's limit). */
 const EXPORT_MAX_ROWS = 20_000;
 const WINDOW = 500;
 
-const HEADER = [
-  'Policy ID',
-  'Policy name',
-  'Status',
-  'Account',
-  'Instance type',
-  'Quantity',
-  'Platform',
-  'Availability zone',
-  'Launch',
-  'End',
-  'Auto-renewal',
-  'Our price',
-  'Savings %',
-  'Created',
-];
-
-function cells(row: CapacityRow): (string | number | boolean | null)[] {
-  return [
-    row.cidrId,
-    row.policyName ?? null,
-    row.policyStatus ?? null,
-    row.cspAccountName ?? null,
-    row.policyInstance?.instanceType ?? null,
-    row.policyInstance?.qty ?? null,
-    row.policyInstance?.platformCode ?? null,
-    row.cspRegion?.availabilityZoneId ?? null,
-    row.capacityConfiguration?.launchDateTime ?? null,
-    row.capacityConfiguration?.endDateTime ?? null,
-    row.capacityConfiguration?.autoRenewalEnabled ?? null,
-    row.pricing?.ourPrice ?? null,
-    row.pricing?.savingsPercentage ?? null,
-    row.createdDate ?? null,
-  ];
-}
+export type SheetRows = Pick<SaveSheetInput, 'columns' | 'rows'>;
+export type CollectSheetResult = { ok: true; data: SheetRows } | { ok: false; error: AppError };
 
 /**
  * Every row of the capacity list as it is shown (status, search and sort
- * applied), in windows, for "Export CSV".
+ * applied), in windows, with the columns shown and their labels, for the
+ * CSV and XLSX exports.
  */
-export async function collectCapacityExport(list: {
+export async function collectCapacityExport(
+  columns: readonly CapacityColumn[],
+  list: {
   readonly status: LocalCapacityQuery['status'] | null;
   readonly text: string;
   readonly sortBy: NonNullable<LocalCapacityQuery['sortBy']>;
   readonly sortOrder: NonNullable<LocalCapacityQuery['sortOrder']>;
-}): Promise<CollectResult> {
+  },
+): Promise<CollectSheetResult> {
   const rows: CapacityRow[] = [];
   for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += WINDOW) {
     const result = await api.capacity.list({
@@ -69,5 +42,5 @@ export async function collectCapacityExport(list: {
     // The service's pages are smaller than a window: go on from where the answer ended.
     offset = result.value.offset + result.value.rows.length - WINDOW;
   }
-  return { ok: true, data: { header: HEADER, rows: rows.slice(0, EXPORT_MAX_ROWS).map(cells) } };
+  return { ok: true, data: exportSheet(columns, rows.slice(0, EXPORT_MAX_ROWS)) };
 }

@@ -9,6 +9,7 @@ import { CancelResult, CustomerId, DemoAccount, DemoSignInInput, PolicyRef, Prof
 import { CacheStatus, LocalCapacityQuery, SyncProgress as OfflineSyncProgress, SyncSummary } from './offline.js';
 import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
 import { SaveCsvInput, SaveCsvResult } from './models.js';
+import { SaveSheetInput, SaveSheetResult } from './export-sheet.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
 import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
@@ -77,6 +78,7 @@ export const CONTRACT = {
   'overview.summary': { input: NoInput, output: SourcedOverview, effect: 'service-read' },
   // Writes a file only where the person chooses it in the save dialog.
   'files.saveCsv': { input: SaveCsvInput, output: SaveCsvResult, effect: 'local' },
+  'files.saveSheet': { input: SaveSheetInput, output: SaveSheetResult, effect: 'local' },
   'app.info': { input: NoInput, output: AppInfo, effect: 'local' },
   'updates.status': { input: NoInput, output: UpdateState, effect: 'local' },
   'updates.check': { input: NoInput, output: UpdateState, effect: 'local' },

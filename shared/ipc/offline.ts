@@ -20,6 +20,7 @@ export const LOCAL_SORT_COLUMNS = [
   'end',
   'autoRenewal',
   'ourPrice',
+  'savings',
   'savingsPercentage',
 ] as const;
 export const LocalSortColumn = z.enum(LOCAL_SORT_COLUMNS);

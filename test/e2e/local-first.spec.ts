@@ -51,10 +51,15 @@ test('search and sort on the list are answered by the local copy: the service se
 
   // Sort by any column: the most expensive first.
   await search.fill('');
-  await page.getByLabel('Sort by').selectOption('ourPrice');
+  const price = page.getByTestId('capacity-table').getByRole('columnheader', { name: /Our price/ });
+  await price.getByRole('button').click();
+  await expect(price).toHaveAttribute('aria-sort', 'descending');
   const dearest = [...all].sort((a, b) => b.pricing.ourPrice - a.pricing.ourPrice)[0]!;
   await expect(rows(page).first()).toContainText(dearest.cidrId);
-  await page.getByTestId('sort-order').click();
+  // The keyboard sorts too: the header's button takes Enter.
+  await price.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(price).toHaveAttribute('aria-sort', 'ascending');
   const cheapest = [...all].sort((a, b) => a.pricing.ourPrice - b.pricing.ourPrice)[0]!;
   await expect(rows(page).first()).toContainText(cheapest.cidrId);
 

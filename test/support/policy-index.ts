@@ -19,6 +19,7 @@ const SORT_KEYS: Readonly<Record<LocalSortColumn, (p: CapacityPolicy) => Key>> =
   end: (p) => Date.parse(p.capacityConfiguration.endDateTime),
   autoRenewal: (p) => (p.capacityConfiguration.autoRenewalEnabled ? 1 : 0),
   ourPrice: (p) => p.pricing.ourPrice,
+  savings: (p) => p.pricing.savings,
   savingsPercentage: (p) => p.pricing.savingsPercentage,
 };
 

@@ -5,7 +5,10 @@ import type { ParsedInput } from '../../../shared/ipc/contract.js';
 export interface SaveFileRequest {
   /** A safe file name with its extension, offered in the dialog. */
   readonly suggestedName: string;
-  readonly content: string;
+  /** Text is written as UTF-8; bytes (an XLSX file) as they are. */
+  readonly content: string | Uint8Array;
+  /** The dialog's title; "Export as CSV" when not given. */
+  readonly title?: string;
   readonly filter: { readonly name: string; readonly extensions: readonly string[] };
 }
 

@@ -1,6 +1,7 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import { saveCsv, type SaveFileHost } from '../files/save-file.js';
+import { saveSheet } from '../files/save-sheet.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
 import { PolicyRepository } from '../repository/policy-repository.js';
@@ -149,6 +150,7 @@ export function createHandlers({
       entries: drift.entries(),
     }),
     'files.saveCsv': (input) => saveCsv(input, saveFile),
+    'files.saveSheet': (input) => saveSheet(input, saveFile),
 
     'profiles.save': (input) => profileEditor.save(input),
     'profiles.remove': (input) => profileEditor.remove(input),

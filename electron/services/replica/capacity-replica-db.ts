@@ -39,6 +39,7 @@ const ORDER_BY: Readonly<Record<LocalSortColumn, string>> = {
   end: 'end_ms',
   autoRenewal: 'auto_renewal',
   ourPrice: 'our_price',
+  savings: 'savings',
   savingsPercentage: 'savings_pct',
 };
 

@@ -21,6 +21,7 @@ const SORT_KEYS: Readonly<Record<LocalSortColumn, (row: SlimCapacityRow) => Key>
   end: (r) => r.endMs ?? Number.NaN,
   autoRenewal: (r) => (r.capacityConfiguration.autoRenewalEnabled ? 1 : 0),
   ourPrice: (r) => r.ourPrice ?? Number.NaN,
+  savings: (r) => r.pricing.savings,
   savingsPercentage: (r) => r.savingsPercentage ?? Number.NaN,
 };
 
