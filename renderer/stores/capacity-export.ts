@@ -24,6 +24,7 @@ export async function collectCapacityExport(
   readonly text: string;
   readonly sortBy: NonNullable<LocalCapacityQuery['sortBy']>;
   readonly sortOrder: NonNullable<LocalCapacityQuery['sortOrder']>;
+    readonly queryFilters?: LocalCapacityQuery['filters'];
   },
 ): Promise<CollectSheetResult> {
   const rows: CapacityRow[] = [];
@@ -35,6 +36,7 @@ export async function collectCapacityExport(
       sortBy: list.sortBy,
       sortOrder: list.sortOrder,
       ...(list.status ? { status: list.status } : {}),
+      ...(list.queryFilters ? { filters: list.queryFilters } : {}),
     });
     if (!result.ok) return { ok: false, error: result.error };
     rows.push(...result.value.rows);

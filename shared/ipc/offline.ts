@@ -34,6 +34,24 @@ export const PolicyMatch = z.object({
 });
 export type PolicyMatch = z.infer<typeof PolicyMatch>;
 
+/** A calendar day as the filters send it: this computer's day, written YYYY-MM-DD. */
+export const DayText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'A date is written YYYY-MM-DD.' });
+
+/**
+ * Exact filters beside the status (answered by the local copy only): a linked
+ * account (as the service names it, any case), an instance type, a zone, and a
+ * window the launch falls in, as instants (the renderer turns its local days
+ * into them): from inclusive, to exclusive.
+ */
+export const CapacityFilters = z.object({
+  account: z.string().trim().min(1).max(200).optional(),
+  instanceType: z.string().trim().min(1).max(100).optional(),
+  availabilityZone: z.string().trim().min(1).max(100).optional(),
+  launchFromMs: z.number().int().optional(),
+  launchToMs: z.number().int().optional(),
+});
+export type CapacityFilters = z.infer<typeof CapacityFilters>;
+
 /** One window of the cached capacity list: filter, free-text search and sort happen in the main process. */
 export const LocalCapacityQuery = z.object({
   status: CapacityStatus.optional(),
@@ -45,6 +63,7 @@ export const LocalCapacityQuery = z.object({
   limit: z.number().int().min(1).max(500).default(100),
   /** Exact values a policy must have (the search beside the ready policies); answered by the local copy only. */
   match: PolicyMatch.optional(),
+  filters: CapacityFilters.optional(),
 });
 export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
 /** A query as the main process reads it: every default filled in. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import readXlsxFile from 'read-excel-file/node';
 import type { Page } from '@playwright/test';
 import { openAccountMenu } from './fixtures.js';
-import { JORDAN, expect, expectAccessible, openList, screenshot, signInAs, test } from './support/capacity.js';
+import { JORDAN, expect, expectAccessible, listFromOtherWindow, openList, screenshot, signInAs, test } from './support/capacity.js';
 
 const table = (page: Page) => page.getByTestId('capacity-table');
 const header = (page: Page, name: RegExp) => table(page).getByRole('columnheader', { name });
@@ -54,7 +54,7 @@ test('the column chooser and widths are kept per user, across a reload', async (
   await page.getByRole('checkbox', { name: 'Provider price' }).check();
   await page.getByRole('checkbox', { name: 'Linked account' }).uncheck();
   await expect(header(page, /Provider price/)).toBeVisible();
-  await expect(header(page, /^Account/)).toHaveCount(0);
+  await expect(header(page, /Linked account/)).toHaveCount(0);
 
   // Resized from the keyboard: the separator's value is the width.
   const width = page.getByRole('separator', { name: 'Width of Policy name' });
@@ -71,7 +71,7 @@ test('the column chooser and widths are kept per user, across a reload', async (
   await page.reload();
   await openList(page);
   await expect(header(page, /Provider price/)).toBeVisible();
-  await expect(header(page, /^Account/)).toHaveCount(0);
+  await expect(header(page, /Linked account/)).toHaveCount(0);
   await expect(page.getByRole('separator', { name: 'Width of Policy name' })).toHaveAttribute('aria-valuenow', '232');
 
   // Another user on this computer starts from the first layout.
@@ -81,7 +81,7 @@ test('the column chooser and widths are kept per user, across a reload', async (
   await signInAs(page, JORDAN);
   await openList(page);
   await expect(header(page, /Provider price/)).toHaveCount(0);
-  await expect(header(page, /^Account/)).toBeVisible();
+  await expect(header(page, /Linked account/)).toBeVisible();
 });
 
 test('the export holds the columns shown, typed, in a dated CSV and an XLSX another reader reads', async ({ openApp }) => {
@@ -120,4 +120,55 @@ test('the export holds the columns shown, typed, in a dated CSV and an XLSX anot
   expect(line).toMatch(/,Active,/);
   expect(line).toMatch(/,\d{4}-\d\d-\d\d \d\d:\d\d,/);
   expect(line).toMatch(/,\d+(\.\d+)?%$/);
+});
+
+test('filters by account, instance type, zone and launch days beside the status; a saved view comes back from the navigation and the palette', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openList(page);
+  const all = (await listFromOtherWindow(app, { limit: 500 })).rows;
+  const target = all[3]!;
+  const account = target.cspAccountName!;
+  const filters = page.getByTestId('capacity-filters');
+  await filters.getByLabel('Account').fill(account.toUpperCase());
+  await filters.getByLabel('Account').press('Enter');
+  const ofAccount = all.filter((row) => row.cspAccountName === account);
+  await expect(page.getByTestId('list-summary')).toContainText(`${ofAccount.length} ${ofAccount.length === 1 ? 'policy' : 'policies'}`);
+  await filters.getByLabel('Instance type').fill(target.policyInstance!.instanceType!);
+  await filters.getByLabel('Instance type').press('Enter');
+  const both = ofAccount.filter((row) => row.policyInstance?.instanceType === target.policyInstance!.instanceType);
+  await expect(page.getByTestId('list-summary')).toContainText(`${both.length} ${both.length === 1 ? 'policy' : 'policies'}`);
+
+  // A date that is not a day is said, next to the field, and the list stays as it was.
+  await filters.getByLabel('Launch from').fill('2026-02-30');
+  await filters.getByLabel('Launch from').press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'YYYY-MM-DD' })).toBeVisible();
+  await expect(filters.getByLabel('Launch from')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('list-summary')).toContainText(`${both.length} `);
+  await filters.getByLabel('Launch from').fill('');
+  await filters.getByLabel('Launch from').press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'YYYY-MM-DD' })).toHaveCount(0);
+  await expectAccessible(page, 'capacity list with filters');
+
+  // Saved: filters, sort and columns.
+  await header(page, /Our price/).getByRole('button').click();
+  await page.getByTestId('save-view').getByText('Save view').click();
+  await page.getByLabel('Name of this view').fill('__proto__ <b>accounts</b>');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page.getByTestId('list-summary')).toContainText(`${all.length} policies`);
+
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByText('Views').click();
+  await nav.getByRole('button', { name: '__proto__ <b>accounts</b>', exact: true }).click();
+  await expect(page.getByTestId('list-summary')).toContainText(`${both.length} `);
+  await expect(header(page, /Our price/)).toHaveAttribute('aria-sort', 'descending');
+  await expect(filters.getByLabel('Account')).toHaveValue(account.toUpperCase());
+
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Go to…' });
+  await palette.getByRole('combobox').fill('__proto__');
+  await palette.getByRole('combobox').press('Enter');
+  await expect(page.getByTestId('list-summary')).toContainText(`${both.length} `);
 });

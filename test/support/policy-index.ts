@@ -28,6 +28,11 @@ export const POLICY_VIEW: RowView<CapacityPolicy> = {
   searchText: (p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001'),
   status: (p) => p.policyStatus,
   offering: (p) => ({ instanceType: p.policyInstance.instanceType, platform: p.policyInstance.platformCode, availabilityZone: p.cspRegion.availabilityZoneId }),
+  account: (p) => p.cspAccountName.toLowerCase(),
+  launchMs: (p) => {
+    const at = Date.parse(p.capacityConfiguration.launchDateTime);
+    return Number.isNaN(at) ? null : at;
+  },
 };
 
 export class CapacityIndex extends SortedRowIndex<CapacityPolicy> {

@@ -302,6 +302,28 @@ export class CapacityReplicaDb {
       params.matchPlatform = query.match.platform;
       params.matchZone = query.match.availabilityZone;
     }
+    const filters = query.filters;
+    if (filters?.account !== undefined) {
+      // The account is the last part of the search text (see toRow), after a \u0001.
+      where.push("substr(search, -length(@account) - 1) = char(1) || @account");
+      params.account = filters.account.toLowerCase();
+    }
+    if (filters?.instanceType !== undefined) {
+      where.push('instance_type = @instanceType');
+      params.instanceType = filters.instanceType;
+    }
+    if (filters?.availabilityZone !== undefined) {
+      where.push('zone = @zone');
+      params.zone = filters.availabilityZone;
+    }
+    if (filters?.launchFromMs !== undefined) {
+      where.push('launch_ms >= @launchFrom');
+      params.launchFrom = filters.launchFromMs;
+    }
+    if (filters?.launchToMs !== undefined) {
+      where.push('launch_ms < @launchTo');
+      params.launchTo = filters.launchToMs;
+    }
     const needle = query.text.trim().toLowerCase();
     if (needle) {
       // The trigram index takes a quoted phrase literally (no wildcards, unlike its LIKE, which

@@ -30,6 +30,9 @@ const SLIM_VIEW: RowView<SlimCapacityRow> = {
   searchText: (r) => r.search,
   status: (r) => r.policyStatus,
   offering: (r) => ({ instanceType: r.policyInstance.instanceType, platform: r.policyInstance.platformCode, availabilityZone: r.zone }),
+  // The account is the last part of the search text (capacity-replica-db.ts, toRow).
+  account: (r) => r.search.slice(r.search.lastIndexOf('\u0001') + 1),
+  launchMs: (r) => r.launchMs,
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { ParsedLocalCapacityQuery, LocalSortColumn, PolicyMatch } from '../../../shared/ipc/offline.js';
+import type { CapacityFilters, ParsedLocalCapacityQuery, LocalSortColumn, PolicyMatch } from '../../../shared/ipc/offline.js';
 import { charMask, isExactByMask } from './char-mask.js';
 import { TextColumn } from './text-column.js';
 
@@ -12,6 +12,10 @@ export interface RowView<Row> {
   readonly status: (row: Row) => string;
   /** The values a searched offering is matched on. */
   readonly offering: (row: Row) => PolicyMatch;
+  /** The linked account's name, lower-case (the account filter). */
+  readonly account: (row: Row) => string;
+  /** When the policy launches (epoch ms), or null when unknown. */
+  readonly launchMs: (row: Row) => number | null;
 }
 
 interface SortOrder {
@@ -70,7 +74,9 @@ export class SortedRowIndex<Row> {
   } {
     const needle = query.text.trim().toLowerCase();
     const match = query.match;
-    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}`;
+    const filters = query.filters;
+    const account = filters?.account?.toLowerCase();
+    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${filters ? JSON.stringify(filters) : ''}`;
     const last = this.#last;
     const candidates =
       last && last.key === key && needle.startsWith(last.needle) ? last.matches : this.#displayOrder(query.sortBy, query.sortOrder);
@@ -89,6 +95,7 @@ export class SortedRowIndex<Row> {
       const index = candidates[i] as number;
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
       if (match && !sameOffering(this.#view.offering(this.#rows[index] as Row), match)) continue;
+      if (filters && !passes(this.#view, this.#rows[index] as Row, filters, account)) continue;
       if (scanned) {
         if (hits[index] === 0) continue;
       } else if (needle) {
@@ -214,4 +221,20 @@ function compare(keys: readonly Key[], a: number, b: number): number {
 
 function sameOffering(row: PolicyMatch, wanted: PolicyMatch): boolean {
   return row.instanceType === wanted.instanceType && row.platform === wanted.platform && row.availabilityZone === wanted.availabilityZone;
+}
+
+function passes<Row>(view: RowView<Row>, row: Row, filters: CapacityFilters, account: string | undefined): boolean {
+  if (account !== undefined && view.account(row) !== account) return false;
+  if (filters.instanceType !== undefined || filters.availabilityZone !== undefined) {
+    const offering = view.offering(row);
+    if (filters.instanceType !== undefined && offering.instanceType !== filters.instanceType) return false;
+    if (filters.availabilityZone !== undefined && offering.availabilityZone !== filters.availabilityZone) return false;
+  }
+  if (filters.launchFromMs !== undefined || filters.launchToMs !== undefined) {
+    const launch = view.launchMs(row);
+    if (launch === null) return false;
+    if (filters.launchFromMs !== undefined && launch < filters.launchFromMs) return false;
+    if (filters.launchToMs !== undefined && launch >= filters.launchToMs) return false;
+  }
+  return true;
 }
