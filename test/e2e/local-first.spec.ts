@@ -140,12 +140,23 @@ test('the service stops mid-session: the same views stay, actions are off, the a
   await expect(page.getByTestId('source-line')).toContainText('from the local copy');
   await nav(page).getByRole('button', { name: 'Search & purchase', exact: true }).click();
   await expect(page.getByTestId('needs-service')).toBeVisible();
+  // The ready policies the copy holds are still shown; buying one waits for the service.
+  await expect(page.getByTestId('ready-policy').first()).toBeVisible();
+  await expect(page.getByTestId('purchase-needs-service').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Purchase sc_/ })).toHaveCount(0);
 
-  // Back online: the banner offers live data, and the views read the service again.
+  // Back on the policy when the service returns: one moment of coming back, nothing more to click.
+  await page.getByTestId('ready-policy').first().getByRole('button', { name: /^Open / }).click();
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
   await clearFaults(app);
   await banner.getByRole('button', { name: 'Check connection' }).click();
-  await banner.getByRole('button', { name: 'Refresh with live data' }).click();
   await expect(banner).toHaveCount(0);
+  // The open view read again: live, its offline note gone, its actions back, no old error left in the status area.
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
+  await expect(page.getByTestId('actions-offline')).toHaveCount(0);
+  await expect(page.getByTestId('policy-actions').getByRole('button', { name: /Purchase/ })).toBeVisible();
+  await expect(page.getByTestId('replica-error')).toHaveCount(0);
+  await expect(page.getByText(/cannot be reached|UND_ERR|ECONN/)).toHaveCount(0);
   await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();
   await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
 });
@@ -193,6 +204,34 @@ test('offline, the DR policies of a remembered customer are still there, from th
   await page.getByTestId('cyber-row').first().click();
   await expect(page.getByTestId('actions-offline')).toContainText('DR termination needs the service');
   await expect(page.getByTestId('terminate')).toHaveCount(0);
+});
+
+test('the service goes away a minute after a DR list was read: the list is kept and shown with its age, with one message', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
+  await replicaReady(page);
+  // A customer read only now (after the copy's refresh): no sync kept its list.
+  const customer = alex.customers[1]!.cidExt;
+  await nav(page).getByRole('button', { name: 'Disaster recovery', exact: true }).click();
+  await page.getByLabel('External customer id').fill(customer);
+  await page.getByRole('button', { name: 'Show policies' }).click();
+  await expect(page.getByTestId('cyber-row').first()).toBeVisible();
+  const count = await page.getByTestId('cyber-row').count();
+
+  await addFault(app, { dropRate: 1 });
+  await nav(page).getByRole('button', { name: 'Overview', exact: true }).click();
+  await nav(page).getByRole('button', { name: 'Disaster recovery', exact: true }).click();
+  await expect(page.getByTestId('cyber-row')).toHaveCount(count, { timeout: 20_000 });
+  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+  await expect(page.getByText(/not in the local copy|Check the id for typos|live from the service/)).toHaveCount(0);
+
+  // A customer never read: said once, as a matter of being offline, not as an unknown customer.
+  await page.getByLabel('External customer id').fill('CUST-9999');
+  await page.getByRole('button', { name: 'Show policies' }).click();
+  await expect(page.getByText('This is not in the local copy on this computer')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/Check the id for typos/)).toHaveCount(0);
+  await expect(page.getByTestId('source-line')).toHaveCount(0);
+  await clearFaults(app);
 });
 
 test('no network at sign-in: the last user reviews the local copy without signing in', async ({ openApp, app, page }) => {
@@ -322,7 +361,6 @@ test.describe('a service that swallows requests (no answer, no refusal)', () => 
     await clearFaults(app);
     const banner = page.getByTestId('offline-banner');
     await banner.getByRole('button', { name: 'Check connection' }).click();
-    await banner.getByRole('button', { name: 'Refresh with live data' }).click();
     await expect(banner).toHaveCount(0);
     await openPolicy(first!.cidrId, 'service');
   });
