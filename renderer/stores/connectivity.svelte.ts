@@ -55,11 +55,8 @@ class ConnectivityStore {
       // A read the local copy answered because the service could not be reached says so in its origin.
       const origin = result.ok ? originOf(result.value) : null;
       const down = result.ok ? origin?.serviceUnreachable === true : result.error.kind === 'offline';
-      if (result.ok && origin?.source === 'service') {
-        this.serviceDown = false;
-        // A live answer while the app thought the service gone: that is the moment of coming back.
-        if (this.offline && this.reason === 'unreachable') void this.#comeBack();
-      }
+      // A live answer may have been asked before the service went away: only a check made now brings the app back.
+      if (result.ok && origin?.source === 'service') this.serviceDown = false;
       if (!down) return;
       this.serviceDown = true;
       void this.#unreachable();

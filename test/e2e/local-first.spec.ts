@@ -117,6 +117,7 @@ test('an action is written through at once: the canceled policy shows in the lis
 });
 
 test('the service stops mid-session: the same views stay, actions are off, the age is shown; back online they refresh', async ({ openApp, app }) => {
+  test.setTimeout(90_000);
   const page = await openApp();
   await signIn(page, alex.username, alex.password);
   await replicaReady(page);
@@ -156,7 +157,7 @@ test('the service stops mid-session: the same views stay, actions are off, the a
   await expect(page.getByTestId('actions-offline')).toHaveCount(0);
   await expect(page.getByTestId('policy-actions').getByRole('button', { name: /Purchase/ })).toBeVisible();
   await expect(page.getByTestId('replica-error')).toHaveCount(0);
-  await expect(page.getByText(/cannot be reached|UND_ERR|ECONN/)).toHaveCount(0);
+  await expect(page.getByText(/service cannot be reached|UND_ERR|ECONN/)).toHaveCount(0);
   await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();
   await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
 });
@@ -207,6 +208,7 @@ test('offline, the DR policies of a remembered customer are still there, from th
 });
 
 test('the service goes away a minute after a DR list was read: the list is kept and shown with its age, with one message', async ({ openApp, app }) => {
+  test.setTimeout(120_000);
   const page = await openApp();
   await signIn(page, alex.username, alex.password);
   await replicaReady(page);
@@ -228,7 +230,8 @@ test('the service goes away a minute after a DR list was read: the list is kept 
   // A customer never read: said once, as a matter of being offline, not as an unknown customer.
   await page.getByLabel('External customer id').fill('CUST-9999');
   await page.getByRole('button', { name: 'Show policies' }).click();
-  await expect(page.getByText('This is not in the local copy on this computer')).toBeVisible({ timeout: 20_000 });
+  // Reads are tried again a few times before the copy is asked: allow for those.
+  await expect(page.getByText('This is not in the local copy on this computer')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText(/Check the id for typos/)).toHaveCount(0);
   await expect(page.getByTestId('source-line')).toHaveCount(0);
   await clearFaults(app);
