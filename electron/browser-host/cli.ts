@@ -3,31 +3,30 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices } from '../services/app-services.js';
 import { defaultDataDir } from '../services/platform/data-dir.js';
 import { startBrowserHost, type DevRenderer } from './host-server.js';
+import { USAGE, parseHostArgs } from './cli-options.js';
 import { removeStaleLaunchFiles, writeLaunchFile, type LaunchFile } from './launch-file.js';
 
 /**
  * Runs Capacity Desk without Electron: the main-process services plus the
  * loopback host, opening Chromium in app mode when a display is there.
  */
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string' },
-    'data-dir': { type: 'string' },
-    'no-open': { type: 'boolean', default: false },
-    // `npm run dev` (scripts/dev.ts): the renderer from a Vite dev server on loopback, with hot reload.
-    'dev-renderer': { type: 'string' },
-    'dev-socket': { type: 'string' },
-    'dev-nonce': { type: 'string' },
-  },
-});
+const parsed = parseHostArgs(process.argv.slice(2));
+if (parsed.kind === 'help') {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (parsed.kind === 'error') {
+  process.stderr.write(`${parsed.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+const options = parsed.options;
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dataDir = values['data-dir'] ?? defaultDataDir();
+const dataDir = options.dataDir ?? defaultDataDir();
 // The data folder holds the launch files, the logs and the offline copy: the owner's alone.
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
 await removeStaleLaunchFiles(dataDir);
@@ -37,11 +36,11 @@ const host = await startBrowserHost({
   events: services.events,
   rendererDir: join(here, '..', 'renderer'),
   shimFile: join(here, 'api-shim.js'),
-  port: values.port ? Number(values.port) : 0,
+  port: options.port,
   reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
   log: (line) => services.logger.warn('browser-host', line),
   onLaunch: () => void launchFile?.remove(),
-  ...(values['dev-renderer'] ? { devRenderer: devRenderer(values['dev-renderer'], values['dev-socket'], values['dev-nonce']) } : {}),
+  ...(options.devRenderer ? { devRenderer: devRenderer(options.devRenderer, options.devSocket, options.devNonce) } : {}),
 });
 let launchFile: LaunchFile | null = null;
 /** Long enough to copy a printed link into a browser; still single-use. */
@@ -59,7 +58,7 @@ const shutdown = async (code = 0) => {
 process.on('SIGINT', () => void shutdown());
 process.on('SIGTERM', () => void shutdown());
 
-const browser = values['no-open'] ? null : findChromium();
+const browser = options.noOpen ? null : findChromium();
 if (browser && hasDisplay()) {
   console.log('Opening Capacity Desk in Chromium (app mode). Close its window to quit.');
   // The browser gets the address of a file only this user can read, never the code itself.

@@ -13,7 +13,7 @@ import { PRIVATE_FILE_MODE } from '../services/platform/private-files.js';
 export const electronSaveFileHost: SaveFileHost = {
   async save(request: SaveFileRequest) {
     const options: SaveDialogOptions = {
-      title: 'Export as CSV',
+      title: request.title ?? 'Export as CSV',
       defaultPath: join(app.getPath('downloads'), request.suggestedName),
       filters: [{ name: request.filter.name, extensions: [...request.filter.extensions] }],
       properties: ['createDirectory', 'showOverwriteConfirmation'],
@@ -27,11 +27,11 @@ export const electronSaveFileHost: SaveFileHost = {
 };
 
 /** Writes beside the target and renames, so a failed write never leaves half a file under the chosen name. */
-async function writeWhole(path: string, content: string): Promise<void> {
+async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     // An export of customers' policies is for the person who made it: 0600 like every file the app writes.
-    await writeFile(temp, content, { encoding: 'utf8', flush: true, mode: PRIVATE_FILE_MODE });
+    await writeFile(temp, content, typeof content === 'string' ? { encoding: 'utf8', flush: true, mode: PRIVATE_FILE_MODE } : { flush: true, mode: PRIVATE_FILE_MODE });
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);

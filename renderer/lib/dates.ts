@@ -144,3 +144,20 @@ export function formatAge(iso: string, now: Date = new Date()): string {
 export function isStale(iso: string, now: Date = new Date()): boolean {
   return now.getTime() - Date.parse(iso) > DAY_MS;
 }
+
+/**
+ * "2026-11-30T14:05": an instant as this computer's wall clock, without a zone,
+ * which is how a spreadsheet keeps a date (exports write it so the file shows
+ * what the screen showed); null when the text is not a date.
+ */
+export function localWallClock(iso: string | undefined): string | null {
+  const date = iso === undefined ? null : parsed(iso);
+  if (!date) return null;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(date.getFullYear()).padStart(4, '0')}-${two(date.getMonth() + 1)}-${two(date.getDate())}T${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** "2026-11-26": today on this computer's calendar, for dated file names. */
+export function localDateStamp(at: Date = new Date()): string {
+  return localWallClock(at.toISOString())?.slice(0, 10) ?? '';
+}

@@ -1,64 +1,33 @@
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { LocalCapacityQuery } from '../../shared/ipc/offline.js';
-import type { CollectResult } from '../components/export/collect.js';
+import type { SaveSheetInput } from '../../shared/ipc/export-sheet.js';
+import type { AppError } from '../../shared/ipc/result.js';
+import { exportSheet, type CapacityColumn } from '../components/capacity/capacity-columns.js';
 import { api } from '../lib/api.js';
 
 /** The most rows one export carries (the CSV channel's limit). */
 const EXPORT_MAX_ROWS = 20_000;
 const WINDOW = 500;
 
-const HEADER = [
-  'Policy ID',
-  'Policy name',
-  'Status',
-  'Account',
-  'Customer',
-  'Instance type',
-  'Quantity',
-  'Platform',
-  'Availability zone',
-  'Launch',
-  'End',
-  'Auto-renewal',
-  'Our price',
-  'Currency',
-  'Savings %',
-  'Created',
-];
-
-function cells(row: CapacityRow, currency: string | null, customerOf: (row: CapacityRow) => string | null): (string | number | boolean | null)[] {
-  return [
-    row.cidrId,
-    row.policyName ?? null,
-    row.policyStatus ?? null,
-    row.cspAccountName ?? null,
-    customerOf(row),
-    row.policyInstance?.instanceType ?? null,
-    row.policyInstance?.qty ?? null,
-    row.policyInstance?.platformCode ?? null,
-    row.cspRegion?.availabilityZoneId ?? null,
-    row.capacityConfiguration?.launchDateTime ?? null,
-    row.capacityConfiguration?.endDateTime ?? null,
-    row.capacityConfiguration?.autoRenewalEnabled ?? null,
-    row.pricing?.ourPrice ?? null,
-    // Named on every row, so a filtered or pasted part of the sheet still says it; "not set" until the environment has one.
-    row.pricing?.ourPrice === undefined ? null : (currency ?? 'not set'),
-    row.pricing?.savingsPercentage ?? null,
-    row.createdDate ?? null,
-  ];
-}
+export type SheetRows = Pick<SaveSheetInput, 'columns' | 'rows'>;
+export type CollectSheetResult = { ok: true; data: SheetRows } | { ok: false; error: AppError };
 
 /**
- * Every row of the capacity list as it is shown (status, customer, search and
- * sort applied), in windows, for "Export CSV", each with its customer's name.
+ * Every row of the capacity list as it is shown (status, search and sort
+ * applied), in windows, with the columns shown and their labels, for the
+ * CSV and XLSX exports.
  */
-export async function collectCapacityExport(list: {
+export async function collectCapacityExport(
+  columns: readonly CapacityColumn[],
+  list: {
   readonly status: LocalCapacityQuery['status'] | null;
   readonly text: string;
   readonly sortBy: NonNullable<LocalCapacityQuery['sortBy']>;
   readonly sortOrder: NonNullable<LocalCapacityQuery['sortOrder']>;
-  readonly customer?: LocalCapacityQuery['customer'] | null;
-}, currency: string | null, customerOf: (row: CapacityRow) => string | null = () => null): Promise<CollectResult> {
+    readonly customer?: LocalCapacityQuery['customer'] | null;
+    readonly queryFilters?: LocalCapacityQuery['filters'];
+  },
+): Promise<CollectSheetResult> {
   const rows: CapacityRow[] = [];
   for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += WINDOW) {
     const result = await api.capacity.list({
@@ -69,6 +38,7 @@ export async function collectCapacityExport(list: {
       sortOrder: list.sortOrder,
       ...(list.status ? { status: list.status } : {}),
       ...(list.customer ? { customer: list.customer } : {}),
+      ...(list.queryFilters ? { filters: list.queryFilters } : {}),
     });
     if (!result.ok) return { ok: false, error: result.error };
     rows.push(...result.value.rows);
@@ -76,5 +46,5 @@ export async function collectCapacityExport(list: {
     // The service's pages are smaller than a window: go on from where the answer ended.
     offset = result.value.offset + result.value.rows.length - WINDOW;
   }
-  return { ok: true, data: { header: HEADER, rows: rows.slice(0, EXPORT_MAX_ROWS).map((row) => cells(row, currency, customerOf)) } };
+  return { ok: true, data: exportSheet(columns, rows.slice(0, EXPORT_MAX_ROWS)) };
 }

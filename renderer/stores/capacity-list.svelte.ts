@@ -14,18 +14,21 @@ import { sessionScope } from '../lib/session-scope.js';
 import { nowIso } from '../lib/dates.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
 import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
+import { FilterForm, NO_FILTERS, queryFilters, type FilterProblem } from '../lib/capacity-filters.js';
 
 /** Rows per window asked of the main process: the service's largest page, so before the first sync a window is one page. */
 export const LIST_PAGE_SIZE = PAGING.maxPageSize;
 /** How long a scroll must rest before pages are fetched (a fast fling fetches only where it stops). */
 const FETCH_SETTLE_MS = 70;
 const MAX_PARALLEL_FETCHES = 3;
-const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savingsPercentage']);
+const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savings', 'savingsPercentage']);
 
 const ListPrefs = z.object({
   status: CapacityStatus.nullable(),
   sortBy: LocalSortColumn.catch('createdDate'),
   sortOrder: SortOrder,
+  /** Account, instance type, zone and launch window, as typed. */
+  filters: FilterForm.catch(NO_FILTERS),
   /** The first row in view: the "page" the user was on. */
   topIndex: z.number().int().min(0),
 });
@@ -47,6 +50,10 @@ class CapacityListStore {
   /** One customer's policies (a key of the book), those of no customer, or all (null); answered by the local copy. */
   customer = $state<CustomerFilter | null>(null);
   sortBy = $state<LocalSortColumn>('createdDate');
+  /** The filters beside the status, as typed; applied while the local copy answers. */
+  filters = $state.raw<FilterForm>(NO_FILTERS);
+  /** What is wrong with a typed filter (then the list keeps the last good filters). */
+  filterProblem = $state<FilterProblem | null>(null);
   sortOrder = $state<SortOrder>(PAGING.defaultSortOrder);
   /** Where the rows on screen came from, and when they were fetched. */
   origin = $state<Origin | null>(null);
@@ -173,6 +180,38 @@ class CapacityListStore {
     this.#restart();
   }
 
+  /** New filters beside the status; a date that is not a day is said and changes nothing else. */
+  setFilters(form: FilterForm): void {
+    this.#restorePrefs();
+    const checked = queryFilters(form);
+    if (!checked.ok) {
+      this.filterProblem = checked.problem;
+      return;
+    }
+    this.filterProblem = null;
+    if (JSON.stringify(form) === JSON.stringify(this.filters)) return;
+    this.filters = form;
+    this.#restart();
+  }
+
+  /** The filters as the main process reads them (the last good ones). */
+  get queryFilters() {
+    const checked = queryFilters(this.filters);
+    return checked.ok ? checked.filters : undefined;
+  }
+
+  /** A saved view: its status, search, sort and filters at once (one fetch, not four). */
+  applyView(view: { status: CapacityStatus | null; text: string; sortBy: LocalSortColumn; sortOrder: SortOrder; filters: FilterForm }): void {
+    this.#restorePrefs();
+    this.status = view.status;
+    this.text = view.text;
+    this.sortBy = view.sortBy;
+    this.sortOrder = view.sortOrder;
+    this.filters = queryFilters(view.filters).ok ? view.filters : NO_FILTERS;
+    this.filterProblem = null;
+    this.#restart();
+  }
+
   setText(text: string): void {
     this.#restorePrefs();
     if (text === this.text) return;
@@ -277,6 +316,7 @@ class CapacityListStore {
       sortOrder: this.sortOrder,
       ...(this.status ? { status: this.status } : {}),
       ...(this.customer ? { customer: this.customer } : {}),
+      ...(this.queryFilters ? { filters: this.queryFilters } : {}),
     });
     this.fetching--;
     if (!ticket.current()) return;
@@ -323,6 +363,7 @@ class CapacityListStore {
     this.status = saved.status;
     this.sortBy = saved.sortBy;
     this.sortOrder = saved.sortOrder;
+    this.filters = saved.filters;
     this.topIndex = saved.topIndex;
   }
 
@@ -334,7 +375,7 @@ class CapacityListStore {
   #savePrefs(): void {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = undefined;
-    const prefs: ListPrefs = { status: this.status, sortBy: this.sortBy, sortOrder: this.sortOrder, topIndex: this.topIndex };
+    const prefs: ListPrefs = { status: this.status, sortBy: this.sortBy, sortOrder: this.sortOrder, filters: this.filters, topIndex: this.topIndex };
     savePersisted(LIST_PREFS_KEY, prefs);
   }
 }

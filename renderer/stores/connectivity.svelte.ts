@@ -31,6 +31,11 @@ class ConnectivityStore {
   syncing = $state(false);
   /** The last read of the live service could not reach it. */
   serviceDown = $state(false);
+  /**
+   * Bumped at each return to the live service: the open view is mounted again,
+   * so it reads again, and its old errors and offline notes go with it.
+   */
+  returned = $state(0);
   /** The unreadable copy the user dismissed (by when it was found), so the notice stays away for it. */
   dismissedUnreadable = $state<string | null>(null);
   #probe: ReturnType<typeof setInterval> | null = null;
@@ -50,6 +55,7 @@ class ConnectivityStore {
       // A read the local copy answered because the service could not be reached says so in its origin.
       const origin = result.ok ? originOf(result.value) : null;
       const down = result.ok ? origin?.serviceUnreachable === true : result.error.kind === 'offline';
+      // A live answer may have been asked before the service went away: only a check made now brings the app back.
       if (result.ok && origin?.source === 'service') this.serviceDown = false;
       if (!down) return;
       this.serviceDown = true;
@@ -65,11 +71,17 @@ class ConnectivityStore {
     });
     // Whose copy it is changes with the session: its status is read again each time.
     const stopSession = api.on('session.changed', () => void this.refreshStatus());
+    // The computer's network came back: ask the service at once rather than at the next probe.
+    const onOnline = () => {
+      if (this.offline && this.reason === 'unreachable') void this.checkNow();
+    };
+    globalThis.addEventListener?.('online', onOnline);
     void this.refreshStatus();
     return () => {
       stopResults();
       stopProgress();
       stopSession();
+      globalThis.removeEventListener?.('online', onOnline);
       this.#stopProbe();
     };
   }
@@ -109,12 +121,28 @@ class ConnectivityStore {
     return null;
   }
 
-  /** Back to the live service (after "Refresh" once it is reachable, or by choice). */
+  /** Back to the live service by choice (after working offline, or leaving a review). */
   async goOnline(): Promise<void> {
     if (this.reason !== 'unreachable') await api.offline.leave();
+    await this.#comeBack();
+  }
+
+  /**
+   * One moment of coming back: offline ends, old failures are dropped, the
+   * open view reads again (live, with its actions), and the copy is refreshed.
+   */
+  async #comeBack(): Promise<void> {
+    if (!this.offline) return;
+    const wasReview = this.reason === 'review';
     this.offline = false;
     this.reachable = false;
+    this.serviceDown = false;
+    this.syncError = null;
     this.#stopProbe();
+    this.returned += 1;
+    capacityList.refresh();
+    // A review without signing in has no session to refresh with: the sign-in screen comes first.
+    if (!wasReview && !this.running) await this.sync();
   }
 
   async sync(): Promise<void> {
@@ -159,15 +187,17 @@ class ConnectivityStore {
     this.#probe = null;
   }
 
-  /** Asks the service for something small; success means it is back. */
   dismissUnreadable(): void {
     this.dismissedUnreadable = this.unreadable?.detectedAt ?? null;
   }
 
+  /** Asks the service for something small; when it answers after it could not be reached, the app is back at once. */
   async checkNow(): Promise<boolean> {
     const result = await api.network.checkService();
-    this.reachable = result.ok && result.value.reachable;
-    return this.reachable;
+    const reachable = result.ok && result.value.reachable;
+    this.reachable = reachable;
+    if (reachable && this.offline && this.reason === 'unreachable') await this.#comeBack();
+    return reachable;
   }
 }
 

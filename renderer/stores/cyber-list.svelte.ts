@@ -104,6 +104,7 @@ class CyberListStore {
       this.nameInput = '';
       this.appliedName = '';
       this.items = [];
+      this.origin = null;
       this.total = 0;
       this.loaded = false;
     }

@@ -34,6 +34,7 @@ export const CHANNELS = [
   'offline.wipe',
   'overview.summary',
   'files.saveCsv',
+  'files.saveSheet',
   'app.info',
   'updates.status',
   'updates.check',

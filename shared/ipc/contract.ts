@@ -9,6 +9,7 @@ import { CancelResult, CustomerId, DemoAccount, DemoSignInInput, PolicyRef, Prof
 import { CacheStatus, LocalCapacityQuery, SyncProgress as OfflineSyncProgress, SyncSummary } from './offline.js';
 import { NetworkStatus, ProfileIdInput, ProfileInput, RememberCustomerInput, SessionExpiring } from './models.js';
 import { SaveCsvInput, SaveCsvResult } from './models.js';
+import { SaveSheetInput, SaveSheetResult } from './export-sheet.js';
 import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from './desktop.js';
 import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
@@ -110,6 +111,7 @@ export const CONTRACT = {
   // Writes a file only where the person chooses it in the save dialog. The largest legitimate input is an
   // export of the longest list (20,000 rows; about 8 MB as JSON, see test/integration/browser-host-limits.test.ts).
   'files.saveCsv': { input: SaveCsvInput, output: SaveCsvResult, effect: 'local', maxInputBytes: 16 * 1024 * 1024 },
+  'files.saveSheet': { input: SaveSheetInput, output: SaveSheetResult, effect: 'local', maxInputBytes: 16 * 1024 * 1024 },
   'app.info': { input: NoInput, output: AppInfo, effect: 'local' },
   'updates.status': { input: NoInput, output: UpdateState, effect: 'local' },
   // Asks the update server, not the service: an unreachable update server says nothing about the service.

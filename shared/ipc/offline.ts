@@ -19,6 +19,7 @@ export const LOCAL_SORT_COLUMNS = [
   'end',
   'autoRenewal',
   'ourPrice',
+  'savings',
   'savingsPercentage',
 ] as const;
 export const LocalSortColumn = z.enum(LOCAL_SORT_COLUMNS);
@@ -31,6 +32,24 @@ export const PolicyMatch = z.object({
   availabilityZone: z.string().max(100),
 });
 export type PolicyMatch = z.infer<typeof PolicyMatch>;
+
+/** A calendar day as the filters send it: this computer's day, written YYYY-MM-DD. */
+export const DayText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'A date is written YYYY-MM-DD.' });
+
+/**
+ * Exact filters beside the status (answered by the local copy only): a linked
+ * account (as the service names it, any case), an instance type, a zone, and a
+ * window the launch falls in, as instants (the renderer turns its local days
+ * into them): from inclusive, to exclusive.
+ */
+export const CapacityFilters = z.object({
+  account: z.string().trim().min(1).max(200).optional(),
+  instanceType: z.string().trim().min(1).max(100).optional(),
+  availabilityZone: z.string().trim().min(1).max(100).optional(),
+  launchFromMs: z.number().int().optional(),
+  launchToMs: z.number().int().optional(),
+});
+export type CapacityFilters = z.infer<typeof CapacityFilters>;
 
 /** One window of the cached capacity list: filter, free-text search and sort happen in the main process. */
 export const LocalCapacityQuery = z.object({
@@ -50,6 +69,7 @@ export const LocalCapacityQuery = z.object({
    * them. Made by the main process from `customer` and the book; answered by the local copy only.
    */
   accounts: z.object({ keys: z.array(z.string().max(500)).max(100_000), inside: z.boolean() }).optional(),
+  filters: CapacityFilters.optional(),
 });
 export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
 /** A query as the main process reads it: every default filled in. */

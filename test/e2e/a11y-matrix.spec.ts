@@ -96,7 +96,8 @@ class Findings {
 /** Cells of the capacity grid whose text does not fit (cut off or ellipsed), by column header. */
 async function truncatedCells(grid: Locator, headers: readonly string[]): Promise<string[]> {
   return grid.evaluate((element, wanted) => {
-    const names = [...element.querySelectorAll('[role="columnheader"]')].map((h) => (h.querySelector('[aria-hidden="true"]') ?? h).textContent?.trim() ?? '');
+    // A sortable header's label is its SortButton's label; an abbreviated one is its visible (aria-hidden) text.
+    const names = [...element.querySelectorAll('[role="columnheader"]')].map((h) => (h.querySelector('.sort-label, [aria-hidden="true"]') ?? h).textContent?.trim() ?? '');
     const problems: string[] = [];
     for (const header of wanted) {
       const column = names.indexOf(header);
@@ -205,7 +206,7 @@ for (const configuration of CONFIGURATIONS) {
       await found.axe(page, at('capacity list'));
       await found.layout(page, at('capacity list'));
       if (configuration.viewport.width >= 1280) {
-        for (const problem of await truncatedCells(grid, ['Instances', 'Launch – end'])) found.add(at(`capacity list: ${problem}`));
+        for (const problem of await truncatedCells(grid, ['Instances', 'Launch', 'End', 'Status'])) found.add(at(`capacity list: ${problem}`));
       }
       if (zoomed) {
         const rows = await fullyVisibleRows(grid);

@@ -110,7 +110,9 @@ test('purchase from the detail: a confirmation with the prices, then the policy 
   await expect(page.locator('[data-testid="detail-cidr"] ~ [data-status]').first()).toHaveAttribute('data-status', 'ACTIVE');
   await expect(page.getByTestId('group-policy')).toContainText('Queued for start');
   await expect(page.getByTestId('config-value-vpc')).toHaveText('default');
-  await expect(page.getByTestId('config-value-securityGroup')).toHaveText('none');
+  // The service's "none" is said in words, as an empty field.
+  await expect(page.getByTestId('config-value-securityGroup')).toHaveText('Not set');
+  await expect(page.getByTestId('config-value-sshPairKey')).toHaveText('Not set');
   await expect(page.getByTestId('config-value-ebsVolumeSize')).toHaveText('10 GB');
   await expect(actions(page).getByRole('button', { name: 'Cancel policy…' })).toBeVisible();
   expect(await requestCount(app, 'purchaseCapacity')).toBe(1);

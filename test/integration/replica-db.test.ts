@@ -178,4 +178,38 @@ describe('capacity replica database', () => {
     expect(replica.overview(asOf)).toEqual(summarizeCapacities(after, asOf));
     replica.close();
   });
+
+  it('filters by account (any case), instance type, zone and launch window alike in SQL and in the index, against a plain scan', async () => {
+    const policies = syntheticPolicies(1_500);
+    const p = policies[42]!;
+    const from = Date.parse(p.capacityConfiguration.launchDateTime) - 20 * 86_400_000;
+    const to = from + 60 * 86_400_000;
+    const cases = [
+      { account: p.cspAccountName.toUpperCase() },
+      { instanceType: p.policyInstance.instanceType },
+      { availabilityZone: p.cspRegion.availabilityZoneId, launchFromMs: from },
+      { launchFromMs: from, launchToMs: to, account: p.cspAccountName },
+      { account: '__proto__' },
+    ];
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'f.db'), randomBytes(32)));
+    await replica.replaceAll(policies, new Date().toISOString());
+    const plain = (filters: (typeof cases)[number]) =>
+      policies
+        .filter((x) => !('account' in filters) || x.cspAccountName.toLowerCase() === filters.account!.toLowerCase())
+        .filter((x) => !('instanceType' in filters) || x.policyInstance.instanceType === filters.instanceType)
+        .filter((x) => !('availabilityZone' in filters) || x.cspRegion.availabilityZoneId === filters.availabilityZone)
+        .filter((x) => !('launchFromMs' in filters) || Date.parse(x.capacityConfiguration.launchDateTime) >= filters.launchFromMs!)
+        .filter((x) => !('launchToMs' in filters) || Date.parse(x.capacityConfiguration.launchDateTime) < filters.launchToMs!)
+        .map((x) => x.cidrId)
+        .sort();
+    const bySql = cases.map((filters) => replica.query({ ...query, filters, limit: 500 }).rows.map((r) => r.cidrId).sort());
+    replica.load();
+    cases.forEach((filters, i) => {
+      const expected = plain(filters);
+      if (i < 4) expect(expected.length, JSON.stringify(filters)).toBeGreaterThan(0);
+      expect.soft(bySql[i], `sql ${JSON.stringify(filters)}`).toEqual(expected);
+      expect.soft(replica.query({ ...query, filters, limit: 500 }).rows.map((r) => r.cidrId).sort(), `index ${JSON.stringify(filters)}`).toEqual(expected);
+    });
+    replica.close();
+  });
 });

@@ -1,17 +1,24 @@
 import { answer, resetFakeApi, settle } from './support/fake-api.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CacheStatus } from '../../shared/ipc/offline.js';
+import type { CacheStatus, SyncSummary } from '../../shared/ipc/offline.js';
 import { api } from '../../renderer/lib/api.js';
 import { connectivity } from '../../renderer/stores/connectivity.svelte.js';
-import { FROM_COPY, SERVICE_NOW, UNREACHABLE, overviewOf } from './support/fixtures.js';
+import { FROM_COPY, SERVICE_NOW, UNREACHABLE, overviewOf, windowOf } from './support/fixtures.js';
+import { calls } from './support/fake-api.js';
 
 const withCopy: CacheStatus = { persistent: true, fetchedAt: { capacities: '2026-11-22T03:00:00.000Z' }, capacityCount: 3, discarded: 0 };
+const SUMMARY: SyncSummary = { capacities: 3, capacitiesLeftOut: 0, details: 0, accounts: 0, cyberPolicies: 0, customers: 0, durationMs: 1, fetchedAt: '2026-11-23T03:00:00.000Z' };
 const noCopy: CacheStatus = { persistent: true, fetchedAt: {}, capacityCount: 0, discarded: 0 };
 
 let stop: () => void = () => undefined;
 beforeEach(async () => {
   resetFakeApi();
   answer('offline.status', () => ({ ok: true, value: withCopy }));
+  // Coming back online refreshes the copy and the list on screen.
+  answer('offline.sync', () => ({ ok: true, value: SUMMARY }));
+  answer('capacity.list', () => ({ ok: true, value: windowOf([], 0) }));
+  // The main process's progress events end each refresh; this fake sends none.
+  connectivity.progress = null;
   stop = connectivity.start();
   await settle();
 });
@@ -53,5 +60,33 @@ describe('connectivity', () => {
     await settle();
     expect(connectivity.serviceDown).toBe(true);
     expect(connectivity.offline).toBe(false);
+  });
+
+  it('comes back in one moment when a check finds the service: offline ends, the view is mounted again, old errors clear, the copy refreshes', async () => {
+    answer('overview.summary', () => ({ ok: false, error: UNREACHABLE }));
+    await api.overview.summary();
+    await settle();
+    expect(connectivity.offline).toBe(true);
+    connectivity.syncError = UNREACHABLE;
+    const returned = connectivity.returned;
+
+    answer('network.checkService', () => ({ ok: true, value: { reachable: false, checkedAt: '2026-11-23T03:00:00.000Z' } }));
+    expect(await connectivity.checkNow()).toBe(false);
+    expect(connectivity.offline).toBe(true);
+
+    // A live answer that was asked before the service went away does not flip the app back by itself.
+    answer('overview.summary', () => ({ ok: true, value: overviewOf(1, SERVICE_NOW) }));
+    await api.overview.summary();
+    await settle();
+    expect(connectivity.offline).toBe(true);
+
+    answer('network.checkService', () => ({ ok: true, value: { reachable: true, checkedAt: '2026-11-23T03:01:00.000Z' } }));
+    const before = calls.length;
+    expect(await connectivity.checkNow()).toBe(true);
+    expect(connectivity.offline).toBe(false);
+    expect(connectivity.serviceDown).toBe(false);
+    expect(connectivity.syncError).toBeNull();
+    expect(connectivity.returned).toBe(returned + 1);
+    expect(calls.slice(before).map((call) => call.channel)).toContain('offline.sync');
   });
 });

@@ -20,6 +20,7 @@ const SORT_KEYS: Readonly<Record<LocalSortColumn, (p: CapacityPolicy) => Key>> =
   end: (p) => Date.parse(p.capacityConfiguration.endDateTime),
   autoRenewal: (p) => (p.capacityConfiguration.autoRenewalEnabled ? 1 : 0),
   ourPrice: (p) => p.pricing.ourPrice,
+  savings: (p) => p.pricing.savings,
   savingsPercentage: (p) => p.pricing.savingsPercentage,
 };
 
@@ -29,6 +30,10 @@ export const POLICY_VIEW: RowView<CapacityPolicy> = {
   status: (p) => p.policyStatus,
   offering: (p) => ({ instanceType: p.policyInstance.instanceType, platform: p.policyInstance.platformCode, availabilityZone: p.cspRegion.availabilityZoneId }),
   account: (p) => accountKey(p.cspAccountName),
+  launchMs: (p) => {
+    const at = Date.parse(p.capacityConfiguration.launchDateTime);
+    return Number.isNaN(at) ? null : at;
+  },
 };
 
 export class CapacityIndex extends SortedRowIndex<CapacityPolicy> {

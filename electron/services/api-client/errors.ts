@@ -124,7 +124,7 @@ export function classifyNetworkFailure(error: unknown, baseUrl: string): Network
       message:
         code === 'ECONNREFUSED'
           ? `${host} refused the connection: the service is not running there or cannot be reached.`
-          : `${host} cannot be reached from this network (${code}).`,
+          : `${host} cannot be reached from this network.`,
     });
   }
   if (code === PROXY_UNUSABLE_CODE) {
@@ -145,7 +145,8 @@ export function classifyNetworkFailure(error: unknown, baseUrl: string): Network
     });
   }
   return {
-    error: { kind: 'offline', message: `The connection to ${host} was lost${code ? ` (${code})` : ''}. Check your network and try again.` },
+    // The code (UND_ERR_SOCKET and the like) is for the log, not for people: the words say what happened.
+    error: { kind: 'offline', message: `The connection to ${host} was lost. Check your network and try again.` },
     delivery: 'unknown',
     connectionLost: code === undefined || LOST_CODES.has(code),
   };

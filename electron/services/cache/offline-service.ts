@@ -286,6 +286,21 @@ export class OfflineService {
     await (await this.cache())?.writeRecord('cyberViews', cidrId, view);
   }
 
+  /**
+   * Write-through of a page of a customer's DR list read online: its policies
+   * join the ones kept for that customer (a page is not the whole list, so
+   * nothing kept is dropped), so the list opened a minute ago is there offline.
+   */
+  async rememberCyberPage(customerId: string, items: readonly CyberListItem[]): Promise<void> {
+    const cache = await this.cache();
+    if (!cache) return;
+    const id = customerId.toUpperCase();
+    const kept = (await cache.readRecord('cyberLists', id))?.value ?? [];
+    const byId = new Map(kept.map((item) => [item.cidrId, item]));
+    for (const item of items) byId.set(item.cidrId, item);
+    await cache.writeRecord('cyberLists', id, [...byId.values()]);
+  }
+
   async rememberAccounts(accounts: LinkedAccountList): Promise<void> {
     const cache = await this.cache();
     await cache?.write('accounts', accounts);

@@ -5,7 +5,10 @@ import type { ParsedInput } from '../../../shared/ipc/contract.js';
 export interface SaveFileRequest {
   /** A safe file name with its extension, offered in the dialog. */
   readonly suggestedName: string;
-  readonly content: string;
+  /** Text is written as UTF-8; bytes (an XLSX file) as they are. */
+  readonly content: string | Uint8Array;
+  /** The dialog's title; "Export as CSV" when not given. */
+  readonly title?: string;
   readonly filter: { readonly name: string; readonly extensions: readonly string[] };
 }
 
@@ -45,7 +48,7 @@ export async function saveCsv(input: ParsedInput<'files.saveCsv'>, host: SaveFil
 }
 
 /** A file made in the main process goes where the host puts it: a save dialog, or back to the page as a download. */
-export async function deliverFile(request: SaveFileRequest, rows: number, host: SaveFileHost | undefined): Promise<SaveCsvResult> {
+export async function deliverFile(request: SaveFileRequest & { readonly content: string }, rows: number, host: SaveFileHost | undefined): Promise<SaveCsvResult> {
   if (!host) return { outcome: 'download', fileName: request.suggestedName, content: request.content, rows };
   const saved = await host.save(request);
   if (!saved) return { outcome: 'canceled' };

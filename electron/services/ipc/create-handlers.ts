@@ -3,6 +3,7 @@ import type { OfflineService } from '../cache/offline-service.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import { deliverFile, safeFileName, saveCsv, type SaveFileHost } from '../files/save-file.js';
 import { calendarOfMilestones } from '../worklist/calendar-export.js';
+import { saveSheet } from '../files/save-sheet.js';
 import type { MoneyLock } from '../money/money-lock.js';
 import { MoneyActions } from '../money/money-actions.js';
 import { PolicyRepository } from '../repository/policy-repository.js';
@@ -179,6 +180,7 @@ export function createHandlers({
       entries: drift.entries(),
     }),
     'files.saveCsv': (input) => saveCsv(input, saveFile),
+    'files.saveSheet': (input) => saveSheet(input, saveFile),
 
     'profiles.save': (input) => profileEditor.save(input),
     'profiles.remove': (input) => profileEditor.remove(input),

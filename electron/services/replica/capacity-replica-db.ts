@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
+import { accountKey } from '../../../shared/customers/matching.js';
 
 const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
@@ -38,6 +39,7 @@ const ORDER_BY: Readonly<Record<LocalSortColumn, string>> = {
   end: 'end_ms',
   autoRenewal: 'auto_renewal',
   ourPrice: 'our_price',
+  savings: 'savings',
   savingsPercentage: 'savings_pct',
 };
 
@@ -118,7 +120,7 @@ export class CapacityReplicaDb {
     this.#read = read;
     this.file = file;
     // The customer filter's key of a row, as the in-memory index reads it (one call a row: a scan stays linear in the rows).
-    read.function('account_of', { deterministic: true }, (search: unknown) => accountOfSearchText(String(search)));
+    read.function('account_of', { deterministic: true }, (search: unknown) => accountKey(accountOfSearchText(String(search))));
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
         launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account)
@@ -284,6 +286,28 @@ export class CapacityReplicaDb {
       // The account is the search text's last part (accountOfSearchText); the keys are lower case, as that text is.
       where.push(`account_of(search) ${query.accounts.inside ? '' : 'NOT '}IN (SELECT value FROM json_each(@accountKeys))`);
       params.accountKeys = JSON.stringify(query.accounts.keys);
+    }
+    const filters = query.filters;
+    if (filters?.account !== undefined) {
+      // Compared as the customer filter and the in-memory index compare it (accountKey).
+      where.push('account_of(search) = @account');
+      params.account = accountKey(filters.account);
+    }
+    if (filters?.instanceType !== undefined) {
+      where.push('instance_type = @instanceType');
+      params.instanceType = filters.instanceType;
+    }
+    if (filters?.availabilityZone !== undefined) {
+      where.push('zone = @zone');
+      params.zone = filters.availabilityZone;
+    }
+    if (filters?.launchFromMs !== undefined) {
+      where.push('launch_ms >= @launchFrom');
+      params.launchFrom = filters.launchFromMs;
+    }
+    if (filters?.launchToMs !== undefined) {
+      where.push('launch_ms < @launchTo');
+      params.launchTo = filters.launchToMs;
     }
     const needle = query.text.trim().toLowerCase();
     if (needle) {

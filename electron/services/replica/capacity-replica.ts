@@ -23,6 +23,7 @@ const SORT_KEYS: Readonly<Record<LocalSortColumn, (row: SlimCapacityRow) => Key>
   end: (r) => r.endMs ?? Number.NaN,
   autoRenewal: (r) => (r.capacityConfiguration.autoRenewalEnabled ? 1 : 0),
   ourPrice: (r) => r.ourPrice ?? Number.NaN,
+  savings: (r) => r.pricing.savings,
   savingsPercentage: (r) => r.savingsPercentage ?? Number.NaN,
 };
 
@@ -32,6 +33,7 @@ const SLIM_VIEW: RowView<SlimCapacityRow> = {
   status: (r) => r.policyStatus,
   offering: (r) => ({ instanceType: r.policyInstance.instanceType, platform: r.policyInstance.platformCode, availabilityZone: r.zone }),
   account: (r) => accountKey(accountOfSearchText(r.search)),
+  launchMs: (r) => r.launchMs,
 };
 
 /**

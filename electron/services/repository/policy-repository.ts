@@ -1,5 +1,5 @@
 import { CapacityView, type CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { CyberListInput } from '../../../shared/api/cyber.js';
+import { CyberListItem, type CyberListInput } from '../../../shared/api/cyber.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
 import { completeAccounts, completeCapacityView, completeCyberView, type CapacityDetail, type CapacityRow, type CyberDetail } from '../../../shared/api/readers.js';
 import { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
@@ -145,6 +145,12 @@ export class PolicyRepository {
         for (const item of page.data) {
           if (typeof item.terminationTriggered === 'boolean') this.#deps.observe(item.cidrId, { kind: 'cyber', terminated: item.terminationTriggered });
         }
+        // Kept as read (only items that read in full), so the list is there offline, marked with its age.
+        const whole = page.data.flatMap((item) => {
+          const parsed = CyberListItem.safeParse(item);
+          return parsed.success ? [parsed.data] : [];
+        });
+        if (whole.length > 0) this.#keep(this.#deps.offline.rememberCyberPage(customerId, whole));
         return { ...page, origin: live(this.#now()) };
       },
       async () => {
@@ -243,7 +249,8 @@ export class PolicyRepository {
     if (this.#localOnly()) {
       const local = await fromReplica();
       if (local) return local;
-      throw new AppFailure({ kind: 'not-found', message: 'This is not in the local copy on this computer. It can be read once you are online.' });
+      // Offline, not "not found": the service was not asked, so nothing says the policy or customer does not exist.
+      throw new AppFailure({ kind: 'offline', message: 'This is not in the local copy on this computer. It can be read once you are online.' });
     }
     // The service just failed to answer: what the copy holds is shown at once instead of after another timeout.
     if (this.#breaker.open) {

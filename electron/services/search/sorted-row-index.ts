@@ -1,6 +1,7 @@
-import type { ParsedLocalCapacityQuery, LocalSortColumn, PolicyMatch } from '../../../shared/ipc/offline.js';
+import type { CapacityFilters, ParsedLocalCapacityQuery, LocalSortColumn, PolicyMatch } from '../../../shared/ipc/offline.js';
 import { charMask, isExactByMask } from './char-mask.js';
 import { TextColumn } from './text-column.js';
+import { accountKey } from '../../../shared/customers/matching.js';
 
 export type Key = string | number;
 
@@ -12,8 +13,10 @@ export interface RowView<Row> {
   readonly status: (row: Row) => string;
   /** The values a searched offering is matched on. */
   readonly offering: (row: Row) => PolicyMatch;
-  /** The row's account as accountKey (shared/customers/matching.ts) compares it: the customer filter's key. */
+  /** The row's account as accountKey (shared/customers/matching.ts) compares it: the customer and account filters' key. */
   readonly account: (row: Row) => string;
+  /** When the policy launches (epoch ms), or null when unknown. */
+  readonly launchMs: (row: Row) => number | null;
 }
 
 interface SortOrder {
@@ -78,7 +81,9 @@ export class SortedRowIndex<Row> {
     const needle = query.text.trim().toLowerCase();
     const match = query.match;
     const accounts = this.#accountsFilter(query.accounts);
-    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.key ?? ''}`;
+    const filters = query.filters;
+    const account = filters?.account === undefined ? undefined : accountKey(filters.account);
+    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.key ?? ''}|${filters ? JSON.stringify(filters) : ''}`;
     const last = this.#last;
     const candidates =
       last && last.key === key && needle.startsWith(last.needle) ? last.matches : this.#displayOrder(query.sortBy, query.sortOrder);
@@ -98,6 +103,7 @@ export class SortedRowIndex<Row> {
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
       if (match && !sameOffering(this.#view.offering(this.#rows[index] as Row), match)) continue;
       if (accounts && accounts.keys.has(this.#accounts[index] as string) !== accounts.inside) continue;
+      if (filters && !passes(this.#view, this.#rows[index] as Row, filters, account)) continue;
       if (scanned) {
         if (hits[index] === 0) continue;
       } else if (needle) {
@@ -232,4 +238,20 @@ function compare(keys: readonly Key[], a: number, b: number): number {
 
 function sameOffering(row: PolicyMatch, wanted: PolicyMatch): boolean {
   return row.instanceType === wanted.instanceType && row.platform === wanted.platform && row.availabilityZone === wanted.availabilityZone;
+}
+
+function passes<Row>(view: RowView<Row>, row: Row, filters: CapacityFilters, account: string | undefined): boolean {
+  if (account !== undefined && view.account(row) !== account) return false;
+  if (filters.instanceType !== undefined || filters.availabilityZone !== undefined) {
+    const offering = view.offering(row);
+    if (filters.instanceType !== undefined && offering.instanceType !== filters.instanceType) return false;
+    if (filters.availabilityZone !== undefined && offering.availabilityZone !== filters.availabilityZone) return false;
+  }
+  if (filters.launchFromMs !== undefined || filters.launchToMs !== undefined) {
+    const launch = view.launchMs(row);
+    if (launch === null) return false;
+    if (filters.launchFromMs !== undefined && launch < filters.launchFromMs) return false;
+    if (filters.launchToMs !== undefined && launch >= filters.launchToMs) return false;
+  }
+  return true;
 }
