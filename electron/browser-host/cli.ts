@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices } from '../services/app-services.js';
+import { startBenchProbe } from '../services/diagnostics/bench-probe.js';
 import { defaultDataDir } from '../services/platform/data-dir.js';
 import { startBrowserHost, type DevRenderer } from './host-server.js';
 import { removeStaleLaunchFiles, writeLaunchFile, type LaunchFile } from './launch-file.js';
@@ -32,6 +33,7 @@ const dataDir = values['data-dir'] ?? defaultDataDir();
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
 await removeStaleLaunchFiles(dataDir);
 const services = await createAppServices({ dataDir, echoLogs: true, startSandbox: builtInSandbox() });
+startBenchProbe(services.events);
 const host = await startBrowserHost({
   handlers: services.handlers,
   events: services.events,
