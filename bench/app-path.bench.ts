@@ -8,10 +8,10 @@ import { Pool } from 'undici';
 import { BENCH_PROBE_ENV, BenchProbeReading, type BenchProbeRequest } from '../electron/services/diagnostics/bench-probe.js';
 import { CONCURRENCY } from '../electron/services/cache/offline-service.js';
 import { SYNC_PAGE_SIZE } from '../electron/services/bulk/capacity-sync.js';
-import { QUERY } from '../shared/api/contract-choices.js';
 import { ENDPOINTS } from '../shared/api/endpoints.js';
 import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import type { Figure } from './figure.js';
+import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
 
 /**
@@ -153,20 +153,9 @@ async function parseOnlyFetch(url: string, policies: number): Promise<number> {
       body: JSON.stringify({ username: alex.username, password: alex.password }),
     });
     const { access_token: token } = (await signedIn.json()) as { access_token: string };
-    const pages = Math.ceil(policies / SYNC_PAGE_SIZE);
-    let next = 1;
+    const paths = pagePaths(Math.ceil(policies / SYNC_PAGE_SIZE));
     const started = Date.now();
-    const loop = async () => {
-      while (next <= pages) {
-        const page = next++;
-        const path = `${ENDPOINTS.listCapacities.path}?${QUERY.page}=${page}&${QUERY.pageSize}=${SYNC_PAGE_SIZE}&${QUERY.sortOrder}=asc`;
-        const { statusCode, body } = await pool.request({ path, method: 'GET', headers: { authorization: `Bearer ${token}` } });
-        const text = await body.text();
-        if (statusCode !== 200) throw new Error(`the JSON.parse-only client got ${statusCode}`);
-        JSON.parse(text);
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, loop));
+    await fetchEveryPage(pool, token, paths, CONCURRENCY, (text) => JSON.parse(text));
     return Date.now() - started;
   } finally {
     await pool.close();
