@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { Pool } from 'undici';
 import { BENCH_PROBE_ENV, BenchProbeReading, type BenchProbeRequest } from '../electron/services/diagnostics/bench-probe.js';
 import { CONCURRENCY } from '../electron/services/cache/offline-service.js';
@@ -177,7 +177,7 @@ function phase(reading: BenchProbeReading, name: string) {
 }
 
 /** One run: a first sync into an empty folder, then a launch with its replica on disk. */
-async function oneRun(sandboxUrl: string, browser: import('@playwright/test').Browser): Promise<Sample> {
+async function oneRun(sandboxUrl: string, browser: Browser): Promise<Sample> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-bench-app-'));
   const sample: Sample = {};
   const load = () => loadavg()[0] as number;
