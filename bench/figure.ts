@@ -7,6 +7,8 @@ export interface Figure {
   readonly budget?: string;
   /** Whether the figure meets its budget; undefined when there is none. */
   readonly withinBudget?: boolean;
+  /** The 1-minute load average(s) while it was measured (one per run); run.ts adds the current one when absent. */
+  readonly load?: string;
 }
 
 export type Benchmark = () => Promise<Figure[]>;

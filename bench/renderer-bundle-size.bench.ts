@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Figure } from './figure.js';
 
 const RENDERER_DIR = 'dist/renderer';
-const BUDGET_KB = 150;
+const BUDGET_KB = 100;
 
 /**
  * Gzipped size of the JavaScript the renderer loads before first paint: the

@@ -25,7 +25,8 @@ const WRITE_THROUGHS = 9;
  * opening a copy on disk, keystrokes, the overview, write-through of one
  * changed policy, and the memory of a Node process holding only the open
  * replica (measured in a child process, so the generated list here does not
- * count). Goals apply at 100,000; 1,000,000 is printed for the curve.
+ * count). Parts of the path, for context: the goals are held by what the
+ * person waits for, in bench/app-path. 1,000,000 is printed for the curve.
  */
 export default async function replicaStorage(): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -59,7 +60,8 @@ async function measure(rows: number): Promise<Figure[]> {
     const offline = benchOfflineService(dataDir, secrets);
     const first = await offline.queryCapacities({ limit: 100 });
     const firstMs = performance.now() - t;
-    add('open to first rows (replica on disk)', firstMs, 'ms', '<= 150', firstMs <= 150 && first.rows.length === 100);
+    if (first.rows.length !== 100) throw new Error(`expected a first window of 100 rows, got ${first.rows.length}`);
+    add('open to first rows (replica on disk; main-process part only)', firstMs);
     t = performance.now();
     await (await offline.cache())!.warm();
     add('slim rows loaded in the background', performance.now() - t);
@@ -68,10 +70,10 @@ async function measure(rows: number): Promise<Figure[]> {
     const keystrokes: number[] = [];
     for (const text of KEYSTROKES) keystrokes.push(await timed(() => offline.queryCapacities({ text, limit: 100 })));
     const keystrokeP95 = p95(keystrokes);
-    add('search keystroke p95 (main process part)', keystrokeP95, 'ms', '<= 33', keystrokeP95 <= 33);
+    add('search keystroke p95 (main-process part only; the painted figure is bench/app-path)', keystrokeP95);
 
     const overviewMs = await timed(() => offline.capacityOverview(new Date()));
-    add('overview from the replica', overviewMs, 'ms', '<= 300', overviewMs <= 300);
+    add('overview from the replica, warm (slim rows loaded; the cold, painted figure is bench/app-path)', overviewMs);
 
     const writes: number[] = [];
     for (const [i, policy] of sample.entries()) writes.push(await timed(() => offline.upsertCapacity({ ...policy, policyName: `renamed by write-through ${i}` })));
@@ -83,7 +85,7 @@ async function measure(rows: number): Promise<Figure[]> {
     await (await offline.cache())?.close();
 
     const memory = await replicaProcessMemory(dataDir, (await secrets.get(cacheKeyService(owner.profileId), owner.username)) ?? '');
-    add('RSS of a Node process with only the replica open', memory.rss / 1024 / 1024, 'MB', '<= 300', memory.rss / 1024 / 1024 <= 300);
+    add('RSS of a Node process with only the replica open (the app\'s peak is bench/app-path)', memory.rss / 1024 / 1024, 'MB');
     add('of which the JS heap', memory.heapUsed / 1024 / 1024, 'MB');
   } finally {
     await rm(dataDir, { recursive: true, force: true });

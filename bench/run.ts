@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Benchmark, Figure } from './figure.js';
@@ -15,10 +16,10 @@ for (const file of files) {
   const bench = file.replace(/\.bench\.ts$/, '');
   process.stderr.write(`running ${bench}…\n`);
   const module = (await import(pathToFileURL(join(process.cwd(), 'bench', file)).href)) as { default: Benchmark };
-  for (const figure of await module.default()) rows.push({ ...figure, bench });
+  for (const figure of await module.default()) rows.push({ ...figure, bench, load: figure.load ?? (loadavg()[0] as number).toFixed(1) });
 }
 
-const header = ['benchmark', 'figure', 'value', 'unit', 'budget', 'ok'];
+const header = ['benchmark', 'figure', 'value', 'unit', 'budget', 'ok', 'load avg (1 min)'];
 const table = rows.map((r) => [
   r.bench,
   r.name,
@@ -26,6 +27,7 @@ const table = rows.map((r) => [
   r.unit,
   r.budget ?? '',
   r.withinBudget === undefined ? '' : r.withinBudget ? 'yes' : 'NO',
+  r.load ?? '',
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] as string).length)));
 const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');

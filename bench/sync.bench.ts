@@ -1,18 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { deserialize, serialize } from 'node:v8';
 import { Pool } from 'undici';
 import { ApiClient } from '../electron/services/api-client/api-client.js';
 import { createHttpAgent } from '../electron/services/api-client/http-agent.js';
 import { SYNC_CONCURRENCY, SYNC_PAGE_SIZE, syncCapacities, type Authorized } from '../electron/services/bulk/capacity-sync.js';
 import { CapacityPage, type CapacityPolicy } from '../shared/api/capacity.js';
-import { API_PREFIX, QUERY } from '../shared/api/contract-choices.js';
-import { ENDPOINTS } from '../shared/api/endpoints.js';
 import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import type { Figure } from './figure.js';
+import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
+import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
 
 /** Seeded policies in all; the first user holds about 60 % of them, so a little over 10,000. */
 const SCALE = 17_000;
@@ -21,15 +18,6 @@ const WAN_RTT_MS = 25;
 const GOAL_SPEEDUP = 5;
 /** The old goal (a share of the sandbox's own throughput), kept as context: no client that parses JSON reaches it on two cores. */
 const GOAL_SHARE_OF_SANDBOX = 0.5;
-/**
- * Issue 15's goal: a full sync of 100,000 policies over a 50 ms round trip
- * reaches this share of the throughput of a client that only runs JSON.parse
- * on the same pages, fetched with the same concurrency, in the same run.
- */
-const FULL_SCALE = 170_000;
-const FULL_RTT_MS = 50;
-const GOAL_SHARE_OF_PARSE_ONLY = 0.7;
-const FULL_ROUNDS = 2;
 /**
  * Both processes' JITs keep speeding up for a dozen full passes: every
  * contender runs this many times before anything is timed, so none of them
@@ -42,85 +30,6 @@ const LOOPBACK_ROUNDS = 8;
 const WAN_ROUNDS = 3;
 /** The load generator's connections: enough to keep the sandbox busy, as its own bench does. */
 const LOAD_CONNECTIONS = 16;
-
-interface SandboxProcess {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-/**
- * The sandbox in its own process, as the real service would be: the client's
- * parsing and the server's work do not share one event loop.
- */
-async function startSandboxProcess(scale = SCALE): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--controls', '--quiet'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    const match = /Sandbox listening on (http:\/\/\S+)/.exec(line);
-    if (match) {
-      lines.close();
-      child.stdout?.resume();
-      return { url: match[1] as string, child };
-    }
-  }
-  throw new Error('the sandbox process ended before it listened');
-}
-
-async function setLatency(url: string, latencyMs: number): Promise<void> {
-  await fetch(`${url}/sandbox/faults`, { method: 'DELETE' });
-  if (latencyMs === 0) return;
-  const answer = await fetch(`${url}/sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ pathPrefix: `${API_PREFIX}/flexcompute/capacities`, latencyMs }),
-  });
-  if (answer.status !== 201) throw new Error(`could not set the latency fault: ${answer.status}`);
-}
-
-/**
- * A full sync of a user with about 100,000 policies over a 50 ms round trip,
- * through the app's client (undici, zod), against a client that only fetches
- * the same pages with the same concurrency and runs JSON.parse on each: the
- * most any client could do over that link on this machine.
- */
-async function fullSyncAgainstParseOnly(): Promise<Figure[]> {
-  const sandbox = await startSandboxProcess(FULL_SCALE);
-  const client = new ApiClient({ baseUrl: sandbox.url, dispatcher: createHttpAgent() });
-  const pool = new Pool(sandbox.url, { connections: SYNC_CONCURRENCY });
-  try {
-    const user = SANDBOX_USERS[0];
-    if (!user) throw new Error('no seeded user');
-    const { access_token: token } = await client.call('signIn', { body: { username: user.username, password: user.password } });
-    const session: Authorized = { authorized: (work) => work(client, token) };
-    const policies = (await syncCapacities(session)).rows.length;
-    const paths = pagePaths(Math.ceil(policies / SYNC_PAGE_SIZE));
-    await setLatency(sandbox.url, FULL_RTT_MS);
-    const best = await interleaved(FULL_ROUNDS, {
-      parseOnly: () => fetchEveryPage(pool, token, paths, SYNC_CONCURRENCY, (text) => JSON.parse(text)),
-      sync: () => syncCapacities(session),
-    });
-    const share = best.parseOnly / best.sync;
-    return [
-      { name: `full sync at ${FULL_RTT_MS} ms round trip: policies`, value: policies, unit: 'policies' },
-      { name: `full sync at ${FULL_RTT_MS} ms round trip: the app's client`, value: round(best.sync), unit: 'ms' },
-      { name: `full sync at ${FULL_RTT_MS} ms round trip: JSON.parse-only client, same pages and concurrency`, value: round(best.parseOnly), unit: 'ms' },
-      {
-        name: `full sync at ${FULL_RTT_MS} ms round trip: app's client / JSON.parse-only throughput`,
-        value: round(share * 100, 1),
-        unit: '%',
-        budget: `>= ${GOAL_SHARE_OF_PARSE_ONLY * 100} %`,
-        withinBudget: share >= GOAL_SHARE_OF_PARSE_ONLY,
-      },
-    ];
-  } finally {
-    await pool.close();
-    await client.close();
-    sandbox.child.kill();
-    if (sandbox.child.exitCode === null) await once(sandbox.child, 'exit');
-  }
-}
 
 /** The plain way: one page after another. */
 async function sequentialSync(session: Authorized): Promise<CapacityPolicy[]> {
@@ -150,32 +59,6 @@ async function interleaved<K extends string>(rounds: number, contenders: Record<
   return fastest;
 }
 
-function pagePaths(pages: number): string[] {
-  return Array.from(
-    { length: pages },
-    (_, i) => `${ENDPOINTS.listCapacities.path}?${QUERY.page}=${i + 1}&${QUERY.pageSize}=${SYNC_PAGE_SIZE}&${QUERY.sortOrder}=asc`,
-  );
-}
-
-/**
- * Every page requested by `connections` loops at once, each answer's body read
- * as text and handed to `use`. With `use` a no-op this is a raw load generator:
- * the sandbox's own throughput for the very same pages.
- */
-async function fetchEveryPage(pool: Pool, token: string, paths: readonly string[], connections: number, use: (text: string) => void): Promise<void> {
-  let next = 0;
-  const loop = async () => {
-    while (next < paths.length) {
-      const path = paths[next++] as string;
-      const { statusCode, body } = await pool.request({ path, method: 'GET', headers: { authorization: `Bearer ${token}` } });
-      const text = await body.text();
-      if (statusCode !== 200) throw new Error(`load generator got ${statusCode}`);
-      use(text);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, loop));
-}
-
 /** Mean time of `work` over many runs on one thread, after a warm-up. */
 function msPerRun(work: () => unknown, runs = 300): number {
   for (let i = 0; i < runs / 3; i++) work();
@@ -187,7 +70,9 @@ function msPerRun(work: () => unknown, runs = 300): number {
 const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
- * Sync of every capacity policy of one user (a little over 10,000) with the
+ * The list-fetch module alone (syncCapacities at its own concurrency, no
+ * write, no details): context for bench/app-path, which times the app's
+ * refresh as it runs. Sync of every capacity policy of one user (a little over 10,000) with the
  * bulk fetch (bounded concurrency) against a plain sequential page loop, both
  * through the app's real client (undici agent, zod parsing), in the same run:
  * on loopback and with a WAN-like round trip. On loopback, the bulk fetch's
@@ -197,7 +82,7 @@ const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 
  * per-page costs that explain the gap.
  */
 export default async function syncBench(): Promise<Figure[]> {
-  const sandbox = await startSandboxProcess();
+  const sandbox = await startSandboxProcess(SCALE);
   const client = new ApiClient({ baseUrl: sandbox.url, dispatcher: createHttpAgent() });
   const pool = new Pool(sandbox.url, { connections: LOAD_CONNECTIONS });
   try {
@@ -218,7 +103,7 @@ export default async function syncBench(): Promise<Figure[]> {
       bulk: () => syncCapacities(session),
       sequential: () => sequentialSync(session),
     };
-    await setLatency(sandbox.url, 0);
+    await setCapacityLatency(sandbox.url, 0);
     await interleaved(WARMUP_ROUNDS, loopback);
     const best = await interleaved(LOOPBACK_ROUNDS, loopback);
     const rate = (ms: number) => (pages / ms) * 1000;
@@ -226,9 +111,9 @@ export default async function syncBench(): Promise<Figure[]> {
     const share = rate(best.bulk) / sandboxRate;
     const parseShare = rate(best.parseOnly) / sandboxRate;
 
-    await setLatency(sandbox.url, WAN_RTT_MS);
+    await setCapacityLatency(sandbox.url, WAN_RTT_MS);
     const wan = await interleaved(WAN_ROUNDS, { sequential: loopback.sequential, bulk: loopback.bulk });
-    await setLatency(sandbox.url, 0);
+    await setCapacityLatency(sandbox.url, 0);
     const wanSpeedup = wan.sequential / wan.bulk;
 
     const sample = await fetch(`${sandbox.url}${paths[0]}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
@@ -269,13 +154,11 @@ export default async function syncBench(): Promise<Figure[]> {
       { name: 'per page: schema check', value: round(msPerRun(() => CapacityPage.parse(parsed)), 3), unit: 'ms' },
       { name: 'per page: structured-clone read (a worker thread\'s hand-over)', value: round(msPerRun(() => deserialize(cloned)), 3), unit: 'ms' },
     ];
-    figures.push(...(await fullSyncAgainstParseOnly()));
     for (const figure of figures) process.stderr.write(`  ${figure.name}: ${figure.value} ${figure.unit}\n`);
     return figures;
   } finally {
     await pool.close();
     await client.close();
-    sandbox.child.kill();
-    if (sandbox.child.exitCode === null) await once(sandbox.child, 'exit');
+    await stopProcess(sandbox.child);
   }
 }

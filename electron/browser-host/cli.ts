@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices } from '../services/app-services.js';
+import { startBenchProbe } from '../services/diagnostics/bench-probe.js';
 import { defaultDataDir } from '../services/platform/data-dir.js';
 import { startBrowserHost, type DevRenderer } from './host-server.js';
 import { USAGE, parseHostArgs } from './cli-options.js';
@@ -31,6 +32,7 @@ const dataDir = options.dataDir ?? defaultDataDir();
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
 await removeStaleLaunchFiles(dataDir);
 const services = await createAppServices({ dataDir, echoLogs: true, startSandbox: builtInSandbox() });
+startBenchProbe(services.events);
 const host = await startBrowserHost({
   handlers: services.handlers,
   events: services.events,

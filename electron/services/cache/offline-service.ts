@@ -38,7 +38,7 @@ export interface OfflineDeps {
 }
 
 const PAGE_SIZE = 100;
-const CONCURRENCY = 4;
+export const CONCURRENCY = 4;
 /** Detail views kept fresh by a sync besides the ones the user opened. */
 const RECENT_DETAILS = 50;
 const MAX_CYBER_VIEWS = 200;

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { API_PREFIX } from '../../shared/api/contract-choices.js';
+
+export interface SandboxProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+}
+
+/**
+ * The sandbox in its own process (`npm run sandbox`), as the real service
+ * is: the app's work and the service's do not share one event loop. A
+ * standalone sandbox asks for no access secret.
+ */
+export async function startSandboxProcess(scale: number): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--controls', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    const match = /Sandbox listening on (http:\/\/\S+)/.exec(line);
+    if (match) {
+      lines.close();
+      child.stdout?.resume();
+      return { url: match[1] as string, child };
+    }
+  }
+  throw new Error('the sandbox process ended before it listened');
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+/** A round trip added to every capacity call (list pages and details), through the sandbox's latency fault. */
+export async function setCapacityLatency(url: string, latencyMs: number): Promise<void> {
+  await fetch(`${url}/sandbox/faults`, { method: 'DELETE' });
+  if (latencyMs === 0) return;
+  const answer = await fetch(`${url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pathPrefix: `${API_PREFIX}/flexcompute/capacities`, latencyMs }),
+  });
+  if (answer.status !== 201) throw new Error(`could not set the latency fault: ${answer.status}`);
+}
