@@ -11,7 +11,16 @@ import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
-import { createHandlers } from './ipc/create-handlers.js';
+import { createOfflineHandlers } from './cache/offline-handlers.js';
+import { createAppHandlers } from './ipc/app-handlers.js';
+import { createPolicyHandlers } from './ipc/policy-handlers.js';
+import { createSessionHandlers, type DemoAccountSecret } from './ipc/session-handlers.js';
+import { createDesktopHandlers } from './desktop/desktop-handlers.js';
+import { ActivityLog } from './activity/activity-log.js';
+import { MoneyActions } from './money/money-actions.js';
+import { PolicyChanges } from './money/policy-changes.js';
+import { ProfileEditor } from './profiles/profile-editor.js';
+import { PolicyRepository } from './repository/policy-repository.js';
 import { DriftLog } from './diagnostics/drift-log.js';
 import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
@@ -37,7 +46,7 @@ import { activeCapacityDates } from './desktop/policy-source.js';
 export interface BuiltInService {
   readonly url: string;
   /** Its published demo accounts (empty when it has none); the passwords stay in the main process. */
-  readonly demoAccounts: readonly { readonly username: string; readonly displayName: string; readonly password: string }[];
+  readonly demoAccounts: readonly DemoAccountSecret[];
   close(): Promise<void>;
 }
 
@@ -184,32 +193,50 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     if (event === 'session.changed') openOwnData();
   });
   openOwnData();
-  const handlers = withAuditLog(
-    createHandlers({
-      profiles,
-      session,
-      moneyLock: new MoneyLock({
-        ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
-        record: moneyRecord,
-        restored: pendingMoney.entries,
-        blocked: pendingMoney.blocked,
-        onRecordFailure: (error) => logger.error('money', 'the record of unconfirmed money actions could not be written', error),
-        onChange: (state) => events.emit('money.changed', state),
-      }),
-      offline,
-      ownData,
-      overview: new OverviewService({ session }),
-      saveFile: options.saveFile,
-      network,
-      proxyInUse: proxyReporter(network, agent),
-      moneyCheckDelaysMs: options.moneyCheckDelaysMs,
-      desktop,
-      drift,
-      unreadableFiles,
-      uiState,
-      demoAccounts: sandbox.demoAccounts,
-      reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
+  const reportWriteThrough = (error: unknown) => logger.warn('replica', 'write-through failed', error);
+  // What this app did to each policy, in the own data of the user who did it.
+  const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
+  // One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled.
+  const money = new MoneyActions({
+    session,
+    lock: new MoneyLock({
+      ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
+      record: moneyRecord,
+      restored: pendingMoney.entries,
+      blocked: pendingMoney.blocked,
+      onRecordFailure: (error) => logger.error('money', 'the record of unconfirmed money actions could not be written', error),
+      onChange: (state) => events.emit('money.changed', state),
     }),
+    activity,
+    ...(options.moneyCheckDelaysMs ? { checkDelaysMs: options.moneyCheckDelaysMs } : {}),
+  });
+  const repository = new PolicyRepository({
+    session,
+    offline,
+    overview: new OverviewService({ session }),
+    observe: (cidrId, fact) => money.observe(cidrId, fact),
+    report: reportWriteThrough,
+  });
+  const changes = new PolicyChanges({ session, activity, repository });
+  const handlers: Handlers = withAuditLog(
+    {
+      ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
+      ...createPolicyHandlers({ session, repository, money, changes, activity }),
+      ...createOfflineHandlers(offline),
+      ...createDesktopHandlers(desktop),
+      ...createAppHandlers({
+        session,
+        profiles,
+        repository,
+        network,
+        proxyInUse: proxyReporter(network, agent),
+        saveFile: options.saveFile,
+        desktop,
+        drift,
+        unreadableFiles,
+        uiState,
+      }),
+    },
     auditLog,
   );
 
