@@ -1,5 +1,5 @@
 import { CapacityWindow } from '../../shared/ipc/sourced.js';
-import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import type { SecretStore } from '../../electron/services/secrets/secret-store.j
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { CacheStatus, LocalCapacityWindow } from '../../shared/ipc/offline.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { flipByte } from '../support/flip-byte.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -46,21 +47,6 @@ async function tempDir(): Promise<string> {
 /** The replica database of a copy. */
 function replicaFile(cacheDir: string): string {
   return join(cacheDir, 'replica.db');
-}
-
-/** Flips one byte of a file (by default in the middle), in place (same size, as a failing disk would). */
-async function flipByte(path: string, where = 0.5): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    const { size } = await handle.stat();
-    const at = Math.floor(size * where);
-    const byte = Buffer.alloc(1);
-    await handle.read(byte, 0, 1, at);
-    byte[0] = byte[0]! ^ 0x01;
-    await handle.write(byte, 0, 1, at);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** An offline service over real files and real crypto, answering over the same dispatch both hosts use. */

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, open, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { flipByte } from '../support/flip-byte.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 
@@ -51,20 +52,6 @@ async function tempDir(): Promise<string> {
 function value<T>(result: Result<unknown>): T {
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
   return result.value as T;
-}
-
-async function flipByte(path: string, where: number): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    const { size } = await handle.stat();
-    const at = where < 1 ? Math.floor(size * where) : where;
-    const byte = Buffer.alloc(1);
-    await handle.read(byte, 0, 1, at);
-    byte[0] = byte[0]! ^ 0x01;
-    await handle.write(byte, 0, 1, at);
-  } finally {
-    await handle.close();
-  }
 }
 
 function entry(owner: Owner, cidrId: string, fee: number): ActivityEntry {
