@@ -5,6 +5,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import { api } from '../lib/api.js';
 import { estimateCancellationFee, type FeeEstimate } from '../lib/cancel-fee-estimate.js';
 import { agreement } from './agreement.svelte.js';
+import type { FeeSchedule } from '../../shared/money/fee-schedule.js';
 import { capacityActions } from './capacity-policy.svelte.js';
 
 /** What a bulk action does to each policy. */
@@ -54,7 +55,13 @@ export class BulkChangeRun {
   /** True once the confirmation was given: the review becomes the outcome. */
   started = $state(false);
 
-  constructor(change: BulkChange, rows: ReadonlyArray<{ readonly policy: CapacityRow; readonly customer: string | null }>, nowMs: number = Date.now()) {
+  /** `schedule`: the environment's cancellation-fee schedule (its agreement terms); unknown estimates nothing. */
+  constructor(
+    change: BulkChange,
+    rows: ReadonlyArray<{ readonly policy: CapacityRow; readonly customer: string | null }>,
+    nowMs: number = Date.now(),
+    schedule: FeeSchedule = agreement.terms.cancellation,
+  ) {
     this.change = change;
     this.items = rows.map(({ policy, customer }) => {
       const config = policy.capacityConfiguration;
@@ -67,7 +74,7 @@ export class BulkChangeRun {
           change.kind === 'cancel' && active
             ? estimateCancellationFee(
                 { ourPrice: policy.pricing?.ourPrice, launchDateTime: config?.launchDateTime, endDateTime: config?.endDateTime },
-                agreement.terms.cancellation,
+                schedule,
                 nowMs,
               )
             : null,

@@ -102,14 +102,15 @@ test('the export holds the columns shown, typed, in a dated CSV and an XLSX anot
   const sheets = await readXlsxFile(await readFile((await download.path()) as string));
   const read = (sheets[0] as { data: unknown[][] }).data;
   expect(read[0]).toEqual([
-    'Policy ID', 'Policy name', 'Account', 'Status', 'Instance type', 'Quantity', 'Availability zone', 'Launch', 'End', 'Auto-renewal', 'Our price', 'Savings', 'Savings %',
+    'Policy ID', 'Policy name', 'Account', 'Customer', 'Status', 'Instance type', 'Quantity', 'Availability zone', 'Launch', 'End', 'Auto-renewal', 'Our price', 'Currency', 'Savings', 'Savings %',
   ]);
   const first = read[1] as unknown[];
-  expect(first[3]).toBe('Active');
-  expect(first[7]).toBeInstanceOf(Date);
-  expect(typeof first[12]).toBe('number');
-  expect(first[12] as number).toBeLessThan(1);
-  expect(String(first[9])).toMatch(/^(Off|On · .+)$/);
+  expect(first[4]).toBe('Active');
+  expect(first[8]).toBeInstanceOf(Date);
+  expect(first[12]).toBe('USD');
+  expect(typeof first[14]).toBe('number');
+  expect(first[14] as number).toBeLessThan(1);
+  expect(String(first[10])).toMatch(/^(Off|On · .+)$/);
 
   const csv = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -38,6 +38,30 @@ function runAndKill(dataDir: string, key: string, delayMs: number): Promise<void
   });
 }
 
+/**
+ * How long one whole write takes here and now (from "ready" to the first
+ * "wrote"): the kills then land at random within two and a half writes, so on a
+ * quiet or a loaded machine some land mid-write and some after a write.
+ */
+function timeOneWrite(dataDir: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, NODE_PATH: join(process.cwd(), 'node_modules') };
+    const child = spawn(process.execPath, [childScript, dataDir, key], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    child.once('error', reject);
+    let readyAt = 0;
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (!readyAt && text.includes('ready')) readyAt = Date.now();
+      if (readyAt && text.includes('wrote')) {
+        const took = Date.now() - readyAt;
+        child.once('exit', () => resolve(took));
+        child.kill('SIGKILL');
+      }
+    });
+  });
+}
+
 /** Files of an owner's folder that are not the replica, its journal, or the plain facts beside it. */
 async function strayFiles(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => []);
@@ -61,8 +85,9 @@ describe('cache writes are crash-safe', () => {
     const secrets = new FixedSecretStore({ [FixedSecretStore.key(cacheKeyService(owner.profileId), owner.username)]: key });
     const seenVersions = new Set<string>();
     let killedMidWrite = 0;
+    const writeMs = await timeOneWrite(dataDir, key);
     for (let i = 0; i < ITERATIONS; i += 1) {
-      await runAndKill(dataDir, key, Math.floor(Math.random() * 1500));
+      await runAndKill(dataDir, key, Math.floor(Math.random() * writeMs * 2.5));
       if ((await journalBytes(dataDir)) > 0) killedMidWrite += 1;
       const cache = await PolicyCache.open({ dataDir, secrets, owner, verifyDelayMs: 0 });
       const entry = await cache.read('capacities');
@@ -84,5 +109,6 @@ describe('cache writes are crash-safe', () => {
     expect(seenVersions.size).toBeGreaterThan(ITERATIONS / 2);
     // ...and some kills must have landed in the middle of a write, or nothing was proven.
     expect(killedMidWrite).toBeGreaterThan(0);
-  }, 240_000);
+  // Forty starts, kills and full reads: about a minute on a quiet machine, several when the browser suite runs beside.
+  }, 600_000);
 });

@@ -4,6 +4,7 @@ import type { CapacityRow } from '../../shared/api/readers.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { BulkChangeRun } from '../../renderer/stores/bulk-change.svelte.js';
 import { capacityDetailOf } from './support/fixtures.js';
+import { SANDBOX_FEE_SCHEDULE } from '../../shared/money/fee-schedule.js';
 
 function policy(cidrId: string, status = 'ACTIVE'): CapacityRow {
   return {
@@ -67,7 +68,7 @@ describe('BulkChangeRun', () => {
 
     answer('capacity.cancel', () => ({ ok: false, error: { kind: 'unsettled', message: 'Checking the outcome first' } }));
     answer('money.state', () => ({ ok: false, error: SERVER }));
-    const cancel = new BulkChangeRun({ kind: 'cancel' }, rows.slice(0, 2), Date.parse('2026-11-26T00:00:00Z'));
+    const cancel = new BulkChangeRun({ kind: 'cancel' }, rows.slice(0, 2), Date.parse('2026-11-26T00:00:00Z'), SANDBOX_FEE_SCHEDULE);
     // 5 days before launch: 25 % of 1,000 each.
     expect(cancel.sent.map((item) => item.estimate?.fee)).toEqual([250, 250]);
     expect(cancel.estimatedTotal).toBe(500);

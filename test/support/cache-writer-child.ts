@@ -16,4 +16,6 @@ const cache = await PolicyCache.open({ dataDir, secrets, owner });
 process.stdout.write('ready\n');
 for (let version = 1; ; version += 1) {
   await cache.write('capacities', syntheticPolicies(CRASH_TEST_ROWS, `v${version}`));
+  // Tells the parent how long one whole write takes on this machine, now.
+  process.stdout.write('wrote\n');
 }

@@ -27,6 +27,8 @@ export const JORDAN = SANDBOX_USERS[1] as SandboxUser;
 export const FAST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 };
 /** undici checks these on a coarse (about half-second) timer, so a timeout fires up to ~0.5 s late. */
 export const SHORT_TIMEOUTS: RequestTimeouts = { headersMs: 200, bodyMs: 200 };
+/** The whole app's timeouts in tests through the real services (startFastApp). */
+const APP_TIMEOUTS: RequestTimeouts = { headersMs: 750, bodyMs: 750 };
 
 export interface ClientSandbox {
   readonly sandbox: SandboxHandle;
@@ -115,7 +117,9 @@ export async function startFastApp(
     dataDir,
     secrets: options.secrets ?? new MemorySecretStore('tests use a memory store'),
     startSandbox: builtInSandbox({ controls: true }),
-    http: { timeouts: { connectMs: 2_000, ...SHORT_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) }, retry: FAST_RETRY },
+    // Short enough that a fault of a second or more times out quickly; long enough that a sign-in's scrypt on a
+    // loaded two-core machine (the browser suite runs beside) is not taken for a silent service.
+    http: { timeouts: { connectMs: 2_000, ...APP_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) }, retry: FAST_RETRY },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
     refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),

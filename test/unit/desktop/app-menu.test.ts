@@ -49,11 +49,11 @@ describe('application menu', () => {
     expect(roles([top(menu('darwin'), '&Edit')!])).toContain('pasteAndMatchStyle');
   });
 
-  it('goes to every main view with Ctrl/Cmd+1..5, and back', () => {
+  it('goes to every main view with Ctrl/Cmd+1..7, and back', () => {
     const go = top(menu('win32'), '&Go')!.submenu!;
     const views = go.filter((item) => item.id?.startsWith('go-') && item.id !== 'go-back');
     expect(views.map((item) => item.action)).toEqual(MAIN_VIEW_IDS.map((view) => ({ kind: 'command', command: { kind: 'go', view } })));
-    expect(views.map((item) => item.accelerator)).toEqual(['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+4', 'CmdOrCtrl+5', 'CmdOrCtrl+6']);
+    expect(views.map((item) => item.accelerator)).toEqual(['CmdOrCtrl+1', 'CmdOrCtrl+2', 'CmdOrCtrl+3', 'CmdOrCtrl+4', 'CmdOrCtrl+5', 'CmdOrCtrl+6', 'CmdOrCtrl+7']);
     expect(byId(go, 'go-back')).toMatchObject({ accelerator: 'Alt+Left', action: { kind: 'command', command: { kind: 'back' } } });
     expect(byId(top(menu('darwin'), '&Go')!.submenu!, 'go-back')?.accelerator).toBe('Cmd+[');
   });
