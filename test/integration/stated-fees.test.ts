@@ -80,7 +80,7 @@ describe('activity.statedFees', () => {
       await log.record(log.owner(), { ...cancel, cidrId: '__proto__' }, 'succeeded', { fee: 12.5 });
       await log.record(log.owner(), { ...cancel, cidrId: 'constructor' }, 'succeeded', { fee: 1 });
       await log.record(log.owner(), { ...cancel, cidrId: 'constructor' }, 'succeeded', { fee: 2 });
-      await log.record(log.owner(), { ...cancel, cidrId: 'sc_9' }, 'not-done', { reason: { kind: 'validation', message: 'no' } });
+      await log.record(log.owner(), { ...cancel, cidrId: 'sc_9' }, 'not-done', { reason: { kind: 'rejected', message: 'no' } });
       await log.record(log.owner(), { ...cancel, cidrId: 'sc_8' }, 'unknown');
       await log.record(log.owner(), { policyKind: 'cyber', action: 'terminate', cidrId: 'sc_7' }, 'succeeded', { eventId: 3 });
       const fees = await log.statedFees();
