@@ -9,6 +9,7 @@ import { noLongerForSale, policyMayHaveChanged } from '../lib/policy-actions.js'
 import { capacityList } from './capacity-list.svelte.js';
 import { readyPolicies } from './capacity-search.svelte.js';
 import { moneyLocks } from './money-locks.svelte.js';
+import { statedFees } from './stated-fees.svelte.js';
 
 /** One policy's describe view, as loaded; kept while the app runs so going back shows it at once. */
 export class PolicyDetail {
@@ -129,6 +130,8 @@ export const capacityActions = {
   async cancel(cidrId: string): Promise<Result<CancelResult>> {
     const result = await api.capacity.cancel({ cidrId });
     afterChange(cidrId, result);
+    // The stated fee is kept on success only; the Fee column and the overview read it from there.
+    if (result.ok) void statedFees.load();
     if (!result.ok) void moneyLocks.refresh(cidrId);
     return result;
   },

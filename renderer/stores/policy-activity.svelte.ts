@@ -1,3 +1,4 @@
+import { isStatedFee } from '../../shared/money/stated-fees.js';
 import type { ActivityEntry, ActivityPolicyKind } from '../../shared/own-data/activity.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
@@ -16,9 +17,7 @@ export class PolicyActivity {
   error = $state<AppError | null>(null);
   #latest = new LatestOnly();
   /** The early-cancellation fee the service stated when this app canceled the policy; null when none is recorded. */
-  readonly statedFee: number | null = $derived(
-    this.entries.find((entry) => entry.action === 'cancel' && entry.outcome === 'succeeded' && entry.fee !== null)?.fee ?? null,
-  );
+  readonly statedFee: number | null = $derived(this.entries.find(isStatedFee)?.fee ?? null);
 
   constructor(
     readonly policyKind: ActivityPolicyKind,

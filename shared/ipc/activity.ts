@@ -15,3 +15,18 @@ export const ActivityList = z.object({
   persistent: z.boolean(),
 });
 export type ActivityList = z.infer<typeof ActivityList>;
+
+/** The early-cancellation fee the service stated when this app canceled a policy, and when its answer came. */
+export const StatedFee = z.object({
+  cidrId: z.string(),
+  fee: z.number(),
+  at: z.iso.datetime(),
+});
+export type StatedFee = z.infer<typeof StatedFee>;
+
+/**
+ * Every capacity policy's stated fee, one per policy (the latest), for the table's Fee column and the
+ * overview. A list, not an object keyed by id: a policy id such as `__proto__` stays plain data.
+ */
+export const StatedFees = z.array(StatedFee);
+export type StatedFees = z.infer<typeof StatedFees>;

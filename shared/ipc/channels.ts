@@ -48,6 +48,7 @@ export const CHANNELS = [
   'views.state',
   'views.setState',
   'activity.list',
+  'activity.statedFees',
   'quote.create',
   'customers.list',
   'customers.save',

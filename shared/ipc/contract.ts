@@ -14,7 +14,7 @@ import { AppCommand, AppInfo, Preferences, PreferencesPatch, UpdateState } from 
 import { MoneyState } from './money.js';
 import { UnreadableFile } from './unreadable-files.js';
 import { UiState, UiStateEntry } from './ui-state.js';
-import { ActivityList, ActivityQuery } from './activity.js';
+import { ActivityList, ActivityQuery, StatedFees } from './activity.js';
 import { QuoteRequest, QuoteResult } from '../quote/quote.js';
 import {
   Customer,
@@ -133,6 +133,8 @@ export const CONTRACT = {
   'views.setState': { input: UiStateEntry, output: z.null(), effect: 'local' },
   // What this app did to one policy (purchase, configuration, renewal, cancellation, termination), from the local replica.
   'activity.list': { input: ActivityQuery, output: ActivityList, effect: 'local' },
+  // Every capacity policy's latest cancellation fee as the service stated it (own data), for the Fee column and the overview.
+  'activity.statedFees': { input: NoInput, output: StatedFees, effect: 'local' },
   // A quote of ready policies for a customer: the PDF and the e-mail text, recorded in each policy's activity.
   'quote.create': { input: QuoteRequest, output: QuoteResult, effect: 'local' },
   // The customer book: the account manager's own data (never discarded with the copy), and what the copy says of each customer.

@@ -1,7 +1,8 @@
 import { CONFIGURABLE_FIELDS } from '../../../shared/api/contract-choices.js';
 import type { ConfigureRequest } from '../../../shared/api/capacity.js';
 import { ActivityEntry, type ActivityAction, type ActivityOutcome, type ActivityPolicyKind } from '../../../shared/own-data/activity.js';
-import type { ActivityList } from '../../../shared/ipc/activity.js';
+import type { ActivityList, StatedFees } from '../../../shared/ipc/activity.js';
+import { latestStatedFees } from '../../../shared/money/stated-fees.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { Owner } from '../platform/owner.js';
@@ -21,7 +22,7 @@ export interface ActivitySubject {
 }
 
 export interface ActivityLogDeps {
-  readonly ownData: Pick<OwnDataService, 'appendActivity' | 'activity'>;
+  readonly ownData: Pick<OwnDataService, 'appendActivity' | 'activity' | 'activityOfAction'>;
   readonly session: Pick<SessionService, 'status'>;
   /** Where an entry that could not be written is reported: recording never fails the action it records. */
   readonly report?: (error: unknown) => void;
@@ -100,6 +101,11 @@ export class ActivityLog {
   /** A policy's record, newest first, from the own data of whoever is signed in (or reviewed offline). */
   list(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityList> {
     return this.#deps.ownData.activity(policyKind, cidrId);
+  }
+
+  /** Every capacity policy's latest stated cancellation fee, in one read (the table's Fee column, the overview). */
+  async statedFees(): Promise<StatedFees> {
+    return latestStatedFees(await this.#deps.ownData.activityOfAction('capacity', 'cancel'));
   }
 }
 

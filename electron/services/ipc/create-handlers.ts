@@ -193,6 +193,7 @@ export function createHandlers({
     'views.state': async () => uiState.all(),
     'views.setState': (entry) => uiState.set(entry),
     'activity.list': ({ policyKind, policyId }) => activity.list(policyKind, policyId),
+    'activity.statedFees': () => activity.statedFees(),
     ...createQuoteHandlers({ repository, profiles, session, activity }),
     'worklist.query': (query) => worklist.query(query),
     'worklist.setEntry': (input) => worklist.setEntry(input),

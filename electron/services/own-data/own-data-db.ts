@@ -104,6 +104,14 @@ export class OwnDataDb {
     return this.#db.prepare('SELECT body FROM activity WHERE policy_kind = ? AND cidr_id = ? ORDER BY seq DESC').pluck().all(policyKind, cidrId) as string[];
   }
 
+  /** Every entry of one action on one kind of policy (all cancels, say), newest first. */
+  activityOfAction(policyKind: string, action: string): string[] {
+    return this.#db
+      .prepare(`SELECT body FROM activity WHERE policy_kind = ? AND json_extract(body, '$.action') = ? ORDER BY seq DESC`)
+      .pluck()
+      .all(policyKind, action) as string[];
+  }
+
   putRecord(kind: string, record: StoredRecord): void {
     this.#db
       .prepare('INSERT INTO records (kind, id, body, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at')

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ActivityList } from '../../../shared/ipc/activity.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { ActivityEntry, ActivityPolicyKind } from '../../../shared/own-data/activity.js';
+import type { ActivityAction, ActivityEntry, ActivityPolicyKind } from '../../../shared/own-data/activity.js';
 import type { OwnRecordKind } from '../../../shared/own-data/records.js';
 import type { OwnDataStatus } from '../../../shared/own-data/status.js';
 import type { Logger } from '../logging/file-logger.js';
@@ -81,6 +81,12 @@ export class OwnDataService {
     const store = await this.current();
     if (!store) return { entries: [], persistent: this.#deps.secrets.status.kind !== 'memory' };
     return { entries: await store.activity(policyKind, cidrId), persistent: store.persistent };
+  }
+
+  /** Every entry of one action on one kind of policy in the current owner's record, newest first; none when no one is signed in. */
+  async activityOfAction(policyKind: ActivityPolicyKind, action: ActivityAction): Promise<ActivityEntry[]> {
+    const store = await this.current();
+    return store ? store.activityOfAction(policyKind, action) : [];
   }
 
   async status(): Promise<OwnDataStatus | null> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
-import { ActivityEntry, type ActivityPolicyKind } from '../../../shared/own-data/activity.js';
+import { ActivityEntry, type ActivityAction, type ActivityPolicyKind } from '../../../shared/own-data/activity.js';
 import type { OwnRecord, OwnRecordKind } from '../../../shared/own-data/records.js';
 import type { OwnDataRecovery, OwnDataStatus } from '../../../shared/own-data/status.js';
 import type { UnreadableReason } from '../../../shared/ipc/offline.js';
@@ -143,6 +143,11 @@ export class OwnDataStore {
   /** A policy's activity record, newest first. */
   activity(policyKind: ActivityPolicyKind, cidrId: string): Promise<ActivityEntry[]> {
     return this.#read((db) => parseAll(db.activity(policyKind, cidrId), (body) => safeJson(body, ActivityEntry), this.#notRead('activity entry')));
+  }
+
+  /** Every entry of one action on one kind of policy, newest first. */
+  activityOfAction(policyKind: ActivityPolicyKind, action: ActivityAction): Promise<ActivityEntry[]> {
+    return this.#read((db) => parseAll(db.activityOfAction(policyKind, action), (body) => safeJson(body, ActivityEntry), this.#notRead('activity entry')));
   }
 
   /** The records of one kind, their bodies checked against the feature's schema. */

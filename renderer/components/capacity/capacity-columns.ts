@@ -4,6 +4,7 @@ import type { LocalSortColumn } from '../../../shared/ipc/offline.js';
 import { formatFraction } from '../../../shared/format/money.js';
 import { agreement } from '../../stores/agreement.svelte.js';
 import { customers } from '../../stores/customers.svelte.js';
+import { statedFees } from '../../stores/stated-fees.svelte.js';
 import { autoRenewalShort, autoRenewalSummary, instanceSummary } from '../../lib/capacity-format.js';
 import { formatDate, localWallClock } from '../../lib/dates.js';
 import { statusLabel } from '../ui/status.js';
@@ -255,6 +256,19 @@ export const CAPACITY_COLUMNS: readonly CapacityColumn[] = [
     look: 'savings',
     text: (row) => (finite(row.pricing?.savingsPercentage) === null ? '' : formatFraction(row.pricing?.savingsPercentage as number)),
     exports: [{ label: 'Savings %', kind: 'percent', value: (row) => finite(row.pricing?.savingsPercentage) }],
+  },
+  {
+    // The fee the service stated when this app canceled the policy (own data); a policy canceled elsewhere has none.
+    id: 'fee',
+    label: 'Fee',
+    srLabel: 'Cancellation fee stated by the service',
+    width: 100,
+    align: 'end',
+    shownAtFirst: false,
+    hideable: true,
+    look: 'amount',
+    text: (row) => amountText(statedFees.of(row.cidrId) ?? undefined),
+    exports: [{ label: 'Cancellation fee', kind: 'amount', value: (row) => statedFees.of(row.cidrId) }],
   },
   {
     id: 'created',

@@ -1,0 +1,46 @@
+import type { Page } from '@playwright/test';
+import { expect, openDetail, otherWindow, policiesWithStatus, signInAs, test } from './support/capacity.js';
+
+/** Quotes from the customer's side: the book's customer is the quote's, and a customer page quotes their ready policies. */
+
+test.describe.configure({ timeout: 120_000 });
+
+const clipboardText = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+
+test('a quote starts with the book’s customer of the policy, and a customer page quotes their ready policies for them', async ({ openApp, app, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // Signed in first: the policies and the book are the signed-in user's.
+  const page = await openApp();
+  await signInAs(page);
+  const ready = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
+  const policy = ready.find((p) => p.cspAccountName);
+  if (!policy) throw new Error('the seed has no ready policy with an account');
+  await otherWindow(app)['customers.save']({ name: 'Northwind Traders', externalIds: [], accounts: [policy.cspAccountName], contact: '', notes: '' });
+
+  await openDetail(page, policy.cidrId);
+  await page.getByTestId('policy-actions').getByRole('button', { name: 'Quote for a customer…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Quote for a customer' });
+  await expect(dialog.getByLabel('Customer name')).toHaveValue('Northwind Traders');
+  // Another customer by name: what is typed is the quote's.
+  await dialog.getByLabel('Customer name').fill('Contoso');
+  await dialog.getByRole('button', { name: 'Copy e-mail text' }).click();
+  await expect(dialog.getByTestId('quote-done')).toContainText('copied as e-mail text');
+  expect(await clipboardText(page)).toMatch(/^Quote for Contoso\n/);
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Customers', exact: true }).click();
+  await page.getByTestId('customer-book').getByRole('button', { name: /^Northwind/ }).click();
+  const theirs = page.getByTestId('customer-capacity').locator('tr[data-status="READY_FOR_PURCHASE"]');
+  await expect(theirs.first()).toBeVisible();
+  const ids = await theirs.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-cidr-id') ?? ''));
+  await page.getByTestId('quote-customer-ready').click();
+  const fromPage = page.getByRole('dialog', { name: 'Quote for a customer' });
+  await expect(fromPage.getByLabel('Customer name')).toHaveValue('Northwind Traders');
+  for (const id of ids) await expect(fromPage).toContainText(id);
+  await fromPage.getByRole('button', { name: 'Copy e-mail text' }).click();
+  await expect(fromPage.getByTestId('quote-done')).toContainText('copied as e-mail text');
+  const text = await clipboardText(page);
+  expect(text).toMatch(/^Quote for Northwind/);
+  for (const id of ids) expect(text).toContain(id);
+});
