@@ -104,3 +104,28 @@ test('the palette runs commands by name: Preferences, Export, Work offline and b
   await run('help', 'Help Help: Contract diagnostics');
   await expect(page.getByRole('dialog', { name: 'Contract diagnostics' })).toBeVisible();
 });
+
+test('the configuration editor warns, without blocking, where a value does not look like the cloud\'s format', async ({ app, openApp }) => {
+  const page = await openApp();
+  await signInAs(page);
+  const [policy] = await policiesWithStatus(app, 'ACTIVE');
+  await openDetail(page, policy!.cidrId);
+  await page.getByRole('button', { name: 'Edit configuration' }).click();
+  const form = page.getByRole('form', { name: 'Configuration' });
+  const vpc = form.getByRole('textbox', { name: 'VPC' });
+  const keyPair = form.getByRole('textbox', { name: 'Key pair' });
+  await vpc.fill('vpc-zz');
+  await form.getByRole('textbox', { name: 'Machine image (AMI)' }).fill('ami-x');
+  await keyPair.fill('my key');
+  await expect(vpc).toHaveAccessibleDescription(/does not look like a VPC id/);
+  await expect(keyPair).toHaveAccessibleDescription(/rarely contain spaces/);
+  await expect(form.getByTestId('field-warning')).toHaveCount(3);
+  // A warning, not an error: the fields are valid and the save goes through.
+  await expect(vpc).not.toHaveAttribute('aria-invalid', 'true');
+  await form.getByRole('button', { name: /^Save/ }).click();
+  await expect(page.getByTestId('config-value-vpc')).toHaveText('vpc-zz');
+  // A value in the cloud's format is not doubted.
+  await page.getByRole('button', { name: 'Edit configuration' }).click();
+  await vpc.fill('vpc-0a1b2c3d');
+  await expect(form.getByTestId('field-warning')).toHaveCount(0);
+});
