@@ -119,3 +119,27 @@ export function parseEbsText(text: string): number | null {
   if (trimmed === '') return null;
   return /^[-+]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 }
+
+/** Ids as AWS writes them: the prefix, then 8 or 17 lower-case hexadecimal characters. */
+const AWS_ID = (prefix: string) => new RegExp(`^${prefix}-(?:[0-9a-f]{8}|[0-9a-f]{17})$`);
+
+const LOOKS_LIKE: Partial<Record<ConfigField, { test: (value: string) => boolean; doubt: string }>> = {
+  vpc: { test: (value) => AWS_ID('vpc').test(value), doubt: 'This does not look like a VPC id (vpc- and 8 or 17 hexadecimal characters, e.g. vpc-0a1b2c3d). It can be saved; check it first.' },
+  amiImage: { test: (value) => AWS_ID('ami').test(value), doubt: 'This does not look like an AMI id (ami- and 8 or 17 hexadecimal characters, e.g. ami-0abc1234). It can be saved; check it first.' },
+  sshPairKey: { test: (value) => !/\s/.test(value), doubt: 'Key pair names rarely contain spaces; check the name matches the key pair in the cloud account. It can be saved.' },
+};
+
+/**
+ * Doubts about changed values the service accepts but that do not look like the cloud's own
+ * format ("vpc-zz", "ami-x", a key name with a space): said, never blocking. A value its rule
+ * refuses gets the rule's error instead.
+ */
+export function configWarnings(values: ConfigValues, changed: readonly ConfigField[]): ConfigErrors {
+  const warnings: ConfigErrors = {};
+  for (const field of changed) {
+    const check = LOOKS_LIKE[field];
+    if (!check || field === 'ebsVolumeSize' || fieldError(values, field) !== null) continue;
+    if (!check.test(values[field].trim())) warnings[field] = check.doubt;
+  }
+  return warnings;
+}

@@ -124,6 +124,15 @@ export function localZoneName(at: Date = new Date()): string {
   return part?.value ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
+/**
+ * "Nov 30, 2026, 9:00 AM EST", "Jul 1, 2026, 9:00 AM EDT": a date with the zone name it falls in.
+ * One zone in a heading would be wrong for half the year's dates wherever clocks change.
+ */
+export function formatDateTimeWithZone(iso: string): string {
+  const date = parsed(iso);
+  return date ? `${dateTime.format(date)} ${localZoneName(date)}` : iso;
+}
+
 /** "12 minutes ago", "3 days ago": how old a copy is, in the user's language. */
 export function formatAge(iso: string, now: Date = new Date()): string {
   const then = Date.parse(iso);

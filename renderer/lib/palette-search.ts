@@ -1,6 +1,6 @@
 /**
  * Ranking for the command palette: policies by id, name, instance type or
- * zone, best match first, forgiving of case, separators ("Web-tier" finds
+ * zone, best match first (active before finished among equals), forgiving of case, separators ("Web-tier" finds
  * "web tier") and small typos ("web tir" finds "Web tier").
  *
  * It takes any list of entries (the palette's index today, the full local
@@ -8,6 +8,8 @@
  * entry is computed once per entry object, and only the best `limit` matches
  * are kept, never the whole list sorted (see bench/palette-search.bench.ts).
  */
+
+import { CAPACITY_STATUSES } from '../../shared/api/contract-choices.js';
 
 export interface PolicyEntry {
   readonly cidrId: string;
@@ -151,6 +153,15 @@ export function matchScore(query: string, entry: PolicyEntry): number | null {
   return q === null ? null : scoreOf(q, entry);
 }
 
+/**
+ * Among equally good matches, the policies people work on come first: active, then ready to
+ * buy, then the ones that are over (in the contract's order); a status it does not know, last.
+ */
+function statusRank(status: string): number {
+  const at = (CAPACITY_STATUSES as readonly string[]).indexOf(status);
+  return at === -1 ? CAPACITY_STATUSES.length : at;
+}
+
 /** Ids like sc_999 before sc_1000 without a locale-aware compare on every pair. */
 function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
@@ -162,7 +173,7 @@ export function rankPolicies<T extends PolicyEntry>(query: string, entries: Iter
   // The best `limit` so far, kept sorted: a short list, so inserting is cheaper than sorting everything.
   const best: { entry: T; score: number }[] = [];
   const worse = (a: { entry: T; score: number }, b: { entry: T; score: number }) =>
-    a.score - b.score || compareIds(a.entry.cidrId, b.entry.cidrId);
+    a.score - b.score || statusRank(a.entry.policyStatus) - statusRank(b.entry.policyStatus) || compareIds(a.entry.cidrId, b.entry.cidrId);
   for (const entry of entries) {
     const score = scoreOf(q, entry);
     if (score === null) continue;

@@ -4,6 +4,7 @@ import type { SaveSheetInput } from '../../shared/ipc/export-sheet.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { exportSheet, type CapacityColumn } from '../components/capacity/capacity-columns.js';
 import { api } from '../lib/api.js';
+import { statusLabel } from '../components/ui/status.js';
 
 /** The most rows one export carries (the CSV channel's limit). */
 const EXPORT_MAX_ROWS = 20_000;
@@ -47,4 +48,10 @@ export async function collectCapacityExport(
     offset = result.value.offset + result.value.rows.length - WINDOW;
   }
   return { ok: true, data: exportSheet(columns, rows.slice(0, EXPORT_MAX_ROWS)) };
+}
+
+/** "Capacity policies active matching web": what an export of the list as shown holds, for its file name. */
+export function capacityExportName(list: { readonly status: LocalCapacityQuery['status'] | null; readonly text: string }): string {
+  const text = list.text.trim();
+  return ['Capacity policies', list.status ? statusLabel(list.status).toLowerCase() : '', text ? `matching ${text}` : ''].filter(Boolean).join(' ');
 }

@@ -117,7 +117,7 @@ class SearchResults {
   busy = $state(false);
   /** The query the shown results answer. */
   query = $state<SearchInput | null>(null);
-  /** The record of the last purchase made from this view, until dismissed. */
+  /** The record of the last purchase made from this view, until dismissed or a new search starts. */
   lastPurchase = $state<CapacityPolicy | null>(null);
   #latest = new LatestOnly();
 
@@ -133,6 +133,8 @@ class SearchResults {
     const ticket = this.#latest.begin();
     this.busy = true;
     this.error = null;
+    // A new search is a new errand: the card of the purchase before it would read as part of the new answer.
+    this.lastPurchase = null;
     const result = await api.capacity.search(input);
     if (!ticket.current()) return null;
     this.busy = false;

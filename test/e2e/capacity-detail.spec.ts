@@ -101,8 +101,9 @@ test('purchase from the detail: a confirmation with the prices, then the policy 
   await expect(dialog.getByTestId('purchase-price')).toHaveText(formatMoney(ready.pricing.ourPrice, 'USD', 'en-US'));
   // The Sandbox environment's agreement names its currency (USD): every amount shows it, and no note says it is unset.
   await expect(page.getByTestId('currency-note')).toHaveCount(0);
-  // Detail dates name their time zone.
-  await expect(page.getByTestId('group-dates').getByRole('heading')).toHaveText(/^Dates \(.+\)$/);
+  // Detail dates name their time zone, each its own (see daily-frictions.spec.ts), not one in the heading.
+  await expect(page.getByTestId('group-dates').getByRole('heading')).toHaveText('Dates');
+  await expect(page.getByTestId('group-dates')).toContainText(/Launch.*\d\s?[AP]M \S+/);
   await expect(dialog.getByTestId('purchase-provider-price')).toHaveText(formatMoney(ready.pricing.cspProviderPrice, 'USD', 'en-US'));
   await dialog.getByRole('button', { name: /^Purchase for/ }).click();
   await expect(dialog).toBeHidden();

@@ -178,6 +178,10 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
 
   await record.getByRole('button', { name: 'Open and configure' }).click();
   await expect(page.getByTestId('detail-cidr')).toHaveText(cidrId);
+  // Issue 29: it opens the configuration editor, not only the policy.
+  const configure = page.getByTestId('configure-form');
+  await expect(configure).toBeVisible();
+  await expect(configure.getByRole('textbox', { name: 'VPC' })).toBeVisible();
 });
 
 test('purchase of a policy that another window bought first is refused and leaves the list', async ({ openApp, app }) => {

@@ -48,6 +48,11 @@ test('terminate: 201 creates the event, a second window then gets 200 "already t
   // The safe choice has the focus; the field is one Tab or click away.
   await expect(dialog.getByRole('button', { name: 'Keep the policy as it is' })).toBeFocused();
   await expect(confirm).toBeDisabled();
+  // It says what termination does and what the customer loses, before anything is typed.
+  await expect(dialog).toContainText('starts the end of this disaster-recovery policy');
+  const loses = dialog.getByRole('list', { name: 'What the customer loses once it is terminated:' });
+  await expect(loses.getByRole('listitem')).toHaveCount(2);
+  await expect(loses).toContainText('fail over to the recovery region');
   await typed.fill(`${policy!.cidrId}x`);
   await expect(confirm).toBeDisabled();
   await typed.fill(policy!.cidrId);
@@ -59,6 +64,9 @@ test('terminate: 201 creates the event, a second window then gets 200 "already t
   const outcome = page.getByTestId('terminate-outcome');
   await expect(outcome).toHaveAttribute('data-outcome', 'created');
   await expect(outcome).toContainText('Termination event created');
+  // People's words, not the backend's.
+  await expect(outcome).not.toContainText('Event row created');
+  await expect(outcome).toContainText('disaster-recovery protection is now being ended');
   const eventId = (await outcome.getByTestId('terminate-event-id').innerText()).replace('#', '');
   expect(Number(eventId)).toBeGreaterThan(0);
   // The timeline was fetched again and holds the new event, marked as new.
@@ -82,6 +90,7 @@ test('terminate: 201 creates the event, a second window then gets 200 "already t
   await expect(secondOutcome).toHaveAttribute('data-outcome', 'already-triggered');
   await expect(secondOutcome).toContainText('A termination event was already triggered');
   await expect(secondOutcome).toContainText('no new one was created');
+  await expect(secondOutcome).not.toContainText('The service said');
   await expect(second.locator(`[data-testid="dr-event"][data-event-id="${eventId}"]`)).toHaveAttribute('data-event-type', 'TERMINATION');
   await expect(second.getByTestId('dr-event')).toHaveCount(eventsBefore + 1);
   expect((await sandboxStats(app)).terminateCyberEvent).toBe(2);

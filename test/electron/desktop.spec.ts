@@ -140,9 +140,12 @@ test.describe('Desktop integration', () => {
       return (await g.api.app.info()).value;
     });
     expect(info).toMatchObject({ name: 'Capacity Desk', version: packageJson.version, host: 'electron', updates: { available: false } });
-    await expect(page.getByTestId('update-status')).toHaveAttribute('data-phase', 'unavailable');
+    // A copy that cannot update says so in Preferences, not in the header.
+    await expect(page.getByTestId('update-status')).toHaveCount(0);
     await page.getByTestId('account-menu-button').click();
     await page.getByTestId('open-preferences').click();
+    await expect(page.getByTestId('pref-auto-update')).toBeDisabled();
+    await expect(page.locator('#pref-auto-update-hint')).not.toBeEmpty();
     await expect(page.getByTestId('about-version')).toContainText(`Capacity Desk ${packageJson.version}`);
   });
 

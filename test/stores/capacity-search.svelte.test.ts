@@ -112,14 +112,25 @@ describe('the search results', () => {
     expect(searchResults.query?.instanceType).toBe('p5.48xlarge');
   });
 
+  it('puts away the record of the last purchase as soon as a new search starts', async () => {
+    const searches = hold('capacity.search');
+    searchResults.lastPurchase = syntheticPolicies(1)[0] ?? null;
+    expect(searchResults.lastPurchase).not.toBeNull();
+    const next = searchResults.run(query('p5.48xlarge'));
+    expect(searchResults.lastPurchase).toBeNull();
+    nth(searches, 0).ok(offeringsOf(['offer-p5']));
+    await next;
+    expect(searchResults.lastPurchase).toBeNull();
+  });
+
   it("drops another user's results, purchase record and the search under way", async () => {
     const searches = hold('capacity.search');
     const done = searchResults.run(query('p5.48xlarge'));
     nth(searches, 0).ok(offeringsOf(['offer-p5']));
     await done;
+    const late = searchResults.run(query('p4d.24xlarge'));
     searchResults.lastPurchase = syntheticPolicies(1)[0] ?? null;
     expect(searchResults.lastPurchase).not.toBeNull();
-    const late = searchResults.run(query('p4d.24xlarge'));
     sessionScope.use(`sandbox\u0000jordan-${runs}`);
     expect(searchResults.offerings).toBeNull();
     expect(searchResults.lastPurchase).toBeNull();

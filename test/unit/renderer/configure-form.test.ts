@@ -4,9 +4,11 @@ import { RULE } from '../../../shared/api/contract-choices.js';
 import {
   changedFields,
   configErrors,
+  configWarnings,
   configFieldOf,
   configValuesOf,
   configureBody,
+  type ConfigValues,
   currentValuesOf,
   fieldError,
   parseEbsText,
@@ -85,5 +87,28 @@ describe('configure form', () => {
     expect(ruleText(refusal)).toBe('must match ^sg-[0-9a-fA-F]{8,}$');
     expect(ruleText({ kind: 'invalid-input', message: 'Enter a policy id' })).toBe('Enter a policy id');
     expect(sentence('is not valid')).toBe('Is not valid');
+  });
+});
+
+describe('doubts that do not block (issue 29)', () => {
+  const values = (over: Partial<ConfigValues>): ConfigValues => ({ vpc: '', securityGroup: '', amiImage: '', sshPairKey: '', ebsVolumeSize: 10, ...over });
+
+  it('warns where a value the service accepts does not look like the cloud\'s own: "vpc-zz", "ami-x", a key name with a space', () => {
+    const odd = values({ vpc: 'vpc-zz', amiImage: 'ami-x', sshPairKey: 'my key' });
+    // The service's rules accept them: nothing blocks the save.
+    expect(configErrors(odd, ['vpc', 'amiImage', 'sshPairKey'])).toEqual({});
+    const warnings = configWarnings(odd, ['vpc', 'amiImage', 'sshPairKey']);
+    expect(Object.keys(warnings).sort()).toEqual(['amiImage', 'sshPairKey', 'vpc']);
+    expect(warnings.vpc).toContain('does not look like a VPC id');
+    expect(warnings.sshPairKey).toContain('spaces');
+  });
+
+  it('is quiet for ids in the cloud\'s format, for unchanged fields, and where the rule already refuses', () => {
+    const good = values({ vpc: 'vpc-0a1b2c3d', amiImage: 'ami-0123456789abcdef0', sshPairKey: 'deploy-key' });
+    expect(configWarnings(good, ['vpc', 'amiImage', 'sshPairKey'])).toEqual({});
+    expect(configWarnings(values({ vpc: 'vpc-zz' }), [])).toEqual({});
+    // "net-1" breaks the vpc- rule: that is an error, not also a warning.
+    expect(configErrors(values({ vpc: 'net-1' }), ['vpc'])).toHaveProperty('vpc');
+    expect(configWarnings(values({ vpc: 'net-1' }), ['vpc'])).toEqual({});
   });
 });

@@ -11,10 +11,11 @@ const entries = [
 describe('palette search', () => {
   it('ranks an exact id first, then id prefixes, then names', () => {
     expect(rankPolicies('sc_1000012', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000012']);
-    expect(rankPolicies('sc_1000', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000012', 'sc_1000120', 'sc_1000121']);
-    expect(rankPolicies('sc_100012', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000120', 'sc_1000121']);
+    // Equal id prefixes: the active ones first.
+    expect(rankPolicies('sc_1000', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000012', 'sc_1000121', 'sc_1000120']);
+    expect(rankPolicies('sc_100012', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000121', 'sc_1000120']);
     expect(rankPolicies('search', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000121']);
-    expect(rankPolicies('west', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000120', 'sc_1000121']);
+    expect(rankPolicies('west', entries, 5).map((e) => e.cidrId)).toEqual(['sc_1000121', 'sc_1000120']);
   });
 
   it('finds a name by all of its words in any order, case-insensitively, and stops at the limit', () => {
@@ -40,6 +41,21 @@ describe('palette search', () => {
     expect(rankPolicies('use1-az4', entries, 5).map((e) => e.cidrId)).toEqual(['sc_2000300']);
     expect(rankPolicies('web m5', entries, 5).map((e) => e.cidrId)).toEqual(['sc_2000300']);
     expect(matchScore('web tier', entries[0]!)!).toBeLessThan(matchScore('web tir', entries[0]!)!);
+  });
+
+  it('ranks active policies before finished ones among equally good matches, never before a better match', () => {
+    const same = [
+      { cidrId: 'sc_1', policyName: 'payroll db', policyStatus: 'COMPLETED' },
+      { cidrId: 'sc_2', policyName: 'payroll db', policyStatus: 'CANCELED' },
+      { cidrId: 'sc_3', policyName: 'payroll db', policyStatus: 'READY_FOR_PURCHASE' },
+      { cidrId: 'sc_4', policyName: 'payroll db', policyStatus: 'ACTIVE' },
+      { cidrId: 'sc_5', policyName: 'payroll db', policyStatus: 'SOMETHING_NEW' },
+    ];
+    expect(rankPolicies('payroll', same, 5).map((e) => e.policyStatus)).toEqual(['ACTIVE', 'READY_FOR_PURCHASE', 'CANCELED', 'COMPLETED', 'SOMETHING_NEW']);
+    // The limit keeps the active ones.
+    expect(rankPolicies('payroll', same, 1).map((e) => e.cidrId)).toEqual(['sc_4']);
+    // An exact id still comes first, whatever its status.
+    expect(rankPolicies('sc_1', same, 2).map((e) => e.cidrId)).toEqual(['sc_1']);
   });
 
   it('keeps the best matches of a long list in order, however it is given', () => {
