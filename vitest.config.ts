@@ -5,8 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Vitest's default on two cores is one file at a time; most integration files wait on
-    // sockets, timers and child processes rather than the CPU, so three at once finish sooner.
-    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 3),
+    // sockets, timers and child processes rather than the CPU, so two at once finish sooner
+    // (three, beside the browser suite, loaded the machine past what timing tests bear).
+    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 2),
     projects: [
       {
         test: {

@@ -14,7 +14,8 @@ test('Ctrl+K jumps to a policy by name or id, to a filtered list and to every vi
   const input = palette.getByRole('combobox');
   await expect(input).toBeFocused();
   // With nothing typed, it offers every view.
-  await expect(palette.getByRole('option')).toHaveText([/Overview/, /Capacity policies/, /Search & purchase/, /Disaster recovery/, /Linked accounts/, /Customers/, /Renewals/]);
+  await expect(palette.getByRole('option')).toHaveText([/Overview/, /Capacity policies/, /Search & purchase/, /Disaster recovery/, /Linked accounts/, /Customers/, /Renewals/,
+    /Preferences/, /Export capacity policies as CSV/, /Export capacity policies as Excel/, /Work offline/]);
 
   await input.fill(target.policyName);
   const option = palette.getByRole('option', { name: new RegExp(target.cidrId) });

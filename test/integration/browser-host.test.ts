@@ -205,7 +205,7 @@ describe('browser host sessions expire', () => {
   it('after a while without requests, and after its lifetime however busy; the cookie says so too', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cd-host-'));
     await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-    const short = await startBrowserHost({ handlers, events: new AppEvents(), rendererDir: dir, shimFile: join(dir, 'x.js'), sessionIdleMs: 150, sessionMaxMs: 600 });
+    const short = await startBrowserHost({ handlers, events: new AppEvents(), rendererDir: dir, shimFile: join(dir, 'x.js'), sessionIdleMs: 800, sessionMaxMs: 3_000 });
     try {
       const launch = await rawTo(short, pathOf(short.newLaunchUrl()));
       expect(String(launch.headers['set-cookie'])).toMatch(/Max-Age=0\b|Max-Age=\d+/);
@@ -213,16 +213,17 @@ describe('browser host sessions expire', () => {
 
       const idle = await openSession(short);
       expect((await rawTo(short, '/', idle)).status).toBe(200);
-      await sleep(250);
+      // Idle, lifetime and the pauses below are far apart, so a loaded machine's hiccups cannot blur them.
+      await sleep(1_300);
       expect((await rawTo(short, '/', idle)).status).toBe(401);
 
       const busy = await openSession(short);
       const openedAt = Date.now();
-      while (Date.now() - openedAt < 500) {
+      while (Date.now() - openedAt < 2_400) {
         expect((await rawTo(short, '/', busy)).status).toBe(200);
-        await sleep(60);
+        await sleep(100);
       }
-      await sleep(150);
+      await sleep(Math.max(0, openedAt + 3_300 - Date.now()));
       const late = await rawTo(short, '/', busy);
       expect(late.status).toBe(401);
       expect(late.body).toContain('session has ended');

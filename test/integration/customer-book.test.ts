@@ -132,7 +132,13 @@ describe('the customer book', () => {
     try {
       const offline = await list({ customer: northwind.key });
       expect(offline.total).toBe(online.list.total);
-      expect(value<CustomerPage>(await app.call('customers.page', { key: northwind.key })).totals).toEqual(online.page.totals);
+      const offlineTotals = value<CustomerPage>(await app.call('customers.page', { key: northwind.key })).totals;
+      // Savings delivered so far grow with the clock between the two reads: the same within a cent or two.
+      const { savingsThisMonth, savingsYearToDate, ...rest } = offlineTotals;
+      const { savingsThisMonth: onlineMonth, savingsYearToDate: onlineYear, ...onlineRest } = online.page.totals;
+      expect(rest).toEqual(onlineRest);
+      expect(Math.abs(savingsThisMonth - onlineMonth)).toBeLessThan(1);
+      expect(Math.abs(savingsYearToDate - onlineYear)).toBeLessThan(1);
       const dr = value<{ data: { cidrId: string }[]; origin: { source: string } }>(await app.call('cyber.list', { customerId: 'CUST-1001', page: 1, pageSize: 10 }));
       expect(dr.origin.source).toBe('replica');
       const first = dr.data[0]!.cidrId;

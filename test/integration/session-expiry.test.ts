@@ -102,7 +102,7 @@ describe('a token the service no longer accepts', () => {
     cleanups.push(() => app.close());
     const heard: Heard[] = [];
     app.services.events.subscribe((event, payload) => heard.push({ event, payload }));
-    await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password });
+    expect(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password })).toMatchObject({ ok: true });
     // The replica's fill after sign-in finishes first, so the 401 below is this call's own.
     await app.services.offline.sync();
     expect(await app.call('accounts.list')).toMatchObject({ ok: true });
