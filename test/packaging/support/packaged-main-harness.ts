@@ -66,7 +66,6 @@ if (options.mode === 'wiring') {
     return { url, status: response.status, contentType: response.headers.get('content-type'), csp: response.headers.get('content-security-policy') };
   };
   const refusedOrAnswered = async (frame: { url: string; parent: { url: string; parent: null } | null }) => electron.invokeFrom(contents, frame, channel, [undefined]);
-  const loaded = Object.keys(createRequire(import.meta.url).cache);
   const report = {
     violations: electron.violations,
     privilegedSchemes: electron.privilegedSchemes,
@@ -85,7 +84,8 @@ if (options.mode === 'wiring') {
     foreignSender: await refusedOrAnswered({ url: 'https://evil.example/', parent: null }),
     subframeSender: await refusedOrAnswered({ url: 'app://capacity-desk/index.html', parent: { url: 'app://capacity-desk/index.html', parent: null } }),
     ownSender: await refusedOrAnswered({ url: 'app://capacity-desk/index.html', parent: null }),
-    nativeModulesLoaded: loaded.filter((path) => path.endsWith('.node')),
+    // Read after the page's first calls were answered: the services (and keytar with them) start beside the window.
+    nativeModulesLoaded: Object.keys(createRequire(import.meta.url).cache).filter((path) => path.endsWith('.node')),
     menuInstalled: electron.applicationMenu !== null,
   };
   // Quit as a person would: the app holds will-quit until its services are closed (logs flushed), then exits
