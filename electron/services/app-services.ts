@@ -12,7 +12,22 @@ import { BackgroundSync } from './cache/background-sync.js';
 import { OfflineService } from './cache/offline-service.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
-import { createHandlers } from './ipc/create-handlers.js';
+import { createOfflineHandlers } from './cache/offline-handlers.js';
+import { createAppHandlers } from './ipc/app-handlers.js';
+import { createPolicyHandlers } from './ipc/policy-handlers.js';
+import { createSessionHandlers } from './ipc/session-handlers.js';
+import { createDesktopHandlers } from './desktop/desktop-handlers.js';
+import { ActivityLog } from './activity/activity-log.js';
+import { MoneyActions } from './money/money-actions.js';
+import { PolicyChanges } from './money/policy-changes.js';
+import { ProfileEditor } from './profiles/profile-editor.js';
+import { PolicyRepository } from './repository/policy-repository.js';
+import { CustomerBookService } from './customers/customer-book.js';
+import { CustomerHandlers } from './customers/customer-handlers.js';
+import { createQuoteHandlers } from './quote/quote-handlers.js';
+import { RenewalWorklist } from './worklist/renewal-worklist.js';
+import { createWorklistHandlers } from './worklist/worklist-handlers.js';
+import { worklistStatesIn } from './worklist/worklist-states.js';
 import { DriftLog } from './diagnostics/drift-log.js';
 import { withAuditLog } from './logging/audit-log.js';
 import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
@@ -218,33 +233,75 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const reminderRounds = options.desktop?.notifier
     ? new ReminderRounds({ reminders, notifier: options.desktop.notifier, scheduler, onActivate: () => desktop.command({ kind: 'go', view: 'renewals' }), events, logger })
     : null;
-  const handlers = withAuditLog(
-    createHandlers({
-      profiles,
-      session,
-      moneyLock: new MoneyLock({
-        ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
-        record: moneyRecord,
-        restored: pendingMoney.entries,
-        blocked: pendingMoney.blocked,
-        onRecordFailure: (error) => logger.error('money', 'the record of unconfirmed money actions could not be written', error),
-        onChange: (state) => events.emit('money.changed', state),
-      }),
-      offline,
-      ownData,
-      overview: new OverviewService({ session }),
-      saveFile: options.saveFile,
-      network,
-      proxyInUse: proxyReporter(network, agent),
-      moneyCheckDelaysMs: options.moneyCheckDelaysMs,
-      desktop,
-      drift,
-      unreadableFiles,
-      uiState,
-      demoAccounts: sandbox.demoAccounts,
-      reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
-      reminders,
+  const reportWriteThrough = (error: unknown) => logger.warn('replica', 'write-through failed', error);
+  // What this app did to each policy, in the own data of the user who did it.
+  const activity = new ActivityLog({ ownData, session, report: reportWriteThrough });
+  // One money action per policy and profile at a time, sent once, re-checked when unanswered, locked until settled.
+  const money = new MoneyActions({
+    session,
+    lock: new MoneyLock({
+      ...(options.moneyFinalAfterMs !== undefined ? { finalAfterMs: options.moneyFinalAfterMs } : {}),
+      record: moneyRecord,
+      restored: pendingMoney.entries,
+      blocked: pendingMoney.blocked,
+      onRecordFailure: (error) => logger.error('money', 'the record of unconfirmed money actions could not be written', error),
+      onChange: (state) => events.emit('money.changed', state),
     }),
+    activity,
+    ...(options.moneyCheckDelaysMs ? { checkDelaysMs: options.moneyCheckDelaysMs } : {}),
+  });
+  const repository = new PolicyRepository({
+    session,
+    offline,
+    overview: new OverviewService({ session }),
+    observe: (cidrId, fact) => money.observe(cidrId, fact),
+    report: reportWriteThrough,
+  });
+  const customers = new CustomerHandlers({
+    book: new CustomerBookService({ ownData }),
+    offline,
+    ownData,
+    recentExternalIds: () => profiles.find(offline.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
+  });
+  const customerOf = async () => {
+    const named = await customers.customerOfAccount();
+    return ({ account }: { readonly account: string | null }) => named(account);
+  };
+  const handlers: Handlers = withAuditLog(
+    {
+      ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
+      ...createPolicyHandlers({
+        session,
+        repository,
+        money,
+        changes: new PolicyChanges({ session, activity, repository }),
+        activity,
+        scoped: (query) => customers.scoped(query),
+      }),
+      ...createOfflineHandlers(offline),
+      ...customers.handlers(),
+      ...createQuoteHandlers({ repository, profiles, session, activity }),
+      ...createWorklistHandlers({
+        worklist: new RenewalWorklist({ offline, states: worklistStatesIn(ownData), customerOf }),
+        reminders,
+        offline,
+        customerOf,
+        saveFile: options.saveFile,
+      }),
+      ...createDesktopHandlers(desktop),
+      ...createAppHandlers({
+        session,
+        profiles,
+        repository,
+        network,
+        proxyInUse: proxyReporter(network, agent),
+        saveFile: options.saveFile,
+        desktop,
+        drift,
+        unreadableFiles,
+        uiState,
+      }),
+    },
     auditLog,
   );
 
