@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { Pool } from 'undici';
 import { BENCH_PROBE_ENV, BenchProbeReading, type BenchProbeRequest } from '../electron/services/diagnostics/bench-probe.js';
-import { CONCURRENCY } from '../electron/services/cache/offline-service.js';
+import { CONCURRENCY } from '../electron/services/replica/replica-sync.js';
 import { SYNC_PAGE_SIZE } from '../electron/services/bulk/capacity-sync.js';
 import { ENDPOINTS } from '../shared/api/endpoints.js';
 import { SANDBOX_USERS } from '../sandbox/accounts.js';

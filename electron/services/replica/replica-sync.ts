@@ -1,0 +1,187 @@
+import { CyberListItem } from '../../../shared/api/cyber.js';
+import { completeAccounts, completeCapacityView, completeCyberView, type CyberRow } from '../../../shared/api/readers.js';
+import type { SyncProgress, SyncSummary } from '../../../shared/ipc/offline.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
+import { dictionary } from '../../../shared/records.js';
+import { countOf } from '../../../shared/format/plural.js';
+import { syncCapacities } from '../bulk/capacity-sync.js';
+import { fetchAllPages } from '../bulk/fetch-all-pages.js';
+import type { Logger } from '../logging/file-logger.js';
+import type { SessionService } from '../session/session-service.js';
+import type { PolicyCache } from '../cache/policy-cache.js';
+
+const PAGE_SIZE = 100;
+/** Requests in flight at once, for every list and detail of a refresh. */
+export const CONCURRENCY = 4;
+/** Detail views kept fresh by a sync besides the ones the user opened. */
+const RECENT_DETAILS = 50;
+const MAX_CYBER_VIEWS = 200;
+
+export interface ReplicaSyncDeps {
+  readonly session: Pick<SessionService, 'status' | 'authorized'>;
+  readonly logger: Pick<Logger, 'warn'>;
+  /** Customer ids whose DR policies should be kept for offline review. */
+  readonly customersToSync?: (() => readonly string[]) | undefined;
+}
+
+/**
+ * One full refresh of a replica from the service, as the app runs it: the
+ * capacity list (written in one commit, by the replica's writer thread), the
+ * details opened and the newest ones, linked accounts, the DR lists of the
+ * remembered customers and their details; progress reported phase by phase.
+ * Whoever calls it keeps one refresh at a time and turns an abort into
+ * "cancelled" (OfflineService).
+ */
+export async function refreshReplica(cache: PolicyCache, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
+  const started = Date.now();
+  const synced = await syncCapacities(deps.session, {
+    signal,
+    concurrency: CONCURRENCY,
+    onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
+  });
+  // Stored newest first: the first rows are then the default first screen of the list.
+  const capacities = synced.rows.reverse();
+  if (synced.leftOut.length > 0) deps.logger.warn('replica', `${synced.leftOut.length} items of the capacity list had no id and were not kept`);
+  const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
+  if (miscount) deps.logger.warn('replica', miscount);
+  const fetchedAt = new Date();
+  await cache.writeCapacities(capacities, fetchedAt, synced.leftOut);
+  cache.warm().catch(() => undefined);
+
+  const opened = await cache.recordIds('capacityViews');
+  const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
+  const details = await fetchEach(deps.session, detailIds, signal, 'details', progress, (client, token, id, signal) =>
+    // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
+    client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
+  );
+  await cache.write('capacityViews', stampAll(details, fetchedAt), fetchedAt);
+
+  progress({ phase: 'accounts', fetched: 0, total: 1 });
+  const accountsRead = await deps.session.authorized((client, token) =>
+    client.read('linkedAccounts', { token, signal: signal }),
+  );
+  // Kept only when every account read in full: a partial list would hide accounts the copy knew.
+  const accounts = completeAccounts(accountsRead);
+  if (accounts) await cache.write('accounts', accounts, fetchedAt);
+  else deps.logger.warn('replica', 'linked accounts did not read in full; the copy keeps the last full list');
+
+  const customers = [
+    ...new Set([...(deps.customersToSync?.() ?? []), ...(await cache.recordIds('cyberLists'))]),
+  ].map((c) => c.toUpperCase());
+  const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[] }>();
+  let cyberLeftOut = 0;
+  for (const [i, customerId] of customers.entries()) {
+    progress({ phase: 'cyber', fetched: i, total: customers.length });
+    try {
+      const rows = await deps.session.authorized((client, token) =>
+        fetchAllPages<CyberRow>({
+          pageSize: PAGE_SIZE,
+          concurrency: CONCURRENCY,
+          signal,
+          idOf: (row) => row.cidrId,
+          fetchPage: async (page, pageSize, signal) => {
+            const answer = await client.read('listCyberPolicies', { token, signal, params: { cid_ext: customerId }, query: { page, pageSize } });
+            cyberLeftOut += answer.skipped.length;
+            return answer;
+          },
+        }),
+      );
+      // The offline DR list keeps the policies that read in full; the others are counted and said.
+      const items = rows.flatMap((row) => {
+        const parsed = CyberListItem.safeParse(row);
+        return parsed.success ? [parsed.data] : [];
+      });
+      cyberLeftOut += rows.length - items.length;
+      cyberLists[customerId] = { fetchedAt: fetchedAt.toISOString(), value: items };
+    } catch (error) {
+      // A customer that no longer exists is dropped; anything else stops the sync.
+      if (!(error instanceof AppFailure && error.error.kind === 'not-found')) throw error;
+    }
+  }
+  await cache.write('cyberLists', cyberLists, fetchedAt);
+  const cyberIds = Object.values(cyberLists)
+    .flatMap((list) => list.value.map((item) => item.cidrId))
+    .slice(0, MAX_CYBER_VIEWS);
+  const cyberViews = await fetchEach(deps.session, cyberIds, signal, 'cyber', progress, (client, token, id, signal) =>
+    client.read('viewCyberPolicy', { token, signal, params: { cidr_id: id } }).then(completeCyberView),
+  );
+  await cache.write('cyberViews', stampAll(cyberViews, fetchedAt), fetchedAt);
+
+  const summary: SyncSummary = {
+    capacities: capacities.length,
+    capacitiesLeftOut: synced.leftOut.length,
+    details: Object.keys(details).length,
+    accounts: accounts?.length ?? 0,
+    cyberPolicies: Object.values(cyberLists).reduce((n, l) => n + l.value.length, 0),
+    customers: Object.keys(cyberLists).length,
+    durationMs: Date.now() - started,
+    fetchedAt: fetchedAt.toISOString(),
+  };
+  progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...doneMessage(miscount, synced.leftOut.length, cyberLeftOut) });
+  return summary;
+}
+
+async function fetchEach<T>(
+  session: ReplicaSyncDeps['session'],
+  ids: readonly string[],
+  signal: AbortSignal,
+  phase: SyncProgress['phase'],
+  progress: (p: SyncProgress) => void,
+  fetchOne: Parameters<typeof fetchOneWith<T | null>>[1],
+): Promise<Record<string, T>> {
+  const result = dictionary<T>();
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++] as string;
+      if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
+      try {
+        const value = await fetchOneWith(session, fetchOne, id, signal);
+        if (value !== null) result[id] = value;
+      } catch (error) {
+        if (!(error instanceof AppFailure && error.error.kind === 'not-found')) throw error;
+      }
+      done += 1;
+      progress({ phase, fetched: done, total: ids.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, worker));
+  return result;
+}
+
+type FetchOne<T> = (
+  client: Parameters<Parameters<SessionService['authorized']>[0]>[0],
+  token: string,
+  id: string,
+  signal: AbortSignal,
+) => Promise<T>;
+
+function fetchOneWith<T>(session: ReplicaSyncDeps['session'], fetchOne: FetchOne<T>, id: string, signal: AbortSignal): Promise<T> {
+  return session.authorized((client, token) => fetchOne(client, token, id, signal));
+}
+
+function stampAll<T>(values: Record<string, T>, at: Date): Record<string, { fetchedAt: string; value: T }> {
+  const fetchedAt = at.toISOString();
+  return dictionary(Object.entries(values).map(([id, value]) => [id, { fetchedAt, value }] as const));
+}
+
+/** Said when the service's `total` and what its pages sent disagree: the copy holds what was sent. */
+function miscountSentence(said: number, sent: number): string {
+  return `The service said it holds ${countOf(said, 'capacity policy', 'capacity policies')} but its pages held ${sent.toLocaleString()}; the local copy holds what it sent.`;
+}
+
+function doneMessage(miscount: string | null, capacitiesLeftOut: number, cyberLeftOut: number): { message?: string } {
+  const leftOut = leftOutMessage(capacitiesLeftOut, cyberLeftOut).message;
+  const message = [miscount, leftOut].filter((part) => part).join(' ');
+  return message ? { message } : {};
+}
+
+/** Said in the status area after a refresh that could not keep every item of the list. */
+function leftOutMessage(capacities: number, cyber: number): { message?: string } {
+  const parts = [
+    capacities > 0 ? `${countOf(capacities, 'item', 'items')} of the capacity list had no policy id` : null,
+    cyber > 0 ? `${countOf(cyber, 'disaster-recovery policy', 'disaster-recovery policies')} did not read in full` : null,
+  ].filter((part) => part !== null);
+  return parts.length === 0 ? {} : { message: `${parts.join('; ')}: not kept in the local copy.` };
+}
