@@ -1,4 +1,4 @@
-import type { KeychainStatus } from '../../shared/ipc/models.js';
+import type { KeychainStatus } from '../../shared/ipc/session.js';
 
 /** Which store holds the session, in the words the sign-in view shows. */
 export function sessionStoreText(keychain: KeychainStatus): string {

@@ -1,4 +1,4 @@
-import type { ProxyInUse } from '../../shared/ipc/models.js';
+import type { ProxyInUse } from '../../shared/ipc/network.js';
 
 /** The "Proxy: …" line of an environment in Manage environments: the route, and where the setting comes from. */
 export function proxyText(route: ProxyInUse): string {

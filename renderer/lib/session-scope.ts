@@ -1,4 +1,4 @@
-import type { SessionStatus } from '../../shared/ipc/models.js';
+import type { SessionStatus } from '../../shared/ipc/session.js';
 
 /**
  * Whose data the renderer's caches hold: profile and user. Null while signed

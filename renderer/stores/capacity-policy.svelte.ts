@@ -1,6 +1,6 @@
 import type { AutoRenewalRequest, CapacityPolicy, ConfigureRequest, MessageResponse } from '../../shared/api/capacity.js';
 import type { SourcedCapacityDetail } from '../../shared/ipc/sourced.js';
-import type { CancelResult } from '../../shared/ipc/models.js';
+import type { CancelResult } from '../../shared/ipc/money-results.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';

@@ -3,7 +3,7 @@ import type { CyberStatus } from '../../shared/api/cyber.js';
 import type { CyberRow } from '../../shared/api/readers.js';
 import type { SkippedItem } from '../../shared/api/tolerant.js';
 import type { SortOrder } from '../../shared/api/paging.js';
-import { CustomerId } from '../../shared/ipc/models.js';
+import { CustomerId } from '../../shared/ipc/policy-refs.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import type { Origin } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';

@@ -2,7 +2,7 @@ import { TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import type { CyberView } from '../../shared/api/cyber.js';
 import type { SourcedCyberDetail } from '../../shared/ipc/sourced.js';
 import type { CyberDetail } from '../../shared/api/readers.js';
-import type { TerminateResult } from '../../shared/ipc/models.js';
+import type { TerminateResult } from '../../shared/ipc/money-results.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';

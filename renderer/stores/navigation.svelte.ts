@@ -1,4 +1,4 @@
-import { MAIN_VIEWS as VIEWS } from '../../shared/ipc/views.js';
+import { MAIN_VIEWS as VIEWS } from '../../shared/navigation/main-views.js';
 
 /**
  * Where the user is. Routes are values (no URLs: a desktop app has no address
@@ -26,7 +26,7 @@ export function sectionOf(view: ViewId): ViewId {
   return view;
 }
 
-/** The main navigation, in order, as routes: the one table of views in shared/ipc/views.ts. */
+/** The main navigation, in order, as routes: the one table of views in shared/navigation/main-views.ts. */
 export const MAIN_VIEWS: ReadonlyArray<{ readonly route: Route; readonly label: string }> = VIEWS.map(({ view, label }) => ({ route: { view }, label }));
 
 /** Asked before leaving a view (with where to); a view with unsaved changes returns false to stay. */

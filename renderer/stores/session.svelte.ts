@@ -1,5 +1,7 @@
 import type { AppError } from '../../shared/ipc/result.js';
-import type { NetworkStatus, Profile, ProfileInput, SessionExpiring, SessionStatus, SignInInput, DemoAccount } from '../../shared/ipc/models.js';
+import type { NetworkStatus } from '../../shared/ipc/network.js';
+import type { Profile, ProfileInput } from '../../shared/ipc/profiles.js';
+import type { SessionExpiring, SessionStatus, SignInInput, DemoAccount } from '../../shared/ipc/session.js';
 import { api } from '../lib/api.js';
 import { scopeOf, sessionScope } from '../lib/session-scope.js';
 

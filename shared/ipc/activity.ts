@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PolicyRef } from './models.js';
+import { PolicyRef } from './policy-refs.js';
 import { ActivityEntry, ActivityPolicyKind } from '../own-data/activity.js';
 
 export const ActivityQuery = z.object({

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CapacityRow } from '../api/readers.js';
 import { ActivityEntry } from '../own-data/activity.js';
 import { OwnDataRecovery } from '../own-data/status.js';
-import { CustomerId, PolicyMilestone } from './models.js';
+import { CustomerId } from './policy-refs.js';
+import { PolicyMilestone } from './overview.js';
 import { CustomerKey } from './customer-key.js';
 
 /**

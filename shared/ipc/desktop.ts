@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAIN_VIEW_IDS } from './views.js';
+import { MAIN_VIEW_IDS } from '../navigation/main-views.js';
 
 /**
  * Shapes of the desktop integration: app facts, auto-update state,

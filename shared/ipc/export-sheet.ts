@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExportCell } from './models.js';
+import { ExportCell } from './export.js';
 
 /**
  * How a column of an export is typed, so a spreadsheet reads it as what it is:

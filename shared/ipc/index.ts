@@ -1,6 +1,12 @@
 export * from './channels.js';
 export * from './contract.js';
-export * from './models.js';
+export * from './session.js';
+export * from './profiles.js';
+export * from './policy-refs.js';
+export * from './money-results.js';
+export * from './network.js';
+export * from './overview.js';
+export * from './export.js';
 export * from './money.js';
 export * from './result.js';
 export type { DeskApi } from './api-shape.js';

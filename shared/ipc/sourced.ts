@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AccountsRead, CapacityDetail, CapacityRow, CyberDetail, CyberRowPage } from '../api/readers.js';
 import { SkippedItem } from '../api/tolerant.js';
-import { OverviewSummary } from './models.js';
+import { OverviewSummary } from './overview.js';
 import { UnreadableCopy } from './offline.js';
 
 /**

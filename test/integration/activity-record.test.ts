@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { ActivityList } from '../../shared/ipc/activity.js';
-import type { CancelResult, TerminateResult } from '../../shared/ipc/models.js';
+import type { CancelResult, TerminateResult } from '../../shared/ipc/money-results.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';

@@ -17,7 +17,7 @@ import type { KeytarModule } from '../../electron/services/secrets/keytar-secret
 import { keychainService } from '../../electron/services/secrets/secret-store.js';
 import { SessionService } from '../../electron/services/session/session-service.js';
 import { SettingsStore } from '../../electron/services/settings/settings-store.js';
-import type { Profile } from '../../shared/ipc/models.js';
+import type { Profile } from '../../shared/ipc/profiles.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../shared/ipc/models.js';
+import type { Profile } from '../../shared/ipc/profiles.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { keychainService } from '../../electron/services/secrets/secret-store.js';
 import { startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';

@@ -13,7 +13,7 @@ import { WINDOW_STATE_FILE, WindowStateStore } from '../../electron/services/des
 import { DEFAULT_PREFERENCES, PREFERENCES_FILE, PreferencesStore } from '../../electron/services/preferences/preferences-store.js';
 import { UNREADABLE_SUFFIX } from '../../electron/services/settings/json-file.js';
 import { SettingsStore } from '../../electron/services/settings/settings-store.js';
-import type { Profile } from '../../shared/ipc/models.js';
+import type { Profile } from '../../shared/ipc/profiles.js';
 import type { Result } from '../../shared/ipc/result.js';
 import type { UnreadableFile } from '../../shared/ipc/unreadable-files.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';

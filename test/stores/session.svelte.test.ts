@@ -1,6 +1,6 @@
 import { answer, calls, push, resetFakeApi } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SessionStatus } from '../../shared/ipc/models.js';
+import type { SessionStatus } from '../../shared/ipc/session.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import { session } from '../../renderer/stores/session.svelte.js';
 import { profileOf } from './support/fixtures.js';

@@ -1,7 +1,7 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { ActivityEntry } from '../../../shared/own-data/activity.js';
 import { CUSTOMER_HORIZONS, type CustomerHorizon, type CustomerTotals } from '../../../shared/ipc/customers.js';
-import type { PolicyMilestone } from '../../../shared/ipc/models.js';
+import type { PolicyMilestone } from '../../../shared/ipc/overview.js';
 import { cents, monthlyShareOf, UNKNOWN_STATUS, UPCOMING_STATUSES } from '../overview/summarize.js';
 
 const DAY_MS = 86_400_000;

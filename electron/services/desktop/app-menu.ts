@@ -1,5 +1,5 @@
 import type { AppCommand } from '../../../shared/ipc/desktop.js';
-import { MAIN_VIEWS } from '../../../shared/ipc/views.js';
+import { MAIN_VIEWS } from '../../../shared/navigation/main-views.js';
 
 /** Electron menu roles this app uses (each is a standard, OS-native item). */
 export type MenuRole =

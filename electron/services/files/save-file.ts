@@ -1,5 +1,5 @@
 import { toCsv } from '../../../shared/format/csv.js';
-import type { SaveCsvResult } from '../../../shared/ipc/models.js';
+import type { SaveCsvResult } from '../../../shared/ipc/export.js';
 import type { ParsedInput } from '../../../shared/ipc/contract.js';
 
 export interface SaveFileRequest {

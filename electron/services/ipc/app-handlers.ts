@@ -1,6 +1,6 @@
 import type { Channel } from '../../../shared/ipc/channels.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
-import type { ProxyInUse } from '../../../shared/ipc/models.js';
+import type { ProxyInUse } from '../../../shared/ipc/network.js';
 import type { DesktopServices } from '../desktop/desktop-services.js';
 import type { DriftLog } from '../diagnostics/drift-log.js';
 import { saveCsv, type SaveFileHost } from '../files/save-file.js';

@@ -1,7 +1,7 @@
 import { TERMINATION_EVENT_TYPE, parseCancellationFee } from '../../../shared/api/contract-choices.js';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { CyberView } from '../../../shared/api/cyber.js';
-import type { CancelResult, TerminateResult } from '../../../shared/ipc/models.js';
+import type { CancelResult, TerminateResult } from '../../../shared/ipc/money-results.js';
 import type { MoneyState } from '../../../shared/ipc/money.js';
 import type { SessionService } from '../session/session-service.js';
 import { AppFailure } from '../../../shared/ipc/result.js';

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { NetworkStatus, ProxyInUse } from '../../../shared/ipc/models.js';
+import type { NetworkStatus, ProxyInUse } from '../../../shared/ipc/network.js';
 import { readProxyEnv, redactProxyUrl, type ProxyEnv } from './proxy-env.js';
 import { SystemProxyDispatcher } from './system-proxy-dispatcher.js';
 import { loadTrustStore, type TrustStore } from './trust-store.js';

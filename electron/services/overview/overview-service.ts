@@ -1,6 +1,6 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
-import type { OverviewSummary } from '../../../shared/ipc/models.js';
+import type { OverviewSummary } from '../../../shared/ipc/overview.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { SessionService } from '../session/session-service.js';
 import { summarizeCapacities } from './summarize.js';

@@ -1,15 +1,7 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
-import {
-  OVERVIEW_WINDOW_DAYS,
-  SAVINGS_MONTH_DAYS,
-  type FamilySavings,
-  type OverviewSummary,
-  type PolicyMilestone,
-  type StatusBreakdown,
-  type StatusCount,
-} from '../../../shared/ipc/models.js';
+import { OVERVIEW_WINDOW_DAYS, SAVINGS_MONTH_DAYS, type FamilySavings, type OverviewSummary, type PolicyMilestone, type StatusBreakdown, type StatusCount } from '../../../shared/ipc/overview.js';
 
 const DAY_MS = 86_400_000;
 

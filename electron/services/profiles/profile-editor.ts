@@ -1,4 +1,4 @@
-import type { Profile, ProfileIdInput, RememberCustomerInput } from '../../../shared/ipc/models.js';
+import type { Profile, ProfileIdInput, RememberCustomerInput } from '../../../shared/ipc/profiles.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { SessionService } from '../session/session-service.js';
 import type { ProfileDraft, ProfileRegistry } from './profile-registry.js';

@@ -1,4 +1,4 @@
-import { baseUrlProblem, MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/models.js';
+import { baseUrlProblem, MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/profiles.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { SANDBOX_TERMS, UNKNOWN_TERMS, type AgreementTerms } from '../../../shared/money/agreement-terms.js';
 import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { KeychainStatus } from '../../../shared/ipc/models.js';
+import type { KeychainStatus } from '../../../shared/ipc/session.js';
 import type { SecretStore } from './secret-store.js';
 
 /** The part of keytar this app uses. */

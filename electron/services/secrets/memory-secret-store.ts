@@ -1,4 +1,4 @@
-import type { KeychainStatus } from '../../../shared/ipc/models.js';
+import type { KeychainStatus } from '../../../shared/ipc/session.js';
 import type { SecretStore } from './secret-store.js';
 
 /**

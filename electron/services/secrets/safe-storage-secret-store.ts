@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { KeychainStatus } from '../../../shared/ipc/models.js';
+import type { KeychainStatus } from '../../../shared/ipc/session.js';
 import { ensurePrivateDir } from '../platform/private-files.js';
 import type { SecretStore } from './secret-store.js';
 

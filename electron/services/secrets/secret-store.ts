@@ -1,4 +1,4 @@
-import type { KeychainStatus } from '../../../shared/ipc/models.js';
+import type { KeychainStatus } from '../../../shared/ipc/session.js';
 
 /** Where access tokens (and later the cache key) are kept. */
 export interface SecretStore {

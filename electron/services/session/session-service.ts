@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
-import type { SessionStatus, SignInInput } from '../../../shared/ipc/models.js';
+import type { SessionStatus, SignInInput } from '../../../shared/ipc/session.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { Redactor } from '../logging/redact.js';
 import type { AppEvents } from '../events.js';

@@ -1,4 +1,4 @@
-import type { SaveCsvInput } from '../../../shared/ipc/models.js';
+import type { SaveCsvInput } from '../../../shared/ipc/export.js';
 import type { AppError } from '../../../shared/ipc/result.js';
 
 /** The rows of a list as shown, ready for "Export CSV". */

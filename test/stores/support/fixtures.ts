@@ -1,6 +1,6 @@
 import type { AppError } from '../../../shared/ipc/result.js';
 import type { OfferingsRead } from '../../../shared/api/readers.js';
-import type { Profile } from '../../../shared/ipc/models.js';
+import type { Profile } from '../../../shared/ipc/profiles.js';
 import { UNKNOWN_TERMS } from '../../../shared/money/agreement-terms.js';
 import type { CapacityWindow, Origin, SourcedCapacityDetail, SourcedCyberDetail, SourcedCyberPage, SourcedOverview } from '../../../shared/ipc/sourced.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAIN_VIEW_IDS, MAIN_VIEWS } from '../../../shared/ipc/views.js';
+import { MAIN_VIEW_IDS, MAIN_VIEWS } from '../../../shared/navigation/main-views.js';
 import { accelerators, appMenuTemplate, type MenuSpec } from '../../../electron/services/desktop/app-menu.js';
 
 const menu = (platform: NodeJS.Platform, extra: { devTools?: boolean; updatesAvailable?: boolean } = {}) =>

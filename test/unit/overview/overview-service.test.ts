@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { SessionStatus } from '../../../shared/ipc/models.js';
+import type { SessionStatus } from '../../../shared/ipc/session.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { ApiClient } from '../../../electron/services/api-client/api-client.js';
 import { OverviewService } from '../../../electron/services/overview/overview-service.js';

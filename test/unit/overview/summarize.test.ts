@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
-import { OverviewSummary } from '../../../shared/ipc/models.js';
+import { OverviewSummary } from '../../../shared/ipc/overview.js';
 import { instanceFamily, monthlySavingsOf, summarizeCapacities } from '../../../electron/services/overview/summarize.js';
 
 const DAY = 86_400_000;

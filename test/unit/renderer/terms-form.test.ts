@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProfileInput } from '../../../shared/ipc/models.js';
+import { ProfileInput } from '../../../shared/ipc/profiles.js';
 import { SANDBOX_TERMS, UNKNOWN_TERMS } from '../../../shared/money/agreement-terms.js';
 import { draftOf, termsField, termsInput } from '../../../renderer/lib/terms-form.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProfileRegistry } from '../../../electron/services/profiles/profile-registry.js';
 import { SettingsStore } from '../../../electron/services/settings/settings-store.js';
-import { MAX_REMEMBERED_CUSTOMERS, ProfileInput } from '../../../shared/ipc/models.js';
+import { MAX_REMEMBERED_CUSTOMERS, ProfileInput } from '../../../shared/ipc/profiles.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { SANDBOX_TERMS, UNKNOWN_TERMS } from '../../../shared/money/agreement-terms.js';
 
