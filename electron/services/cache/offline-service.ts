@@ -105,6 +105,12 @@ export class OfflineService {
     return cache;
   }
 
+  /** The verified copy, for an answer read from it; null when there is none or it was found unreadable. */
+  async #readableCopy(): Promise<PolicyCache | null> {
+    const cache = await this.#verifiedCache();
+    return cache && !cache.unreadable ? cache : null;
+  }
+
   async status(): Promise<CacheStatus> {
     const cache = await this.#verifiedCache();
     if (!cache) return { persistent: this.deps.secrets.status.kind !== 'memory', fetchedAt: {}, capacityCount: 0, discarded: 0 };
@@ -155,16 +161,12 @@ export class OfflineService {
 
   /** When the capacity list of the copy was fetched; null when there is none (or it cannot be read). */
   async capacitiesFetchedAt(): Promise<string | null> {
-    const cache = await this.#verifiedCache();
-    if (!cache || cache.unreadable) return null;
-    return cache.capacitiesFetchedAt();
+    return (await (await this.#readableCopy())?.capacitiesFetchedAt()) ?? null;
   }
 
   /** Policies in the copy's capacity list (0 when there is none, or it cannot be read). */
   async capacityCount(): Promise<number> {
-    const cache = await this.#verifiedCache();
-    if (!cache || cache.unreadable) return 0;
-    return cache.capacityCount();
+    return (await (await this.#readableCopy())?.capacityCount()) ?? 0;
   }
 
   /**
@@ -172,16 +174,12 @@ export class OfflineService {
    * whole); null when the copy holds no list.
    */
   async capacityOverview(asOf: Date) {
-    const cache = await this.#verifiedCache();
-    if (!cache || cache.unreadable) return null;
-    return cache.capacityOverview(asOf);
+    return (await (await this.#readableCopy())?.capacityOverview(asOf)) ?? null;
   }
 
   /** Each account's active policies, spend and savings, for the overview by customer; null when the copy holds no list. */
   async capacityTotalsByAccount() {
-    const cache = await this.#verifiedCache();
-    if (!cache || cache.unreadable) return null;
-    return cache.capacityTotalsByAccount();
+    return (await (await this.#readableCopy())?.capacityTotalsByAccount()) ?? null;
   }
 
   /** The worklist's policies from the replica (see PolicyCache.upcomingCapacities); unreadable when the copy is. */
