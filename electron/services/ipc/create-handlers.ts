@@ -1,6 +1,7 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
+import { createOwnDataHandlers } from '../own-data/own-data-handlers.js';
 import { deliverFile, safeFileName, saveCsv, type SaveFileHost } from '../files/save-file.js';
 import { calendarOfMilestones } from '../worklist/calendar-export.js';
 import { saveSheet } from '../files/save-sheet.js';
@@ -124,6 +125,7 @@ export function createHandlers({
 
   return {
     ...createOfflineHandlers(offline),
+    ...createOwnDataHandlers(ownData),
     ...customers.handlers(),
     ...createDesktopHandlers(desktop),
     'profiles.list': async () => profiles.list(),
