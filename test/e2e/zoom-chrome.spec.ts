@@ -12,9 +12,10 @@ const VIEWS = ['Overview', 'Capacity policies', 'Search & purchase', 'Linked acc
 
 /** How many CSS px of the viewport's height the header and the status area cover now. */
 async function chromeHeights(page: Page): Promise<{ header: number; status: number; viewport: number }> {
-  return page.evaluate(() => {
+  return page.locator('body').evaluate((body) => {
+    const { innerHeight } = body.ownerDocument.defaultView!;
     const visible = (selector: string) => {
-      const box = document.querySelector(selector)?.getBoundingClientRect();
+      const box = body.ownerDocument.querySelector(selector)?.getBoundingClientRect();
       return box ? Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0)) : 0;
     };
     return { header: Math.round(visible('.topbar')), status: Math.round(visible('.status-area')), viewport: innerHeight };
@@ -25,7 +26,18 @@ async function open(page: Page, view: (typeof VIEWS)[number]): Promise<void> {
   if (view === 'Capacity policies') await openList(page);
   else await navTo(page, view);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await scrollTo(page, () => 0);
+}
+
+/** Scrolls the page to where `at` says, given its scroll height and the viewport's; answers where it went. */
+async function scrollTo(page: Page, at: (scrollHeight: number, viewportHeight: number) => number): Promise<number> {
+  const [scrollHeight, viewportHeight] = await page.locator('body').evaluate((body) => [body.ownerDocument.scrollingElement!.scrollHeight, body.ownerDocument.defaultView!.innerHeight]);
+  const y = at(scrollHeight!, viewportHeight!);
+  return page.locator('body').evaluate((body, to) => {
+    const window = body.ownerDocument.defaultView!;
+    window.scrollTo(0, to);
+    return window.scrollY;
+  }, y);
 }
 
 test.describe('at 200 % zoom', () => {
@@ -40,8 +52,7 @@ test.describe('at 200 % zoom', () => {
       const top = await chromeHeights(page);
       expect(top.header + top.status, `${view} at the top: ${JSON.stringify(top)}`).toBeLessThanOrEqual(top.viewport / 3);
       // Scrolled into the view: neither stays over it.
-      await page.evaluate(() => window.scrollTo(0, Math.min(300, document.scrollingElement!.scrollHeight - innerHeight - 200)));
-      if ((await page.evaluate(() => window.scrollY)) >= 150) {
+      if ((await scrollTo(page, (height, viewport) => Math.min(300, height - viewport - 200))) >= 150) {
         const scrolled = await chromeHeights(page);
         expect(scrolled.header + scrolled.status, `${view} scrolled: ${JSON.stringify(scrolled)}`).toBe(0);
       }
@@ -53,9 +64,9 @@ test('in a full-size window the status area stays in view at the foot', async ({
   const page = await openApp();
   await signInAs(page);
   await open(page, 'Overview');
-  await page.evaluate(() => window.scrollTo(0, document.scrollingElement!.scrollHeight));
+  await scrollTo(page, (height) => height);
   const box = await page.getByTestId('replica-status').boundingBox();
   expect(box).not.toBeNull();
   expect(Math.abs(box!.y + box!.height - 800)).toBeLessThanOrEqual(2);
-  expect(await page.getByTestId('replica-status').evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+  expect(await page.getByTestId('replica-status').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).position)).toBe('sticky');
 });
