@@ -32,7 +32,7 @@ export const CHANNELS = [
   'offline.sync',
   'offline.cancelSync',
   'offline.wipe',
-  'ownData.wipe',
+  'owndata.wipe',
   'overview.summary',
   'files.saveCsv',
   'files.saveSheet',

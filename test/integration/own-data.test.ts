@@ -345,7 +345,7 @@ describe('records', () => {
   });
 });
 
-describe('the own data at sign-out (ownData.wipe, asked for only on a confirmed request)', () => {
+describe('the own data at sign-out (owndata.wipe, asked for only on a confirmed request)', () => {
   it('is kept when not asked for; removed for this environment and user only when asked; the copy is untouched either way', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
@@ -390,7 +390,7 @@ describe('the own data at sign-out (ownData.wipe, asked for only on a confirmed 
     // Asked for: the own data and its key go; the copy stays, whole.
     const keyService = ownDataKeyService('sandbox');
     expect(await secrets.get(keyService, ALEX.username)).not.toBeNull();
-    value(await app.call('ownData.wipe'));
+    value(await app.call('owndata.wipe'));
     value(await app.call('session.signOut'));
     expect(existsSync(ownDataDir(dataDir, { profileId: 'sandbox', username: ALEX.username }))).toBe(false);
     expect(await secrets.get(keyService, ALEX.username)).toBeNull();
@@ -413,7 +413,7 @@ describe('the own data at sign-out (ownData.wipe, asked for only on a confirmed 
     value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
     value(await app.call('customers.save', { name: 'Northwind', externalIds: ['CUST-1001'] }));
     value(await app.call('session.signOut'));
-    value(await app.call('ownData.wipe'));
+    value(await app.call('owndata.wipe'));
     value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
     expect(value<CustomerBook>(await app.call('customers.list')).customers.map((c) => c.name)).toEqual(['Northwind']);
   }, 60_000);
