@@ -13,6 +13,7 @@ import { OfflineService } from './cache/offline-service.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
 import { createOfflineHandlers } from './cache/offline-handlers.js';
+import { createOwnDataHandlers } from './own-data/own-data-handlers.js';
 import { createAppHandlers } from './ipc/app-handlers.js';
 import { createPolicyHandlers } from './ipc/policy-handlers.js';
 import { createSessionHandlers } from './ipc/session-handlers.js';
@@ -279,6 +280,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         scoped: (query) => customers.scoped(query),
       }),
       ...createOfflineHandlers(offline),
+      ...createOwnDataHandlers(ownData),
       ...customers.handlers(),
       ...createQuoteHandlers({ repository, profiles, session, activity }),
       ...createWorklistHandlers({

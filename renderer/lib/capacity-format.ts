@@ -1,4 +1,4 @@
-import type { RENEWAL_FREQUENCIES } from '../../shared/api/contract-choices.js';
+import { DEFAULT_CONFIGURATION, type RENEWAL_FREQUENCIES } from '../../shared/api/contract-choices.js';
 import { countOf } from '../../shared/format/plural.js';
 
 /** Display helpers for capacity policies; dates and times are in dates.ts. */
@@ -11,6 +11,16 @@ export function formatDays(days: number | null): string {
 /** "m5.large × 4" */
 export function instanceSummary(instance: { readonly instanceType?: string | undefined; readonly qty?: number | undefined }): string {
   return `${instance.instanceType ?? '—'} × ${instance.qty ?? '—'}`;
+}
+
+/** The service writes "none" where a configuration field is not set (CONTRACT: the purchase's defaults). */
+export function isUnsetConfigValue(value: string): boolean {
+  return value === '' || value === DEFAULT_CONFIGURATION.sshPairKey;
+}
+
+/** A configuration value as shown where empty fields show nothing: never the service's literal "none". */
+export function configValueShown(value: string): string {
+  return isUnsetConfigValue(value) ? '' : value;
 }
 
 type Frequency = (typeof RENEWAL_FREQUENCIES)[number];

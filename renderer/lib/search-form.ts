@@ -8,7 +8,7 @@ export const SearchDraft = z.object({
   instanceType: z.string(),
   platform: z.string(),
   availabilityZone: z.string(),
-  /** yyyy-MM-dd, what <input type=date> holds (shown in the user's locale by the browser). */
+  /** yyyy-MM-dd, what the date entry holds (shown and typed in the user's locale order). */
   startIso: z.string(),
   endIso: z.string(),
   /** Hours east of UTC; null while the box is empty. */

@@ -32,6 +32,7 @@ export const CHANNELS = [
   'offline.sync',
   'offline.cancelSync',
   'offline.wipe',
+  'owndata.wipe',
   'overview.summary',
   'files.saveCsv',
   'files.saveSheet',

@@ -112,6 +112,9 @@ export const CONTRACT = {
   'offline.sync': { input: NoInput, output: SyncSummary, effect: 'local', audited: true },
   'offline.cancelSync': { input: NoInput, output: z.boolean(), effect: 'local' },
   'offline.wipe': { input: NoInput, output: CacheStatus, effect: 'change' },
+  // Deletes the signed-in account manager's own data (customer book, activity, worklist states, notes) and its key,
+  // for this environment and user, only on their confirmed request at sign-out; the copy is left as it is.
+  'owndata.wipe': { input: NoInput, output: z.null(), effect: 'change' },
   'overview.summary': { input: NoInput, output: SourcedOverview, effect: 'service-read' },
   // Writes a file only where the person chooses it in the save dialog. The largest legitimate input is an
   // export of the longest list (20,000 rows; about 8 MB as JSON, see test/integration/browser-host-limits.test.ts).

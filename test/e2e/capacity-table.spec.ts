@@ -143,12 +143,12 @@ test('filters by account, instance type, zone and launch days beside the status;
   // A date that is not a day is said, next to the field, and the list stays as it was.
   await filters.getByLabel('Launch from').fill('2026-02-30');
   await filters.getByLabel('Launch from').press('Enter');
-  await expect(page.getByRole('alert').filter({ hasText: 'YYYY-MM-DD' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'There is no day 30 in February 2026: it has 28 days.' })).toBeVisible();
   await expect(filters.getByLabel('Launch from')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('list-summary')).toContainText(`${both.length} `);
   await filters.getByLabel('Launch from').fill('');
   await filters.getByLabel('Launch from').press('Enter');
-  await expect(page.getByRole('alert').filter({ hasText: 'YYYY-MM-DD' })).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: 'There is no day' })).toHaveCount(0);
   await expectAccessible(page, 'capacity list with filters');
 
   // Saved: filters, sort and columns.

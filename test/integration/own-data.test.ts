@@ -14,6 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { ActivityList } from '../../shared/ipc/activity.js';
+import type { CustomerBook } from '../../shared/ipc/customers.js';
+import type { WorklistWindow } from '../../shared/ipc/worklist.js';
 import type { CacheStatus } from '../../shared/ipc/offline.js';
 import type { Result } from '../../shared/ipc/result.js';
 import type { ActivityEntry } from '../../shared/own-data/activity.js';
@@ -341,4 +343,78 @@ describe('records', () => {
     expect(await customers.delete('__proto__')).toBe(false);
     await service.close();
   });
+});
+
+describe('the own data at sign-out (owndata.wipe, asked for only on a confirmed request)', () => {
+  it('is kept when not asked for; removed for this environment and user only when asked; the copy is untouched either way', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const app = await startFastApp({ secrets, dataDir });
+    apps.push(app);
+    const signIn = async (user: { username: string; password: string }) => {
+      value(await app.call('session.signIn', { profileId: 'sandbox', username: user.username, password: user.password }));
+      value(await app.call('offline.sync'));
+    };
+    const policies = async () => value<{ total: number }>(await app.call('capacity.list', { limit: 5 })).total;
+    const mine = async () => {
+      const rows = value<WorklistWindow>(await app.call('worklist.query', { horizonDays: 90, includeSnoozed: true })).rows;
+      return {
+        customers: value<CustomerBook>(await app.call('customers.list')).customers.map((c) => c.name),
+        activity: value<ActivityList>(await app.call('activity.list', { policyKind: 'capacity', policyId: cancelled })).entries.map((e) => e.action),
+        worklist: rows.filter((r) => r.entry !== null).map((r) => [r.policy.cidrId, r.entry?.state, r.entry?.note]),
+      };
+    };
+
+    // Jordan, another user of the same computer and environment, has a customer of their own.
+    await signIn(JORDAN);
+    value(await app.call('customers.save', { name: 'Jordan’s customer', externalIds: ['CUST-2001'] }));
+    value(await app.call('session.signOut'));
+
+    await signIn(ALEX);
+    const cancelled = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'ACTIVE', limit: 5 })).rows[0]!.cidrId;
+    value(await app.call('capacity.cancel', { cidrId: cancelled }));
+    value(await app.call('customers.save', { name: '__proto__ Northwind', externalIds: ['CUST-1001'], notes: 'call in May' }));
+    const [row] = value<WorklistWindow>(await app.call('worklist.query', { horizonDays: 90 })).rows;
+    if (!row) throw new Error('the sandbox has policies ending within 90 days');
+    value(await app.call('worklist.setEntry', { cidrId: row.policy.cidrId, state: 'contacted', note: 'Called Dana', snoozedUntil: null }));
+    const before = await mine();
+    expect(before).toEqual({ customers: ['__proto__ Northwind'], activity: ['cancel'], worklist: [[row.policy.cidrId, 'contacted', 'Called Dana']] });
+    const replicaFile = join(dataDir, 'cache', ownerFolder({ profileId: 'sandbox', username: ALEX.username }), 'replica.db');
+    const policiesBefore = await policies();
+
+    // Signing out without asking keeps everything.
+    value(await app.call('session.signOut'));
+    await signIn(ALEX);
+    expect(await mine()).toEqual(before);
+
+    // Asked for: the own data and its key go; the copy stays, whole.
+    const keyService = ownDataKeyService('sandbox');
+    expect(await secrets.get(keyService, ALEX.username)).not.toBeNull();
+    value(await app.call('owndata.wipe'));
+    value(await app.call('session.signOut'));
+    expect(existsSync(ownDataDir(dataDir, { profileId: 'sandbox', username: ALEX.username }))).toBe(false);
+    expect(await secrets.get(keyService, ALEX.username)).toBeNull();
+    expect(existsSync(replicaFile)).toBe(true);
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    expect(await policies()).toBe(policiesBefore);
+    expect(await mine()).toEqual({ customers: [], activity: [], worklist: [] });
+    value(await app.call('session.signOut'));
+
+    // Jordan's own data is not Alex's to remove.
+    await signIn(JORDAN);
+    expect(value<CustomerBook>(await app.call('customers.list')).customers.map((c) => c.name)).toEqual(['Jordan’s customer']);
+  }, 120_000);
+
+  it('signed out, there is no one whose data could be removed: nothing is', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const app = await startFastApp({ secrets, dataDir });
+    apps.push(app);
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    value(await app.call('customers.save', { name: 'Northwind', externalIds: ['CUST-1001'] }));
+    value(await app.call('session.signOut'));
+    value(await app.call('owndata.wipe'));
+    value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    expect(value<CustomerBook>(await app.call('customers.list')).customers.map((c) => c.name)).toEqual(['Northwind']);
+  }, 60_000);
 });
