@@ -51,8 +51,14 @@ const TOP = 10;
  */
 export class CustomerHandlers {
   readonly #deps: CustomerHandlerDeps;
-  /** The matcher of the last filter asked, kept while the owner and the book stay the same (every keystroke of a filtered search asks). */
-  #kept: { readonly owner: string; readonly version: number; readonly matcher: CustomerMatcher } | null = null;
+  /**
+   * The matcher of the last filter asked, kept while the owner, the book and
+   * the linked accounts stay the same (every keystroke of a filtered search
+   * asks). The accounts are part of it: a re-sync that renames an account
+   * changes the name its policies carry, and a customer holding the account by
+   * id must own them under the new name at once.
+   */
+  #kept: { readonly owner: string; readonly version: number; readonly accounts: string; readonly matcher: CustomerMatcher } | null = null;
 
   constructor(deps: CustomerHandlerDeps) {
     this.#deps = deps;
@@ -117,12 +123,17 @@ export class CustomerHandlers {
     const who = this.#deps.offline.owner();
     const owner = who ? `${who.profileId}\n${who.username}` : '';
     const version = this.#deps.book.version;
-    if (this.#kept?.owner !== owner || this.#kept.version !== version) this.#kept = { owner, version, matcher: await this.#matcher() };
-    return this.#kept.matcher;
+    const linked = await this.#linkedAccounts();
+    const accounts = aliasesOf(linked);
+    const kept = this.#kept;
+    if (kept?.owner === owner && kept.version === version && kept.accounts === accounts) return kept.matcher;
+    const matcher = await this.#matcher(undefined, linked);
+    this.#kept = { owner, version, accounts, matcher };
+    return matcher;
   }
 
-  async #matcher(customers?: readonly Customer[]): Promise<CustomerMatcher> {
-    return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), await this.#linkedAccounts());
+  async #matcher(customers?: readonly Customer[], linked?: readonly AccountAlias[]): Promise<CustomerMatcher> {
+    return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), linked ?? (await this.#linkedAccounts()));
   }
 
   /** Every capacity policy of the copy whose account is one of keys, and when the copy was fetched. */
@@ -203,3 +214,7 @@ export class CustomerHandlers {
   }
 }
 
+/** What a matcher takes from the linked accounts (each id beside its name), as one comparable text. */
+function aliasesOf(accounts: readonly AccountAlias[]): string {
+  return accounts.map((account) => `${account.accountId ?? ''}\u0001${account.accountName ?? ''}`).join('\u0002');
+}
