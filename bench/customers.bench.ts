@@ -58,7 +58,7 @@ export default async function customers(): Promise<Figure[]> {
     const ownData = {
       records: async () => records as OwnRecords<never>,
       status: async () => ({ persistent: true }),
-      activity: async () => ({ entries: [], persistent: true }),
+      activityOfPolicies: async () => [],
     };
     const offline = serviceOver(dataDir, secrets);
     const handlers = new CustomerHandlers({

@@ -90,3 +90,15 @@ describe('a re-sync that renames a linked account', () => {
     expect(after.worklist.rows.every((row) => row.customer === northwind.name)).toBe(true);
   });
 });
+
+describe('the customer page’s activity', () => {
+  it('lists what this app did to their policies, read in one go, and nothing done to another customer’s', async () => {
+    const active = (await list({ status: 'ACTIVE' })).rows;
+    const theirs = active.find((policy) => policy.cspAccountName === RENAMED)!;
+    const nobodys = active.find((policy) => policy.cspAccountName !== RENAMED)!;
+    for (const policy of [theirs, nobodys]) value(await app.call('capacity.setAutoRenewal', { cidrId: policy.cidrId, autoRenewalEnabled: false }));
+    const page = value<CustomerPage>(await app.call('customers.page', { key: northwind.key }));
+    expect(page.activity.map((entry) => entry.cidrId)).toEqual([theirs.cidrId]);
+    expect(page.activity[0]).toMatchObject({ policyKind: 'capacity', cidrId: theirs.cidrId });
+  });
+});
