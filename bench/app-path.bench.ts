@@ -1,17 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { Pool } from 'undici';
-import { BENCH_PROBE_ENV, BenchProbeReading, type BenchProbeRequest } from '../electron/services/diagnostics/bench-probe.js';
+import type { BenchProbeReading } from '../electron/services/diagnostics/bench-probe.js';
 import { CONCURRENCY } from '../electron/services/replica/replica-sync.js';
 import { SYNC_PAGE_SIZE } from '../electron/services/bulk/capacity-sync.js';
 import { ENDPOINTS } from '../shared/api/endpoints.js';
 import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import type { Figure } from './figure.js';
 import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
+import { AFTER_PAINT, keystroke, openList, signIn, startHost, waitForPhase } from './support/app-page.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
 
 /**
@@ -32,66 +31,12 @@ const RTT_MS = 50;
 const SCALE_PER_POLICY = 1 / 0.6;
 const alex = SANDBOX_USERS[0]!;
 const TYPED = ['m5.2xlarge', 'sc_1000', 'morgan', 'use1-az2', 'r6g'].flatMap((word) => Array.from(word, (_, i) => word.slice(0, i + 1)));
-/** In-page: resolves after the frame that follows the change has been laid out and painted (rAF, then a task). */
-const AFTER_PAINT = `(resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.timeOrigin + performance.now()), 0))`;
-
-interface Host {
-  readonly child: ChildProcess;
-  readonly launchUrl: string;
-  readonly spawnedAt: number;
-  probe(request: BenchProbeRequest['benchProbe']): Promise<BenchProbeReading>;
-}
-
-async function startHost(dataDir: string): Promise<Host> {
-  const spawnedAt = Date.now();
-  const child = spawn(process.execPath, ['dist/host/host.mjs', '--no-open', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, [BENCH_PROBE_ENV]: '1' },
-  });
-  child.stderr?.resume();
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  let launchUrl = '';
-  for await (const line of lines) {
-    if (/Keychain:/.test(line)) throw new Error(`the host has no keychain, so the replica cannot be reopened: run the bench through scripts/with-keychain.sh (${line})`);
-    const match = /(http:\/\/\S+\/__launch\?\S+)/.exec(line);
-    if (match) {
-      launchUrl = match[1] as string;
-      break;
-    }
-  }
-  lines.close();
-  child.stdout?.resume();
-  if (!launchUrl) throw new Error('the host ended before it printed a launch address');
-  const probe = (request: BenchProbeRequest['benchProbe']) =>
-    new Promise<BenchProbeReading>((resolve) => {
-      child.once('message', (message) => resolve(BenchProbeReading.parse(message)));
-      child.send({ benchProbe: request } satisfies BenchProbeRequest);
-    });
-  return { child, launchUrl, spawnedAt, probe };
-}
-
 /** Peak resident memory of a process since the last reset (the kernel's high-water mark, so no peak is missed between samples). */
 async function peakRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
 }
 const resetPeakRss = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5');
-
-async function waitForPhase(host: Host, phase: string, timeoutMs: number): Promise<BenchProbeReading> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reading = await host.probe('read');
-    if (reading.phases.some((p) => p.phase === phase)) return reading;
-    if (Date.now() > deadline) throw new Error(`no sync phase "${phase}" within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.getByLabel('Username or e-mail').fill(alex.username);
-  await page.getByLabel('Password').fill(alex.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 /** From the click on Sign in (or the page's start, when the session is restored) to the overview's figures painted. */
 async function overviewPaintedAt(page: Page): Promise<number> {
@@ -103,44 +48,6 @@ async function overviewPaintedAt(page: Page): Promise<number> {
     });
     observer.observe(document.body, { subtree: true, childList: true });
   })`)) as number;
-}
-
-/**
- * One keystroke in the list's search: from the input event to the frame painted
- * after the table shows its answer (the table is aria-busy from the keystroke
- * until then; a refresh may replace the table meanwhile, so it is looked up
- * anew). Null when no answer came within 10 s.
- */
-async function keystroke(page: Page, text: string): Promise<number | null> {
-  // Polled from here: the app's CSP refuses the eval that waitForFunction's string predicates use.
-  for (let waited = 0; (await page.evaluate(`document.querySelector('[data-testid="capacity-table"]')?.getAttribute('aria-busy')`)) !== 'false'; waited += 20) {
-    if (waited > 30_000) throw new Error('the capacity table stayed busy for 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return (await page.evaluate(`new Promise((resolve) => {
-    const input = document.querySelector('[data-testid="list-search"]');
-    const table = () => document.querySelector('[data-testid="capacity-table"]');
-    const before = table();
-    let sawBusy = false;
-    const started = performance.now();
-    const observer = new MutationObserver(() => {
-      const now = table();
-      sawBusy ||= !now || now !== before || now.getAttribute('aria-busy') === 'true';
-      if (sawBusy && now && now.getAttribute('aria-busy') === 'false') {
-        observer.disconnect();
-        (${AFTER_PAINT})(() => resolve(performance.now() - started));
-      }
-    });
-    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
-    input.value = ${JSON.stringify(text)};
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    setTimeout(() => { observer.disconnect(); resolve(null); }, 10000);
-  })`)) as number | null;
-}
-
-async function openList(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Capacity policies', exact: true }).click();
-  await page.getByTestId('list-search').and(page.locator(':enabled')).waitFor({ timeout: 120_000 });
 }
 
 /** A client that only fetches the same list pages at the app's concurrency and runs JSON.parse on each. */

@@ -137,6 +137,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         reset,
         persist: services.persist,
         rename: (cidrId, policyName) => services.store.renameCapacity(cidrId, policyName),
+        renameAccount: (username, accountId, accountName) => {
+          const user = findUser(username);
+          return user ? services.store.renameAccount(user, accountId, accountName) : undefined;
+        },
       });
       if (reply) return reply;
       throw new ApiError(404, MESSAGE.routeNotFound(method, path));

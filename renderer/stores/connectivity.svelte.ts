@@ -4,6 +4,7 @@ import { switchesToOfflineOnFailure } from '../../shared/ipc/contract.js';
 import { api, onApiResult } from '../lib/api.js';
 import { originOf } from '../lib/origin-of.js';
 import { capacityList } from './capacity-list.svelte.js';
+import { customers } from './customers.svelte.js';
 
 /** Why the app shows the offline copy. */
 export type OfflineReason = 'unreachable' | 'chosen' | 'review';
@@ -66,6 +67,7 @@ class ConnectivityStore {
       if (progress.phase === 'done') {
         // The list now answers from the fresh copy (search and sort included), and the notice follows the copy.
         capacityList.replicaUpdated();
+        void customers.replicaUpdated();
         if (!this.syncing) void this.refreshStatus();
       }
     });

@@ -45,13 +45,23 @@ class CustomersStore {
 
   /** Reads the book (and the accounts that link ids to names) afresh; every view that names customers calls it. */
   async load(): Promise<void> {
+    await Promise.all([this.book.load(() => api.customers.list()), this.#loadAccounts()]);
+  }
+
+  /**
+   * A sync finished: a renamed account's policies now carry its new name, so
+   * the accounts that link ids to names are read again (the Customer column
+   * follows at once), and the overview by customer if it is shown.
+   */
+  async replicaUpdated(): Promise<void> {
+    if (!this.book.value) return;
+    await Promise.all([this.#loadAccounts(), this.standings.value ? this.loadStandings() : Promise.resolve()]);
+  }
+
+  async #loadAccounts(): Promise<void> {
     const scope = sessionScope.current;
-    await Promise.all([
-      this.book.load(() => api.customers.list()),
-      api.accounts.list().then((result) => {
-        if (result.ok && sessionScope.current === scope) this.accounts = result.value.items;
-      }),
-    ]);
+    const result = await api.accounts.list();
+    if (result.ok && sessionScope.current === scope) this.accounts = result.value.items;
   }
 
   /** Loads the book unless it is there already (views that only name customers). */

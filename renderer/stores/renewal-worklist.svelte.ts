@@ -26,8 +26,13 @@ export class RenewalWorklistStore {
   /** The last entry that could not be kept, with the policy it was for. */
   saveError = $state<{ readonly cidrId: string; readonly error: AppError } | null>(null);
 
-  constructor() {
-    sessionScope.register(() => this.reset());
+  /**
+   * `oneCustomer`: the worklist of a customer page, read only once its
+   * customer is set (never across every customer) and gone with the page, so
+   * it needs no reset when another user's session begins.
+   */
+  constructor(readonly oneCustomer = false) {
+    if (!oneCustomer) sessionScope.register(() => this.reset());
   }
 
   get rows(): WorklistRow[] {
@@ -48,6 +53,7 @@ export class RenewalWorklistStore {
 
   /** Reads the first page for the current filters. */
   async load(): Promise<void> {
+    if (this.oneCustomer && this.customer === null) return;
     this.#earlier = [];
     await this.read.load(() => api.worklist.query(this.#query(0)));
     this.selection.keepOnly(this.ids);
@@ -100,6 +106,7 @@ export class RenewalWorklistStore {
   }
 
   refresh(): Promise<void> {
+    if (this.oneCustomer && this.customer === null) return Promise.resolve();
     return this.#reloadShown();
   }
 

@@ -29,6 +29,7 @@ export const ClockInput = z
   .strict();
 
 export const RenameInput = z.object({ cidrId: z.string().min(1), policyName: z.string().max(1_000) }).strict();
+export const RenameAccountInput = z.object({ username: z.string().min(1), accountId: z.string().min(1), accountName: z.string().min(1).max(1_000) }).strict();
 
 export interface ControlDeps {
   readonly clock: SandboxClock;
@@ -40,6 +41,8 @@ export interface ControlDeps {
   persist(): Promise<void>;
   /** Renames a capacity policy; undefined when there is none of that id. */
   rename(cidrId: string, policyName: string): unknown;
+  /** Renames a user's linked account and the policies held in it; undefined when there is no such user or account. */
+  renameAccount(username: string, accountId: string, accountName: string): unknown;
 }
 
 function parseControlBody<S extends z.ZodType>(body: Buffer, schema: S): z.output<S> {
@@ -87,6 +90,13 @@ export async function handleControl(method: string, path: string, body: Buffer, 
       if (policy === undefined) throw new ApiError(404, MESSAGE.policyNotFound(input.cidrId));
       await deps.persist();
       return json(200, policy);
+    }
+    case 'POST /rename-account': {
+      const input = parseControlBody(body, RenameAccountInput);
+      const account = deps.renameAccount(input.username, input.accountId, input.accountName);
+      if (account === undefined) throw new ApiError(404, `Account ${input.accountId} of ${input.username} not found`);
+      await deps.persist();
+      return json(200, account);
     }
     case 'POST /stats/reset':
       deps.stats.reset();

@@ -21,4 +21,4 @@ export const signIn: Handler = async (req, services) => {
   return json(200, body);
 };
 
-export const linkedAccounts: Handler = (req) => json(200, requireUser(req).linkedAccounts);
+export const linkedAccounts: Handler = (req, services) => json(200, services.store.linkedAccountsOf(requireUser(req)));

@@ -33,6 +33,7 @@ export const PersistedState = z.object({
         terminationEventId: z.number().int().nullable(),
       }),
     ),
+    accountNames: z.array(z.object({ owner: z.string(), accountId: z.string(), accountName: z.string() })).optional(),
   }),
 });
 export type PersistedState = z.infer<typeof PersistedState>;
@@ -61,6 +62,7 @@ export function serializeState(parts: StateParts, savedAt: Date): string {
       nextEventId: parts.overlay.nextEventId,
       capacities: [...parts.overlay.capacities],
       cyber: parts.overlay.cyber.map((change) => ({ ...change, disasterRecoveryEvents: [...change.disasterRecoveryEvents] })),
+      accountNames: [...(parts.overlay.accountNames ?? [])],
     },
   };
   return `${JSON.stringify(state)}\n`;

@@ -3,6 +3,8 @@ import { DEFAULT_CONFIGURATION, OPERATING_STATE, TERMINATION_EVENT_TYPE } from '
 import type { SortOrder } from '../../shared/api/paging.js';
 import { cancellationFee } from './fees.js';
 import { operatingStateFor } from './lifecycle.js';
+import type { LinkedAccount } from '../../shared/api/accounts.js';
+import type { SandboxUser } from '../accounts.js';
 import type { CapacityEntry, CyberEntry, Dataset } from './model.js';
 import { StatusIndex, pageOfItems } from './status-index.js';
 import { Timeline, type TimedChange } from './timeline.js';
@@ -14,6 +16,15 @@ export interface StoreOverlay {
   readonly nextEventId: number;
   readonly capacities: readonly CapacityPolicy[];
   readonly cyber: readonly CyberChange[];
+  /** Linked accounts given another name (a test control); absent in files written before it. */
+  readonly accountNames?: readonly AccountName[] | undefined;
+}
+
+/** A linked account's name as a rename left it, per owner. */
+export interface AccountName {
+  readonly owner: string;
+  readonly accountId: string;
+  readonly accountName: string;
 }
 
 export interface CyberChange {
@@ -58,6 +69,8 @@ export class SandboxStore {
   private readonly timeline = new Timeline();
   private readonly changedCapacity = new Set<string>();
   private readonly changedCyber = new Set<string>();
+  /** Renamed linked accounts: `owner\naccountId` -> name. */
+  private readonly accountNames = new Map<string, AccountName>();
   private settledThroughMs: number;
   private nextEventId: number;
   /** Bumped by every change a client asked for; persistence compares it. */
@@ -227,6 +240,30 @@ export class SandboxStore {
     return entry.policy;
   }
 
+  /** A user's linked accounts, with the names renames gave them. */
+  linkedAccountsOf(user: SandboxUser): LinkedAccount[] {
+    return user.linkedAccounts.map((account) => {
+      const renamed = this.accountNames.get(`${user.username}\n${account.accountId}`);
+      return renamed ? { ...account, accountName: renamed.accountName } : account;
+    });
+  }
+
+  /**
+   * A test control: a linked account gets another name, and every capacity
+   * policy held in it names it so (as the service's `cspAccountName` follows
+   * the account's name). Undefined when the user has no such account.
+   */
+  renameAccount(user: SandboxUser, accountId: string, accountName: string): LinkedAccount | undefined {
+    const account = this.linkedAccountsOf(user).find((candidate) => candidate.accountId === accountId);
+    if (!account) return undefined;
+    for (const entry of this.capacityByOwner.get(user.username)?.items(undefined) ?? []) {
+      if (entry.policy.cspAccountName === account.accountName) this.replaceCapacity(entry, { ...entry.policy, cspAccountName: accountName });
+    }
+    this.accountNames.set(`${user.username}\n${accountId}`, { owner: user.username, accountId, accountName });
+    this.revisionCounter++;
+    return { ...account, accountName };
+  }
+
   overlay(): StoreOverlay {
     const capacities: CapacityPolicy[] = [];
     for (const id of this.changedCapacity) {
@@ -244,11 +281,12 @@ export class SandboxStore {
           terminationEventId: entry.terminationEventId,
         });
     }
-    return { settledThroughMs: this.settledThroughMs, nextEventId: this.nextEventId, capacities, cyber };
+    return { settledThroughMs: this.settledThroughMs, nextEventId: this.nextEventId, capacities, cyber, accountNames: [...this.accountNames.values()] };
   }
 
   private applyOverlay(overlay: StoreOverlay): void {
     this.nextEventId = Math.max(this.nextEventId, overlay.nextEventId);
+    for (const name of overlay.accountNames ?? []) this.accountNames.set(`${name.owner}\n${name.accountId}`, name);
     for (const policy of overlay.capacities) {
       const entry = this.capacityById.get(policy.cidrId);
       if (!entry) continue;

@@ -157,3 +157,62 @@ test('a bulk cancel shows each estimated fee and the total before the one confir
     expect(Math.abs(stated - fees[index]!)).toBeLessThanOrEqual(0.05);
   });
 });
+
+test('each customer page holds their renewal worklist: their rows and states, acted on through the worklist’s own rows and bulk bar', async ({ openApp, app }) => {
+  // Two axe runs over a page of 200 rows take about 20 s on a loaded machine.
+  test.setTimeout(120_000);
+  const page = await openApp();
+  await signInAs(page);
+  await replicaReady(page);
+  await otherWindow(app)['customers.save']({ name: 'Northwind', externalIds: [], accounts: ['morgan-prod'], contact: '', notes: '' });
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Customers', exact: true }).click();
+  await page.getByTestId('customer-book').getByRole('button', { name: 'Northwind', exact: true }).click();
+  const section = page.getByTestId('customer-page').getByTestId('customer-renewals');
+  await section.getByRole('radio', { name: '90 days' }).check();
+  const theirs = await worklistFromOtherWindow(app, { horizonDays: 90, customer: 'Northwind', limit: 500 });
+  const everyone = await worklistFromOtherWindow(app, { horizonDays: 90, limit: 1 });
+  expect(theirs.total).toBeGreaterThan(2);
+  expect(theirs.total).toBeLessThan(everyone.total);
+  const rows = section.getByTestId('worklist-table').locator('tbody tr');
+  await expect(section.getByTestId('worklist-count')).toHaveText(`${theirs.total} policies`);
+  await expect(rows).toHaveCount(Math.min(theirs.total, 200));
+  expect(await rows.evaluateAll((shown) => shown.map((row) => row.getAttribute('data-cidr-id')))).toEqual(theirs.rows.slice(0, 200).map((row) => row.policy.cidrId));
+  for (const text of await rows.locator('td:nth-child(3)').allInnerTexts()) expect(text).toBe('Northwind');
+  await expectAccessible(page, 'customer page with its renewal worklist', '[data-testid="customer-renewals"]');
+
+  // A state set here is the worklist's own: the Renewals view, opened from here on this customer, shows it.
+  const first = theirs.rows[0]!;
+  const name = first.policy.policyName ?? first.policy.cidrId;
+  await section.getByLabel(`State of ${name}`, { exact: true }).first().selectOption('contacted');
+  await expect.poll(async () => (await worklistFromOtherWindow(app, { horizonDays: 90, customer: 'Northwind', limit: 1 })).rows[0]?.entry?.state).toBe('contacted');
+  await section.getByTestId('open-customer-renewals').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Renewals' })).toBeVisible();
+  await expect(page.getByLabel('Filter by customer')).toHaveValue('Northwind');
+  await expect(page.getByRole('radio', { name: '90 days' })).toBeChecked();
+  await expect(worklistRows(page)).toHaveCount(Math.min(theirs.total, 200));
+  await expect(page.getByLabel(`State of ${name}`, { exact: true }).first()).toHaveValue('contacted');
+
+  // Back on the page, two of their active rows turned to no auto-renewal through the bulk bar: two requests, two done.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Customers', exact: true }).click();
+  await page.getByTestId('customer-book').getByRole('button', { name: 'Northwind', exact: true }).click();
+  const active = theirs.rows.filter((row) => row.policy.policyStatus === 'ACTIVE' && row.policy.capacityConfiguration?.autoRenewalEnabled === true).slice(0, 2);
+  expect(active).toHaveLength(2);
+  const customerPage = page.getByTestId('customer-page');
+  await customerPage.getByRole('radio', { name: '90 days' }).check();
+  for (const row of active) await customerPage.locator(`tr[data-cidr-id="${row.policy.cidrId}"]`).getByRole('checkbox').click();
+  const bar = customerPage.getByRole('toolbar', { name: 'Selected policies' });
+  await expect(bar).toContainText('2 policies selected');
+  await sandboxControl(app, 'POST', '/stats/reset');
+  await bar.getByRole('button', { name: 'Turn auto-renewal off…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Turn auto-renewal off for 2 policies' });
+  await expect(dialog.getByTestId('bulk-review').locator('tbody tr')).toHaveCount(2);
+  await dialog.getByRole('button', { name: 'Apply to 2 policies' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('2 done');
+  expect(await requestCount(app, 'setAutoRenewal')).toBe(2);
+  // The dialog's title now says what was done; it is the same dialog.
+  await page.getByTestId('bulk-change-dialog').getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(bar).toBeHidden();
+  const after = await worklistFromOtherWindow(app, { horizonDays: 90, customer: 'Northwind', limit: 500 });
+  for (const row of active) expect(after.rows.find((candidate) => candidate.policy.cidrId === row.policy.cidrId)?.policy.capacityConfiguration?.autoRenewalEnabled).toBe(false);
+});

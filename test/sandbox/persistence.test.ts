@@ -7,7 +7,7 @@ import { QUERY, TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices
 import { CyberPage, CyberView } from '../../shared/api/cyber.js';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
 import { Persister, STATE_FORMAT, writeFileAtomically } from '../../sandbox/state/persistence.js';
-import { ALEX, Sandbox, expectBody } from './helpers.js';
+import { ALEX, JORDAN, Sandbox, expectBody } from './helpers.js';
 
 let dir: string;
 let file: string;
@@ -194,5 +194,33 @@ describe('graceful close', () => {
     expect((await pending).status).toBe(200);
     await closed;
     await expect(fetch(sandbox.url + ENDPOINTS.linkedAccounts.path)).rejects.toThrow();
+  });
+});
+
+describe('an account renamed through the controls', () => {
+  it('names the account and every policy held in it anew, for its user only, and keeps both across a restart', async () => {
+    const prod = ALEX.linkedAccounts.find((account) => account.accountName === 'morgan-prod')!;
+    const heldIn = async (sandbox: Sandbox, token: string, name: string) =>
+      expectBody(await sandbox.call('listCapacities', token, { query: { [QUERY.pageSize]: 100 } }), 200, CapacityPage).data.filter((p) => p.cspAccountName === name).map((p) => p.cidrId);
+    let sandbox = await Sandbox.start({ dataFile: file, seed: 9, scale: 200 });
+    let token = await sandbox.signIn(ALEX);
+    const held = await heldIn(sandbox, token, prod.accountName);
+    expect(held.length).toBeGreaterThan(0);
+    expect((await sandbox.control('POST', '/rename-account', { username: ALEX.username, accountId: 'no-such', accountName: 'x' })).status).toBe(404);
+    expect((await sandbox.control('POST', '/rename-account', { username: ALEX.username, accountId: prod.accountId, accountName: 'morgan-production' })).status).toBe(200);
+    await sandbox.close();
+
+    sandbox = await Sandbox.start({ dataFile: file, seed: 9, scale: 200 });
+    try {
+      token = await sandbox.signIn(ALEX);
+      expect(await heldIn(sandbox, token, 'morgan-production')).toEqual(held);
+      expect(await heldIn(sandbox, token, prod.accountName)).toEqual([]);
+      const accounts = (await sandbox.call('linkedAccounts', token)).body as Array<{ accountId: string; accountName: string }>;
+      expect(accounts.find((account) => account.accountId === prod.accountId)?.accountName).toBe('morgan-production');
+      const jordan = (await sandbox.call('linkedAccounts', await sandbox.signIn(JORDAN))).body as Array<{ accountName: string }>;
+      expect(jordan.map((account) => account.accountName)).toEqual(JORDAN.linkedAccounts.map((account) => account.accountName));
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -1,9 +1,10 @@
-import { answer, calls, hold, nth, resetFakeApi } from './support/fake-api.js';
+import { answer, calls, hold, nth, push, resetFakeApi, settle } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { customers } from '../../renderer/stores/customers.svelte.js';
+import { connectivity } from '../../renderer/stores/connectivity.svelte.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import type { Customer, CustomerBook } from '../../shared/ipc/customers.js';
-import { SERVICE_NOW } from './support/fixtures.js';
+import { SERVICE_NOW, windowOf } from './support/fixtures.js';
 
 const customer = (key: string, name: string, over: Partial<Customer> = {}): Customer => ({
   key: `cu_${key.padStart(8, '0')}`,
@@ -72,5 +73,25 @@ describe('the customer book in the window', () => {
     await loading;
     expect(customers.customers).toEqual([]);
     expect(customers.ofExternalId('CUST-1001')).toBeNull();
+  });
+
+  it('follows a sync that renamed an account: the customer who holds it by id owns the policies under the new name', async () => {
+    answer('customers.list', () => ({ ok: true, value: bookOf([NORTHWIND]) }));
+    await customers.load();
+    expect(customers.ofAccount('morgan-prod')?.name).toBe('Northwind');
+
+    answer('accounts.list', () => ({ ok: true, value: { items: [{ accountId: '314159265358', accountName: 'morgan-production' }], skipped: [], origin: SERVICE_NOW } }));
+    answer('offline.status', () => ({ ok: true, value: { persistent: true, fetchedAt: { capacities: SERVICE_NOW.fetchedAt }, capacityCount: 1, discarded: 0 } }));
+    answer('capacity.list', () => ({ ok: true, value: windowOf([], 0) }));
+    const stop = connectivity.start();
+    try {
+      await settle();
+      push('offline.syncProgress', { phase: 'done', fetched: 1, total: 1 });
+      await settle();
+      expect(customers.ofAccount('morgan-production')?.name).toBe('Northwind');
+      expect(customers.ofAccount('morgan-prod')).toBeNull();
+    } finally {
+      stop();
+    }
   });
 });

@@ -26,8 +26,8 @@ type CustomerChannels =
 export interface CustomerHandlerDeps {
   readonly book: CustomerBookService;
   readonly offline: OfflineService;
-  /** The activity record of each policy (own data). */
-  readonly ownData: Pick<OwnDataService, 'activity'>;
+  /** The activity record of their policies (own data), in one read per kind. */
+  readonly ownData: Pick<OwnDataService, 'activityOfPolicies'>;
   /** External customer ids used in the DR view with this environment, most recent first. */
   readonly recentExternalIds: () => readonly string[];
   readonly now?: () => Date;
@@ -35,9 +35,8 @@ export interface CustomerHandlerDeps {
 
 /** Rows read from the copy at a time while a customer's policies are gathered. */
 const PAGE = 500;
-/** Activity entries a customer page shows; policies whose record is read for it. */
+/** Activity entries a customer page shows. */
 const ACTIVITY_SHOWN = 100;
-const ACTIVITY_POLICIES = 1_000;
 /** Capacity policies listed on a customer page (all of them are counted; the list view shows the rest). */
 const ROWS_SHOWN = 200;
 /** DR policies the palette is offered at most. */
@@ -51,8 +50,14 @@ const TOP = 10;
  */
 export class CustomerHandlers {
   readonly #deps: CustomerHandlerDeps;
-  /** The matcher of the last filter asked, kept while the owner and the book stay the same (every keystroke of a filtered search asks). */
-  #kept: { readonly owner: string; readonly version: number; readonly matcher: CustomerMatcher } | null = null;
+  /**
+   * The matcher of the last filter asked, kept while the owner, the book and
+   * the linked accounts stay the same (every keystroke of a filtered search
+   * asks). The accounts are part of it: a re-sync that renames an account
+   * changes the name its policies carry, and a customer holding the account by
+   * id must own them under the new name at once.
+   */
+  #kept: { readonly owner: string; readonly version: number; readonly accounts: string; readonly matcher: CustomerMatcher } | null = null;
 
   constructor(deps: CustomerHandlerDeps) {
     this.#deps = deps;
@@ -117,12 +122,20 @@ export class CustomerHandlers {
     const who = this.#deps.offline.owner();
     const owner = who ? `${who.profileId}\n${who.username}` : '';
     const version = this.#deps.book.version;
-    if (this.#kept?.owner !== owner || this.#kept.version !== version) this.#kept = { owner, version, matcher: await this.#matcher() };
-    return this.#kept.matcher;
+    // From the copy as it is open, without checking its files again: every keystroke of a filtered search
+    // asks, the query that follows checks them (a directory read, up to 15 ms and more on a loaded machine).
+    const cache = await this.#deps.offline.cache();
+    const linked = (cache && !cache.unreadable ? (await cache.read('accounts'))?.value : null) ?? [];
+    const accounts = aliasesOf(linked);
+    const kept = this.#kept;
+    if (kept?.owner === owner && kept.version === version && kept.accounts === accounts) return kept.matcher;
+    const matcher = await this.#matcher(undefined, linked);
+    this.#kept = { owner, version, accounts, matcher };
+    return matcher;
   }
 
-  async #matcher(customers?: readonly Customer[]): Promise<CustomerMatcher> {
-    return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), await this.#linkedAccounts());
+  async #matcher(customers?: readonly Customer[], linked?: readonly AccountAlias[]): Promise<CustomerMatcher> {
+    return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), linked ?? (await this.#linkedAccounts()));
   }
 
   /** Every capacity policy of the copy whose account is one of keys, and when the copy was fetched. */
@@ -146,13 +159,12 @@ export class CustomerHandlers {
     const { rows, fetchedAt } = await this.#policies([...matcher.accountKeysOf(key)]);
     const drLists = await Promise.all(customer.externalIds.map((id) => offline.cyberList(id)));
     const drItems = drLists.flatMap((list) => list?.value ?? []);
-    const activity: ActivityEntry[] = [];
-    const subjects: Array<['capacity' | 'cyber', string]> = [
-      ...rows.map((row): ['capacity', string] => ['capacity', row.cidrId]),
-      ...drItems.map((item): ['cyber', string] => ['cyber', item.cidrId]),
-    ].slice(0, ACTIVITY_POLICIES);
-    for (const [kind, cidrId] of subjects) activity.push(...(await this.#deps.ownData.activity(kind, cidrId)).entries);
-    activity.sort((a, b) => b.at.localeCompare(a.at));
+    // One read per kind for all their policies: a read per policy (a file check each) took most of a page's time.
+    const [capacityActivity, drActivity] = await Promise.all([
+      this.#deps.ownData.activityOfPolicies('capacity', rows.map((row) => row.cidrId)),
+      this.#deps.ownData.activityOfPolicies('cyber', drItems.map((item) => item.cidrId)),
+    ]);
+    const activity: ActivityEntry[] = [...capacityActivity, ...drActivity].sort((a, b) => b.at.localeCompare(a.at));
     const figures = summarizeCustomer(rows, activity, asOf);
     const newestFirst = [...rows].sort((a, b) => (b.createdDate ?? '').localeCompare(a.createdDate ?? ''));
     return {
@@ -203,3 +215,7 @@ export class CustomerHandlers {
   }
 }
 
+/** What a matcher takes from the linked accounts (each id beside its name), as one comparable text. */
+function aliasesOf(accounts: readonly AccountAlias[]): string {
+  return accounts.map((account) => `${account.accountId ?? ''}\u0001${account.accountName ?? ''}`).join('\u0002');
+}

@@ -104,6 +104,14 @@ export class OwnDataDb {
     return this.#db.prepare('SELECT body FROM activity WHERE policy_kind = ? AND cidr_id = ? ORDER BY seq DESC').pluck().all(policyKind, cidrId) as string[];
   }
 
+  /** The activity records of many policies of one kind in one read (a customer's), newest first. */
+  activityOfPolicies(policyKind: string, cidrIds: readonly string[]): string[] {
+    return this.#db
+      .prepare('SELECT body FROM activity WHERE policy_kind = ? AND cidr_id IN (SELECT value FROM json_each(?)) ORDER BY seq DESC')
+      .pluck()
+      .all(policyKind, JSON.stringify(cidrIds)) as string[];
+  }
+
   /** Every entry of one action on one kind of policy (all cancels, say), newest first. */
   activityOfAction(policyKind: string, action: string): string[] {
     return this.#db

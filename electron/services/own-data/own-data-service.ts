@@ -83,6 +83,12 @@ export class OwnDataService {
     return { entries: await store.activity(policyKind, cidrId), persistent: store.persistent };
   }
 
+  /** The activity records of many policies of one kind in one read (a customer page's), newest first; none when no one is signed in. */
+  async activityOfPolicies(policyKind: ActivityPolicyKind, cidrIds: readonly string[]): Promise<ActivityEntry[]> {
+    const store = await this.current();
+    return store && cidrIds.length > 0 ? store.activityOfPolicies(policyKind, cidrIds) : [];
+  }
+
   /** Every entry of one action on one kind of policy in the current owner's record, newest first; none when no one is signed in. */
   async activityOfAction(policyKind: ActivityPolicyKind, action: ActivityAction): Promise<ActivityEntry[]> {
     const store = await this.current();

@@ -145,6 +145,11 @@ export class OwnDataStore {
     return this.#read((db) => parseAll(db.activity(policyKind, cidrId), (body) => safeJson(body, ActivityEntry), this.#notRead('activity entry')));
   }
 
+  /** The activity records of many policies of one kind, newest first. */
+  activityOfPolicies(policyKind: ActivityPolicyKind, cidrIds: readonly string[]): Promise<ActivityEntry[]> {
+    return this.#read((db) => parseAll(db.activityOfPolicies(policyKind, cidrIds), (body) => safeJson(body, ActivityEntry), this.#notRead('activity entry')));
+  }
+
   /** Every entry of one action on one kind of policy, newest first. */
   activityOfAction(policyKind: ActivityPolicyKind, action: ActivityAction): Promise<ActivityEntry[]> {
     return this.#read((db) => parseAll(db.activityOfAction(policyKind, action), (body) => safeJson(body, ActivityEntry), this.#notRead('activity entry')));

@@ -1,4 +1,5 @@
 import type { CapacityStatus } from '../../../shared/api/capacity.js';
+import type { WorklistHorizon } from '../../../shared/ipc/worklist.js';
 import { capacityList } from '../../stores/capacity-list.svelte.js';
 import { navigation } from '../../stores/navigation.svelte.js';
 import { renewalWorklist } from '../../stores/renewal-worklist.svelte.js';
@@ -16,6 +17,13 @@ export function openCapacityList(status: CapacityStatus | null): void {
 /** Opens the renewal worklist with the overview's horizon (it looks 30 days ahead too). */
 export function openRenewals(): void {
   void renewalWorklist.setHorizon(30);
+  navigation.go({ view: 'renewals' });
+}
+
+/** Opens the renewal worklist on one customer's policies, at the horizon they were looked at (the view reads on opening). */
+export function openRenewalsOf(customer: string, horizonDays: WorklistHorizon): void {
+  renewalWorklist.customer = customer;
+  renewalWorklist.horizonDays = horizonDays;
   navigation.go({ view: 'renewals' });
 }
 

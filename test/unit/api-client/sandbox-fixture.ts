@@ -88,6 +88,8 @@ export function sandboxControls(url: string, access: Readonly<Record<string, str
     stats: async () => (await control('GET', '/stats')) as Record<EndpointName, number>,
     resetStats: async () => void (await control('POST', '/stats/reset')),
     setClock: async (body: { now?: string; advanceSeconds?: number; frozen?: boolean }) => void (await control('POST', '/clock', body)),
+    /** Gives a user's linked account another name; the policies held in it follow (as the service's do). */
+    renameAccount: async (body: { username: string; accountId: string; accountName: string }) => void (await control('POST', '/rename-account', body)),
   };
 }
 

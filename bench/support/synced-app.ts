@@ -1,0 +1,93 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { AFTER_PAINT, signIn, startHost, waitForPhase, type Host } from './app-page.js';
+import { startSandboxProcess, stopProcess } from './sandbox-process.js';
+
+/** The first sandbox user holds about 60 % of the seeded policies. */
+const SCALE_PER_POLICY = 1 / 0.6;
+/** Runs of each timing through the page; the median is the figure (timings swing with the machine's load). */
+export const PAGE_RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
+
+export interface SyncedApp {
+  readonly page: Page;
+  readonly host: Host;
+  /** The policies the sync brought into the copy. */
+  readonly policies: number;
+}
+
+/**
+ * The app with a synced copy of about `policies` capacity policies, as a
+ * person has it after signing in: the sandbox in its own process, the browser
+ * host (dist/host, so run `npm run build` first, and through
+ * scripts/with-keychain.sh, so the copy is kept on disk as in use), real
+ * Chromium at 1280x800.
+ */
+export async function withSyncedApp<T>(policies: number, use: (app: SyncedApp) => Promise<T>): Promise<T> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
+  });
+  const sandbox = await startSandboxProcess(Math.round(policies * SCALE_PER_POLICY));
+  const dataDir = await mkdtemp(join(tmpdir(), 'cd-bench-page-'));
+  try {
+    await writeFile(
+      join(dataDir, 'settings.json'),
+      JSON.stringify({ version: 1, activeProfileId: 'bench', profiles: [{ id: 'bench', name: 'Bench sandbox', baseUrl: sandbox.url }] }),
+    );
+    const host = await startHost(dataDir);
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(host.launchUrl);
+      await signIn(page);
+      const done = await waitForPhase(host, 'done', 30 * 60_000);
+      const synced = done.phases.find((phase) => phase.phase === 'done')?.lastFetched ?? 0;
+      return await use({ page, host, policies: synced });
+    } finally {
+      await stopProcess(host.child);
+    }
+  } finally {
+    await stopProcess(sandbox.child);
+    await browser.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The page loaded afresh (the stores empty, as at a launch), its overview shown. */
+export async function reloadApp(page: Page): Promise<void> {
+  await page.reload();
+  await page.getByTestId('tile-launching').waitFor({ timeout: 120_000 });
+}
+
+/**
+ * Clicks the element `selector` finds (the one whose text is `text`, when given), and answers the milliseconds from that
+ * click to the frame painted after `ready` first finds an element (rAF, then a
+ * task). Null when nothing appeared within 30 s.
+ */
+export async function clickToPaint(page: Page, selector: string, ready: string, text?: string): Promise<number | null> {
+  return (await page.evaluate(`new Promise((resolve) => {
+    const target = [...document.querySelectorAll(${JSON.stringify(selector)})].find((element) => ${JSON.stringify(text ?? null)} === null || element.textContent.trim() === ${JSON.stringify(text ?? null)});
+    if (!target) return resolve(null);
+    let started = 0;
+    const check = () => {
+      if (!document.querySelector(${JSON.stringify(ready)})) return false;
+      observer.disconnect();
+      (${AFTER_PAINT})(() => resolve(performance.now() - started));
+      return true;
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, { subtree: true, childList: true });
+    started = performance.now();
+    target.click();
+    setTimeout(() => { observer.disconnect(); resolve(null); }, 30000);
+  })`)) as number | null;
+}
+
+export function median(values: ReadonlyArray<number | null>): number {
+  const sorted = values.map((v) => v ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** The 1-minute load average now, as printed beside a figure. */
+export const loadNow = () => (loadavg()[0] ?? 0).toFixed(1);
