@@ -1,3 +1,4 @@
+import { SvelteMap } from 'svelte/reactivity';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { RowSelection } from '../lib/row-selection.js';
@@ -24,8 +25,8 @@ export interface SelectableList extends CapacityListQuery {
 export class CapacitySelection {
   readonly selection = new RowSelection();
   readonly #list: SelectableList;
-  /** The record of every row ever selected since the last clear (not reactive: the ids are). */
-  readonly #rows = new Map<string, CapacityRow>();
+  /** The record of every row taken since the last clear (reactive: a record read again shows in the bulk bar). */
+  readonly #rows = new SvelteMap<string, CapacityRow>();
   #query = '';
   /** "Select every row" is reading the list. */
   selectingAll = $state(false);
@@ -47,6 +48,12 @@ export class CapacitySelection {
     return this.selection.has(id);
   }
 
+  /** The row at `index` of the list is selected (false while it is not loaded). */
+  isSelected(index: number): boolean {
+    const row = this.#list.row(index);
+    return row !== undefined && this.selection.has(row.cidrId);
+  }
+
   /** The selected rows, in the order they were taken. */
   get rows(): CapacityRow[] {
     return [...this.selection.ids].flatMap((id) => {
@@ -65,8 +72,8 @@ export class CapacitySelection {
   toggle(index: number, range = false): void {
     const row = this.#list.row(index);
     if (!row) return;
-    this.#rows.set(row.cidrId, row);
     this.selection.toggle(row.cidrId, this.#order(), range);
+    this.#remember();
   }
 
   /** Shift+arrow: the cursor moved from one row to the next. */
@@ -75,6 +82,7 @@ export class CapacitySelection {
     const toRow = this.#list.row(to);
     if (!fromRow || !toRow) return;
     this.selection.extend(fromRow.cidrId, toRow.cidrId, this.#order());
+    this.#remember();
   }
 
   /** Ctrl/Cmd+A and the header checkbox: every row of the list as filtered, or none when every one already is. */
@@ -119,12 +127,16 @@ export class CapacitySelection {
     this.error = null;
   }
 
-  /** The loaded rows' ids in the list's order, remembered as they are (a range reads their records). */
+  /** The loaded rows' ids in the list's order (a range runs over them). */
   #order(): string[] {
-    return this.#list.loadedEntries().map(([, row]) => {
-      if (!this.#rows.has(row.cidrId) || this.#rows.get(row.cidrId) !== row) this.#rows.set(row.cidrId, row);
-      return row.cidrId;
-    });
+    return this.#list.loadedEntries().map(([, row]) => row.cidrId);
+  }
+
+  /** Keeps the record of each loaded row that is selected, for the bulk action. */
+  #remember(): void {
+    for (const [, row] of this.#list.loadedEntries()) {
+      if (this.selection.has(row.cidrId) && this.#rows.get(row.cidrId) !== row) this.#rows.set(row.cidrId, row);
+    }
   }
 }
 
