@@ -22,7 +22,7 @@ export const LIST_PAGE_SIZE = PAGING.maxPageSize;
 /** How long a scroll must rest before pages are fetched (a fast fling fetches only where it stops). */
 const FETCH_SETTLE_MS = 70;
 const MAX_PARALLEL_FETCHES = 3;
-const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savings', 'savingsPercentage']);
+const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savings', 'savingsPercentage', 'fee']);
 
 const ListPrefs = z.object({
   status: CapacityStatus.nullable(),

@@ -85,7 +85,7 @@ test('20 policies selected with a shift-click: auto-renewal on with one sandbox 
   }
 });
 
-test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk cancel shows each fee and the total before its one confirmation', async ({ openApp, app }) => {
+test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk cancel shows each fee and the total before its one confirmation; the Fee header sorts', async ({ openApp, app }) => {
   const page = await openApp();
   await signInAs(page);
   await openLocalList(page, 'Active');
@@ -134,6 +134,29 @@ test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk can
   await dialog.getByRole('button', { name: 'Cancel 3 policies' }).click();
   await expect(dialog.getByTestId('bulk-summary')).toHaveText('3 done');
   expect(await requestCount(app, 'cancelCapacity')).toBe(3);
+  const stated = await dialog.locator('tr[data-outcome="done"]').evaluateAll((trs) =>
+    trs.map((tr) => ({ id: tr.getAttribute('data-cidr-id') ?? '', fee: Number(/fee\D*([\d,]+\.\d\d)/.exec(tr.textContent ?? '')?.[1]?.replace(/,/g, '')) })),
+  );
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // The Fee column sorts like the others (aria-sort, from the keyboard): the fees the service stated, highest first.
+  await page.getByTestId('status-filter').getByRole('radio', { name: 'All', exact: true }).check();
+  await page.getByTestId('column-chooser').getByText('Columns', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Cancellation fee stated by the service' }).check();
+  await page.getByRole('heading', { name: 'Capacity policies' }).click();
+  const fee = grid(page).getByRole('columnheader', { name: /Cancellation fee/ });
+  await expect(fee).toHaveAttribute('aria-sort', 'none');
+  await fee.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(fee).toHaveAttribute('aria-sort', 'descending');
+  expect(stated.every(({ fee: amount }) => Number.isFinite(amount))).toBe(true);
+  // Equal fees (a cancel 30 days or more before launch costs nothing) keep the list's order, newest first.
+  const created = (id: string) => rows.findIndex((row) => row.cidrId === id);
+  const highestFirst = [...stated].sort((a, b) => b.fee - a.fee || created(a.id) - created(b.id));
+  for (const [index, { id }] of highestFirst.entries()) await expect(rowAt(page, index)).toContainText(id);
+  await page.keyboard.press('Enter');
+  await expect(fee).toHaveAttribute('aria-sort', 'ascending');
+  await expect(rowAt(page, 0)).not.toContainText(highestFirst[0]!.id);
 });
 
 test('a quote from a mixed selection holds only the ready policies, says which were left out and why, and the PDF names them', async ({ openApp, app }) => {

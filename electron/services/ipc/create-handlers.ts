@@ -1,5 +1,6 @@
 import { createOfflineHandlers } from '../cache/offline-handlers.js';
 import type { OfflineService } from '../cache/offline-service.js';
+import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import { deliverFile, safeFileName, saveCsv, type SaveFileHost } from '../files/save-file.js';
 import { calendarOfMilestones } from '../worklist/calendar-export.js';
@@ -121,6 +122,9 @@ export function createHandlers({
     return ({ account }: { readonly account: string | null }) => named(account);
   };
   const worklist = new RenewalWorklist({ offline, states: worklistStatesIn(ownData), customerOf, ...(now ? { now } : {}) });
+  /** Sorting by the fee: each policy's stated fee, from the own data, goes with the query to the copy that orders it. */
+  const withStatedFees = async <Q extends LocalCapacityQuery>(query: Q): Promise<Q> =>
+    query.sortBy === 'fee' ? { ...query, statedFees: (await activity.statedFees()).map(({ cidrId, fee }): [string, number] => [cidrId, fee]) } : query;
 
   return {
     ...createOfflineHandlers(offline),
@@ -141,7 +145,7 @@ export function createHandlers({
     // and their answers are written through at once.
     'accounts.list': () => repository.accounts(),
     'network.checkService': () => repository.checkService(),
-    'capacity.list': async (query) => repository.capacityList(await customers.scoped(query)),
+    'capacity.list': async (query) => repository.capacityList(await withStatedFees(await customers.scoped(query))),
     'capacity.describe': ({ cidrId }) => repository.capacityDetail(cidrId),
     'capacity.search': (input) => call((client, token) => client.read('searchCapacity', { token, query: input })),
     'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy)),

@@ -7,7 +7,7 @@ import { openConnection, openKeyed, type Connection } from '../platform/sqlciphe
 import { accountKey } from '../../../shared/customers/matching.js';
 
 const LeftOut = z.array(SkippedItem);
-import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
 
 /** Rows written between yields during a full refresh: a few milliseconds each, so the main process never stalls. */
 const WRITE_BATCH = 2_000;
@@ -26,7 +26,7 @@ const SLIM_BATCH = 2_000;
 export const REPLICA_FORMAT = 'capacity-desk-replica/1';
 
 /** Sort columns as SQL; every one ends with the row id so paging is stable among equal keys. */
-const ORDER_BY: Readonly<Record<LocalSortColumn, string>> = {
+const ORDER_BY: Readonly<Record<RecordSortColumn, string>> = {
   createdDate: 'created_date',
   cidrId: 'cidr_id',
   policyName: 'policy_name',
@@ -326,7 +326,7 @@ export class CapacityReplicaDb {
     const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
     const rows = this.#read
       .prepare(
-        `SELECT b.body FROM (SELECT rid FROM capacities ${clause} ORDER BY ${ORDER_BY[query.sortBy]} ${direction}, rid ${direction} LIMIT @limit OFFSET @offset) AS page
+        `SELECT b.body FROM (SELECT rid FROM capacities ${clause} ORDER BY ${ORDER_BY[query.sortBy === 'fee' ? 'createdDate' : query.sortBy]} ${direction}, rid ${direction} LIMIT @limit OFFSET @offset) AS page
          JOIN capacity_bodies AS b USING (rid)`,
       )
       .all({ ...params, limit: query.limit, offset: query.offset }) as { body: string }[];
