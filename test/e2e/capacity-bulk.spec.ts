@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
 import type { CapacityRow } from '../../shared/api/readers.js';
-import { addFault, expect, expectAccessible, listFromOtherWindow, openList, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
 
 /**
  * Issues 27 and 28: the capacity list's selection (mouse, Shift, keyboard)
@@ -65,17 +65,7 @@ test('20 policies selected with a shift-click: auto-renewal on with one sandbox 
   expect((await reviewedIds(dialog)).sort()).toEqual(rows.map((row) => row.cidrId).sort());
   await expect(dialog.getByTestId('bulk-review').locator('tbody tr').first()).toContainText(/Renews on .+ for two weeks, to /);
 
-  await sandboxControl(app, 'POST', '/stats/reset');
-  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacity/auto-renewal', method: 'PUT', errorRate: 1, errorStatus: 500, errorCount: 1 });
-  await dialog.getByRole('button', { name: 'Apply to 20 policies' }).click();
-  await expect(dialog.getByTestId('bulk-summary')).toHaveText('19 done, 1 failed');
-  await expect(dialog.locator('tr[data-outcome="failed"]')).toContainText('Failed: The service had a problem');
-  expect(await requestCount(app, 'setAutoRenewal')).toBe(20);
-
-  await dialog.getByRole('button', { name: 'Retry the 1 failed policy' }).click();
-  await expect(dialog.getByTestId('bulk-summary')).toHaveText('20 done');
-  expect(await requestCount(app, 'setAutoRenewal')).toBe(21);
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await applyTwentyWithOneFault(app, dialog);
   // Done: the selection is cleared and the list reads the changed rows.
   await expect(bar(page)).toHaveCount(0);
   const after = await shownRows(app, 'ACTIVE', 100);
