@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
+import readXlsxFile from 'read-excel-file/node';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
 
@@ -185,15 +186,31 @@ test('a quote from a mixed selection holds only the ready policies, says which w
   expect(text).not.toContain(other.row.cidrId);
 });
 
-test('a selection of only other statuses offers no quote and says why', async ({ openApp, app }) => {
+test('the selection exports as CSV and Excel with the columns shown; a selection with no ready policy offers no quote and says why', async ({ openApp, app }) => {
   const page = await openApp();
   await signInAs(page);
   await openLocalList(page, 'Active');
-  const [first] = await shownRows(app, 'ACTIVE', 1);
+  const [first, second] = await shownRows(app, 'ACTIVE', 2);
   await boxOf(page, first!).click();
+  await boxOf(page, second!).click({ modifiers: ['Shift'] });
+  await expect(bar(page)).toContainText('2 policies selected');
+
+  const exports = bar(page).getByRole('group', { name: 'Export the selection' });
+  const xlsx = page.waitForEvent('download');
+  await exports.getByRole('button', { name: 'Export Excel' }).click();
+  const sheets = await readXlsxFile(await readFile((await (await xlsx).path()) as string));
+  const read = (sheets[0] as { data: unknown[][] }).data;
+  expect(read[0]?.[0]).toBe('Policy ID');
+  expect(read.slice(1).map((row) => row[0])).toEqual([first!.cidrId, second!.cidrId]);
+  const csv = page.waitForEvent('download');
+  await exports.getByRole('button', { name: 'Export CSV' }).click();
+  const lines = (await readFile((await (await csv).path()) as string, 'utf8')).replace(/^\uFEFF/, '').trim().split('\r\n');
+  expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual([first!.cidrId, second!.cidrId]);
+
   await bar(page).getByRole('button', { name: 'Quote the ready ones…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Quote for a customer' });
   await expect(dialog.getByTestId('quote-nothing')).toHaveText('None of the chosen policies is ready for purchase, so there is nothing to quote.');
+  await expect(dialog.getByTestId('quote-left-out')).toContainText('2 chosen policies are left out');
   await expect(dialog.getByRole('button', { name: 'Save PDF' })).toBeDisabled();
   await expect(dialog.getByRole('button', { name: 'Copy e-mail text' })).toBeDisabled();
 });
