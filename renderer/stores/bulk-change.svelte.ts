@@ -14,6 +14,12 @@ export type BulkChange =
   | { readonly kind: 'autoRenewal'; readonly enabled: false }
   | { readonly kind: 'cancel' };
 
+/** A selected policy with its customer, as a list hands it to a bulk action. */
+export interface BulkRow {
+  readonly policy: CapacityRow;
+  readonly customer: string | null;
+}
+
 /** One policy of a bulk action, as the review shows it before the confirmation. */
 export interface BulkItem {
   readonly policy: CapacityRow;
@@ -58,7 +64,7 @@ export class BulkChangeRun {
   /** `schedule`: the environment's cancellation-fee schedule (its agreement terms); unknown estimates nothing. */
   constructor(
     change: BulkChange,
-    rows: ReadonlyArray<{ readonly policy: CapacityRow; readonly customer: string | null }>,
+    rows: readonly BulkRow[],
     nowMs: number = Date.now(),
     schedule: FeeSchedule = agreement.terms.cancellation,
   ) {

@@ -6,30 +6,32 @@ import { exportSheet, type CapacityColumn } from '../components/capacity/capacit
 import { api } from '../lib/api.js';
 import { statusLabel } from '../components/ui/status.js';
 
-/** The most rows one export carries (the CSV channel's limit). */
-const EXPORT_MAX_ROWS = 20_000;
+/** The most rows one export (or one "select every row") carries: the CSV channel's limit. */
+export const EXPORT_MAX_ROWS = 20_000;
 const WINDOW = 500;
 
 export type SheetRows = Pick<SaveSheetInput, 'columns' | 'rows'>;
 export type CollectSheetResult = { ok: true; data: SheetRows } | { ok: false; error: AppError };
 
-/**
- * Every row of the capacity list as it is shown (status, search and sort
- * applied), in windows, with the columns shown and their labels, for the
- * CSV and XLSX exports.
- */
-export async function collectCapacityExport(
-  columns: readonly CapacityColumn[],
-  list: {
+/** The list's query as the export and "select every row" read it. */
+export interface CapacityListQuery {
   readonly status: LocalCapacityQuery['status'] | null;
   readonly text: string;
   readonly sortBy: NonNullable<LocalCapacityQuery['sortBy']>;
   readonly sortOrder: NonNullable<LocalCapacityQuery['sortOrder']>;
-    readonly customer?: LocalCapacityQuery['customer'] | null;
-    readonly queryFilters?: LocalCapacityQuery['filters'];
-  },
-): Promise<CollectSheetResult> {
+  readonly customer?: LocalCapacityQuery['customer'] | null;
+  readonly queryFilters?: LocalCapacityQuery['filters'];
+}
+
+export type CollectRowsResult = { ok: true; rows: CapacityRow[]; capped: boolean } | { ok: false; error: AppError };
+
+/**
+ * Every row of the capacity list as it is shown (status, search and sort
+ * applied), in windows, up to EXPORT_MAX_ROWS (`capped` says there were more).
+ */
+export async function collectCapacityRows(list: CapacityListQuery): Promise<CollectRowsResult> {
   const rows: CapacityRow[] = [];
+  let more = false;
   for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += WINDOW) {
     const result = await api.capacity.list({
       offset,
@@ -43,11 +45,18 @@ export async function collectCapacityExport(
     });
     if (!result.ok) return { ok: false, error: result.error };
     rows.push(...result.value.rows);
-    if (result.value.rows.length === 0 || result.value.offset + result.value.rows.length >= result.value.total) break;
+    more = result.value.offset + result.value.rows.length < result.value.total;
+    if (result.value.rows.length === 0 || !more) break;
     // The service's pages are smaller than a window: go on from where the answer ended.
     offset = result.value.offset + result.value.rows.length - WINDOW;
   }
-  return { ok: true, data: exportSheet(columns, rows.slice(0, EXPORT_MAX_ROWS)) };
+  return { ok: true, rows: rows.slice(0, EXPORT_MAX_ROWS), capped: more || rows.length > EXPORT_MAX_ROWS };
+}
+
+/** Every row of the capacity list as it is shown, with the columns shown and their labels, for the CSV and XLSX exports. */
+export async function collectCapacityExport(columns: readonly CapacityColumn[], list: CapacityListQuery): Promise<CollectSheetResult> {
+  const collected = await collectCapacityRows(list);
+  return collected.ok ? { ok: true, data: exportSheet(columns, collected.rows) } : collected;
 }
 
 /** "Capacity policies active matching web": what an export of the list as shown holds, for its file name. */

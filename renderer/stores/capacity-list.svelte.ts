@@ -14,6 +14,7 @@ import { sessionScope } from '../lib/session-scope.js';
 import { nowIso } from '../lib/dates.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
 import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
+import { CapacitySelection } from './capacity-selection.svelte.js';
 import { FilterForm, NO_FILTERS, queryFilters, type FilterProblem } from '../lib/capacity-filters.js';
 
 /** Rows per window asked of the main process: the service's largest page, so before the first sync a window is one page. */
@@ -21,7 +22,7 @@ export const LIST_PAGE_SIZE = PAGING.maxPageSize;
 /** How long a scroll must rest before pages are fetched (a fast fling fetches only where it stops). */
 const FETCH_SETTLE_MS = 70;
 const MAX_PARALLEL_FETCHES = 3;
-const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savings', 'savingsPercentage']);
+const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savings', 'savingsPercentage', 'fee']);
 
 const ListPrefs = z.object({
   status: CapacityStatus.nullable(),
@@ -122,6 +123,13 @@ class CapacityListStore {
   loadedRows(): CapacityRow[] {
     void this.version;
     return [...this.#pages.values()].flat();
+  }
+
+  /** Every loaded row with its index, in the list's order (a selection's range reads them). */
+  loadedEntries(): Array<[number, CapacityRow]> {
+    void this.version;
+    const pages = [...this.#pages.keys()].sort((a, b) => a - b);
+    return pages.flatMap((page) => (this.#pages.get(page) ?? []).map((row, at): [number, CapacityRow] => [(page - 1) * LIST_PAGE_SIZE + at, row]));
   }
 
   /** Items of the loaded pages that could not be shown, positioned in the whole list. */
@@ -381,3 +389,6 @@ class CapacityListStore {
 }
 
 export const capacityList = new CapacityListStore();
+
+/** The capacity list's selected rows, for its bulk actions. */
+export const capacitySelection = new CapacitySelection(capacityList);

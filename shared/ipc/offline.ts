@@ -21,9 +21,13 @@ export const LOCAL_SORT_COLUMNS = [
   'ourPrice',
   'savings',
   'savingsPercentage',
+  // The cancellation fee the service stated (own data, not the copy's): the main process adds each policy's to the query.
+  'fee',
 ] as const;
 export const LocalSortColumn = z.enum(LOCAL_SORT_COLUMNS);
 export type LocalSortColumn = z.infer<typeof LocalSortColumn>;
+/** The sort columns a policy's own record holds (the fee is kept apart from it). */
+export type RecordSortColumn = Exclude<LocalSortColumn, 'fee'>;
 
 /** What a searched offering is: the policies with the same instance type, platform and zone fit it. */
 export const PolicyMatch = z.object({
@@ -70,6 +74,11 @@ export const LocalCapacityQuery = z.object({
    */
   accounts: z.object({ keys: z.array(z.string().max(500)).max(100_000), inside: z.boolean() }).optional(),
   filters: CapacityFilters.optional(),
+  /**
+   * Each policy's stated cancellation fee as [policy id, fee] (a list: an id such as `__proto__` stays data), for
+   * sorting by the fee. Made by the main process from the own data when `sortBy` is `fee`.
+   */
+  statedFees: z.array(z.tuple([z.string().max(200), z.number()])).max(100_000).optional(),
 });
 export type LocalCapacityQuery = z.input<typeof LocalCapacityQuery>;
 /** A query as the main process reads it: every default filled in. */

@@ -22,11 +22,14 @@ export const QuoteCustomer = z.object({
   name: z.string().trim().min(1, { error: 'Enter the customer’s name' }).max(500, { error: 'A customer name is at most 500 characters' }),
 });
 
+/** The most policies one quote holds. */
+export const QUOTE_MAX_POLICIES = 100;
+
 export const QuoteRequest = z.object({
   policyIds: z
     .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'A policy id has only letters, digits, _ and -' }))
     .min(1, { error: 'Choose at least one policy' })
-    .max(100, { error: 'A quote has at most 100 policies' })
+    .max(QUOTE_MAX_POLICIES, { error: `A quote has at most ${QUOTE_MAX_POLICIES} policies` })
     .refine((ids) => new Set(ids).size === ids.length, { error: 'Each policy appears once' }),
   customer: QuoteCustomer,
   accountManager: z.string().trim().min(1, { error: 'Enter your name' }).max(200, { error: 'A name is at most 200 characters' }),

@@ -154,7 +154,7 @@ async function closeWithEscape(page: Page, dialog: Locator): Promise<void> {
 for (const configuration of CONFIGURATIONS) {
   test.describe(configuration.name, () => {
     test.use({ viewport: configuration.viewport, deviceScaleFactor: configuration.deviceScaleFactor, colorScheme: configuration.colorScheme });
-    test.describe.configure({ timeout: 120_000 });
+    test.describe.configure({ timeout: 180_000 });
 
     test(`every view and dialog ${configuration.axe ? 'passes axe and ' : ''}keeps its layout at ${configuration.name}`, async ({ openApp, app }) => {
       const found = new Findings(configuration.axe);
@@ -216,6 +216,14 @@ for (const configuration of CONFIGURATIONS) {
         const rows = await fullyVisibleRows(grid);
         if (rows <= 2) found.add(at(`capacity list shows ${rows} whole rows`));
       }
+      // With a selection: the checkbox column, selected rows and the bulk actions' bar.
+      await grid.focus();
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Shift+ArrowDown');
+      await expect(page.getByRole('toolbar', { name: 'Selected policies' })).toContainText('2 policies selected');
+      await found.axe(page, at('capacity list with a selection'));
+      await found.layout(page, at('capacity list with a selection'));
+      await page.getByRole('toolbar', { name: 'Selected policies' }).getByRole('button', { name: 'Clear selection' }).click();
 
       await openDetail(page, active.cidrId);
       await expect(page.getByTestId('group-instances')).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { WorklistQuery, type WorklistWindow } from '../../shared/ipc/worklist.js';
-import { addFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+import { applyTwentyWithOneFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
 
 /**
  * Issue 28: the renewal worklist, across every customer, from the local copy,
@@ -107,19 +107,7 @@ test('a bulk auto-renewal change of 20 policies with one failing: 19 done, 1 to 
   await expect(review.first()).toContainText('Every 2 weeks');
   await expect(review.first()).toContainText(/Renews on .+ for two weeks, to /);
 
-  await sandboxControl(app, 'POST', '/stats/reset');
-  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacity/auto-renewal', method: 'PUT', errorRate: 1, errorStatus: 500, errorCount: 1 });
-  await dialog.getByRole('button', { name: 'Apply to 20 policies' }).click();
-  await expect(dialog.getByTestId('bulk-summary')).toHaveText('19 done, 1 failed');
-  await expect(dialog.locator('tr[data-outcome="failed"]')).toHaveCount(1);
-  await expect(dialog.locator('tr[data-outcome="failed"]')).toContainText('Failed: The service had a problem');
-  expect(await requestCount(app, 'setAutoRenewal')).toBe(20);
-
-  // Only the failed one is sent again.
-  await dialog.getByRole('button', { name: 'Retry the 1 failed policy' }).click();
-  await expect(dialog.getByTestId('bulk-summary')).toHaveText('20 done');
-  expect(await requestCount(app, 'setAutoRenewal')).toBe(21);
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await applyTwentyWithOneFault(app, dialog);
 
   // The copy shows the change for every one of them.
   const after = await worklistFromOtherWindow(app, { horizonDays: 90, limit: 500 });

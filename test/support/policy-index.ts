@@ -1,5 +1,5 @@
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import type { LocalSortColumn } from '../../shared/ipc/offline.js';
+import type { RecordSortColumn } from '../../shared/ipc/offline.js';
 import { SortedRowIndex, type Key, type RowView } from '../../electron/services/search/sorted-row-index.js';
 import { accountKey } from '../../shared/customers/matching.js';
 
@@ -7,7 +7,7 @@ import { accountKey } from '../../shared/customers/matching.js';
  * The search index over whole policies, read straight from their fields: the
  * reference the replica's slim rows are checked against.
  */
-const SORT_KEYS: Readonly<Record<LocalSortColumn, (p: CapacityPolicy) => Key>> = {
+const SORT_KEYS: Readonly<Record<RecordSortColumn, (p: CapacityPolicy) => Key>> = {
   createdDate: (p) => p.createdDate,
   cidrId: (p) => p.cidrId,
   policyName: (p) => p.policyName.toLowerCase(),
@@ -26,6 +26,7 @@ const SORT_KEYS: Readonly<Record<LocalSortColumn, (p: CapacityPolicy) => Key>> =
 
 export const POLICY_VIEW: RowView<CapacityPolicy> = {
   sortKeys: SORT_KEYS,
+  id: (p) => p.cidrId,
   searchText: (p) => [p.cidrId, p.policyName, p.policyInstance.instanceType, p.cspRegion.availabilityZoneId, p.cspAccountName].join('\u0001'),
   status: (p) => p.policyStatus,
   offering: (p) => ({ instanceType: p.policyInstance.instanceType, platform: p.policyInstance.platformCode, availabilityZone: p.cspRegion.availabilityZoneId }),

@@ -27,9 +27,12 @@ export interface PolicyHandlerDeps {
  * services, which record them and write their answers through before they return.
  */
 export function createPolicyHandlers({ session, repository, money, changes, activity, scoped }: PolicyHandlerDeps): Pick<Handlers, PolicyChannel> {
+  /** Sorting by the fee: each policy's stated fee, from the own data, goes with the query to the copy that orders it. */
+  const withStatedFees = async <Q extends LocalCapacityQuery>(query: Q): Promise<Q> =>
+    query.sortBy === 'fee' ? { ...query, statedFees: (await activity.statedFees()).map(({ cidrId, fee }): [string, number] => [cidrId, fee]) } : query;
   return {
     'accounts.list': () => repository.accounts(),
-    'capacity.list': async (query) => repository.capacityList(await scoped(query)),
+    'capacity.list': async (query) => repository.capacityList(await withStatedFees(await scoped(query))),
     'capacity.describe': ({ cidrId }) => repository.capacityDetail(cidrId),
     'capacity.search': (input) => session.authorized((client, token) => client.read('searchCapacity', { token, query: input })),
     'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy)),

@@ -8,7 +8,7 @@ import { accountKey } from '../../../shared/customers/matching.js';
 import { ReplicaWriter, type WriterRow } from './replica-writer.js';
 
 const LeftOut = z.array(SkippedItem);
-import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
 
 /** Rows written between yields during a full refresh in memory (one connection, on the main thread). */
 const WRITE_BATCH = 2_000;
@@ -34,7 +34,7 @@ const SLIM_BATCH = 2_000;
 export const REPLICA_FORMAT = 'capacity-desk-replica/1';
 
 /** Sort columns as SQL; every one ends with the row id so paging is stable among equal keys. */
-const ORDER_BY: Readonly<Record<LocalSortColumn, string>> = {
+const ORDER_BY: Readonly<Record<RecordSortColumn, string>> = {
   createdDate: 'created_date',
   cidrId: 'cidr_id',
   policyName: 'policy_name',
@@ -379,7 +379,7 @@ export class CapacityReplicaDb {
     const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
     const rows = this.#read
       .prepare(
-        `SELECT b.body FROM (SELECT rid FROM capacities ${clause} ORDER BY ${ORDER_BY[query.sortBy]} ${direction}, rid ${direction} LIMIT @limit OFFSET @offset) AS page
+        `SELECT b.body FROM (SELECT rid FROM capacities ${clause} ORDER BY ${ORDER_BY[query.sortBy === 'fee' ? 'createdDate' : query.sortBy]} ${direction}, rid ${direction} LIMIT @limit OFFSET @offset) AS page
          JOIN capacity_bodies AS b USING (rid)`,
       )
       .all({ ...params, limit: query.limit, offset: query.offset }) as { body: string }[];

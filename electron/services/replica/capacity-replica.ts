@@ -1,6 +1,6 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
-import type { ParsedLocalCapacityQuery, LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
 import { summarizeCapacities } from '../overview/summarize.js';
 import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -10,7 +10,7 @@ import { accountKey } from '../../../shared/customers/matching.js';
 
 type Query = ParsedLocalCapacityQuery;
 
-const SORT_KEYS: Readonly<Record<LocalSortColumn, (row: SlimCapacityRow) => Key>> = {
+const SORT_KEYS: Readonly<Record<RecordSortColumn, (row: SlimCapacityRow) => Key>> = {
   createdDate: (r) => r.createdDate,
   cidrId: (r) => r.cidrId,
   policyName: (r) => r.policyName.toLowerCase(),
@@ -29,6 +29,7 @@ const SORT_KEYS: Readonly<Record<LocalSortColumn, (row: SlimCapacityRow) => Key>
 
 const SLIM_VIEW: RowView<SlimCapacityRow> = {
   sortKeys: SORT_KEYS,
+  id: (r) => r.cidrId,
   searchText: (r) => r.search,
   status: (r) => r.policyStatus,
   offering: (r) => ({ instanceType: r.policyInstance.instanceType, platform: r.policyInstance.platformCode, availabilityZone: r.zone }),
@@ -121,6 +122,8 @@ export class CapacityReplica {
   }
 
   query(query: Query): { rows: CapacityRow[]; total: number } {
+    // The fee is own data, not a column of the database: its order is made over the rows in memory, read now if need be.
+    if (!this.#rows && query.sortBy === 'fee') this.load();
     if (!this.#rows) return this.#db.query(query);
     this.#index ??= new SortedRowIndex(this.#rows, SLIM_VIEW);
     const { rows, total } = this.#index.query(query);

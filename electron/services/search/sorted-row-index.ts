@@ -1,4 +1,4 @@
-import type { CapacityFilters, ParsedLocalCapacityQuery, LocalSortColumn, PolicyMatch } from '../../../shared/ipc/offline.js';
+import type { CapacityFilters, ParsedLocalCapacityQuery, PolicyMatch, RecordSortColumn } from '../../../shared/ipc/offline.js';
 import { charMask, isExactByMask } from './char-mask.js';
 import { TextColumn } from './text-column.js';
 import { accountKey } from '../../../shared/customers/matching.js';
@@ -7,7 +7,9 @@ export type Key = string | number;
 
 /** How an index reads its rows: a sort key per column, the searchable text, the status. */
 export interface RowView<Row> {
-  readonly sortKeys: Readonly<Record<LocalSortColumn, (row: Row) => Key>>;
+  readonly sortKeys: Readonly<Record<RecordSortColumn, (row: Row) => Key>>;
+  /** The policy's id (the stated fees are keyed by it). */
+  readonly id: (row: Row) => string;
   /** Fields a free-text search looks at, joined into one string. */
   readonly searchText: (row: Row) => string;
   readonly status: (row: Row) => string;
@@ -43,8 +45,8 @@ export class SortedRowIndex<Row> {
   readonly #column: TextColumn;
   /** Which rows the laid-out text matched, for the query under way. */
   #hits: Uint8Array;
-  readonly #orders = new Map<LocalSortColumn, SortOrder>();
-  readonly #descending = new Map<LocalSortColumn, Uint32Array>();
+  readonly #orders = new Map<RecordSortColumn, SortOrder>();
+  readonly #descending = new Map<RecordSortColumn, Uint32Array>();
   /**
    * The rows the last query matched, in display order. Typing narrows a search
    * ("m5" after "m"), so the next keystroke only needs to look at these.
@@ -83,10 +85,15 @@ export class SortedRowIndex<Row> {
     const accounts = this.#accountsFilter(query.accounts);
     const filters = query.filters;
     const account = filters?.account === undefined ? undefined : accountKey(filters.account);
-    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.key ?? ''}|${filters ? JSON.stringify(filters) : ''}`;
+    const fees = query.sortBy === 'fee' ? (query.statedFees ?? []) : null;
+    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${fees ? JSON.stringify(fees) : ''}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.key ?? ''}|${filters ? JSON.stringify(filters) : ''}`;
     const last = this.#last;
     const candidates =
-      last && last.key === key && needle.startsWith(last.needle) ? last.matches : this.#displayOrder(query.sortBy, query.sortOrder);
+      last && last.key === key && needle.startsWith(last.needle)
+        ? last.matches
+        : fees
+          ? this.#feeOrder(fees, query.sortOrder)
+          : this.#displayOrder(query.sortBy as RecordSortColumn, query.sortOrder);
     const needleMask = charMask(needle);
     // A single letter is matched exactly by the mask: no string search at all.
     const maskIsEnough = isExactByMask(needle);
@@ -128,7 +135,7 @@ export class SortedRowIndex<Row> {
   }
 
   /** Computes a sort order ahead of the first query that needs it (the first keystroke would otherwise wait for it). */
-  prepare(column: LocalSortColumn): void {
+  prepare(column: RecordSortColumn): void {
     this.#order(column);
   }
 
@@ -192,7 +199,7 @@ export class SortedRowIndex<Row> {
   }
 
   /** A missing figure or date sorts before every known one, so the order is total and a moved row lands where a fresh sort puts it. */
-  #keyOf(column: LocalSortColumn, row: Row): Key {
+  #keyOf(column: RecordSortColumn, row: Row): Key {
     const key = this.#view.sortKeys[column](row);
     return typeof key === 'number' && Number.isNaN(key) ? Number.NEGATIVE_INFINITY : key;
   }
@@ -203,7 +210,27 @@ export class SortedRowIndex<Row> {
   }
 
   /** Row indices in display order for a column and direction (the reverse is kept too). */
-  #displayOrder(column: LocalSortColumn, direction: 'asc' | 'desc'): Uint32Array {
+  /**
+   * By the stated fee: as every figure, a policy without one sorts before every known one; among
+   * equal fees (and the many without) the creation order stands. Not kept: the fees are few, they
+   * change with each cancel, and the order is one pass over the creation order (a few ms at 100,000).
+   */
+  #feeOrder(fees: ReadonlyArray<readonly [string, number]>, direction: 'asc' | 'desc'): Uint32Array {
+    const feeOf = new Map(fees);
+    const without: number[] = [];
+    const withFee: Array<{ index: number; fee: number }> = [];
+    for (const index of this.#order('createdDate').order) {
+      const fee = feeOf.get(this.#view.id(this.#rows[index] as Row));
+      if (fee === undefined) without.push(index);
+      else withFee.push({ index, fee });
+    }
+    // Array sort is stable: equal fees keep the creation order.
+    withFee.sort((a, b) => a.fee - b.fee);
+    const ascending = Uint32Array.from([...without, ...withFee.map((entry) => entry.index)]);
+    return direction === 'asc' ? ascending : ascending.reverse();
+  }
+
+  #displayOrder(column: RecordSortColumn, direction: 'asc' | 'desc'): Uint32Array {
     const ascending = this.#order(column).order;
     if (direction === 'asc') return ascending;
     let descending = this.#descending.get(column);
@@ -214,7 +241,7 @@ export class SortedRowIndex<Row> {
     return descending;
   }
 
-  #order(column: LocalSortColumn): SortOrder {
+  #order(column: RecordSortColumn): SortOrder {
     let sorted = this.#orders.get(column);
     if (!sorted) {
       const keys = this.#rows.map((row) => this.#keyOf(column, row));

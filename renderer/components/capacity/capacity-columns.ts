@@ -264,6 +264,7 @@ export const CAPACITY_COLUMNS: readonly CapacityColumn[] = [
     srLabel: 'Cancellation fee stated by the service',
     width: 100,
     align: 'end',
+    sortKey: 'fee',
     shownAtFirst: false,
     hideable: true,
     look: 'amount',

@@ -27,3 +27,24 @@ export function ariaSortOf(sort: TableSort | undefined, column: string): AriaSor
   if (!sort || sort.column !== column) return 'none';
   return sort.direction === 'asc' ? 'ascending' : 'descending';
 }
+
+/**
+ * A grid whose rows can be selected: a checkbox column comes first, the
+ * header's checkbox takes every row (mixed when some are), Space toggles the
+ * row under the cursor, Shift+Up/Down extend from it and Ctrl/Cmd+A takes
+ * every row.
+ */
+export interface TableSelection {
+  isSelected(index: number): boolean;
+  /** The header checkbox: every row, some, or none. */
+  readonly state: 'all' | 'some' | 'none';
+  /** A click, Space (`range`: with Shift, from the last one). */
+  toggle(index: number, range: boolean): void;
+  /** Shift+arrow: the cursor moved from one row to the next. */
+  extend(from: number, to: number): void;
+  toggleAll(): void;
+  /** The header checkbox's name, e.g. "Select every policy of the list". */
+  readonly allLabel: string;
+  /** A row's checkbox name, e.g. "Select sc_1000001 Web tier". */
+  rowLabel(index: number): string;
+}

@@ -166,3 +166,23 @@ export async function typeCancelConfirmation(dialog: Locator, cidrId: string): P
   const field = dialog.getByLabel('Type the policy id or the fee to confirm');
   if ((await field.count()) > 0) await field.fill(cidrId);
 }
+
+/**
+ * Confirms a reviewed bulk auto-renewal change of 20 policies with the sandbox failing one request:
+ * 19 done and 1 failed from 20 requests, then the retry sends the failed one alone (21 in all).
+ */
+export async function applyTwentyWithOneFault(app: TestApp, dialog: Locator): Promise<void> {
+  await sandboxControl(app, 'POST', '/stats/reset');
+  await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacity/auto-renewal', method: 'PUT', errorRate: 1, errorStatus: 500, errorCount: 1 });
+  await dialog.getByRole('button', { name: 'Apply to 20 policies' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('19 done, 1 failed');
+  await expect(dialog.locator('tr[data-outcome="failed"]')).toHaveCount(1);
+  await expect(dialog.locator('tr[data-outcome="failed"]')).toContainText('Failed: The service had a problem');
+  expect(await requestCount(app, 'setAutoRenewal')).toBe(20);
+
+  // Only the failed one is sent again.
+  await dialog.getByRole('button', { name: 'Retry the 1 failed policy' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('20 done');
+  expect(await requestCount(app, 'setAutoRenewal')).toBe(21);
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+}

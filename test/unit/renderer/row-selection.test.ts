@@ -41,3 +41,34 @@ describe('RowSelection', () => {
     expect([...selection.ids].sort()).toEqual(['__proto__', 'constructor', 'toString']);
   });
 });
+
+describe('RowSelection.extend (Shift+arrows)', () => {
+  it('anchors where the cursor was, widens the range, and narrows it when the cursor comes back', () => {
+    const selection = new RowSelection();
+    selection.extend('b', 'c', ORDER);
+    expect([...selection.ids].sort()).toEqual(['b', 'c']);
+    selection.extend('c', 'd', ORDER);
+    expect([...selection.ids].sort()).toEqual(['b', 'c', 'd']);
+    selection.extend('d', 'c', ORDER);
+    expect([...selection.ids].sort()).toEqual(['b', 'c']);
+    // Past the anchor the other way: the range turns round it.
+    selection.extend('c', 'b', ORDER);
+    selection.extend('b', 'a', ORDER);
+    expect([...selection.ids].sort()).toEqual(['a', 'b']);
+  });
+
+  it('never takes back rows selected before the run, and a toggle starts a new run', () => {
+    const selection = new RowSelection();
+    selection.toggle('d', ORDER);
+    selection.toggle('b', ORDER);
+    selection.extend('b', 'c', ORDER);
+    selection.extend('c', 'd', ORDER);
+    selection.extend('d', 'e', ORDER);
+    selection.extend('e', 'a', ORDER);
+    // Back past the anchor: c and e, added by the run, are taken back; d was selected before it.
+    expect([...selection.ids].sort()).toEqual(['a', 'b', 'd']);
+    selection.toggle('e', ORDER);
+    selection.extend('e', 'd', ORDER);
+    expect([...selection.ids].sort()).toEqual(['a', 'b', 'd', 'e']);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { LocalSortColumn } from '../../../shared/ipc/offline.js';
+import type { RecordSortColumn } from '../../../shared/ipc/offline.js';
 import { CapacityIndex, POLICY_VIEW } from '../../support/policy-index.js';
 import { charMask } from '../../../electron/services/search/char-mask.js';
 import { SortedRowIndex } from '../../../electron/services/search/sorted-row-index.js';
@@ -104,7 +104,7 @@ describe('SortedRowIndex, written through', () => {
     const query = fc.record({
       text: fc.constantFrom('', 'm', 'm5', 'sc_1', 'renamed', 'morgan', 'zzz'),
       status: fc.constantFrom(undefined, 'ACTIVE', 'EXPIRED'),
-      sortBy: fc.constantFrom<LocalSortColumn>('createdDate', 'ourPrice', 'policyName', 'end', 'qty', 'cidrId'),
+      sortBy: fc.constantFrom<RecordSortColumn>('createdDate', 'ourPrice', 'policyName', 'end', 'qty', 'cidrId'),
       sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
       offset: fc.integer({ min: 0, max: 280 }),
     });
@@ -186,7 +186,7 @@ describe('SortedRowIndex, against a plain filter and sort', () => {
     const names = ['__proto__', 'constructor', 'a\u0000sc_1', 'sc_1\u0000', 'ＳＣ wide', 'Policy sc_10', 'm5 m5.2xlarge'];
     const rows = syntheticPolicies(400).map((p, i) => (i % 9 === 0 ? { ...p, policyName: names[i % names.length] as string } : p));
     const index = new SortedRowIndex([...rows], POLICY_VIEW);
-    const plain = (text: string, sortBy: LocalSortColumn, sortOrder: 'asc' | 'desc') => {
+    const plain = (text: string, sortBy: RecordSortColumn, sortOrder: 'asc' | 'desc') => {
       const needle = text.trim().toLowerCase();
       const key = POLICY_VIEW.sortKeys[sortBy];
       const found = rows.map((row, i) => ({ row, i })).filter(({ row }) => POLICY_VIEW.searchText(row).toLowerCase().includes(needle));
@@ -201,7 +201,7 @@ describe('SortedRowIndex, against a plain filter and sort', () => {
     fc.assert(
       fc.property(
         fc.constantFrom('', 's', 'sc', 'sc_1', 'sc_10', '1\u0000', '\u0000', 'proto', 'constructor', 'm5', 'm5.2x', 'morgan', 'ｓｃ', 'zzz'),
-        fc.constantFrom<LocalSortColumn>('createdDate', 'policyName', 'ourPrice'),
+        fc.constantFrom<RecordSortColumn>('createdDate', 'policyName', 'ourPrice'),
         fc.constantFrom('asc' as const, 'desc' as const),
         (text, sortBy, sortOrder) => {
           const expected = plain(text, sortBy, sortOrder);
@@ -212,5 +212,32 @@ describe('SortedRowIndex, against a plain filter and sort', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('SortedRowIndex, by the stated fee (own data, given with the query)', () => {
+  it('orders the policies with a fee by it, the many without by creation, and a search or filter still applies', () => {
+    const rows = syntheticPolicies(60).map((p, i) => (i === 5 ? { ...p, cidrId: '__proto__' } : p));
+    const index = new CapacityIndex(rows);
+    const byCreated = index.query({ ...base, limit: 500 }).rows.map((r) => r.cidrId);
+    const fees: Array<[string, number]> = [
+      [byCreated[30]!, 120.5],
+      ['__proto__', 9000],
+      [byCreated[2]!, 120.5],
+      [byCreated[40]!, 0],
+      ['sc_not_in_the_copy', 1],
+    ];
+    const desc = index.query({ ...base, limit: 500, sortBy: 'fee', sortOrder: 'desc', statedFees: fees }).rows.map((r) => r.cidrId);
+    // Highest first; equal fees in creation order (newest first, as descending reverses the ascending ties).
+    expect(desc.slice(0, 4)).toEqual(['__proto__', byCreated[2], byCreated[30], byCreated[40]]);
+    expect(desc.slice(4)).toEqual(byCreated.filter((id) => !fees.some(([feeId]) => feeId === id)));
+    const asc = index.query({ ...base, limit: 500, sortBy: 'fee', sortOrder: 'asc', statedFees: fees }).rows.map((r) => r.cidrId);
+    expect(asc).toEqual([...desc].reverse());
+    // A new fee (a cancel since) is a new order, not the last one kept.
+    const more = index.query({ ...base, limit: 500, sortBy: 'fee', sortOrder: 'desc', statedFees: [...fees, [byCreated[59]!, 10_000]] }).rows;
+    expect(more[0]?.cidrId).toBe(byCreated[59]);
+    const status = rows[30]!.policyStatus as 'ACTIVE';
+    const filtered = index.query({ ...base, limit: 500, sortBy: 'fee', sortOrder: 'desc', statedFees: fees, status });
+    expect(filtered.rows.every((r) => r.policyStatus === status)).toBe(true);
   });
 });

@@ -1,0 +1,216 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { Locator, Page } from '@playwright/test';
+import readXlsxFile from 'read-excel-file/node';
+import type { CapacityRow } from '../../shared/api/readers.js';
+import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+
+/**
+ * Issues 27 and 28: the capacity list's selection (mouse, Shift, keyboard)
+ * and its bulk actions, through the same review and run as the renewal
+ * worklist's.
+ */
+test.describe.configure({ timeout: 120_000 });
+
+const run = promisify(execFile);
+const grid = (page: Page) => page.getByTestId('capacity-table');
+const rowAt = (page: Page, index: number) => grid(page).locator(`[role="row"][data-index="${index}"]`);
+const bar = (page: Page) => page.getByRole('toolbar', { name: 'Selected policies' });
+const boxOf = (page: Page, row: CapacityRow) => grid(page).getByRole('checkbox', { name: `Select ${row.policyName ?? 'policy'} (${row.cidrId})`, exact: true });
+
+/** The list from the local copy (search and sort answer there), filtered to one status or all. */
+async function openLocalList(page: Page, status: 'Active' | 'All'): Promise<void> {
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+  await openList(page);
+  if (status !== 'All') await page.getByTestId('status-filter').getByRole('radio', { name: status, exact: true }).check();
+  await expect(page.getByTestId('list-paged-live')).toHaveCount(0);
+  await expect(rowAt(page, 0)).toHaveAttribute('aria-label', /\S/);
+}
+
+/** The rows the list shows, as the main process answers its query (newest first, as the list opens). */
+async function shownRows(app: Parameters<typeof listFromOtherWindow>[0], status?: 'ACTIVE', limit = 100): Promise<CapacityRow[]> {
+  const answer = await listFromOtherWindow(app, { offset: 0, limit, sortBy: 'createdDate', sortOrder: 'desc', ...(status ? { status } : {}) });
+  return answer.rows;
+}
+
+/** Moves the grid's cursor down from `from` to `index` from the keyboard (the grid focused). */
+async function cursorTo(page: Page, from: number, index: number): Promise<void> {
+  for (let at = from; at < index; at += 1) await page.keyboard.press('ArrowDown');
+  await expect(rowAt(page, index)).toHaveClass(/active/);
+}
+
+async function reviewedIds(dialog: Locator): Promise<string[]> {
+  return dialog.getByTestId('bulk-review').locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-cidr-id') ?? ''));
+}
+
+test('20 policies selected with a shift-click: auto-renewal on with one sandbox fault is 19 done, 1 to retry, 20 requests', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openLocalList(page, 'Active');
+  const rows = (await shownRows(app, 'ACTIVE', 20)).slice(0, 20);
+  expect(rows).toHaveLength(20);
+
+  await boxOf(page, rows[0]!).click();
+  // The click left the cursor on that row with the grid focused: the arrows bring the twentieth into view.
+  await cursorTo(page, 0, 19);
+  await boxOf(page, rows[19]!).click({ modifiers: ['Shift'] });
+  await expect(bar(page)).toContainText('20 policies selected');
+  await expect(page.getByTestId('selection-said')).toHaveText('20 policies selected');
+  await expect(rowAt(page, 19)).toHaveAttribute('aria-selected', 'true');
+  await expect(grid(page).getByTestId('capacity-table-select-all')).toHaveJSProperty('indeterminate', true);
+
+  await bar(page).getByLabel('Renew').selectOption('TWO_WEEKS');
+  await bar(page).getByRole('button', { name: 'Turn auto-renewal on…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Turn auto-renewal on for 20 policies' });
+  expect((await reviewedIds(dialog)).sort()).toEqual(rows.map((row) => row.cidrId).sort());
+  await expect(dialog.getByTestId('bulk-review').locator('tbody tr').first()).toContainText(/Renews on .+ for two weeks, to /);
+
+  await applyTwentyWithOneFault(app, dialog);
+  // Done: the selection is cleared and the list reads the changed rows.
+  await expect(bar(page)).toHaveCount(0);
+  const after = await shownRows(app, 'ACTIVE', 100);
+  for (const row of rows) {
+    const now = after.find((candidate) => candidate.cidrId === row.cidrId);
+    expect(now?.capacityConfiguration?.frequency).toBe('TWO_WEEKS');
+  }
+});
+
+test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk cancel shows each fee and the total before its one confirmation; the Fee header sorts', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openLocalList(page, 'Active');
+  const rows = await shownRows(app, 'ACTIVE', 100);
+  const total = (await listFromOtherWindow(app, { offset: 0, limit: 1, status: 'ACTIVE' })).total;
+
+  // Focused, the grid's cursor is on its first row.
+  await grid(page).focus();
+  await expect(rowAt(page, 0)).toHaveClass(/active/);
+  await page.keyboard.press('Space');
+  await expect(bar(page)).toContainText('1 policy selected');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  await expect(bar(page)).toContainText('3 policies selected');
+  // Back up narrows the range; Space takes a row out again.
+  await page.keyboard.press('Shift+ArrowUp');
+  await expect(bar(page)).toContainText('2 policies selected');
+  await expect(rowAt(page, 2)).toHaveAttribute('aria-selected', 'false');
+  await page.keyboard.press('Shift+ArrowDown');
+  await expect(bar(page)).toContainText('3 policies selected');
+
+  // Ctrl+A: every policy of the filtered list (not only the rows loaded), and again: none.
+  await page.keyboard.press('Control+a');
+  await expect(bar(page)).toContainText(`${total} policies selected`);
+  await expect(grid(page).getByTestId('capacity-table-select-all')).toBeChecked();
+  await page.keyboard.press('Control+a');
+  await expect(bar(page)).toHaveCount(0);
+
+  // Three again, then a cancel: reviewed with each fee and the total, nothing sent before the confirmation.
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+ArrowUp');
+  await page.keyboard.press('Shift+ArrowUp');
+  await expect(bar(page)).toContainText('3 policies selected');
+  await expectAccessible(page, 'capacity list with a selection');
+  await sandboxControl(app, 'POST', '/stats/reset');
+  await bar(page).getByRole('button', { name: 'Cancel policies…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Cancel 3 policies' });
+  expect((await reviewedIds(dialog)).sort()).toEqual(rows.slice(0, 3).map((row) => row.cidrId).sort());
+  const fees = (await dialog.getByTestId('bulk-review').locator('tbody td.num').allTextContents()).map((text) => Number(/^[\d,]+\.\d\d/.exec(text.trim())?.[0]?.replace(/,/g, '')));
+  expect(fees).toHaveLength(3);
+  expect(fees.every((fee) => Number.isFinite(fee))).toBe(true);
+  const shownTotal = Number((await dialog.getByTestId('bulk-fee-total').textContent())?.replace(/[^\d.]/g, ''));
+  expect(shownTotal).toBeCloseTo(fees.reduce((sum, fee) => sum + fee, 0), 2);
+  expect(await requestCount(app, 'cancelCapacity')).toBe(0);
+
+  await dialog.getByRole('button', { name: 'Cancel 3 policies' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('3 done');
+  expect(await requestCount(app, 'cancelCapacity')).toBe(3);
+  const stated = await dialog.locator('tr[data-outcome="done"]').evaluateAll((trs) =>
+    trs.map((tr) => ({ id: tr.getAttribute('data-cidr-id') ?? '', fee: Number(/fee\D*([\d,]+\.\d\d)/.exec(tr.textContent ?? '')?.[1]?.replace(/,/g, '')) })),
+  );
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // The Fee column sorts like the others (aria-sort, from the keyboard): the fees the service stated, highest first.
+  await page.getByTestId('status-filter').getByRole('radio', { name: 'All', exact: true }).check();
+  await page.getByTestId('column-chooser').getByText('Columns', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Cancellation fee stated by the service' }).check();
+  await page.getByRole('heading', { name: 'Capacity policies' }).click();
+  const fee = grid(page).getByRole('columnheader', { name: /Cancellation fee/ });
+  await expect(fee).toHaveAttribute('aria-sort', 'none');
+  await fee.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(fee).toHaveAttribute('aria-sort', 'descending');
+  expect(stated.every(({ fee: amount }) => Number.isFinite(amount))).toBe(true);
+  // Equal fees (a cancel 30 days or more before launch costs nothing) keep the list's order, newest first.
+  const created = (id: string) => rows.findIndex((row) => row.cidrId === id);
+  const highestFirst = [...stated].sort((a, b) => b.fee - a.fee || created(a.id) - created(b.id));
+  for (const [index, { id }] of highestFirst.entries()) await expect(rowAt(page, index)).toContainText(id);
+  await page.keyboard.press('Enter');
+  await expect(fee).toHaveAttribute('aria-sort', 'ascending');
+  await expect(rowAt(page, 0)).not.toContainText(highestFirst[0]!.id);
+});
+
+test('a quote from a mixed selection holds only the ready policies, says which were left out and why, and the PDF names them', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openLocalList(page, 'All');
+  const rows = await shownRows(app);
+  const ready = rows.map((row, index) => ({ row, index })).filter(({ row }) => row.policyStatus === 'READY_FOR_PURCHASE').slice(0, 2);
+  const other = rows.map((row, index) => ({ row, index })).find(({ row }) => row.policyStatus !== 'READY_FOR_PURCHASE')!;
+  expect(ready).toHaveLength(2);
+  const picks = [...ready, other].sort((a, b) => a.index - b.index);
+
+  await grid(page).focus();
+  let at = 0;
+  for (const pick of picks) {
+    await cursorTo(page, at, pick.index);
+    await page.keyboard.press('Space');
+    at = pick.index;
+  }
+  await expect(bar(page)).toContainText('3 policies selected');
+  await bar(page).getByRole('button', { name: 'Quote the ready ones…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Quote for a customer' });
+  await expect(dialog.getByTestId('quote-policies')).toHaveText(`2 policies ready for purchase: ${ready.map(({ row }) => row.cidrId).join(', ')}`);
+  await expect(dialog.getByTestId('quote-left-out')).toContainText(`1 chosen policy is left out`);
+  await expect(dialog.getByTestId('quote-left-out')).toContainText(`(${other.row.cidrId}): `);
+  await expect(dialog.getByTestId('quote-left-out')).toContainText('only a policy ready for purchase can be quoted');
+  await expectAccessible(page, 'quote from the selection', '[data-testid="quote-dialog"]');
+
+  await dialog.getByLabel('Customer name').fill('Northwind Traders');
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Save PDF' }).click();
+  const path = (await (await downloading).path()) as string;
+  expect((await readFile(path)).subarray(0, 5).toString()).toBe('%PDF-');
+  const text = (await run('pdftotext', [path, '-'])).stdout.replace(/\s+/g, ' ');
+  for (const { row } of ready) expect(text).toContain(`(${row.cidrId})`);
+  expect(text).not.toContain(other.row.cidrId);
+});
+
+test('the selection exports as CSV and Excel with the columns shown; a selection with no ready policy offers no quote and says why', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await openLocalList(page, 'Active');
+  const [first, second] = await shownRows(app, 'ACTIVE', 2);
+  await boxOf(page, first!).click();
+  await boxOf(page, second!).click({ modifiers: ['Shift'] });
+  await expect(bar(page)).toContainText('2 policies selected');
+
+  const exports = bar(page).getByRole('group', { name: 'Export the selection' });
+  const xlsx = page.waitForEvent('download');
+  await exports.getByRole('button', { name: 'Export Excel' }).click();
+  const sheets = await readXlsxFile(await readFile((await (await xlsx).path()) as string));
+  const read = (sheets[0] as { data: unknown[][] }).data;
+  expect(read[0]?.[0]).toBe('Policy ID');
+  expect(read.slice(1).map((row) => row[0])).toEqual([first!.cidrId, second!.cidrId]);
+  const csv = page.waitForEvent('download');
+  await exports.getByRole('button', { name: 'Export CSV' }).click();
+  const lines = (await readFile((await (await csv).path()) as string, 'utf8')).replace(/^\uFEFF/, '').trim().split('\r\n');
+  expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual([first!.cidrId, second!.cidrId]);
+
+  await bar(page).getByRole('button', { name: 'Quote the ready ones…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Quote for a customer' });
+  await expect(dialog.getByTestId('quote-nothing')).toHaveText('None of the chosen policies is ready for purchase, so there is nothing to quote.');
+  await expect(dialog.getByTestId('quote-left-out')).toContainText('2 chosen policies are left out');
+  await expect(dialog.getByRole('button', { name: 'Save PDF' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Copy e-mail text' })).toBeDisabled();
+});
