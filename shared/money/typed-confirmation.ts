@@ -13,6 +13,19 @@ export function confirmsCancel(typed: string, cidrId: string, fee: number | null
   return amount !== null && Math.abs(amount - fee) < 0.005;
 }
 
+/**
+ * The same deliberate step for a bulk cancel: the number of policies canceled,
+ * or the estimated total fee (when every fee could be estimated).
+ */
+export function confirmsBulkCancel(typed: string, count: number, total: number | null): boolean {
+  const text = typed.trim();
+  if (text === '') return false;
+  if (/^\d+$/.test(text) && Number(text) === count) return true;
+  if (total === null) return false;
+  const amount = amountOf(text);
+  return amount !== null && Math.abs(amount - total) < 0.005;
+}
+
 function amountOf(text: string): number | null {
   const bare = text.replace(/[^\d.,]/g, '');
   if (!/\d/.test(bare)) return null;

@@ -128,20 +128,28 @@ test('a bulk cancel shows each estimated fee and the total before the one confir
   await page.getByRole('toolbar', { name: 'Selected policies' }).getByRole('button', { name: 'Cancel policies…' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Cancel 3 policies' });
   const amounts = await dialog.getByTestId('bulk-review').locator('tbody td.num').allTextContents();
-  const fees = amounts.map((text) => Number(/^[\d,]+\.\d\d/.exec(text.trim())?.[0]?.replace(/,/g, '')));
+  const fees = amounts.map((text) => Number(/[\d,]+\.\d\d/.exec(text)?.[0]?.replace(/,/g, '')));
   expect(fees.every((fee) => Number.isFinite(fee))).toBe(true);
-  const total = Number((await dialog.getByTestId('bulk-fee-total').textContent())?.replace(/,/g, ''));
+  const total = Number((await dialog.getByTestId('bulk-fee-total').textContent())?.replace(/[^\d.]/g, ''));
   expect(total).toBeCloseTo(fees.reduce((sum, fee) => sum + fee, 0), 2);
   // Nothing was sent while the review is shown.
   expect(await requestCount(app, 'cancelCapacity')).toBe(0);
 
-  await dialog.getByRole('button', { name: 'Cancel 3 policies' }).click();
+  // Active policies cost a fee to cancel: the confirmation is deliberate (the count or the total typed), as for one policy.
+  expect(total).toBeGreaterThan(0);
+  const confirm = dialog.getByRole('button', { name: 'Cancel 3 policies' });
+  const typed = dialog.getByLabel('Type the number of policies or the total fee to confirm');
+  await expect(confirm).toBeDisabled();
+  await typed.fill('2');
+  await expect(confirm).toBeDisabled();
+  await typed.fill((await dialog.getByTestId('bulk-fee-total').textContent()) ?? '');
+  await confirm.click();
   await expect(dialog.getByTestId('bulk-summary')).toHaveText('3 done');
   expect(await requestCount(app, 'cancelCapacity')).toBe(3);
   // The fee each cancel stated, beside the estimate it was.
   const outcomes = await dialog.locator('tr[data-outcome="done"] .outcome').allTextContents();
   outcomes.forEach((text, index) => {
-    const stated = Number(/fee ([\d,]+\.\d\d)/.exec(text)?.[1]?.replace(/,/g, ''));
+    const stated = Number(/fee\D*([\d,]+\.\d\d)/.exec(text)?.[1]?.replace(/,/g, ''));
     expect(Math.abs(stated - fees[index]!)).toBeLessThanOrEqual(0.05);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cancelOutlook } from '../../../shared/money/cancel-outlook.js';
 import { SANDBOX_FEE_SCHEDULE } from '../../../shared/money/fee-schedule.js';
-import { confirmsCancel } from '../../../shared/money/typed-confirmation.js';
+import { confirmsBulkCancel, confirmsCancel } from '../../../shared/money/typed-confirmation.js';
 
 const DAY = 86_400_000;
 const launch = Date.UTC(2027, 0, 31);
@@ -47,5 +47,19 @@ describe('the typed confirmation of a cancel', () => {
       expect(confirmsCancel(typed, 'sc_1001', 12_205.21), typed).toBe(false);
     expect(confirmsCancel('0', 'sc_1001', null)).toBe(false);
     expect(confirmsCancel('sc_1001', 'sc_1001', null)).toBe(true);
+  });
+});
+
+describe('the typed confirmation of a bulk cancel', () => {
+  it('takes the number of policies, or the total fee as people type it', () => {
+    for (const typed of ['3', ' 3 ', '36,410.63', 'USD 36410.63', '36.410,63'])
+      expect(confirmsBulkCancel(typed, 3, 36_410.63), typed).toBe(true);
+  });
+
+  it('refuses another count, another amount, and an amount when a fee could not be estimated', () => {
+    for (const typed of ['', '2', '4', '03x', '36410', '36,410.6', 'yes', '__proto__', 'constructor'])
+      expect(confirmsBulkCancel(typed, 3, 36_410.63), typed).toBe(false);
+    expect(confirmsBulkCancel('36410.63', 3, null)).toBe(false);
+    expect(confirmsBulkCancel('3', 3, null)).toBe(true);
   });
 });
