@@ -9,6 +9,7 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
+import { FirstScreen } from './overview/first-screen.js';
 import { OfflineService } from './cache/offline-service.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
@@ -115,6 +116,9 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 }
 
 /** The composition root of the main process, shared by the Electron and browser hosts. */
+/** The longest a sign-in's refresh waits for the overview to be answered (a window that never asks for it). */
+const FIRST_SCREEN_WAIT_MS = 5_000;
+
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
@@ -218,8 +222,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const reminderRounds = options.desktop?.notifier
     ? new ReminderRounds({ reminders, notifier: options.desktop.notifier, scheduler, onActivate: () => desktop.command({ kind: 'go', view: 'renewals' }), events, logger })
     : null;
+  const firstScreen = new FirstScreen();
   const handlers = withAuditLog(
-    createHandlers({
+    firstScreen.watch(createHandlers({
       profiles,
       session,
       moneyLock: new MoneyLock({
@@ -244,7 +249,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       demoAccounts: sandbox.demoAccounts,
       reportWriteThrough: (error) => logger.warn('replica', 'write-through failed', error),
       reminders,
-    }),
+    })),
     auditLog,
   );
 
@@ -265,12 +270,18 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
   const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
   let signedIn = whoIsSignedIn();
-  if (signedIn && refreshAtSignIn) void backgroundSync.tick('sign-in');
+  // Once the overview the sign-in opens on has its figures: the refresh's fetching and writing would slow that first screen.
+  let closed = false;
+  const refreshAfterFirstScreen = () =>
+    void firstScreen.next(FIRST_SCREEN_WAIT_MS).then(() => {
+      if (!closed) void backgroundSync.tick('sign-in');
+    });
+  if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
   events.subscribe((event) => {
     if (event !== 'session.changed' || !refreshAtSignIn) return;
     // Only a new sign-in: token refreshes and keychain notices announce a session change too.
     const now = whoIsSignedIn();
-    if (now && now !== signedIn) void backgroundSync.tick('sign-in');
+    if (now && now !== signedIn) refreshAfterFirstScreen();
     signedIn = now;
   });
   if (secrets instanceof ResilientSecretStore) {
@@ -294,6 +305,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     desktop,
     unreadableFiles,
     async close() {
+      closed = true;
       desktop.stop();
       reminderRounds?.stop();
       backgroundSync.stop();
