@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { MAIN_VIEWS } from '../../shared/ipc/views.js';
 import { ALEX, signInTo } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
@@ -32,7 +33,7 @@ test('every lazy chunk is fetched after the first paint under the CSP, and each 
   await signInTo(page, ALEX);
 
   // Every chunk the build made is asked for (the entry first, the rest on idle), none refused.
-  const built = (await readdir('dist/renderer/assets')).filter((file) => file.endsWith('.js'));
+  const built = (await readdir(join(process.env.CD_DIST_DIR ?? 'dist', 'renderer', 'assets'))).filter((file) => file.endsWith('.js'));
   await expect.poll(() => new Set(scripts).size, { timeout: 15_000 }).toBe(built.length);
   expect(refused).toEqual([]);
 
