@@ -270,12 +270,16 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
   const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
   let signedIn = whoIsSignedIn();
-  // Once the overview the sign-in opens on has its figures: the refresh's fetching and writing would slow that first screen.
+  // With a copy on disk the overview the sign-in opens on answers from it: its refresh waits for those figures (its
+  // fetching and writing would slow that first screen). Without a copy the fill starts at once, the views paging the service.
   let closed = false;
   const refreshAfterFirstScreen = () =>
-    void firstScreen.next(FIRST_SCREEN_WAIT_MS).then(() => {
+    void (async () => {
+      // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
+      const firstScreenAnswered = firstScreen.next(FIRST_SCREEN_WAIT_MS);
+      if (await offline.capacitiesFetchedAt().catch(() => null)) await firstScreenAnswered;
       if (!closed) void backgroundSync.tick('sign-in');
-    });
+    })();
   if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
   events.subscribe((event) => {
     if (event !== 'session.changed' || !refreshAtSignIn) return;

@@ -2,9 +2,9 @@ import type { Handlers } from '../../../shared/ipc/contract.js';
 
 /**
  * When the first screen (the overview, where every sign-in and launch lands)
- * has had its figures: the refresh a sign-in starts waits for it, so that
- * nothing heavy runs on the main process while the person waits for that
- * first screen (issue 25). A sign-in that no window follows with the overview
+ * has had its figures: the refresh a sign-in starts over a copy on disk waits
+ * for it, so that nothing heavy runs on the main process while the person
+ * waits for that first screen (issue 25). A sign-in that no window follows with the overview
  * (a host with no page open, the password asked again over another view) waits
  * `fallbackMs` at most.
  */
