@@ -9,6 +9,7 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
+import { FirstScreen } from './overview/first-screen.js';
 import { OfflineService } from './cache/offline-service.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
@@ -131,6 +132,9 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 }
 
 /** The composition root of the main process, shared by the Electron and browser hosts. */
+/** The longest a sign-in's refresh waits for the overview to be answered (a window that never asks for it). */
+const FIRST_SCREEN_WAIT_MS = 5_000;
+
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
@@ -268,8 +272,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     const named = await customers.customerOfAccount();
     return ({ account }: { readonly account: string | null }) => named(account);
   };
+  const firstScreen = new FirstScreen();
   const handlers: Handlers = withAuditLog(
-    {
+    firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
       ...createPolicyHandlers({
         session,
@@ -303,7 +308,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         unreadableFiles,
         uiState,
       }),
-    },
+    }),
     auditLog,
   );
 
@@ -324,12 +329,22 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
   const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
   let signedIn = whoIsSignedIn();
-  if (signedIn && refreshAtSignIn) void backgroundSync.tick('sign-in');
+  // With a copy on disk the overview the sign-in opens on answers from it: its refresh waits for those figures (its
+  // fetching and writing would slow that first screen). Without a copy the fill starts at once, the views paging the service.
+  let closed = false;
+  const refreshAfterFirstScreen = () =>
+    void (async () => {
+      // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
+      const firstScreenAnswered = firstScreen.next(FIRST_SCREEN_WAIT_MS);
+      if (await offline.capacitiesFetchedAt().catch(() => null)) await firstScreenAnswered;
+      if (!closed) void backgroundSync.tick('sign-in');
+    })();
+  if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
   events.subscribe((event) => {
     if (event !== 'session.changed' || !refreshAtSignIn) return;
     // Only a new sign-in: token refreshes and keychain notices announce a session change too.
     const now = whoIsSignedIn();
-    if (now && now !== signedIn) void backgroundSync.tick('sign-in');
+    if (now && now !== signedIn) refreshAfterFirstScreen();
     signedIn = now;
   });
   if (secrets instanceof ResilientSecretStore) {
@@ -353,6 +368,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     desktop,
     unreadableFiles,
     async close() {
+      closed = true;
       desktop.stop();
       reminderRounds?.stop();
       backgroundSync.stop();

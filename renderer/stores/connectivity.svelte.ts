@@ -1,6 +1,5 @@
 import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
-import type { AppError } from '../../shared/ipc/result.js';
-import { switchesToOfflineOnFailure } from '../../shared/ipc/contract.js';
+import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api, onApiResult } from '../lib/api.js';
 import { originOf } from '../lib/origin-of.js';
 import { capacityList } from './capacity-list.svelte.js';
@@ -48,20 +47,22 @@ class ConnectivityStore {
   readonly unreadable = $derived(this.cache?.unreadable ?? null);
   readonly showUnreadable = $derived(this.unreadable !== null && this.unreadable.detectedAt !== this.dismissedUnreadable);
 
+  /** Settles once the results of calls are read (the channel facts are in): before that they wait, none is lost. */
+  listening: Promise<void> = Promise.resolve();
+
   start(): () => void {
+    // The channel facts come with the whole IPC contract (every schema): fetched beside the first screen rather
+    // than in its script. Results that come before it are read when it is in, in the order they came.
+    const contract = import('../../shared/ipc/contract.js');
+    let stopped = false;
     const stopResults = onApiResult((channel, result) => {
-      // Only a read that could not reach the service switches to the offline copy: a failed save
-      // or purchase stays on its form, with its message and a retry.
-      if (!switchesToOfflineOnFailure(channel)) return;
-      // A read the local copy answered because the service could not be reached says so in its origin.
-      const origin = result.ok ? originOf(result.value) : null;
-      const down = result.ok ? origin?.serviceUnreachable === true : result.error.kind === 'offline';
-      // A live answer may have been asked before the service went away: only a check made now brings the app back.
-      if (result.ok && origin?.source === 'service') this.serviceDown = false;
-      if (!down) return;
-      this.serviceDown = true;
-      void this.#unreachable();
+      void contract.then(({ switchesToOfflineOnFailure }) => {
+        // Only a read that could not reach the service switches to the offline copy: a failed save
+        // or purchase stays on its form, with its message and a retry.
+        if (!stopped && switchesToOfflineOnFailure(channel)) this.#serviceRead(result);
+      });
     });
+    this.listening = contract.then(() => undefined);
     const stopProgress = api.on('offline.syncProgress', (progress) => {
       this.progress = progress;
       if (progress.phase === 'done') {
@@ -80,12 +81,25 @@ class ConnectivityStore {
     globalThis.addEventListener?.('online', onOnline);
     void this.refreshStatus();
     return () => {
+      stopped = true;
       stopResults();
       stopProgress();
       stopSession();
       globalThis.removeEventListener?.('online', onOnline);
       this.#stopProbe();
     };
+  }
+
+  /** A read of the service answered: it went away (go offline when a copy exists), or it is there again. */
+  #serviceRead(result: Result<unknown>): void {
+    // A read the local copy answered because the service could not be reached says so in its origin.
+    const origin = result.ok ? originOf(result.value) : null;
+    const down = result.ok ? origin?.serviceUnreachable === true : result.error.kind === 'offline';
+    // A live answer may have been asked before the service went away: only a check made now brings the app back.
+    if (result.ok && origin?.source === 'service') this.serviceDown = false;
+    if (!down) return;
+    this.serviceDown = true;
+    void this.#unreachable();
   }
 
   async refreshStatus(): Promise<void> {

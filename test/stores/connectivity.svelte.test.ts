@@ -20,6 +20,7 @@ beforeEach(async () => {
   // The main process's progress events end each refresh; this fake sends none.
   connectivity.progress = null;
   stop = connectivity.start();
+  await connectivity.listening;
   await settle();
 });
 afterEach(async () => {

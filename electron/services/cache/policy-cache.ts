@@ -283,11 +283,10 @@ export class PolicyCache {
     });
   }
 
-  /** The overview's figures from the slim rows; null when there is no list. */
+  /** The overview's figures, counted by the database (the slim rows are not waited for); null when there is no list. */
   async capacityOverview(asOf: Date) {
     const replica = await this.#readable();
     if (!replica) return null;
-    await this.#loadInBackground(replica);
     return this.#reading((current) => (current === replica && current.fetchedAt ? current.overview(asOf) : null));
   }
 

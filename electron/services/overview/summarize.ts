@@ -19,7 +19,17 @@ export interface SummaryOptions {
 export const OTHER_FAMILY = 'other';
 
 /** Items left out of the overview whose reasons are listed; the count covers all. */
-const MAX_SKIPPED_DETAILS = 50;
+export const MAX_SKIPPED_DETAILS = 50;
+
+/** The overview's defaults: the window, how many milestones it lists, how many families it shows apart. */
+export function summaryOptions(options: SummaryOptions) {
+  return { windowDays: options.windowDays ?? OVERVIEW_WINDOW_DAYS, listLimit: options.listLimit ?? 8, familyLimit: options.familyLimit ?? 8 };
+}
+
+/** Soonest first; at the same instant by id, then launch before end. */
+export function bySoonest(a: PolicyMilestone, b: PolicyMilestone): number {
+  return Date.parse(a.at) - Date.parse(b.at) || a.cidrId.localeCompare(b.cidrId) || a.kind.localeCompare(b.kind);
+}
 
 /** The instance family of a type name: `m5.2xlarge` is m5; a name without a dot is its own family. */
 export function instanceFamily(instanceType: string): string {
@@ -39,8 +49,11 @@ export function monthlySavingsOf(policy: CapacityRow): number {
 
 /** One month's share of an amount of a policy's whole window (its savings, its price), as monthlySavingsOf counts it. */
 export function monthlyShareOf(savings: number, policy: CapacityRow): number {
-  const launchMs = Date.parse(policy.capacityConfiguration?.launchDateTime ?? '');
-  const endMs = Date.parse(policy.capacityConfiguration?.endDateTime ?? '');
+  return monthlyShare(savings, Date.parse(policy.capacityConfiguration?.launchDateTime ?? ''), Date.parse(policy.capacityConfiguration?.endDateTime ?? ''));
+}
+
+/** monthlyShareOf from the window's instants (NaN where a date is not known). */
+export function monthlyShare(savings: number, launchMs: number, endMs: number): number {
   const windowDays = (endMs - launchMs) / DAY_MS;
   if (!Number.isFinite(windowDays) || windowDays <= 0) return savings;
   return savings * Math.min(1, SAVINGS_MONTH_DAYS / windowDays);
@@ -59,9 +72,7 @@ export function summarizeCapacities(
   options: SummaryOptions = {},
   skipped: readonly SkippedItem[] = [],
 ): OverviewSummary {
-  const windowDays = options.windowDays ?? OVERVIEW_WINDOW_DAYS;
-  const listLimit = options.listLimit ?? 8;
-  const familyLimit = options.familyLimit ?? 8;
+  const { windowDays, listLimit, familyLimit } = summaryOptions(options);
   const nowMs = asOf.getTime();
   const windowEndMs = nowMs + windowDays * DAY_MS;
   const inWindow = (ms: number) => ms >= nowMs && ms < windowEndMs;
@@ -120,9 +131,6 @@ export function summarizeCapacities(
     }
   }
 
-  const bySoonest = (a: PolicyMilestone, b: PolicyMilestone) =>
-    Date.parse(a.at) - Date.parse(b.at) || a.cidrId.localeCompare(b.cidrId) || a.kind.localeCompare(b.kind);
-
   return {
     asOf: asOf.toISOString(),
     windowDays,
@@ -145,7 +153,7 @@ export function summarizeCapacities(
 }
 
 /** Counts of one rule in the order of UPCOMING_STATUSES, zero parts left out. */
-function breakdown(counts: ReadonlyMap<string, number>): StatusBreakdown {
+export function breakdown(counts: ReadonlyMap<string, number>): StatusBreakdown {
   const byStatus: StatusCount[] = UPCOMING_STATUSES.filter((status) => (counts.get(status) ?? 0) > 0).map((status) => ({
     status,
     count: counts.get(status) ?? 0,
@@ -153,7 +161,7 @@ function breakdown(counts: ReadonlyMap<string, number>): StatusBreakdown {
   return { total: byStatus.reduce((sum, part) => sum + part.count, 0), byStatus };
 }
 
-function topFamilies(families: ReadonlyMap<string, { monthly: number; policies: number }>, limit: number): FamilySavings[] {
+export function topFamilies(families: ReadonlyMap<string, { monthly: number; policies: number }>, limit: number): FamilySavings[] {
   const sorted = [...families]
     .map(([family, { monthly, policies }]) => ({ family, monthly, policies }))
     .sort((a, b) => b.monthly - a.monthly || a.family.localeCompare(b.family));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
+import { OVERVIEW_INDEXES } from '../overview/replica-overview.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 import { ReplicaWriter, type WriterRow } from './replica-writer.js';
 
@@ -451,6 +452,11 @@ export class CapacityReplicaDb {
     }));
   }
 
+  /** Runs a read of its own (the overview's counts, electron/services/overview) on the reading connection. */
+  readWith<T>(read: (connection: Connection) => T): T {
+    return read(this.#read);
+  }
+
   /** Whole records for the given rows, in the order given. */
   bodies(rids: readonly number[]): CapacityRow[] {
     if (rids.length === 0) return [];
@@ -535,6 +541,7 @@ function prepareSchema(db: Connection): void {
   if (found !== undefined && found !== REPLICA_FORMAT) throw new ReplicaFormatError(found);
   db.exec(SCHEMA);
   addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
+  db.exec(OVERVIEW_INDEXES);
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
 }
 

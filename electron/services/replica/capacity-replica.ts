@@ -1,7 +1,7 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
-import { summarizeCapacities } from '../overview/summarize.js';
+import { replicaOverview } from '../overview/replica-overview.js';
 import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
@@ -158,9 +158,9 @@ export class CapacityReplica {
     else this.#rows.push(row);
   }
 
+  /** Counted by the database over its indexes: it needs no slim row, so a launch shows it before they are loaded. */
   overview(asOf: Date) {
-    this.load();
-    return summarizeCapacities(this.#rows ?? [], asOf, {}, this.#db.leftOut);
+    return this.#db.readWith((connection) => replicaOverview(connection, asOf, this.#db.leftOut));
   }
 
   /** The overview by customer's figures per account, from the slim rows. */

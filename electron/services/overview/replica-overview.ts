@@ -1,0 +1,144 @@
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
+import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
+import { SAVINGS_MONTH_DAYS, type OverviewSummary, type PolicyMilestone } from '../../../shared/ipc/models.js';
+import type { Connection } from '../platform/sqlcipher.js';
+import {
+  MAX_SKIPPED_DETAILS,
+  UPCOMING_STATUSES,
+  breakdown,
+  bySoonest,
+  cents,
+  instanceFamily,
+  monthlyShare,
+  summaryOptions,
+  topFamilies,
+  type SummaryOptions,
+} from './summarize.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The overview's own indexes on the replica's list, kept by SQLite as rows are written: the statuses alone
+ * (counted without reading the wider status-and-date index), and the active policies' savings and windows
+ * in row order (summed without reading a row of the table). Created with the replica's schema.
+ */
+export const OVERVIEW_INDEXES = `
+CREATE INDEX IF NOT EXISTS capacities_overview_status ON capacities (policy_status);
+CREATE INDEX IF NOT EXISTS capacities_overview_active ON capacities (rid, instance_type, savings, launch_ms, end_ms) WHERE policy_status = 'ACTIVE';
+`;
+
+/** The replica's statuses as SQL text: the constant, never what a row holds. */
+const UPCOMING_SQL = UPCOMING_STATUSES.map((status) => `'${status}'`).join(', ');
+
+/** Where a policy's milestone of one kind falls in the window, for a status that still launches or ends. */
+// The unary + keeps SQLite off the status index (it would visit every active and ready policy): the launch and
+// end indexes answer the window, a few days' policies of the whole list.
+const IN_WINDOW: Readonly<Record<PolicyMilestone['kind'], string>> = {
+  launch: `launch_ms >= @from AND launch_ms < @to AND +policy_status IN (${UPCOMING_SQL})`,
+  end: `end_ms >= @from AND end_ms < @to AND +policy_status IN (${UPCOMING_SQL})`,
+};
+const COLUMN = { launch: { ms: 'launch_ms', at: 'launch_at' }, end: { ms: 'end_ms', at: 'end_at' } } as const;
+// Auto-renewal as the slim row reads it: anything but 1 is off.
+const RENEWAL_RISK = `end_ms >= @from AND end_ms < @to AND +policy_status = 'ACTIVE' AND auto_renewal <> 1`;
+
+/**
+ * The overview's figures counted by the replica's database, over its indexed
+ * columns (status, launch, end), instead of loading every policy's slim row
+ * first: the figures the person sees first on a launch with a copy on disk.
+ * It equals summarizeCapacities over the slim rows (test/integration/replica-overview.test.ts
+ * compares the two on hostile data); the arithmetic that must round the same
+ * (the monthly savings, the instance families) is the same JavaScript, over the
+ * active policies only, in the same order.
+ */
+export function replicaOverview(db: Connection, asOf: Date, leftOut: readonly SkippedItem[], options: SummaryOptions = {}): OverviewSummary {
+  const { windowDays, listLimit, familyLimit } = summaryOptions(options);
+  const from = asOf.getTime();
+  const window = { from, to: from + windowDays * DAY_MS };
+
+  // Known statuses in contract order, then any other in the order its first policy was written (as a pass over the rows meets them).
+  const byStatus = new Map<string, number>(CAPACITY_STATUSES.map((status) => [status, 0]));
+  const statuses = db.prepare('SELECT policy_status, count(*) FROM capacities GROUP BY policy_status ORDER BY min(rid)').raw().all() as Array<[string, number]>;
+  for (const [status, count] of statuses) byStatus.set(status, count);
+
+  const timeline = Array.from({ length: windowDays }, (_, day) => ({ day, launches: 0, ends: 0 }));
+  const countsOf = (kind: PolicyMilestone['kind']) => {
+    const counts = new Map<string, number>();
+    const rows = db
+      .prepare(`SELECT policy_status, CAST((${COLUMN[kind].ms} - @from) / ${DAY_MS} AS INTEGER) AS day, count(*) FROM capacities WHERE ${IN_WINDOW[kind]} GROUP BY 1, 2`)
+      .raw()
+      .all(window) as Array<[string, number, number]>;
+    for (const [status, day, count] of rows) {
+      counts.set(status, (counts.get(status) ?? 0) + count);
+      const slot = timeline[day] as (typeof timeline)[number];
+      if (kind === 'launch') slot.launches += count;
+      else slot.ends += count;
+    }
+    return counts;
+  };
+  const launching = countsOf('launch');
+  const ending = countsOf('end');
+
+  const upcoming = soonest(db, window, listLimit, [
+    { kind: 'launch', where: IN_WINDOW.launch },
+    { kind: 'end', where: IN_WINDOW.end },
+  ]);
+  const renewalTotal = (db.prepare(`SELECT count(*) FROM capacities WHERE ${RENEWAL_RISK}`).pluck().get(window) as number) ?? 0;
+  const renewalRisk = soonest(db, window, listLimit, [{ kind: 'end', where: RENEWAL_RISK }]);
+
+  // Row order, as a pass over the rows adds them: a float sum depends on its order, and the figures round to the cent.
+  const families = new Map<string, { monthly: number; policies: number }>();
+  let monthlyTotal = 0;
+  let activePolicies = 0;
+  const active = db.prepare(`SELECT instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' ORDER BY rid`).raw();
+  for (const [instanceType, savings, launchMs, endMs] of active.all() as Array<[string, number | null, number | null, number | null]>) {
+    activePolicies += 1;
+    const monthly = monthlyShare(savings ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN);
+    monthlyTotal += monthly;
+    const family = instanceFamily(instanceType);
+    const entry = families.get(family) ?? { monthly: 0, policies: 0 };
+    entry.monthly += monthly;
+    entry.policies += 1;
+    families.set(family, entry);
+  }
+
+  return {
+    asOf: asOf.toISOString(),
+    windowDays,
+    totalPolicies: statuses.reduce((sum, [, count]) => sum + count, 0),
+    byStatus: [...byStatus].map(([status, count]) => ({ status, count })),
+    launching: breakdown(launching),
+    ending: breakdown(ending),
+    endingWithoutRenewal: { total: renewalTotal, soonest: renewalRisk },
+    monthlySavings: { total: cents(monthlyTotal), activePolicies, monthDays: SAVINGS_MONTH_DAYS, byFamily: topFamilies(families, familyLimit) },
+    timeline,
+    upcoming,
+    skipped: leftOut.slice(0, MAX_SKIPPED_DETAILS),
+    skippedCount: leftOut.length,
+  };
+}
+
+/**
+ * The first `limit` milestones by bySoonest. SQL finds the instant of the
+ * limit-th soonest; every milestone up to it (ties included) is read and
+ * ordered here, as the row-by-row pass orders them (ids compared by locale).
+ */
+function soonest(
+  db: Connection,
+  window: { from: number; to: number },
+  limit: number,
+  parts: ReadonlyArray<{ kind: PolicyMilestone['kind']; where: string }>,
+): PolicyMilestone[] {
+  if (limit <= 0) return [];
+  const instants = parts.map(({ kind, where }) => `SELECT ${COLUMN[kind].ms} AS ms FROM capacities WHERE ${where}`).join(' UNION ALL ');
+  const cutoff = db.prepare(`SELECT ms FROM (${instants}) ORDER BY ms LIMIT 1 OFFSET ?`).pluck().get({ ...window }, limit - 1) as number | undefined;
+  const until = cutoff ?? window.to;
+  const milestones: PolicyMilestone[] = [];
+  for (const { kind, where } of parts) {
+    const rows = db
+      .prepare(`SELECT cidr_id, policy_name, policy_status, ${COLUMN[kind].at} FROM capacities WHERE ${where} AND ${COLUMN[kind].ms} <= @until`)
+      .raw()
+      .all({ ...window, until }) as Array<[string, string, string, string]>;
+    for (const [cidrId, policyName, policyStatus, at] of rows) milestones.push({ cidrId, policyName, policyStatus, kind, at });
+  }
+  return milestones.sort(bySoonest).slice(0, limit);
+}

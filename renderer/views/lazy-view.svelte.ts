@@ -1,0 +1,54 @@
+import type { Component } from 'svelte';
+
+/**
+ * A view kept out of the renderer's entry script (only the shell, sign-in and
+ * the overview are in it, so the first screen paints sooner): its chunk is
+ * fetched on first use, or earlier by `preloadViewsWhenIdle`, after which it
+ * renders as synchronously as a view in the entry.
+ */
+export class LazyView<Props extends Record<string, unknown>> {
+  component = $state<Component<Props> | undefined>();
+  failure = $state<string | undefined>();
+  #loading: Promise<void> | undefined;
+  readonly #load: () => Promise<{ default: Component<Props> }>;
+
+  constructor(load: () => Promise<{ default: Component<Props> }>) {
+    this.#load = load;
+  }
+
+  /** Fetches the chunk once; a failed fetch (the host gone, say) can be asked again. */
+  load(): Promise<void> {
+    this.#loading ??= this.#load().then(
+      (module) => {
+        this.component = module.default;
+        this.failure = undefined;
+      },
+      (error: unknown) => {
+        this.#loading = undefined;
+        this.failure = error instanceof Error ? error.message : String(error);
+      },
+    );
+    return this.#loading;
+  }
+}
+
+/**
+ * Fetches every lazy view's chunk once the first screen has been painted and
+ * the renderer is idle, so that opening a view later is instant. One view per
+ * idle period, so no single task holds the page.
+ */
+export function preloadViewsWhenIdle(views: ReadonlyArray<{ load(): Promise<void> }>): () => void {
+  let cancelled = false;
+  let handle: number | undefined;
+  const next = (index: number) => {
+    if (cancelled || index >= views.length) return;
+    handle = requestIdleCallback(() => void views[index]!.load().then(() => next(index + 1)), { timeout: 2000 });
+  };
+  // After the next frame is painted: rAF, then a task.
+  const frame = requestAnimationFrame(() => setTimeout(() => next(0), 0));
+  return () => {
+    cancelled = true;
+    cancelAnimationFrame(frame);
+    if (handle !== undefined) cancelIdleCallback(handle);
+  };
+}

@@ -1,0 +1,56 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MAIN_VIEWS } from '../../shared/ipc/views.js';
+import { ALEX, signInTo } from './cyber-support.js';
+import { expect, test } from './fixtures.js';
+
+const HEADINGS: Record<(typeof MAIN_VIEWS)[number]['label'], string> = {
+  Overview: 'Overview',
+  'Capacity policies': 'Capacity policies',
+  'Search & purchase': 'Search & purchase',
+  'Disaster recovery': 'Disaster-recovery policies',
+  'Linked accounts': 'Linked accounts',
+  Customers: 'Customers',
+  Renewals: 'Renewals',
+};
+
+/**
+ * The views that are not the first screen are chunks of their own (docs/local-first.md, "The first
+ * screen"): the host serves each under the app's CSP, and every one is fetched once the first screen
+ * is painted, so that opening a view later shows it at once, with no request and no "Opening…".
+ */
+test('every lazy chunk is fetched after the first paint under the CSP, and each main view then opens with no request and no loading line', async ({ openApp, page }) => {
+  const scripts: string[] = [];
+  const refused: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  page.on('requestfailed', (request) => refused.push(`${request.url()}: ${request.failure()?.errorText ?? ''}`));
+  await openApp();
+  await signInTo(page, ALEX);
+
+  // Every chunk the build made is asked for (the entry first, the rest on idle), none refused.
+  const built = (await readdir(join(process.env.CD_DIST_DIR ?? 'dist', 'renderer', 'assets'))).filter((file) => file.endsWith('.js'));
+  const notFetched = () => built.filter((file) => !scripts.some((path) => path.endsWith(`/assets/${file}`)));
+  await expect.poll(notFetched, { timeout: 15_000 }).toEqual([]);
+  expect(refused).toEqual([]);
+
+  await page.evaluate(`(() => {
+    window.__sawOpening = false;
+    new MutationObserver(() => { if (document.querySelector('[data-testid="view-loading"]')) window.__sawOpening = true; })
+      .observe(document.body, { subtree: true, childList: true });
+  })()`);
+  const before = scripts.length;
+  for (const { label } of MAIN_VIEWS) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: label, exact: true }).click();
+    await expect(page.getByRole('heading', { name: HEADINGS[label], level: 1, exact: true })).toBeVisible();
+  }
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('command-palette')).toBeVisible();
+  expect(await page.evaluate('window.__sawOpening')).toBe(false);
+  expect(scripts.length).toBe(before);
+  expect(refused).toEqual([]);
+});

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replicaOverview } from '../../electron/services/overview/replica-overview.js';
+import { summarizeCapacities, type SummaryOptions } from '../../electron/services/overview/summarize.js';
+import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
+import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
+import { CapacityRow } from '../../shared/api/readers.js';
+import { syntheticPolicies } from '../support/synthetic-policies.js';
+
+/**
+ * The overview counted by the replica's database (electron/services/overview/replica-overview.ts)
+ * against the row-by-row pass it replaced (summarizeCapacities over the slim rows), on hostile
+ * lists: unknown and prototype-named statuses, missing and unreadable dates, instants on the
+ * window's edges and shared by many policies, ids that order differently by locale than by code
+ * point, non-ASCII and 500-character instance types, missing savings.
+ */
+const DAY = 86_400_000;
+const asOf = new Date(Date.UTC(2026, 5, 1, 12, 30));
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cd-replica-overview-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const status = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('ACTIVE', 'READY_FOR_PURCHASE') },
+  { weight: 2, arbitrary: fc.constantFrom('EXPIRED', 'CANCELED', 'FAILED', 'COMPLETED', 'PAUSED', '__proto__', 'constructor', 'active', '', undefined, 7) },
+);
+/** The windows the property tries; instants are put on and beside their edges. */
+const WINDOWS = [1, 7, 30, 40];
+const EDGE_DAYS = [-1, 0, 1, ...WINDOWS.flatMap((days) => [days - 1, days, days + 1])];
+/** Instants from asOf: on and beside the window's edges (few values, so many policies share one), and dates that read as not known. */
+const instant = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...EDGE_DAYS).map((days) => new Date(asOf.getTime() + days * DAY).toISOString()) },
+  { weight: 1, arbitrary: fc.constantFrom(29.999_999, -0.000_001, 2.5).map((days) => new Date(asOf.getTime() + days * DAY).toISOString()) },
+  { weight: 1, arbitrary: fc.constantFrom('2026-06-03T17:30:00+05:30', '2026-06-02T00:00:00Z', 'not a date', '', undefined, 12) },
+);
+const cidrId = fc.oneof(fc.constantFrom('sc_a', 'sc_B', 'sc_b', 'sc_é', 'sc_e', 'sc_10', 'sc_9', '__proto__', 'constructor', '\u202Esc_rtl'), fc.string({ minLength: 1, maxLength: 8 }));
+const instanceType = fc.constantFrom('m5.large', 'M5.2xlarge', 'İ5.large', 'ǅ.x', '__proto__.x', 'constructor', '', '.xlarge', 'x'.repeat(500), '\u202Em5.large', undefined, 3);
+const savings = fc.oneof(fc.double({ min: -1e6, max: 1e7, noNaN: true }), fc.constantFrom(0.005, 0.015, 1e-9, undefined, 'lots'));
+const rawPolicy = fc.record(
+  {
+    cidrId,
+    policyName: fc.oneof(fc.string({ maxLength: 20 }), fc.constant(undefined)),
+    policyStatus: status,
+    policyInstance: fc.record({ instanceType, qty: fc.integer({ min: 0, max: 20 }) }, { requiredKeys: [] }),
+    capacityConfiguration: fc.record(
+      { launchDateTime: instant, endDateTime: instant, autoRenewalEnabled: fc.constantFrom(true, false, undefined, 'no') },
+      { requiredKeys: [] },
+    ),
+    pricing: fc.record({ savings, ourPrice: fc.double({ min: 0, max: 1e6, noNaN: true }) }, { requiredKeys: [] }),
+  },
+  { requiredKeys: ['cidrId'] },
+);
+/** Ids are unique in a list (the replica keeps one row per id), as the service's are. */
+const list = fc.uniqueArray(rawPolicy, { minLength: 1, maxLength: 80, selector: (p) => p.cidrId });
+const options = fc.record({ windowDays: fc.constantFrom(...WINDOWS), listLimit: fc.integer({ min: 0, max: 10 }), familyLimit: fc.integer({ min: 0, max: 4 }) });
+
+describe('the overview counted by the replica', () => {
+  it('equals the row-by-row pass over the slim rows, on hostile lists and options', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'hostile.db'), randomBytes(32));
+    try {
+      await fc.assert(
+        fc.asyncProperty(list, options, async (raws, opts: SummaryOptions) => {
+          const rows = raws.flatMap((raw) => {
+            const read = CapacityRow.safeParse(raw);
+            return read.success ? [read.data] : [];
+          });
+          const leftOut = [{ index: 3, problems: ['cidrId is missing'] }];
+          await db.replaceAll(rows, asOf.toISOString(), leftOut);
+          const bySql = db.readWith((connection) => replicaOverview(connection, asOf, db.leftOut, opts));
+          expect(bySql).toEqual(summarizeCapacities(db.slimRows(), asOf, opts, leftOut));
+        }),
+        { numRuns: 150 },
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('equals it after write-throughs, with no slim row loaded, at a size with many ties', async () => {
+    const policies = syntheticPolicies(3_000);
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'synthetic.db'), randomBytes(32)));
+    try {
+      await replica.replaceAll(policies, asOf.toISOString());
+      const at = new Date(Date.UTC(2026, 1, 10));
+      expect(replica.loaded).toBe(false);
+      const before = replica.overview(at);
+      expect(replica.loaded).toBe(false);
+      expect(before).toEqual(summarizeCapacities(replica.db.slimRows(), at));
+      expect(before.upcoming).toHaveLength(8);
+      expect(before.monthlySavings.activePolicies).toBe(500);
+      replica.upsert({ ...policies[10]!, policyStatus: 'ACTIVE', pricing: { ...policies[10]!.pricing, savings: 1234.565 } });
+      replica.upsert({ ...policies[0]!, cidrId: 'sc_new', policyStatus: 'LATER_STATUS' });
+      const after = replica.overview(at);
+      expect(after).toEqual(summarizeCapacities(replica.db.slimRows(), at));
+      expect(after.byStatus.at(-1)).toEqual({ status: 'LATER_STATUS', count: 1 });
+      expect(after.totalPolicies).toBe(3_001);
+    } finally {
+      replica.close();
+    }
+  });
+});
