@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAIN_VIEWS } from '../../shared/ipc/views.js';
+import { MAIN_VIEWS } from '../../shared/navigation/main-views.js';
 import { ALEX, signInTo } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 

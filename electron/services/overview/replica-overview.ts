@@ -1,6 +1,6 @@
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
-import { SAVINGS_MONTH_DAYS, type OverviewSummary, type PolicyMilestone } from '../../../shared/ipc/models.js';
+import { SAVINGS_MONTH_DAYS, type OverviewSummary, type PolicyMilestone } from '../../../shared/ipc/overview.js';
 import type { Connection } from '../platform/sqlcipher.js';
 import {
   MAX_SKIPPED_DETAILS,
