@@ -82,7 +82,8 @@ describe('the overview counted by the replica', () => {
     } finally {
       db.close();
     }
-  });
+    // 150 full replaces of an encrypted file, each through the writer thread: a loaded machine takes a minute.
+  }, 120_000);
 
   it('equals it after write-throughs, with no slim row loaded, at a size with many ties', async () => {
     const policies = syntheticPolicies(3_000);

@@ -22,8 +22,9 @@ function loadSqlite(): SqliteModule {
   if (!sqlite) {
     const require = createRequire(import.meta.url);
     const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
-    const module = require.resolve('better-sqlite3-multiple-ciphers');
-    sqlite = { open: require(module) as typeof Database, module, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
+    // Asked for by name (a shipped node module, as the packaging checks read the bundle); its path goes to the writer thread.
+    const open = require('better-sqlite3-multiple-ciphers') as typeof Database;
+    sqlite = { open, module: require.resolve('better-sqlite3-multiple-ciphers'), binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
   }
   return sqlite;
 }
