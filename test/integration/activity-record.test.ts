@@ -13,7 +13,6 @@ import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { ActivityList } from '../../shared/ipc/activity.js';
 import type { CancelResult, TerminateResult } from '../../shared/ipc/models.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';
 import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
@@ -21,19 +20,9 @@ import type { SecretStore } from '../../electron/services/secrets/secret-store.j
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value, take, moneyStock } from '../support/ipc-result.js';
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
-
-function take<T>(list: T[]): T {
-  const item = list.shift();
-  if (!item) throw new Error('the seed ran out of policies for this test');
-  return item;
-}
 
 let app: FastApp;
 let dataDir: string;
@@ -54,12 +43,7 @@ beforeAll(async () => {
   // A keychain that answers: the replica is an encrypted file that outlives the session.
   app = await startFastApp({ secrets: new FixedSecretStore(), dataDir, moneyFinalAfterMs: 4_000 });
   await signIn();
-  const list = async (status: string) => value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
-  ready = await list('READY_FOR_PURCHASE');
-  active = await list('ACTIVE');
-  cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(
-    (item) => item.terminationTriggered !== true,
-  );
+  ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(async () => {
   await app.close();

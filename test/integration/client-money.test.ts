@@ -6,39 +6,22 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CyberListItem } from '../../shared/api/cyber.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value, take, moneyStock } from '../support/ipc-result.js';
 
 let app: FastApp;
 let ready: CapacityPolicy[];
 let active: CapacityPolicy[];
 let cyber: CyberListItem[];
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
-
 beforeAll(async () => {
   app = await startFastApp();
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
-  const list = async (status: string) =>
-    value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
-  ready = await list('READY_FOR_PURCHASE');
-  active = await list('ACTIVE');
-  cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(
-    (item) => item.terminationTriggered !== true,
-  );
+  ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(() => app.close());
 beforeEach(() => app.controls.resetStats());
 afterEach(() => app.controls.clearFaults());
-
-function take<T>(list: T[]): T {
-  const item = list.shift();
-  if (!item) throw new Error('the seed ran out of policies for this test');
-  return item;
-}
 
 describe('one money request per policy at a time', () => {
   it('sends exactly one purchase for two concurrent IPC calls on the same policy; both learn its outcome', async () => {

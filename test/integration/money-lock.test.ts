@@ -11,6 +11,7 @@ import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
 import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value, take, moneyStock } from '../support/ipc-result.js';
 
 /** Longer than the slowest POST below (3 s), so "not done yet" before it is never taken as final. */
 const FINAL_AFTER_MS = 5_000;
@@ -22,19 +23,8 @@ let active: CapacityPolicy[];
 let cyber: CyberListItem[];
 const pushed: MoneyState[] = [];
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
-
 function kindOf(result: Result<unknown>): string {
   return result.ok ? 'ok' : result.error.kind;
-}
-
-function take<T>(list: T[]): T {
-  const item = list.shift();
-  if (!item) throw new Error('the seed ran out of policies for this test');
-  return item;
 }
 
 async function moneyState(cidrId: string): Promise<MoneyState> {
@@ -61,13 +51,7 @@ beforeAll(async () => {
     if (event === 'money.changed') pushed.push(payload as MoneyState);
   });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
-  const list = async (status: string) =>
-    value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
-  ready = await list('READY_FOR_PURCHASE');
-  active = await list('ACTIVE');
-  cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(
-    (item) => item.terminationTriggered !== true,
-  );
+  ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(() => app.close());
 beforeEach(() => app.controls.resetStats());

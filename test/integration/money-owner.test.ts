@@ -8,18 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
 let app: FastApp;
 let ready: CapacityPolicy[];
 let mirror = '';
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 const signIn = async (profileId: string, user: { username: string; password: string }) => {
   value(await app.call('session.signOut'));
   value(await app.call('session.signIn', { profileId, username: user.username, password: user.password }));

@@ -10,18 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { PENDING_MONEY_FILE } from '../../electron/services/money/pending-money-file.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
 const FINAL_AFTER_MS = 1_500;
 let dataDir = '';
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 async function start(): Promise<FastApp> {
   const app = await startFastApp({ dataDir, moneyCheckDelaysMs: [0], moneyFinalAfterMs: FINAL_AFTER_MS });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));

@@ -10,16 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { StatedFees } from '../../shared/ipc/activity.js';
 import type { CancelResult } from '../../shared/ipc/models.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';
 import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
+import { value } from '../support/ipc-result.js';
 
 let app: FastApp;
 let dataDir: string;
