@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, type RequestTimeouts } from '../../../electron/services/api-client/api-client.js';
+import { DEFAULT_TIMEOUTS } from '../../../electron/services/api-client/http-agent.js';
 import { builtInSandbox } from '../../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../../../electron/services/app-services.js';
 import { sandboxAccess } from '../../support/test-app.js';
@@ -114,6 +115,11 @@ export async function startFastApp(
     refreshReplicaAtSignIn?: boolean;
     /** The deadline of each whole call (the app's default is much longer). */
     totalMs?: number;
+    /**
+     * For tests where no timeout is the subject and an answer is held back on purpose (a trickled sign-in):
+     * the app's own timeouts, so a slow scrypt on a loaded machine is never taken for a silent service.
+     */
+    appTimeouts?: boolean;
   } = {},
 ): Promise<FastApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'capacity-desk-client-')));
@@ -123,7 +129,12 @@ export async function startFastApp(
     startSandbox: builtInSandbox({ controls: true }),
     // Short enough that a fault of a second or more times out quickly; long enough that a sign-in's scrypt on a
     // loaded two-core machine (the browser suite runs beside) is not taken for a silent service.
-    http: { timeouts: { connectMs: 2_000, ...APP_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) }, retry: FAST_RETRY },
+    http: {
+      timeouts: options.appTimeouts
+        ? DEFAULT_TIMEOUTS
+        : { connectMs: 2_000, ...APP_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) },
+      retry: FAST_RETRY,
+    },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
     refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
