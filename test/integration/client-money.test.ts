@@ -15,7 +15,8 @@ let active: CapacityPolicy[];
 let cyber: CyberListItem[];
 
 beforeAll(async () => {
-  app = await startFastApp();
+  // The last read-back 2.6 s after the timeout: after a purchase carried out 3 s after it was sent (below).
+  app = await startFastApp({ moneyCheckDelaysMs: [0, 300, 2_300] });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   ({ ready, active, cyber } = await moneyStock(app));
 });
@@ -70,8 +71,9 @@ describe('one money request per policy at a time', () => {
 describe('an unanswered money request is re-checked, never resent', () => {
   it('tells the user a timed-out purchase went through after all', async () => {
     const policy = take(ready);
-    // The service carries the purchase out 1.2 s later, long after our 200 ms timeout.
-    await app.controls.addFault({ method: 'POST', latencyMs: 1_200 });
+    // The service carries the purchase out 3 s later: after the timeout (APP_TIMEOUTS, fired up to half a second
+    // late, more on a loaded machine), before the last read-back. At 1.2 s a late timeout could let the answer in.
+    await app.controls.addFault({ method: 'POST', latencyMs: 3_000 });
     const result = await app.call('capacity.purchase', { cidrId: policy.cidrId });
     expect(result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(result.ok ? '' : result.error.message).toBe(
@@ -98,7 +100,7 @@ describe('an unanswered money request is re-checked, never resent', () => {
   it('re-checks a timed-out cancel and a timed-out termination', async () => {
     const policy = take(active);
     const dr = take(cyber);
-    await app.controls.addFault({ method: 'POST', latencyMs: 1_200 });
+    await app.controls.addFault({ method: 'POST', latencyMs: 3_000 });
     const [cancel, terminate] = await Promise.all([
       app.call('capacity.cancel', { cidrId: policy.cidrId }),
       app.call('cyber.terminate', { cidrId: dr.cidrId }),

@@ -10,11 +10,11 @@ import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
 import type { Result } from '../../shared/ipc/result.js';
-import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { AFTER_READ_BACKS_MS, ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value, take, moneyStock } from '../support/ipc-result.js';
 
-/** Longer than the slowest POST below (3 s), so "not done yet" before it is never taken as final. */
-const FINAL_AFTER_MS = 5_000;
+/** Longer than the slowest POST below (AFTER_READ_BACKS_MS), so "not done yet" before it is never taken as final. */
+const FINAL_AFTER_MS = AFTER_READ_BACKS_MS + 2_000;
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
 
 let app: FastApp;
@@ -99,8 +99,8 @@ describe('an unknown outcome locks the policy until a read-back settles it', () 
   it('after a timed-out purchase, purchase and cancel are refused without a request until Check status sees it purchased', async () => {
     const policy = take(ready);
     pushed.length = 0;
-    // The service carries the purchase out 3 s later, after our timeout and our three read-backs.
-    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 3_000 });
+    // The service carries the purchase out later, after our timeout and our three read-backs.
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: AFTER_READ_BACKS_MS });
     const first = await app.call('capacity.purchase', { cidrId: policy.cidrId });
     expect(first).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(first.ok ? '' : first.error.message).toContain('Nothing will be sent again until we know');
@@ -125,7 +125,7 @@ describe('an unknown outcome locks the policy until a read-back settles it', () 
 
   it('a timed-out cancellation is locked, then settled by Check status', async () => {
     const policy = take(active);
-    await app.controls.addFault({ pathPrefix: '/external/api/v1/flexcompute/cancel', method: 'POST', latencyMs: 3_000 });
+    await app.controls.addFault({ pathPrefix: '/external/api/v1/flexcompute/cancel', method: 'POST', latencyMs: AFTER_READ_BACKS_MS });
     expect(await app.call('capacity.cancel', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(await app.call('capacity.cancel', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
     expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
@@ -136,7 +136,7 @@ describe('an unknown outcome locks the policy until a read-back settles it', () 
 
   it('a timed-out DR termination is locked, then settled by Check status', async () => {
     const dr = take(cyber);
-    await app.controls.addFault({ method: 'POST', pathPrefix: '/external/api/v1/policies/cyber/terminate', latencyMs: 3_000 });
+    await app.controls.addFault({ method: 'POST', pathPrefix: '/external/api/v1/policies/cyber/terminate', latencyMs: AFTER_READ_BACKS_MS });
     expect(await app.call('cyber.terminate', { cidrId: dr.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(await app.call('cyber.terminate', { cidrId: dr.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
     expect((await app.controls.stats()).terminateCyberEvent).toBe(1);

@@ -35,7 +35,7 @@ afterAll(() => app.close());
 describe('a money read-back settles only as the user and environment that sent it', () => {
   it('another user of the same environment cannot settle it: nothing is read, it stays locked, and the sender can', async () => {
     const policy = ready.shift() as CapacityPolicy;
-    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 2_500 });
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 4_000 });
     expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     await app.controls.clearFaults();
     expect(await state(policy.cidrId)).toMatchObject({ state: 'uncertain', action: 'purchase' });
@@ -58,7 +58,7 @@ describe('a money read-back settles only as the user and environment that sent i
 
   it('a switch of environment while its read-backs are due: none is made in the other environment, and it stays locked where it was sent', async () => {
     const policy = ready.shift() as CapacityPolicy;
-    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 2_500 });
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 4_000 });
     await app.controls.resetStats();
     const purchase = app.call('capacity.purchase', { cidrId: policy.cidrId });
     await vi.waitFor(async () => expect((await app.controls.stats()).purchaseCapacity).toBe(1));

@@ -37,7 +37,8 @@ describe('unconfirmed money actions survive a restart', () => {
   it('a purchase in flight is on disk before it is sent; after a restart its policy stays locked until a read-back settles it', async () => {
     const first = await start();
     const policy = (await readyPolicies(first))[0] as CapacityPolicy;
-    await first.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 1_000 });
+    // Well past the timeout (APP_TIMEOUTS): at 1 s a loaded machine's late timeout let the first read-back see it done.
+    await first.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 3_000 });
     const purchase = first.call('capacity.purchase', { cidrId: policy.cidrId });
     // While it is on its way (a crash now would lose the in-memory lock), the record names it.
     await vi.waitFor(async () => expect((await first.controls.stats()).purchaseCapacity).toBe(1));

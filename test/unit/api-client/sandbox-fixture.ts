@@ -28,8 +28,19 @@ export const JORDAN = SANDBOX_USERS[1] as SandboxUser;
 export const FAST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 };
 /** undici checks these on a coarse (about half-second) timer, so a timeout fires up to ~0.5 s late. */
 export const SHORT_TIMEOUTS: RequestTimeouts = { headersMs: 200, bodyMs: 200 };
-/** The whole app's timeouts in tests through the real services (startFastApp). */
-const APP_TIMEOUTS: RequestTimeouts = { headersMs: 750, bodyMs: 750 };
+/**
+ * The whole app's timeouts in tests through the real services (startFastApp), and the sign-in's everywhere.
+ * A sign-in (scrypt, CPU-bound) took longer than 750 ms at load 14-17 and failed the test it was set-up for.
+ * A fault meant to time out holds its answer back well past 2 s (this, plus undici's coarse half-second timer).
+ */
+const APP_TIMEOUTS: RequestTimeouts = { headersMs: 1_500, bodyMs: 1_500 };
+
+/**
+ * How long a fault holds back a money answer that must land after the fast app's timeout (1.5 s, fired up to
+ * half a second late) and after its default read-backs (0, 0.3 and 1.3 s later): seconds to spare on a loaded
+ * machine, where timers fire late. At 3 s the last read-back could already see the action done.
+ */
+export const AFTER_READ_BACKS_MS = 6_000;
 
 export interface ClientSandbox {
   readonly sandbox: SandboxHandle;
@@ -127,7 +138,7 @@ export async function startFastApp(
     dataDir,
     secrets: options.secrets ?? new MemorySecretStore('tests use a memory store'),
     startSandbox: builtInSandbox({ controls: true }),
-    // Short enough that a fault of a second or more times out quickly; long enough that a sign-in's scrypt on a
+    // Short enough that a fault of a few seconds times out quickly; long enough that a sign-in's scrypt on a
     // loaded two-core machine (the browser suite runs beside) is not taken for a silent service.
     http: {
       timeouts: options.appTimeouts
