@@ -10,14 +10,15 @@ import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { DEFAULT_CONFIGURATION, MESSAGE, OPERATING_STATE, RULE, TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import { ENDPOINTS, type AuthenticatedEndpoint, type EndpointName } from '../../shared/api/endpoints.js';
 import type { AppError } from '../../shared/ipc/result.js';
-import { ALEX, JORDAN, startClientSandbox, type ClientSandbox } from '../unit/api-client/sandbox-fixture.js';
+import { ALEX, APP_TIMEOUTS, JORDAN, startClientSandbox, type ClientSandbox } from '../unit/api-client/sandbox-fixture.js';
 
 let env: ClientSandbox;
 let token: string;
 let policies: CapacityPolicy[];
 
 beforeAll(async () => {
-  env = await startClientSandbox();
+  // No timeout is tested here: the app's test timeouts, not the fault tests' 200 ms, which a sign-in's scrypt passed at load 18.
+  env = await startClientSandbox({ timeouts: APP_TIMEOUTS });
   token = await env.signIn(ALEX);
   policies = [];
   for (let page = 1; ; page += 1) {
