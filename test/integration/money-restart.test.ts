@@ -42,7 +42,9 @@ describe('unconfirmed money actions survive a restart', () => {
     await first.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 3_000 });
     const purchase = first.call('capacity.purchase', { cidrId: policy.cidrId });
     // While it is on its way (a crash now would lose the in-memory lock), the record names it.
-    await vi.waitFor(async () => expect((await first.controls.stats()).purchaseCapacity).toBe(1));
+    // The record is kept until a read-back settles it, so waiting long for the request to arrive proves the same;
+    // vi.waitFor's default second was not enough at load 20.
+    await vi.waitFor(async () => expect((await first.controls.stats()).purchaseCapacity).toBe(1), { timeout: 5_000 });
     const record = join(dataDir, PENDING_MONEY_FILE);
     const written = JSON.parse(await readFile(record, 'utf8')) as { entries: { cidrId: string; action: string; profileId: string; username: string }[] };
     expect(written.entries).toEqual([expect.objectContaining({ cidrId: policy.cidrId, action: 'purchase', profileId: 'sandbox', username: ALEX.username })]);
