@@ -6,19 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallOptions, ResponseOf } from '../../electron/services/api-client/api-client.js';
 import { ApiFailure } from '../../electron/services/api-client/errors.js';
+import { DEFAULT_TIMEOUTS } from '../../electron/services/api-client/http-agent.js';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { DEFAULT_CONFIGURATION, MESSAGE, OPERATING_STATE, RULE, TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import { ENDPOINTS, type AuthenticatedEndpoint, type EndpointName } from '../../shared/api/endpoints.js';
 import type { AppError } from '../../shared/ipc/result.js';
-import { ALEX, APP_TIMEOUTS, JORDAN, startClientSandbox, type ClientSandbox } from '../unit/api-client/sandbox-fixture.js';
+import { ALEX, JORDAN, startClientSandbox, type ClientSandbox } from '../unit/api-client/sandbox-fixture.js';
 
 let env: ClientSandbox;
 let token: string;
 let policies: CapacityPolicy[];
 
 beforeAll(async () => {
-  // No timeout is tested here: the app's test timeouts, not the fault tests' 200 ms, which a sign-in's scrypt passed at load 18.
-  env = await startClientSandbox({ timeouts: APP_TIMEOUTS });
+  // No timeout is tested here: the app's own timeouts, not the fault tests' 200 ms. A sign-in's scrypt passed 200 ms
+  // at load 18, and even 1.5 s at load 20.
+  env = await startClientSandbox({ timeouts: DEFAULT_TIMEOUTS });
   token = await env.signIn(ALEX);
   policies = [];
   for (let page = 1; ; page += 1) {

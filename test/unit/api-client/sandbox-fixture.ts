@@ -33,7 +33,7 @@ export const SHORT_TIMEOUTS: RequestTimeouts = { headersMs: 200, bodyMs: 200 };
  * A sign-in (scrypt, CPU-bound) took longer than 750 ms at load 14-17 and failed the test it was set-up for.
  * A fault meant to time out holds its answer back well past 2 s (this, plus undici's coarse half-second timer).
  */
-export const APP_TIMEOUTS: RequestTimeouts = { headersMs: 1_500, bodyMs: 1_500 };
+const APP_TIMEOUTS: RequestTimeouts = { headersMs: 1_500, bodyMs: 1_500 };
 
 /**
  * How long a fault holds back a money answer that must land after the fast app's timeout (1.5 s, fired up to
