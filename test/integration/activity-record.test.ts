@@ -41,7 +41,7 @@ async function signIn(user = ALEX) {
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cd-activity-'));
   // A keychain that answers: the replica is an encrypted file that outlives the session.
-  app = await startFastApp({ secrets: new FixedSecretStore(), dataDir, moneyFinalAfterMs: AFTER_READ_BACKS_MS + 2_000 });
+  app = await startFastApp({ secrets: new FixedSecretStore(), dataDir, shortTimeouts: true, moneyFinalAfterMs: AFTER_READ_BACKS_MS + 2_000 });
   await signIn();
   ({ ready, active, cyber } = await moneyStock(app));
 });

@@ -16,7 +16,7 @@ let cyber: CyberListItem[];
 
 beforeAll(async () => {
   // The last read-back 2.6 s after the timeout: after a purchase carried out 3 s after it was sent (below).
-  app = await startFastApp({ moneyCheckDelaysMs: [0, 300, 2_300] });
+  app = await startFastApp({ shortTimeouts: true, moneyCheckDelaysMs: [0, 300, 2_300] });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   ({ ready, active, cyber } = await moneyStock(app));
 });

@@ -35,7 +35,7 @@ function message(result: Result<unknown>): string {
 const posts = (path: string) => proxy.requests.filter((line) => line.startsWith(`POST ${path}`)).length;
 
 beforeAll(async () => {
-  app = await startFastApp({ totalMs: TOTAL_MS, moneyCheckDelaysMs: [0, 100] });
+  app = await startFastApp({ shortTimeouts: true, totalMs: TOTAL_MS, moneyCheckDelaysMs: [0, 100] });
   proxy = await startHostileProxy(app.services.sandbox.url, sandboxAccess(app.services));
   const hostile = value<{ id: string }>(await app.call('profiles.save', { name: 'Hostile', baseUrl: proxy.url })).id;
   value(await app.call('session.signIn', { profileId: hostile, username: ALEX.username, password: ALEX.password }));

@@ -30,8 +30,7 @@ let secrets: MemorySecretStore;
 const open: Array<{ close(): Promise<void> }> = [];
 
 async function start(): Promise<FastApp> {
-  // Nothing here tests a timeout, and the proxies hold answers back (the sandbox's whole answer, then a trickle).
-  const app = await startFastApp({ dataDir, secrets, appTimeouts: true });
+  const app = await startFastApp({ dataDir, secrets });
   open.push(app);
   return app;
 }

@@ -46,7 +46,7 @@ async function checkUntilFree(cidrId: string): Promise<MoneyState> {
 }
 
 beforeAll(async () => {
-  app = await startFastApp({ moneyFinalAfterMs: FINAL_AFTER_MS });
+  app = await startFastApp({ shortTimeouts: true, moneyFinalAfterMs: FINAL_AFTER_MS });
   app.services.events.subscribe((event, payload) => {
     if (event === 'money.changed') pushed.push(payload as MoneyState);
   });

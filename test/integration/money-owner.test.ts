@@ -24,7 +24,7 @@ const state = async (cidrId: string) => value<MoneyState>(await app.call('money.
 
 beforeAll(async () => {
   // The first read-back waits half a second: time enough to switch environments before it.
-  app = await startFastApp({ moneyCheckDelaysMs: [500, 300], moneyFinalAfterMs: 8_000 });
+  app = await startFastApp({ shortTimeouts: true, moneyCheckDelaysMs: [500, 300], moneyFinalAfterMs: 8_000 });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   // A second environment on the same service: the same policy ids, a different environment.
   mirror = value<{ id: string }>(await app.call('profiles.save', { name: 'Mirror', baseUrl: app.services.sandbox.url })).id;

@@ -20,7 +20,7 @@ const FINAL_AFTER_MS = 6_000;
 let dataDir = '';
 
 async function start(): Promise<FastApp> {
-  const app = await startFastApp({ dataDir, moneyCheckDelaysMs: [0], moneyFinalAfterMs: FINAL_AFTER_MS });
+  const app = await startFastApp({ dataDir, shortTimeouts: true, moneyCheckDelaysMs: [0], moneyFinalAfterMs: FINAL_AFTER_MS });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   return app;
 }

@@ -29,11 +29,12 @@ export const FAST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDela
 /** undici checks these on a coarse (about half-second) timer, so a timeout fires up to ~0.5 s late. */
 export const SHORT_TIMEOUTS: RequestTimeouts = { headersMs: 200, bodyMs: 200 };
 /**
- * The whole app's timeouts in tests through the real services (startFastApp), and the sign-in's everywhere.
- * A sign-in (scrypt, CPU-bound) took longer than 750 ms at load 14-17 and failed the test it was set-up for.
- * A fault meant to time out holds its answer back well past 2 s (this, plus undici's coarse half-second timer).
+ * The fast app's timeouts for tests of what a timeout does (startFastApp({ shortTimeouts: true })). Any other
+ * test, and every set-up sign-in, gets the app's own: a sign-in (scrypt, CPU-bound) took longer than 750 ms at
+ * load 14-17 and longer than 1.5 s at load 20-22, and failed tests it was only the set-up of. A fault meant to
+ * time out holds its answer back well past 2 s (this, plus undici's coarse half-second timer).
  */
-const APP_TIMEOUTS: RequestTimeouts = { headersMs: 1_500, bodyMs: 1_500 };
+const SHORT_APP_TIMEOUTS: RequestTimeouts = { headersMs: 1_500, bodyMs: 1_500 };
 
 /**
  * How long a fault holds back a money answer that must land after the fast app's timeout (1.5 s, fired up to
@@ -65,7 +66,7 @@ export async function startClientSandbox(
   });
   // The sign-in (scrypt, CPU-bound) is the tests' set-up, not what they test: it gets the app's test timeouts,
   // so a loaded machine does not fail a fault test before it starts.
-  const signInClient = new ApiClient({ baseUrl: sandbox.url, timeouts: APP_TIMEOUTS, retry: options.retry ?? FAST_RETRY });
+  const signInClient = new ApiClient({ baseUrl: sandbox.url, timeouts: DEFAULT_TIMEOUTS, retry: options.retry ?? FAST_RETRY });
   const controls = sandboxControls(sandbox.url);
   return {
     sandbox,
@@ -113,8 +114,9 @@ export interface FastApp {
 
 /**
  * The real main-process services on their in-process sandbox (controls on),
- * with short timeouts and retry delays, and the keychain given (memory unless
- * a test needs the real one).
+ * with short retry delays, the app's own timeouts (short ones for tests of
+ * timeouts: shortTimeouts), and the keychain given (memory unless a test needs
+ * the real one).
  */
 export async function startFastApp(
   options: {
@@ -124,13 +126,10 @@ export async function startFastApp(
     moneyFinalAfterMs?: number;
     /** Fill the replica in the background after each sign-in, as the app does (off here: most tests count requests). */
     refreshReplicaAtSignIn?: boolean;
-    /** The deadline of each whole call (the app's default is much longer). */
+    /** Tests of what a timeout does: the short timeouts (SHORT_APP_TIMEOUTS) instead of the app's own. */
+    shortTimeouts?: boolean;
+    /** With shortTimeouts: the deadline of each whole call (the app's default is much longer). */
     totalMs?: number;
-    /**
-     * For tests where no timeout is the subject and an answer is held back on purpose (a trickled sign-in):
-     * the app's own timeouts, so a slow scrypt on a loaded machine is never taken for a silent service.
-     */
-    appTimeouts?: boolean;
   } = {},
 ): Promise<FastApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'capacity-desk-client-')));
@@ -138,12 +137,10 @@ export async function startFastApp(
     dataDir,
     secrets: options.secrets ?? new MemorySecretStore('tests use a memory store'),
     startSandbox: builtInSandbox({ controls: true }),
-    // Short enough that a fault of a few seconds times out quickly; long enough that a sign-in's scrypt on a
-    // loaded two-core machine (the browser suite runs beside) is not taken for a silent service.
     http: {
-      timeouts: options.appTimeouts
-        ? DEFAULT_TIMEOUTS
-        : { connectMs: 2_000, ...APP_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) },
+      timeouts: options.shortTimeouts
+        ? { connectMs: 2_000, ...SHORT_APP_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) }
+        : DEFAULT_TIMEOUTS,
       retry: FAST_RETRY,
     },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
