@@ -36,7 +36,18 @@ export default defineConfig({
         },
       },
       {
+        // Kill loops: minutes of child processes killed at random moments. Not in npm test; CI runs them (npm run test:slow).
+        test: {
+          name: 'crash',
+          include: ['test/crash/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         // Installers and release pipeline, checked offline: config schema, packed file list, fuses, workflows.
+        // Not in npm test; CI runs them (npm run test:slow).
         test: {
           name: 'packaging',
           include: ['test/packaging/**/*.test.ts'],

@@ -1,6 +1,9 @@
 import { ALEX, expectAccessible, goTo, screenshot, signInTo } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 
+// Reads only: one app per worker (fixtures.ts).
+test.use({ shareApp: true });
+
 test.describe('in a German locale and the Tokyo timezone', () => {
   test.use({ locale: 'de-DE', timezoneId: 'Asia/Tokyo' });
 

@@ -2,6 +2,8 @@ import type { Locator } from '@playwright/test';
 import { expect, expectAccessible, firstWithStatus, openDetail, signInAs, test } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
+// Reads only: one app per worker (fixtures.ts).
+test.use({ shareApp: true });
 
 /** The text of the cell under the column header named `header`, in the table's first body row. */
 async function cellUnder(table: Locator, header: string): Promise<string> {

@@ -13,27 +13,16 @@ import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { ActivityList } from '../../shared/ipc/activity.js';
 import type { CancelResult, TerminateResult } from '../../shared/ipc/money-results.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';
 import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
-import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { AFTER_READ_BACKS_MS, ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value, take, moneyStock } from '../support/ipc-result.js';
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
-
-function take<T>(list: T[]): T {
-  const item = list.shift();
-  if (!item) throw new Error('the seed ran out of policies for this test');
-  return item;
-}
 
 let app: FastApp;
 let dataDir: string;
@@ -52,14 +41,9 @@ async function signIn(user = ALEX) {
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cd-activity-'));
   // A keychain that answers: the replica is an encrypted file that outlives the session.
-  app = await startFastApp({ secrets: new FixedSecretStore(), dataDir, moneyFinalAfterMs: 4_000 });
+  app = await startFastApp({ secrets: new FixedSecretStore(), dataDir, shortTimeouts: true, moneyFinalAfterMs: AFTER_READ_BACKS_MS + 2_000 });
   await signIn();
-  const list = async (status: string) => value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
-  ready = await list('READY_FOR_PURCHASE');
-  active = await list('ACTIVE');
-  cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(
-    (item) => item.terminationTriggered !== true,
-  );
+  ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(async () => {
   await app.close();
@@ -149,15 +133,15 @@ describe('each action is recorded where its answer is known', () => {
   it('an unknown outcome is recorded as such, then as settled when a read-back shows it', async () => {
     const policy = take(ready);
     // The service carries the purchase out after our timeout and our read-backs.
-    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 3_000 });
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: AFTER_READ_BACKS_MS });
     expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect((await activityOf(policy.cidrId)).entries).toMatchObject([{ action: 'purchase', outcome: 'unknown', reason: { kind: 'timeout' } }]);
     await vi.waitFor(
       async () => expect(value<MoneyState>(await app.call('money.check', { cidrId: policy.cidrId }))).toMatchObject({ state: 'free', outcome: 'done' }),
-      { timeout: 8_000, interval: 250 },
+      { timeout: AFTER_READ_BACKS_MS + 4_000, interval: 250 },
     );
     expect((await activityOf(policy.cidrId)).entries.map((entry) => entry.outcome)).toEqual(['settled-done', 'unknown']);
-  }, 15_000);
+  }, 30_000);
 });
 
 describe('where the record is kept', () => {

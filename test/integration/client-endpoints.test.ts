@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallOptions, ResponseOf } from '../../electron/services/api-client/api-client.js';
 import { ApiFailure } from '../../electron/services/api-client/errors.js';
+import { DEFAULT_TIMEOUTS } from '../../electron/services/api-client/http-agent.js';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { DEFAULT_CONFIGURATION, MESSAGE, OPERATING_STATE, RULE, TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import { ENDPOINTS, type AuthenticatedEndpoint, type EndpointName } from '../../shared/api/endpoints.js';
@@ -17,7 +18,9 @@ let token: string;
 let policies: CapacityPolicy[];
 
 beforeAll(async () => {
-  env = await startClientSandbox();
+  // No timeout is tested here: the app's own timeouts, not the fault tests' 200 ms. A sign-in's scrypt passed 200 ms
+  // at load 18, and even 1.5 s at load 20.
+  env = await startClientSandbox({ timeouts: DEFAULT_TIMEOUTS });
   token = await env.signIn(ALEX);
   policies = [];
   for (let page = 1; ; page += 1) {

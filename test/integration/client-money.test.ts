@@ -6,39 +6,23 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CyberListItem } from '../../shared/api/cyber.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value, take, moneyStock } from '../support/ipc-result.js';
 
 let app: FastApp;
 let ready: CapacityPolicy[];
 let active: CapacityPolicy[];
 let cyber: CyberListItem[];
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
-
 beforeAll(async () => {
-  app = await startFastApp();
+  // The last read-back 2.6 s after the timeout: after a purchase carried out 3 s after it was sent (below).
+  app = await startFastApp({ shortTimeouts: true, moneyCheckDelaysMs: [0, 300, 2_300] });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
-  const list = async (status: string) =>
-    value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
-  ready = await list('READY_FOR_PURCHASE');
-  active = await list('ACTIVE');
-  cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(
-    (item) => item.terminationTriggered !== true,
-  );
+  ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(() => app.close());
 beforeEach(() => app.controls.resetStats());
 afterEach(() => app.controls.clearFaults());
-
-function take<T>(list: T[]): T {
-  const item = list.shift();
-  if (!item) throw new Error('the seed ran out of policies for this test');
-  return item;
-}
 
 describe('one money request per policy at a time', () => {
   it('sends exactly one purchase for two concurrent IPC calls on the same policy; both learn its outcome', async () => {
@@ -87,8 +71,9 @@ describe('one money request per policy at a time', () => {
 describe('an unanswered money request is re-checked, never resent', () => {
   it('tells the user a timed-out purchase went through after all', async () => {
     const policy = take(ready);
-    // The service carries the purchase out 1.2 s later, long after our 200 ms timeout.
-    await app.controls.addFault({ method: 'POST', latencyMs: 1_200 });
+    // The service carries the purchase out 3 s later: after the timeout (APP_TIMEOUTS, fired up to half a second
+    // late, more on a loaded machine), before the last read-back. At 1.2 s a late timeout could let the answer in.
+    await app.controls.addFault({ method: 'POST', latencyMs: 3_000 });
     const result = await app.call('capacity.purchase', { cidrId: policy.cidrId });
     expect(result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(result.ok ? '' : result.error.message).toBe(
@@ -115,7 +100,7 @@ describe('an unanswered money request is re-checked, never resent', () => {
   it('re-checks a timed-out cancel and a timed-out termination', async () => {
     const policy = take(active);
     const dr = take(cyber);
-    await app.controls.addFault({ method: 'POST', latencyMs: 1_200 });
+    await app.controls.addFault({ method: 'POST', latencyMs: 3_000 });
     const [cancel, terminate] = await Promise.all([
       app.call('capacity.cancel', { cidrId: policy.cidrId }),
       app.call('cyber.terminate', { cidrId: dr.cidrId }),

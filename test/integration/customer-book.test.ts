@@ -13,16 +13,11 @@ import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { BOOK_COLUMNS, bookRows } from '../../shared/customers/book-csv.js';
 import { toCsv } from '../../shared/format/csv.js';
 import type { Customer, CustomerBook, CustomerImportReport, CustomerPage, CustomerProposal, CustomersOverview } from '../../shared/ipc/customers.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ownerFolder } from '../../electron/services/platform/owner.js';
 import type { CacheStatus } from '../../shared/ipc/offline.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
+import { value } from '../support/ipc-result.js';
 
 let app: FastApp;
 let dataDir: string;

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { LOG_FILE } from '../../electron/services/logging/file-logger.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 /**
  * Every file the app writes in its data folder (settings, logs, the replica
@@ -18,11 +18,6 @@ import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fix
 const posix = process.platform !== 'win32';
 let dataDir: string;
 const keychain = new FixedSecretStore();
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 
 async function modes(root: string): Promise<Array<{ path: string; kind: 'dir' | 'file'; mode: string }>> {
   const out: Array<{ path: string; kind: 'dir' | 'file'; mode: string }> = [];

@@ -14,6 +14,7 @@ import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { sandboxAccess } from '../support/test-app.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
+import { value, take, moneyStock } from '../support/ipc-result.js';
 
 /** Each whole call's deadline here: far below the trickled answers' length, far above a normal answer. */
 const TOTAL_MS = 1_500;
@@ -28,31 +29,17 @@ let ready: CapacityPolicy[];
 let active: CapacityPolicy[];
 let cyber: CyberListItem[];
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 function message(result: Result<unknown>): string {
   return result.ok ? '' : result.error.message;
-}
-function take<T>(list: T[]): T {
-  const item = list.shift();
-  if (!item) throw new Error('the seed ran out of policies for this test');
-  return item;
 }
 const posts = (path: string) => proxy.requests.filter((line) => line.startsWith(`POST ${path}`)).length;
 
 beforeAll(async () => {
-  app = await startFastApp({ totalMs: TOTAL_MS, moneyCheckDelaysMs: [0, 100] });
+  app = await startFastApp({ shortTimeouts: true, totalMs: TOTAL_MS, moneyCheckDelaysMs: [0, 100] });
   proxy = await startHostileProxy(app.services.sandbox.url, sandboxAccess(app.services));
   const hostile = value<{ id: string }>(await app.call('profiles.save', { name: 'Hostile', baseUrl: proxy.url })).id;
   value(await app.call('session.signIn', { profileId: hostile, username: ALEX.username, password: ALEX.password }));
-  const list = async (status: string) => value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
-  ready = await list('READY_FOR_PURCHASE');
-  active = await list('ACTIVE');
-  cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(
-    (item) => item.terminationTriggered !== true,
-  );
+  ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(async () => {
   await app.close();

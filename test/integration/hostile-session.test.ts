@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ApiClient } from '../../electron/services/api-client/api-client.js';
 import { AppEvents } from '../../electron/services/events.js';
 import { ProfileRegistry } from '../../electron/services/profiles/profile-registry.js';
@@ -21,6 +20,7 @@ import { AppFailure } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { sandboxAccess } from '../support/test-app.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
+import { value } from '../support/ipc-result.js';
 
 const SIGN_IN = ENDPOINTS.signIn.path;
 
@@ -29,10 +29,6 @@ let secrets: MemorySecretStore;
 /** What each test started, closed in reverse order after it. */
 const open: Array<{ close(): Promise<void> }> = [];
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 async function start(): Promise<FastApp> {
   const app = await startFastApp({ dataDir, secrets });
   open.push(app);

@@ -8,10 +8,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
 import type { SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { sandboxAccess } from '../support/test-app.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
+import { value } from '../support/ipc-result.js';
 
 const LIST = ENDPOINTS.listCapacities.path;
 const CLAIMED = 57_540_317;
@@ -21,10 +21,6 @@ let proxy: HostileProxy;
 let real: number;
 const progress: SyncProgress[] = [];
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 const listRequests = () => proxy.requests.filter((line) => line.startsWith(`GET ${LIST}?`)).length;
 
 beforeAll(async () => {

@@ -10,10 +10,11 @@ import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
 import type { Result } from '../../shared/ipc/result.js';
-import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { AFTER_READ_BACKS_MS, ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value, take, moneyStock } from '../support/ipc-result.js';
 
-/** Longer than the slowest POST below (3 s), so "not done yet" before it is never taken as final. */
-const FINAL_AFTER_MS = 5_000;
+/** Longer than the slowest POST below (AFTER_READ_BACKS_MS), so "not done yet" before it is never taken as final. */
+const FINAL_AFTER_MS = AFTER_READ_BACKS_MS + 2_000;
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
 
 let app: FastApp;
@@ -22,19 +23,8 @@ let active: CapacityPolicy[];
 let cyber: CyberListItem[];
 const pushed: MoneyState[] = [];
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
-
 function kindOf(result: Result<unknown>): string {
   return result.ok ? 'ok' : result.error.kind;
-}
-
-function take<T>(list: T[]): T {
-  const item = list.shift();
-  if (!item) throw new Error('the seed ran out of policies for this test');
-  return item;
 }
 
 async function moneyState(cidrId: string): Promise<MoneyState> {
@@ -56,18 +46,12 @@ async function checkUntilFree(cidrId: string): Promise<MoneyState> {
 }
 
 beforeAll(async () => {
-  app = await startFastApp({ moneyFinalAfterMs: FINAL_AFTER_MS });
+  app = await startFastApp({ shortTimeouts: true, moneyFinalAfterMs: FINAL_AFTER_MS });
   app.services.events.subscribe((event, payload) => {
     if (event === 'money.changed') pushed.push(payload as MoneyState);
   });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
-  const list = async (status: string) =>
-    value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status, limit: 100 })).rows;
-  ready = await list('READY_FOR_PURCHASE');
-  active = await list('ACTIVE');
-  cyber = value<{ data: CyberListItem[] }>(await app.call('cyber.list', { customerId: ALEX.customers[0]?.cidExt, pageSize: 100 })).data.filter(
-    (item) => item.terminationTriggered !== true,
-  );
+  ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(() => app.close());
 beforeEach(() => app.controls.resetStats());
@@ -115,8 +99,8 @@ describe('an unknown outcome locks the policy until a read-back settles it', () 
   it('after a timed-out purchase, purchase and cancel are refused without a request until Check status sees it purchased', async () => {
     const policy = take(ready);
     pushed.length = 0;
-    // The service carries the purchase out 3 s later, after our timeout and our three read-backs.
-    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 3_000 });
+    // The service carries the purchase out later, after our timeout and our three read-backs.
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: AFTER_READ_BACKS_MS });
     const first = await app.call('capacity.purchase', { cidrId: policy.cidrId });
     expect(first).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(first.ok ? '' : first.error.message).toContain('Nothing will be sent again until we know');
@@ -141,7 +125,7 @@ describe('an unknown outcome locks the policy until a read-back settles it', () 
 
   it('a timed-out cancellation is locked, then settled by Check status', async () => {
     const policy = take(active);
-    await app.controls.addFault({ pathPrefix: '/external/api/v1/flexcompute/cancel', method: 'POST', latencyMs: 3_000 });
+    await app.controls.addFault({ pathPrefix: '/external/api/v1/flexcompute/cancel', method: 'POST', latencyMs: AFTER_READ_BACKS_MS });
     expect(await app.call('capacity.cancel', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(await app.call('capacity.cancel', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
     expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
@@ -152,7 +136,7 @@ describe('an unknown outcome locks the policy until a read-back settles it', () 
 
   it('a timed-out DR termination is locked, then settled by Check status', async () => {
     const dr = take(cyber);
-    await app.controls.addFault({ method: 'POST', pathPrefix: '/external/api/v1/policies/cyber/terminate', latencyMs: 3_000 });
+    await app.controls.addFault({ method: 'POST', pathPrefix: '/external/api/v1/policies/cyber/terminate', latencyMs: AFTER_READ_BACKS_MS });
     expect(await app.call('cyber.terminate', { cidrId: dr.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     expect(await app.call('cyber.terminate', { cidrId: dr.cidrId })).toMatchObject({ ok: false, error: { kind: 'unsettled' } });
     expect((await app.controls.stats()).terminateCyberEvent).toBe(1);

@@ -8,18 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
 let app: FastApp;
 let ready: CapacityPolicy[];
 let mirror = '';
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 const signIn = async (profileId: string, user: { username: string; password: string }) => {
   value(await app.call('session.signOut'));
   value(await app.call('session.signIn', { profileId, username: user.username, password: user.password }));
@@ -28,7 +24,7 @@ const state = async (cidrId: string) => value<MoneyState>(await app.call('money.
 
 beforeAll(async () => {
   // The first read-back waits half a second: time enough to switch environments before it.
-  app = await startFastApp({ moneyCheckDelaysMs: [500, 300], moneyFinalAfterMs: 8_000 });
+  app = await startFastApp({ shortTimeouts: true, moneyCheckDelaysMs: [500, 300], moneyFinalAfterMs: 8_000 });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   // A second environment on the same service: the same policy ids, a different environment.
   mirror = value<{ id: string }>(await app.call('profiles.save', { name: 'Mirror', baseUrl: app.services.sandbox.url })).id;
@@ -39,7 +35,7 @@ afterAll(() => app.close());
 describe('a money read-back settles only as the user and environment that sent it', () => {
   it('another user of the same environment cannot settle it: nothing is read, it stays locked, and the sender can', async () => {
     const policy = ready.shift() as CapacityPolicy;
-    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 2_500 });
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 4_000 });
     expect(await app.call('capacity.purchase', { cidrId: policy.cidrId })).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     await app.controls.clearFaults();
     expect(await state(policy.cidrId)).toMatchObject({ state: 'uncertain', action: 'purchase' });
@@ -62,7 +58,7 @@ describe('a money read-back settles only as the user and environment that sent i
 
   it('a switch of environment while its read-backs are due: none is made in the other environment, and it stays locked where it was sent', async () => {
     const policy = ready.shift() as CapacityPolicy;
-    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 2_500 });
+    await app.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 4_000 });
     await app.controls.resetStats();
     const purchase = app.call('capacity.purchase', { cidrId: policy.cidrId });
     await vi.waitFor(async () => expect((await app.controls.stats()).purchaseCapacity).toBe(1));

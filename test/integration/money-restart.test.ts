@@ -10,20 +10,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { PENDING_MONEY_FILE } from '../../electron/services/money/pending-money-file.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
-const FINAL_AFTER_MS = 1_500;
+/** Longer than the purchase below is held back (3 s), so a read-back before it is done is never taken as final. */
+const FINAL_AFTER_MS = 6_000;
 let dataDir = '';
 
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 async function start(): Promise<FastApp> {
-  const app = await startFastApp({ dataDir, moneyCheckDelaysMs: [0], moneyFinalAfterMs: FINAL_AFTER_MS });
+  const app = await startFastApp({ dataDir, shortTimeouts: true, moneyCheckDelaysMs: [0], moneyFinalAfterMs: FINAL_AFTER_MS });
   value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
   return app;
 }
@@ -41,10 +38,13 @@ describe('unconfirmed money actions survive a restart', () => {
   it('a purchase in flight is on disk before it is sent; after a restart its policy stays locked until a read-back settles it', async () => {
     const first = await start();
     const policy = (await readyPolicies(first))[0] as CapacityPolicy;
-    await first.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 1_000 });
+    // Well past the timeout (APP_TIMEOUTS): at 1 s a loaded machine's late timeout let the first read-back see it done.
+    await first.controls.addFault({ pathPrefix: PURCHASE, method: 'POST', latencyMs: 3_000 });
     const purchase = first.call('capacity.purchase', { cidrId: policy.cidrId });
     // While it is on its way (a crash now would lose the in-memory lock), the record names it.
-    await vi.waitFor(async () => expect((await first.controls.stats()).purchaseCapacity).toBe(1));
+    // The record is kept until a read-back settles it, so waiting long for the request to arrive proves the same;
+    // vi.waitFor's default second was not enough at load 20.
+    await vi.waitFor(async () => expect((await first.controls.stats()).purchaseCapacity).toBe(1), { timeout: 5_000 });
     const record = join(dataDir, PENDING_MONEY_FILE);
     const written = JSON.parse(await readFile(record, 'utf8')) as { entries: { cidrId: string; action: string; profileId: string; username: string }[] };
     expect(written.entries).toEqual([expect.objectContaining({ cidrId: policy.cidrId, action: 'purchase', profileId: 'sandbox', username: ALEX.username })]);

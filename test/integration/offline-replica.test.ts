@@ -118,7 +118,8 @@ describe('OfflineService over the replica database', () => {
       // Created at the same instant as the newest: the two lead the list.
       expect(new Set(newest.rows.map((r) => r.cidrId))).toEqual(new Set([rows[0]!.cidrId, added.cidrId]));
     }
-  });
+    // Four fills of the replica are set-up, not the subject: 16 s of the integration default 30 s at load 20.
+  }, 120_000);
 
   it('close folds the journal into the file, and the next start reads the same copy', async () => {
     const secrets = new FixedSecretStore();

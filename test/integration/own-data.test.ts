@@ -17,7 +17,6 @@ import type { ActivityList } from '../../shared/ipc/activity.js';
 import type { CustomerBook } from '../../shared/ipc/customers.js';
 import type { WorklistWindow } from '../../shared/ipc/worklist.js';
 import type { CacheStatus } from '../../shared/ipc/offline.js';
-import type { Result } from '../../shared/ipc/result.js';
 import type { ActivityEntry } from '../../shared/own-data/activity.js';
 import { OfflineService } from '../../electron/services/cache/offline-service.js';
 import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
@@ -32,6 +31,7 @@ import type { SecretStore } from '../../electron/services/secrets/secret-store.j
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 /** A stand-in for the customer book's body (its feature defines the real one). */
 const Customer = z.object({ name: z.string(), customerIds: z.array(z.string()) });
@@ -48,11 +48,6 @@ async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cd-own-data-'));
   dirs.push(dir);
   return dir;
-}
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
 }
 
 async function flipByte(path: string, where: number): Promise<void> {

@@ -20,6 +20,7 @@ import type { Result } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 /** Names that read something from Object.prototype when used as a key of a plain object. */
 export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'] as const;
@@ -39,11 +40,6 @@ async function start(options: Parameters<typeof startFastApp>[0]): Promise<FastA
   const app = await startFastApp(options);
   cleanups.push(() => app.close());
   return app;
-}
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
 }
 
 describe('an environment named after a property of Object.prototype', () => {

@@ -11,18 +11,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { ActivityList } from '../../shared/ipc/activity.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { formatFraction, formatMoney } from '../../shared/format/money.js';
 import { SANDBOX_FEE_SCHEDULE, scheduleLines } from '../../shared/money/fee-schedule.js';
 import { atOffset, type QuoteRequest, type QuoteResult } from '../../shared/quote/quote.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const run = promisify(execFile);
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 
 let app: FastApp;
 let dir: string;

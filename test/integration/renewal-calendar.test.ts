@@ -12,11 +12,7 @@ import type { Result } from '../../shared/ipc/result.js';
 import type { WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
+import { value } from '../support/ipc-result.js';
 
 interface ParsedEvent {
   readonly uid: string;

@@ -6,20 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityRow } from '../../shared/api/readers.js';
-import type { Result } from '../../shared/ipc/result.js';
 import type { ReminderDigest } from '../../shared/ipc/reminders.js';
 import { z } from 'zod';
 import { RenewalReminders, dueReminders, reminderDigest } from '../../electron/services/worklist/renewal-reminders.js';
 import { ReminderRounds, REMINDER_FIRST_DELAY_MS } from '../../electron/services/worklist/reminder-rounds.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const DAY_MS = 86_400_000;
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 
 let app: FastApp;
 let policy: CapacityRow;

@@ -9,16 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { WorklistEntry, WorklistWindow } from '../../shared/ipc/worklist.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const DAY_MS = 86_400_000;
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 
 let app: FastApp;
 let dataDir: string;

@@ -18,10 +18,10 @@ import { keychainService } from '../../electron/services/secrets/secret-store.js
 import { SessionService } from '../../electron/services/session/session-service.js';
 import { SettingsStore } from '../../electron/services/settings/settings-store.js';
 import type { Profile } from '../../shared/ipc/profiles.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { sandboxAccess } from '../support/test-app.js';
+import { value } from '../support/ipc-result.js';
 
 const keychain = await realKeychain();
 /** keytar itself, to read and write entries behind the app's back; only inside the suite, where the keychain is real. */
@@ -33,11 +33,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
 
 async function dataDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'capacity-desk-keychain-'));

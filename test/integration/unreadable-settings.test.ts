@@ -14,10 +14,10 @@ import { DEFAULT_PREFERENCES, PREFERENCES_FILE, PreferencesStore } from '../../e
 import { UNREADABLE_SUFFIX } from '../../electron/services/settings/json-file.js';
 import { SettingsStore } from '../../electron/services/settings/settings-store.js';
 import type { Profile } from '../../shared/ipc/profiles.js';
-import type { Result } from '../../shared/ipc/result.js';
 import type { UnreadableFile } from '../../shared/ipc/unreadable-files.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { value } from '../support/ipc-result.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -34,11 +34,6 @@ async function start(dir: string): Promise<FastApp> {
   const app = await startFastApp({ dataDir: dir, secrets: new FixedSecretStore() });
   cleanups.push(() => app.close());
   return app;
-}
-
-function value<T>(result: Result<unknown>): T {
-  if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
-  return result.value as T;
 }
 
 /** The files kept aside next to `name` in the folder. */

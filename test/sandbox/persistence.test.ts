@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CapacityPage, CapacityView, type CapacityPolicy } from '../../shared/api/capacity.js';
 import { QUERY, TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import { CyberPage, CyberView } from '../../shared/api/cyber.js';
@@ -187,9 +187,13 @@ describe('graceful close', () => {
   it('finishes a request in flight, then refuses new connections', async () => {
     const sandbox = await Sandbox.start();
     const token = await sandbox.signIn(ALEX);
-    await sandbox.control('POST', '/faults', { latencyMs: 300 });
+    // Long enough that the request is surely still in flight when close() is called.
+    await sandbox.control('POST', '/faults', { latencyMs: 5_000 });
     const pending = sandbox.call('linkedAccounts', token);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Not a fixed pause: on a loaded machine the request may not have arrived 50 ms later.
+    await vi.waitFor(async () => expect(((await sandbox.control('GET', '/stats')).body as { linkedAccounts: number }).linkedAccounts).toBe(1), {
+      timeout: 4_000,
+    });
     const closed = sandbox.close();
     expect((await pending).status).toBe(200);
     await closed;

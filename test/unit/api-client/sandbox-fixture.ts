@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, type RequestTimeouts } from '../../../electron/services/api-client/api-client.js';
+import { DEFAULT_TIMEOUTS } from '../../../electron/services/api-client/http-agent.js';
 import { builtInSandbox } from '../../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../../../electron/services/app-services.js';
 import { sandboxAccess } from '../../support/test-app.js';
@@ -27,8 +28,20 @@ export const JORDAN = SANDBOX_USERS[1] as SandboxUser;
 export const FAST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 };
 /** undici checks these on a coarse (about half-second) timer, so a timeout fires up to ~0.5 s late. */
 export const SHORT_TIMEOUTS: RequestTimeouts = { headersMs: 200, bodyMs: 200 };
-/** The whole app's timeouts in tests through the real services (startFastApp). */
-const APP_TIMEOUTS: RequestTimeouts = { headersMs: 750, bodyMs: 750 };
+/**
+ * The fast app's timeouts for tests of what a timeout does (startFastApp({ shortTimeouts: true })). Any other
+ * test, and every set-up sign-in, gets the app's own: a sign-in (scrypt, CPU-bound) took longer than 750 ms at
+ * load 14-17 and longer than 1.5 s at load 20-22, and failed tests it was only the set-up of. A fault meant to
+ * time out holds its answer back well past 2 s (this, plus undici's coarse half-second timer).
+ */
+const SHORT_APP_TIMEOUTS: RequestTimeouts = { headersMs: 1_500, bodyMs: 1_500 };
+
+/**
+ * How long a fault holds back a money answer that must land after the fast app's timeout (1.5 s, fired up to
+ * half a second late) and after its default read-backs (0, 0.3 and 1.3 s later): seconds to spare on a loaded
+ * machine, where timers fire late. At 3 s the last read-back could already see the action done.
+ */
+export const AFTER_READ_BACKS_MS = 6_000;
 
 export interface ClientSandbox {
   readonly sandbox: SandboxHandle;
@@ -53,7 +66,7 @@ export async function startClientSandbox(
   });
   // The sign-in (scrypt, CPU-bound) is the tests' set-up, not what they test: it gets the app's test timeouts,
   // so a loaded machine does not fail a fault test before it starts.
-  const signInClient = new ApiClient({ baseUrl: sandbox.url, timeouts: APP_TIMEOUTS, retry: options.retry ?? FAST_RETRY });
+  const signInClient = new ApiClient({ baseUrl: sandbox.url, timeouts: DEFAULT_TIMEOUTS, retry: options.retry ?? FAST_RETRY });
   const controls = sandboxControls(sandbox.url);
   return {
     sandbox,
@@ -103,8 +116,9 @@ export interface FastApp {
 
 /**
  * The real main-process services on their in-process sandbox (controls on),
- * with short timeouts and retry delays, and the keychain given (memory unless
- * a test needs the real one).
+ * with short retry delays, the app's own timeouts (short ones for tests of
+ * timeouts: shortTimeouts), and the keychain given (memory unless a test needs
+ * the real one).
  */
 export async function startFastApp(
   options: {
@@ -114,7 +128,9 @@ export async function startFastApp(
     moneyFinalAfterMs?: number;
     /** Fill the replica in the background after each sign-in, as the app does (off here: most tests count requests). */
     refreshReplicaAtSignIn?: boolean;
-    /** The deadline of each whole call (the app's default is much longer). */
+    /** Tests of what a timeout does: the short timeouts (SHORT_APP_TIMEOUTS) instead of the app's own. */
+    shortTimeouts?: boolean;
+    /** With shortTimeouts: the deadline of each whole call (the app's default is much longer). */
     totalMs?: number;
   } = {},
 ): Promise<FastApp> {
@@ -123,9 +139,12 @@ export async function startFastApp(
     dataDir,
     secrets: options.secrets ?? new MemorySecretStore('tests use a memory store'),
     startSandbox: builtInSandbox({ controls: true }),
-    // Short enough that a fault of a second or more times out quickly; long enough that a sign-in's scrypt on a
-    // loaded two-core machine (the browser suite runs beside) is not taken for a silent service.
-    http: { timeouts: { connectMs: 2_000, ...APP_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) }, retry: FAST_RETRY },
+    http: {
+      timeouts: options.shortTimeouts
+        ? { connectMs: 2_000, ...SHORT_APP_TIMEOUTS, ...(options.totalMs !== undefined ? { totalMs: options.totalMs } : {}) }
+        : DEFAULT_TIMEOUTS,
+      retry: FAST_RETRY,
+    },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
     refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),

@@ -10,8 +10,8 @@
  * network stack; that is proven by the _electron suite in the workflows
  * (test/electron/proxy-route.spec.ts).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { Agent, fetch as undiciFetch, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../electron/services/api-client/api-client.js';
@@ -21,22 +21,14 @@ import type { NetFetch } from '../../../electron/services/network/net-dispatcher
 import { proxyReporter, readNetworkConfig } from '../../../electron/services/network/network-config.js';
 import { challengeSchemes, routeForChallenge } from '../../../electron/services/network/proxy-challenge.js';
 import { proxyChallengeReader } from '../../../electron/services/network/proxy-challenge-probe.js';
+import { loopbackServers } from '../../support/loopback-servers.js';
 
-const servers: Server[] = [];
+// Registered first, so it runs last: the agents and clients below close before their servers.
+const { listen } = loopbackServers();
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
 });
-
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
 
 const ACCOUNT = { accountId: 'via-net', accountName: 'n', provider: 'AWS', status: 'LINKED', linkedAt: '2025-01-01T00:00:00Z' };
 

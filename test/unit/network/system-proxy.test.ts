@@ -4,30 +4,21 @@
  * and the requests are real. "desk.corp.test" does not resolve: only the
  * proxy knows where it lives.
  */
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../electron/services/api-client/api-client.js';
 import { ApiFailure } from '../../../electron/services/api-client/errors.js';
 import { createHttpAgent } from '../../../electron/services/api-client/http-agent.js';
 import { proxyReporter, readNetworkConfig } from '../../../electron/services/network/network-config.js';
 import { SystemProxyDispatcher } from '../../../electron/services/network/system-proxy-dispatcher.js';
+import { loopbackServers, tunnellingProxy } from '../../support/loopback-servers.js';
 
-const servers: Server[] = [];
+// Registered first, so it runs last: the clients below close before their servers.
+const { listen } = loopbackServers();
 const clients: ApiClient[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
 });
-
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
 
 const ACCOUNT = { accountId: 'via-proxy', accountName: 'n', provider: 'AWS', status: 'LINKED', linkedAt: '2025-01-01T00:00:00Z' };
 
@@ -39,19 +30,7 @@ async function serviceAndProxy(): Promise<{ servicePort: number; proxyPort: numb
     res.end(JSON.stringify([ACCOUNT]));
   });
   const servicePort = await listen(service);
-  const tunnels: string[] = [];
-  const proxy = createServer();
-  proxy.on('connect', (req, clientSocket, head) => {
-    tunnels.push(req.url ?? '');
-    const upstream = connect(servicePort, '127.0.0.1', () => {
-      clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(clientSocket);
-      clientSocket.pipe(upstream);
-    });
-    upstream.on('error', () => clientSocket.destroy());
-    clientSocket.on('error', () => upstream.destroy());
-  });
+  const { server: proxy, tunnels } = tunnellingProxy(servicePort);
   return { servicePort, proxyPort: await listen(proxy), tunnels, served };
 }
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The slow tests (npm run test:slow), which CI runs after npm test (.ci/run and
+# the workflows): the kill loops (test/crash: minutes of child processes killed
+# at random moments) and the offline packaging checks (test/packaging: config
+# schema, packed file list, fuses, icons, workflows). Kept out of npm test so it
+# gives its answer in minutes. The packaging checks read dist/: build first
+# (npm test does); a dist/ older than the sources stops here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p artifacts
+rm -f artifacts/vitest-slow.json
+started=$(date +%s)
+npx tsx -e "import('./test/support/fresh-dist.ts').then((m) => m.default())"
+status=0
+npx vitest run --project crash --project packaging --reporter=default --reporter=json --outputFile.json=artifacts/vitest-slow.json || status=$?
+elapsed=$(( $(date +%s) - started ))
+printf '\nnpm run test:slow took %d min %02d s (load average %s)\n' $((elapsed / 60)) $((elapsed % 60)) "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
+summary=0
+npx tsx scripts/test-summary.ts artifacts/vitest-slow.json || summary=$?
+[ "$status" -eq 0 ] && [ "$summary" -eq 0 ]
