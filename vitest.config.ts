@@ -36,7 +36,7 @@ export default defineConfig({
         },
       },
       {
-        // Kill loops: minutes of child processes killed at random moments. Not in npm test; CI runs them (npm run test:slow).
+        // Kill loops: minutes of child processes killed at random moments (in npm test; alone: npm run test:slow).
         test: {
           name: 'crash',
           include: ['test/crash/**/*.test.ts'],
@@ -47,7 +47,7 @@ export default defineConfig({
       },
       {
         // Installers and release pipeline, checked offline: config schema, packed file list, fuses, workflows.
-        // Not in npm test; CI runs them (npm run test:slow).
+        // In npm test; alone with the kill loops: npm run test:slow.
         test: {
           name: 'packaging',
           include: ['test/packaging/**/*.test.ts'],

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# The slow tests (npm run test:slow), which CI runs after npm test (.ci/run and
-# the workflows): the kill loops (test/crash: minutes of child processes killed
+# The slow tests alone (npm run test:slow; npm test runs them too, in its vitest
+# lane): the kill loops (test/crash: minutes of child processes killed
 # at random moments) and the offline packaging checks (test/packaging: config
-# schema, packed file list, fuses, icons, workflows). Kept out of npm test so it
-# gives its answer in minutes. The packaging checks read dist/: build first
-# (npm test does); a dist/ older than the sources stops here.
+# schema, packed file list, fuses, icons, workflows). The packaging checks read
+# dist/: build first (npm run -s build); a dist/ older than the sources stops here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p artifacts

@@ -3,11 +3,11 @@
 # side (scripts/run-lanes.ts; a lane's output is in artifacts/lanes/<lane>.log
 # and printed whole when it fails):
 #   checks: lint, node types, web types, build        (a failure stops here)
-#   tests:  vitest (unit, stores, integration) and the browser suite,
+#   tests:  vitest (unit, stores, integration, crash, packaging) and the browser suite,
 #           each inside its own private D-Bus + GNOME Keyring session
 # then the Electron suite (which reports plainly when no Electron binary exists),
-# the closing count and the wall time. The kill loops and the packaging checks
-# take minutes and are not here: CI runs them after this (npm run test:slow).
+# the closing count and the wall time. (npm run test:slow runs the kill loops
+# and the packaging checks alone; they are part of this run too.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p artifacts
@@ -26,7 +26,7 @@ status=0
 # Each lane has a keyring of its own: a test signing out in one must not remove
 # the entry a test of the other is reading.
 npx tsx scripts/run-lanes.ts tests \
-  "vitest=bash scripts/with-keychain.sh npx vitest run --project unit --project stores --project integration --reporter=default --reporter=json --outputFile.json=artifacts/vitest.json" \
+  "vitest=bash scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=artifacts/vitest.json" \
   "browser=bash scripts/with-keychain.sh npx playwright test --project e2e --reporter=list,json" || status=$?
 
 printf '\n=== Electron shell tests\n'

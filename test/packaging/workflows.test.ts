@@ -77,13 +77,11 @@ function expectTestSteps(job: Job): void {
   expect(step(job, /^Install dependencies$/).run).toMatch(/^npm ci\b/);
   expect(step(job, /^Download the Electron binary$/).run).toContain('electron/install.js');
   expect(step(job, /^Run the tests$/).run).toBe('bash scripts/test.sh');
-  // The kill loops and packaging checks npm test leaves out run here, or nowhere.
-  expect(step(job, /^Run the slow tests$/).run).toBe('npm run test:slow');
   expect(step(job, /^Build the test package/).run).toBe('npm run dist:test');
   const packaged = step(job, /^Electron tests on the packaged test build$/);
   expect(packaged.env?.CAPACITY_DESK_PACKAGED_DIR).toBe('release/test');
   expect(packaged.run).toMatch(/xvfb-run[^\n]*playwright test --project electron/);
-  const order = ['Install system packages (Linux)', 'Install dependencies', 'Download the Electron binary', 'Run the tests', 'Run the slow tests', 'Build the test package', 'Electron tests on the packaged'].map((prefix) =>
+  const order = ['Install system packages (Linux)', 'Install dependencies', 'Download the Electron binary', 'Run the tests', 'Build the test package', 'Electron tests on the packaged'].map((prefix) =>
     job.steps.findIndex((s) => s.name.startsWith(prefix)),
   );
   expect(order).toEqual([...order].sort((a, b) => a - b));
