@@ -8,7 +8,6 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { SaveCsvResult } from '../../shared/ipc/export.js';
-import type { Result } from '../../shared/ipc/result.js';
 import type { WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';

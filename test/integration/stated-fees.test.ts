@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { StatedFees } from '../../shared/ipc/activity.js';
 import type { CancelResult } from '../../shared/ipc/money-results.js';
-import type { Result } from '../../shared/ipc/result.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';
 import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
