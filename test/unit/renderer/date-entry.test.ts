@@ -12,8 +12,9 @@ const isoDay = fc
 describe('a typed day (issue 29: the native date field let an end date become year 262027)', () => {
   it('what is written in any locale reads back as the same day, and so does YYYY-MM-DD', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...LOCALES), isoDay, (locale, iso) => {
-        const format = dateEntryFormat(locale);
+      // One format per locale, as a form keeps its own: building an Intl formatter 2,000 times took
+      // past the unit limit on a loaded machine, and is not what is tested.
+      fc.property(fc.constantFrom(...LOCALES.map((locale) => dateEntryFormat(locale))), isoDay, (format, iso) => {
         expect(readDateEntry(format.write(iso), format)).toEqual({ kind: 'day', iso });
         expect(readDateEntry(iso, format)).toEqual({ kind: 'day', iso });
       }),
