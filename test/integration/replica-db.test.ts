@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CapacityIndex } from '../support/policy-index.js';
@@ -13,7 +12,6 @@ import { CapacityReplica } from '../../electron/services/replica/capacity-replic
 import { LOCAL_SORT_COLUMNS } from '../../shared/ipc/offline.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { accountKey } from '../../shared/customers/matching.js';
-import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 
 /** The encrypted SQLite replica against its real files: encryption, search, write-through and crashes. */
 let dir = '';
@@ -242,34 +240,5 @@ describe('capacity replica database', () => {
       expect.soft(replica.query({ ...query, filters, limit: 500 }).rows.map((r) => r.cidrId).sort(), `index ${JSON.stringify(filters)}`).toEqual(expected);
     });
     replica.close();
-  });
-
-  it('writes a full refresh of a file on a thread of its own: the main thread pauses far less than when it writes the rows itself', async () => {
-    const policies = syntheticPolicies(10_000);
-    /** The event loop's longest pause (ms) while the refresh is written. */
-    const longestPause = async (db: CapacityReplicaDb) => {
-      const delay = monitorEventLoopDelay({ resolution: 5 });
-      delay.enable();
-      await db.replaceAll(policies, new Date().toISOString());
-      delay.disable();
-      return delay.max / 1e6;
-    };
-    // In memory the rows are written on the main thread (one connection); measured side by side, so load weighs on both.
-    const inMemory = CapacityReplicaDb.inMemory();
-    const onMainThread = await longestPause(inMemory);
-    inMemory.close();
-    const key = randomBytes(32);
-    const file = join(dir, 'threaded.db');
-    const db = CapacityReplicaDb.open(file, key);
-    const threaded = await longestPause(db);
-    expect(threaded, `longest pause ${threaded.toFixed(0)} ms with the writer thread, ${onMainThread.toFixed(0)} ms on the main thread`).toBeLessThan(onMainThread / 2);
-    // What the thread wrote is the copy: every row, its account column, searchable, readable after a reopen.
-    expect(db.count).toBe(10_000);
-    expect(db.query({ ...query, text: 'sc_100042' }).total).toBe(1);
-    db.close();
-    const raw = openKeyed(file, key, 1024);
-    expect(raw.prepare('SELECT count(*) FROM capacities WHERE account IS NULL').pluck().get()).toBe(0);
-    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    raw.close();
   });
 });

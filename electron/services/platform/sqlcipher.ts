@@ -12,39 +12,16 @@ export type Connection = Database.Database;
  * files only (electron-builder.yml) and Electron loads the binding from
  * app.asar.unpacked as it does keytar's.
  */
-let sqlite: SqliteModule | null = null;
-interface SqliteModule {
-  readonly open: typeof Database;
-  readonly module: string;
-  readonly binding: string;
-}
-function loadSqlite(): SqliteModule {
+let sqlite: { readonly open: typeof Database; readonly binding: string } | null = null;
+export function openConnection(file: string): Connection {
   if (!sqlite) {
     const require = createRequire(import.meta.url);
     const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
-    // Asked for by name (a shipped node module, as the packaging checks read the bundle); its path goes to the writer thread.
-    const open = require('better-sqlite3-multiple-ciphers') as typeof Database;
-    sqlite = { open, module: require.resolve('better-sqlite3-multiple-ciphers'), binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
+    sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
   }
-  return sqlite;
-}
-
-export function openConnection(file: string): Connection {
-  const { open, binding } = loadSqlite();
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm the database's mode.
   if (file !== ':memory:') preparePrivateFileSync(file, [`${file}-wal`, `${file}-shm`]);
-  return new open(file, { nativeBinding: binding });
-}
-
-/** Where the module and its binding are, for a worker thread that opens a connection of its own. */
-export function sqliteLocation(): { readonly module: string; readonly binding: string } {
-  const { module, binding } = loadSqlite();
-  return { module, binding };
-}
-
-/** The pragmas that open a SQLCipher 4 database with a key, in order (a worker's connection runs the same). */
-export function keyPragmas(key: Buffer, cacheKib: number): string[] {
-  return [`cipher = 'sqlcipher'`, 'legacy = 4', `key = "x'${key.toString('hex')}'"`, `cache_size = -${cacheKib}`];
+  return new sqlite.open(file, { nativeBinding: sqlite.binding });
 }
 
 /**
@@ -54,9 +31,12 @@ export function keyPragmas(key: Buffer, cacheKib: number): string[] {
 export function openKeyed(file: string, key: Buffer, cacheKib: number): Connection {
   const db = openConnection(file);
   try {
-    for (const pragma of keyPragmas(key, cacheKib)) db.pragma(pragma);
+    db.pragma(`cipher = 'sqlcipher'`);
+    db.pragma('legacy = 4');
+    db.pragma(`key = "x'${key.toString('hex')}'"`);
     // Reading the schema is the first access that needs the key.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
+    db.pragma(`cache_size = -${cacheKib}`);
     return db;
   } catch (error) {
     db.close();

@@ -6,20 +6,12 @@ import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { OVERVIEW_INDEXES } from '../overview/replica-overview.js';
 import { accountKey } from '../../../shared/customers/matching.js';
-import { ReplicaWriter, type WriterRow } from './replica-writer.js';
 
 const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
 
-/** Rows written between yields during a full refresh in memory (one connection, on the main thread). */
+/** Rows written between yields during a full refresh: a few milliseconds each, so the main process never stalls. */
 const WRITE_BATCH = 2_000;
-/**
- * Rows handed to the writer thread at a time during a full refresh on a file:
- * the main thread prepares and copies each batch (about 4 ms at 500 on a
- * quiet machine) and yields, so no slice of it is long even when the machine
- * is loaded.
- */
-const THREAD_BATCH = 500;
 /**
  * Decrypted pages kept in memory (KiB): the slim table and its indexes of
  * 100,000 policies fit, so a search decrypts nothing after the first one.
@@ -51,22 +43,6 @@ const ORDER_BY: Readonly<Record<RecordSortColumn, string>> = {
   savings: 'savings',
   savingsPercentage: 'savings_pct',
 };
-
-/** A policy's slim row, added or replaced, answering its rid (the writer thread runs the same statement). */
-const UPSERT_ROW = `
-      INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account)
-      VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account)
-      ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
-        policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
-        platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
-        launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
-        our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
-        account = excluded.account
-      RETURNING rid`;
-const UPSERT_BODY = 'INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body';
-const SET_META = 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -136,21 +112,29 @@ export class CapacityReplicaDb {
   /** Where reads go: a second connection on a file (it sees the last commit), the writer itself in memory. */
   readonly #read: Connection;
   readonly file: string | null;
-  /** The file's key, for the writer thread's own connection; null in memory. */
-  readonly #key: Buffer | null;
   readonly #upsertRow: Database.Statement;
   readonly #upsertBody: Database.Statement;
   #writing = false;
 
-  private constructor(db: Connection, read: Connection, file: string | null, key: Buffer | null) {
+  private constructor(db: Connection, read: Connection, file: string | null) {
     this.#db = db;
     this.#read = read;
     this.file = file;
-    this.#key = key;
     // The customer filter's key of a row, as the in-memory index reads it (one call a row: a scan stays linear in the rows).
     read.function('account_of', { deterministic: true }, (search: unknown) => accountKey(accountOfSearchText(String(search))));
-    this.#upsertRow = db.prepare(UPSERT_ROW);
-    this.#upsertBody = db.prepare(UPSERT_BODY);
+    this.#upsertRow = db.prepare(`
+      INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
+        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account)
+      VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
+        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account)
+      ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
+        policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
+        platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
+        launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
+        our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
+        account = excluded.account
+      RETURNING rid`);
+    this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
   }
 
   /**
@@ -168,7 +152,7 @@ export class CapacityReplicaDb {
       prepareSchema(db);
       read = openKeyed(file, key, PAGE_CACHE_KIB);
       read.pragma('query_only = ON');
-      return new CapacityReplicaDb(db, read, file, key);
+      return new CapacityReplicaDb(db, read, file);
     } catch (error) {
       read?.close();
       db.close();
@@ -181,7 +165,7 @@ export class CapacityReplicaDb {
     const db = openConnection(':memory:');
     db.pragma('foreign_keys = ON');
     prepareSchema(db);
-    return new CapacityReplicaDb(db, db, null, null);
+    return new CapacityReplicaDb(db, db, null);
   }
 
   /** True while a full refresh is under way (in memory, reads then see it half done and must wait). */
@@ -214,47 +198,8 @@ export class CapacityReplicaDb {
     }
   }
 
-  /**
-   * A full refresh: the new list replaces the old one in a single commit. On
-   * a file it is written by a thread of its own (replica-writer.ts), so the
-   * main process only prepares the rows, a batch at a time, and stays free;
-   * reads meanwhile see the old list (their own connection, the last commit).
-   */
+  /** A full refresh: the new list replaces the old one in a single commit. */
   async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = []): Promise<void> {
-    if (!this.file || !this.#key) return this.#replaceInMemory(policies, fetchedAt, leftOut);
-    const writer = await ReplicaWriter.open(this.file, this.#key, WRITER_CACHE_KIB, { upsertRow: UPSERT_ROW, upsertBody: UPSERT_BODY });
-    try {
-      // One transaction keeps the old list whole until the new one is.
-      await writer.exec('BEGIN IMMEDIATE');
-      try {
-        await writer.exec('DELETE FROM capacity_bodies; DELETE FROM capacities;');
-        // Batches are sent without waiting for each (the thread writes one while the next is prepared);
-        // every answer is awaited before the commit, and the first failure rolls it all back.
-        const sent: Promise<void>[] = [];
-        for (let start = 0; start < policies.length; start += THREAD_BATCH) {
-          const rows: WriterRow[] = policies.slice(start, start + THREAD_BATCH).map((policy) => [toRow(policy), JSON.stringify(policy)]);
-          const batch = writer.rows(rows);
-          batch.catch(() => undefined);
-          sent.push(batch);
-          await yieldToEventLoop();
-        }
-        await Promise.all(sent);
-        await writer.run(SET_META, ['capacities.fetchedAt', fetchedAt]);
-        await writer.run(SET_META, ['capacities.leftOut', JSON.stringify(leftOut)]);
-        await writer.exec('COMMIT');
-      } catch (error) {
-        await writer.rollback().catch(() => undefined);
-        throw error;
-      }
-      // The refresh sits in the WAL until a checkpoint; moving it into the file now keeps the WAL small.
-      await writer.pragma('wal_checkpoint(TRUNCATE)');
-    } finally {
-      await writer.close();
-    }
-  }
-
-  /** Without a file there is one connection: the refresh is written here, a batch between yields. */
-  async #replaceInMemory(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[]): Promise<void> {
     // One transaction keeps the old list whole until the new one is; batches inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
     this.#writing = true;
@@ -273,6 +218,8 @@ export class CapacityReplicaDb {
     } finally {
       this.#writing = false;
     }
+    // The refresh sits in the WAL until a checkpoint; moving it into the file now keeps the WAL small.
+    if (this.file) this.#db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** Write-through of one policy the service just answered with. */
@@ -482,7 +429,7 @@ export class CapacityReplicaDb {
   }
 
   #setMeta(key: string, value: string): void {
-    this.#db.prepare(SET_META).run(key, value);
+    this.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 }
 
