@@ -15,8 +15,8 @@ const owner = { profileId: 'bench', username: 'stall@example.com' };
 /**
  * The main process's longest event-loop stall while a full refresh of the
  * replica is written (issue 25: goal <= 50 ms at 100,000), as the app writes
- * it (PolicyCache.writeCapacities: the rows prepared here, the transaction,
- * the full-text index, the commit and the checkpoint in the writer thread).
+ * it (PolicyCache.writeCapacities: one transaction of yielding batches, the
+ * full-text index, the commit and the checkpoint, on the main connection).
  * The copy already holds the list, as at every sign-in after the first.
  * Median of three runs, each run's load average beside it (the machine is shared).
  */

@@ -12,6 +12,7 @@ import { CapacityReplica } from '../../electron/services/replica/capacity-replic
 import { LOCAL_SORT_COLUMNS } from '../../shared/ipc/offline.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { accountKey } from '../../shared/customers/matching.js';
+import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 
 /** The encrypted SQLite replica against its real files: encryption, search, write-through and crashes. */
 let dir = '';
