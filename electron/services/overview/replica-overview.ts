@@ -1,17 +1,15 @@
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
-import { SAVINGS_MONTH_DAYS, type OverviewSummary, type PolicyMilestone } from '../../../shared/ipc/overview.js';
+import { type OverviewSummary, type PolicyMilestone } from '../../../shared/ipc/overview.js';
 import type { Connection } from '../platform/sqlcipher.js';
 import {
   MAX_SKIPPED_DETAILS,
   UPCOMING_STATUSES,
   breakdown,
   bySoonest,
-  cents,
-  instanceFamily,
   monthlyShare,
   summaryOptions,
-  topFamilies,
+  MonthlySavingsTally,
   type SummaryOptions,
 } from './summarize.js';
 
@@ -86,19 +84,10 @@ export function replicaOverview(db: Connection, asOf: Date, leftOut: readonly Sk
   const renewalRisk = soonest(db, window, listLimit, [{ kind: 'end', where: RENEWAL_RISK }]);
 
   // Row order, as a pass over the rows adds them: a float sum depends on its order, and the figures round to the cent.
-  const families = new Map<string, { monthly: number; policies: number }>();
-  let monthlyTotal = 0;
-  let activePolicies = 0;
+  const savings = new MonthlySavingsTally();
   const active = db.prepare(`SELECT instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' ORDER BY rid`).raw();
-  for (const [instanceType, savings, launchMs, endMs] of active.all() as Array<[string, number | null, number | null, number | null]>) {
-    activePolicies += 1;
-    const monthly = monthlyShare(savings ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN);
-    monthlyTotal += monthly;
-    const family = instanceFamily(instanceType);
-    const entry = families.get(family) ?? { monthly: 0, policies: 0 };
-    entry.monthly += monthly;
-    entry.policies += 1;
-    families.set(family, entry);
+  for (const [instanceType, saved, launchMs, endMs] of active.all() as Array<[string, number | null, number | null, number | null]>) {
+    savings.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN));
   }
 
   return {
@@ -109,7 +98,7 @@ export function replicaOverview(db: Connection, asOf: Date, leftOut: readonly Sk
     launching: breakdown(launching),
     ending: breakdown(ending),
     endingWithoutRenewal: { total: renewalTotal, soonest: renewalRisk },
-    monthlySavings: { total: cents(monthlyTotal), activePolicies, monthDays: SAVINGS_MONTH_DAYS, byFamily: topFamilies(families, familyLimit) },
+    monthlySavings: savings.summary(familyLimit),
     timeline,
     upcoming,
     skipped: leftOut.slice(0, MAX_SKIPPED_DETAILS),

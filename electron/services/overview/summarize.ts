@@ -84,9 +84,7 @@ export function summarizeCapacities(
   const timeline = Array.from({ length: windowDays }, (_, day) => ({ day, launches: 0, ends: 0 }));
   const milestones: PolicyMilestone[] = [];
   const renewalRisk: PolicyMilestone[] = [];
-  const families = new Map<string, { monthly: number; policies: number }>();
-  let monthlyTotal = 0;
-  let activePolicies = 0;
+  const savings = new MonthlySavingsTally();
 
   for (const policy of policies) {
     const status = policy.policyStatus ?? UNKNOWN_STATUS;
@@ -118,16 +116,9 @@ export function summarizeCapacities(
     }
 
     if (status === 'ACTIVE') {
-      activePolicies += 1;
       // Only a renewal the answer states as off is a risk; an unknown one is not claimed.
       if (policy.capacityConfiguration?.autoRenewalEnabled === false && endAt && inWindow(endMs)) renewalRisk.push(milestone('end', endAt));
-      const monthly = monthlySavingsOf(policy);
-      monthlyTotal += monthly;
-      const family = instanceFamily(policy.policyInstance?.instanceType ?? OTHER_FAMILY);
-      const entry = families.get(family) ?? { monthly: 0, policies: 0 };
-      entry.monthly += monthly;
-      entry.policies += 1;
-      families.set(family, entry);
+      savings.add(policy.policyInstance?.instanceType ?? OTHER_FAMILY, monthlySavingsOf(policy));
     }
   }
 
@@ -139,12 +130,7 @@ export function summarizeCapacities(
     launching: breakdown(launching),
     ending: breakdown(ending),
     endingWithoutRenewal: { total: renewalRisk.length, soonest: renewalRisk.sort(bySoonest).slice(0, listLimit) },
-    monthlySavings: {
-      total: cents(monthlyTotal),
-      activePolicies,
-      monthDays: SAVINGS_MONTH_DAYS,
-      byFamily: topFamilies(families, familyLimit),
-    },
+    monthlySavings: savings.summary(familyLimit),
     timeline,
     upcoming: milestones.sort(bySoonest).slice(0, listLimit),
     skipped: skipped.slice(0, MAX_SKIPPED_DETAILS),
@@ -161,7 +147,32 @@ export function breakdown(counts: ReadonlyMap<string, number>): StatusBreakdown 
   return { total: byStatus.reduce((sum, part) => sum + part.count, 0), byStatus };
 }
 
-export function topFamilies(families: ReadonlyMap<string, { monthly: number; policies: number }>, limit: number): FamilySavings[] {
+/**
+ * The active policies' monthly savings as the overview shows them: the total and
+ * each instance family's part. Added in row order by both the row pass and the
+ * replica's SQL pass (a float sum depends on its order; the figures round to the cent).
+ */
+export class MonthlySavingsTally {
+  readonly #families = new Map<string, { monthly: number; policies: number }>();
+  #total = 0;
+  #policies = 0;
+
+  add(instanceType: string, monthly: number): void {
+    this.#policies += 1;
+    this.#total += monthly;
+    const family = instanceFamily(instanceType);
+    const entry = this.#families.get(family) ?? { monthly: 0, policies: 0 };
+    entry.monthly += monthly;
+    entry.policies += 1;
+    this.#families.set(family, entry);
+  }
+
+  summary(familyLimit: number): OverviewSummary['monthlySavings'] {
+    return { total: cents(this.#total), activePolicies: this.#policies, monthDays: SAVINGS_MONTH_DAYS, byFamily: topFamilies(this.#families, familyLimit) };
+  }
+}
+
+function topFamilies(families: ReadonlyMap<string, { monthly: number; policies: number }>, limit: number): FamilySavings[] {
   const sorted = [...families]
     .map(([family, { monthly, policies }]) => ({ family, monthly, policies }))
     .sort((a, b) => b.monthly - a.monthly || a.family.localeCompare(b.family));
