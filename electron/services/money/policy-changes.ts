@@ -1,5 +1,6 @@
 import type { AutoRenewalRequest, CapacityPolicy, ConfigureRequest, MessageResponse } from '../../../shared/api/capacity.js';
-import { configuredFields, type ActivityLog } from '../activity/activity-log.js';
+import { configuredFields, type ActivityFacts, type ActivityLog } from '../activity/activity-log.js';
+import type { ApiClient } from '../api-client/api-client.js';
 import type { PolicyRepository } from '../repository/policy-repository.js';
 import type { SessionService } from '../session/session-service.js';
 
@@ -23,28 +24,24 @@ export class PolicyChanges {
   }
 
   async configure(input: ConfigureRequest): Promise<CapacityPolicy> {
-    const { activity, session } = this.#deps;
-    const policy = await activity.track(
-      activity.owner(),
-      { policyKind: 'capacity', cidrId: input.cidrId, action: 'configure' },
-      session.authorized((client, token) => client.call('configureCapacity', { token, body: input })),
-      () => ({}),
-      { configured: configuredFields(input) },
+    const policy = await this.#tracked(input.cidrId, 'configure', { configured: configuredFields(input) }, (client, token) =>
+      client.call('configureCapacity', { token, body: input }),
     );
     await this.#deps.repository.afterCapacityAction(input.cidrId, policy);
     return policy;
   }
 
   async setAutoRenewal(input: AutoRenewalRequest): Promise<MessageResponse> {
-    const { activity, session } = this.#deps;
-    const answer = await activity.track(
-      activity.owner(),
-      { policyKind: 'capacity', cidrId: input.cidrId, action: 'autoRenewal' },
-      session.authorized((client, token) => client.call('setAutoRenewal', { token, body: input })),
-      () => ({}),
-      { autoRenewal: { enabled: input.autoRenewalEnabled, frequency: input.autoRenewalEnabled ? (input.frequency ?? null) : null } },
-    );
+    const asked = { autoRenewal: { enabled: input.autoRenewalEnabled, frequency: input.autoRenewalEnabled ? (input.frequency ?? null) : null } };
+    const answer = await this.#tracked(input.cidrId, 'autoRenewal', asked, (client, token) => client.call('setAutoRenewal', { token, body: input }));
+    // The renewal answer carries no policy: the write-through reads it back.
     await this.#deps.repository.afterCapacityAction(input.cidrId);
     return answer;
+  }
+
+  /** Sends one change once, recording it (with what was asked) in the activity of whoever is signed in. */
+  #tracked<T>(cidrId: string, action: 'configure' | 'autoRenewal', asked: ActivityFacts, send: (client: ApiClient, token: string) => Promise<T>): Promise<T> {
+    const { activity, session } = this.#deps;
+    return activity.track(activity.owner(), { policyKind: 'capacity', cidrId, action }, session.authorized(send), () => ({}), asked);
   }
 }
