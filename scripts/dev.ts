@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { context, type Plugin } from 'esbuild';
 import { createServer } from 'vite';
+import { copyBundleAssets } from './lib/bundle-assets.js';
 import { nodeBundles } from './lib/node-bundles.js';
 
 /**
@@ -78,6 +79,7 @@ function restartOnBuild(): Plugin {
 }
 
 const bundles = nodeBundles(OUT, { sourcemap: true });
+await copyBundleAssets(OUT);
 // The host bundle carries the services; the other bundles are rebuilt for Electron and the shim.
 const contexts = await Promise.all(
   bundles.map((options) => context(options.outfile === `${OUT}/host/host.mjs` ? { ...options, plugins: [restartOnBuild()] } : options)),

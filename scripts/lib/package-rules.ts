@@ -16,7 +16,16 @@ export function offendingFiles(files: readonly string[]): string[] {
 }
 
 /** What `electron .` needs inside the archive. */
-export const REQUIRED_IN_ASAR = ['/package.json', '/dist/electron/main.mjs', '/dist/electron/preload.cjs', '/dist/renderer/index.html'] as const;
+export const REQUIRED_IN_ASAR = [
+  '/package.json',
+  '/dist/electron/main.mjs',
+  '/dist/electron/preload.cjs',
+  '/dist/renderer/index.html',
+  // The quote's fonts and their licence, read beside the main bundle (electron/services/quote/quote-fonts.ts).
+  '/dist/electron/fonts/DejaVuSans.ttf',
+  '/dist/electron/fonts/DejaVuSans-Bold.ttf',
+  '/dist/electron/fonts/LICENSE',
+] as const;
 
 /**
  * The native modules' binaries, unpacked beside app.asar (Electron cannot load

@@ -50,6 +50,12 @@ async function pdfOf(result: QuoteResult, name: string): Promise<{ text: string;
   return { text: stdout, path };
 }
 
+/** The font names pdffonts lists, sorted. */
+async function fontsOf(path: string): Promise<string[]> {
+  const { stdout } = await run('pdffonts', [path]);
+  return stdout.split('\n').slice(2).filter((line) => line.trim()).map((line) => line.split(/\s+/)[0]!).sort();
+}
+
 async function pageSize(path: string): Promise<string> {
   const { stdout } = await run('pdfinfo', [path]);
   return /Page size:\s+(.+)/.exec(stdout)?.[1] ?? '';
@@ -86,6 +92,9 @@ describe('quote.create', () => {
     expect(pngs.length).toBeGreaterThan(0);
     expect((await stat(join(dir, pngs[0]!))).size).toBeGreaterThan(1000);
 
+    // Names Helvetica can draw keep the standard fonts (no font embedded: small and fast to make).
+    expect(await fontsOf(path)).toEqual(['Helvetica', 'Helvetica-Bold']);
+
     const letter = value<QuoteResult>(await app.call('quote.create', request([chosen[0]!.cidrId], 'Letter')));
     expect(await pageSize((await pdfOf(letter, 'letter.pdf')).path)).toMatch(/^612 x 792 pts \(letter\)/);
 
@@ -95,12 +104,13 @@ describe('quote.create', () => {
   });
 
   it('keeps hostile names whole in the text, draws them in the PDF with what its font has, and pages 20 policies', async () => {
-    const name = `\u202eNorthwind\u202c __proto__ Ünïcode 北风 ${'x'.repeat(440)}`;
+    const name = `\u202eNorthwind\u202c __proto__ Ünïcode Łódź Северсталь Ελλάς 北风 ${'x'.repeat(420)}`;
     const result = value<QuoteResult>(await app.call('quote.create', request(ready.slice(0, 20).map((p) => p.cidrId), 'Letter', name)));
     expect(result.text).toContain(name.trim());
     expect(result.replacedCharacters).toBe(true);
     const { text } = await pdfOf(result, 'hostile.pdf');
-    expect(text).toContain('Northwind __proto__ Ünïcode ??');
+    // Polish, Cyrillic and Greek names read as written (the embedded font has them); CJK it has not.
+    expect(text).toContain('Northwind __proto__ Ünïcode Łódź Северсталь Ελλάς ??');
     expect(text).not.toContain('\u202e');
     for (const policy of ready.slice(0, 20)) expect(text).toContain(policy.cidrId);
   });

@@ -1,4 +1,6 @@
+import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { quoteFontBytes } from './quote-fonts.js';
 import { CANCELLATION_UNKNOWN, CURRENCY_NOT_STATED, quoteMoney, quotePercent, type Quote } from '../../../shared/quote/quote.js';
 
 /**
@@ -18,11 +20,29 @@ const DIRECTION_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export interface QuotePdf {
   readonly bytes: Uint8Array;
-  /** Characters the PDF's standard font cannot show were written as "?"; the e-mail text keeps them. */
+  /** Characters the PDF's font has no glyph for (quote-fonts.ts) were written as "?"; the e-mail text keeps them. */
   readonly replacedCharacters: boolean;
 }
 
+/**
+ * Drawn with PDF's standard Helvetica when it has every character (a few
+ * kilobytes, fast); a quote with names it cannot draw is drawn again with the
+ * embedded DejaVu Sans (quote-fonts.ts), several times slower to make.
+ */
 export async function renderQuotePdf(quote: Quote): Promise<QuotePdf> {
+  const standard = await render(quote, 'standard');
+  return standard.replacedCharacters ? render(quote, 'embedded') : standard;
+}
+
+async function embedFonts(doc: PDFDocument, fonts: 'standard' | 'embedded'): Promise<{ regular: PDFFont; bold: PDFFont }> {
+  if (fonts === 'standard') return { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  doc.registerFontkit(fontkit);
+  const bytes = await quoteFontBytes();
+  // Subset: only the glyphs the quote uses are embedded, so a quote stays tens of kilobytes.
+  return { regular: await doc.embedFont(bytes.regular, { subset: true }), bold: await doc.embedFont(bytes.bold, { subset: true }) };
+}
+
+async function render(quote: Quote, fonts: 'standard' | 'embedded'): Promise<QuotePdf> {
   const doc = await PDFDocument.create();
   doc.setTitle(`Quote for ${quote.customerName}`);
   doc.setAuthor(quote.accountManager);
@@ -32,8 +52,7 @@ export async function renderQuotePdf(quote: Quote): Promise<QuotePdf> {
   const prepared = new Date(`${quote.preparedAt}T00:00:00Z`);
   doc.setCreationDate(prepared);
   doc.setModificationDate(prepared);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const { regular, bold } = await embedFonts(doc, fonts);
   const writer = new Writer(doc, quote.paper === 'A4' ? PageSizes.A4 : PageSizes.Letter, regular, bold);
 
   writer.text(`Quote for ${quote.customerName}`, { font: 'bold', size: SIZE.title });
@@ -122,7 +141,7 @@ class Writer {
     return page;
   }
 
-  /** The text the standard font can draw: direction marks dropped, other characters it lacks as "?". */
+  /** The text the font can draw: direction marks dropped, other characters it lacks as "?". */
   #safe(text: string, font: 'regular' | 'bold'): string {
     let out = '';
     for (const char of text.replace(DIRECTION_MARKS, '').replace(/[^\S\u00a0]/g, ' ')) {
