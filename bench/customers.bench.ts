@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CustomerBookService } from '../electron/services/customers/customer-book.js';
 import { CustomerHandlers } from '../electron/services/customers/customer-handlers.js';
-import { PolicyCache } from '../electron/services/cache/policy-cache.js';
+import { PolicyCache } from '../electron/services/replica/replica.js';
 import type { OwnRecords } from '../electron/services/own-data/own-data-store.js';
 import { UNASSIGNED } from '../shared/ipc/customer-key.js';
 import type { Customer } from '../shared/ipc/customers.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PolicyCache } from '../electron/services/cache/policy-cache.js';
+import { PolicyCache } from '../electron/services/replica/replica.js';
 import { RenewalWorklist } from '../electron/services/worklist/renewal-worklist.js';
 import type { WorklistStates } from '../electron/services/worklist/worklist-states.js';
 import type { WorklistEntry } from '../shared/ipc/worklist.js';

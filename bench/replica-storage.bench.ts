@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { cacheKeyService, PolicyCache } from '../electron/services/cache/policy-cache.js';
+import { cacheKeyService, PolicyCache } from '../electron/services/replica/replica.js';
 import type { CapacityPolicy } from '../shared/api/capacity.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';

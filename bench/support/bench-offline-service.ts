@@ -1,4 +1,4 @@
-import { OfflineService } from '../../electron/services/cache/offline-service.js';
+import { OfflineService } from '../../electron/services/replica/current-replica.js';
 import { AppEvents } from '../../electron/services/events.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 

@@ -4,8 +4,8 @@
  * loads its slim rows, answers a list window, a search and the overview, and
  * prints its resident memory. Arguments: data folder, base64 key.
  */
-import { OfflineService } from '../../electron/services/cache/offline-service.js';
-import { cacheKeyService } from '../../electron/services/cache/policy-cache.js';
+import { OfflineService } from '../../electron/services/replica/current-replica.js';
+import { cacheKeyService } from '../../electron/services/replica/replica.js';
 import { AppEvents } from '../../electron/services/events.js';
 import { FixedSecretStore } from '../../test/support/fixed-key-store.js';
 

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { cacheKeyService, PolicyCache } from '../../electron/services/replica/replica.js';
 import { DATABASE_KEY_BYTES } from '../../electron/services/secrets/database-key.js';
 import { CRASH_TEST_ROWS } from '../support/crash-test-constants.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';

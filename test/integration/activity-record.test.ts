@@ -15,7 +15,7 @@ import type { CancelResult, TerminateResult } from '../../shared/ipc/money-resul
 import type { MoneyState } from '../../shared/ipc/money.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';
 import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { PolicyCache } from '../../electron/services/replica/replica.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';

@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncCapacities, SYNC_PAGE_SIZE } from '../../electron/services/bulk/capacity-sync.js';
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { PolicyCache } from '../../electron/services/replica/replica.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { driftPlanArbitrary, EVERY_DRIFT, startDriftingProxy, type DriftingProxy } from '../support/drifting-proxy.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { PolicyCache } from '../../electron/services/replica/replica.js';
 import { ResilientSecretStore } from '../../electron/services/secrets/resilient-secret-store.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';

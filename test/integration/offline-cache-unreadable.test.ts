@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, truncate, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOfflineHandlers } from '../../electron/services/cache/offline-handlers.js';
-import { OfflineService } from '../../electron/services/cache/offline-service.js';
-import { cacheKeyService, PolicyCache, type CacheOwner } from '../../electron/services/cache/policy-cache.js';
+import { createOfflineHandlers } from '../../electron/services/replica/replica-handlers.js';
+import { OfflineService } from '../../electron/services/replica/current-replica.js';
+import { cacheKeyService, PolicyCache, type CacheOwner } from '../../electron/services/replica/replica.js';
 import { AppEvents } from '../../electron/services/events.js';
 import { dispatch } from '../../electron/services/ipc/dispatch.js';
 import type { Handlers } from '../../shared/ipc/contract.js';

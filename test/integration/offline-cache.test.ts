@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { cacheKeyService, PolicyCache } from '../../electron/services/replica/replica.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
@@ -135,7 +135,7 @@ describe('the encrypted policy cache', () => {
 
 describe('loading a large cache', () => {
   it('answers the newest window and any filtered, sorted query over every shard', async () => {
-    const { OfflineService } = await import('../../electron/services/cache/offline-service.js');
+    const { OfflineService } = await import('../../electron/services/replica/current-replica.js');
     const { AppEvents } = await import('../../electron/services/events.js');
     const { syntheticPolicies } = await import('../support/synthetic-policies.js');
     const dataDir = await tempDir();

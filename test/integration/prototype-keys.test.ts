@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { PolicyCache } from '../../electron/services/replica/replica.js';
 import type { CapacityView } from '../../shared/api/capacity.js';
 import type { CapacityWindow, SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import type { CyberPage, CyberView } from '../../shared/api/cyber.js';

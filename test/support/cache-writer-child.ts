@@ -3,8 +3,8 @@
  * over, each version a list whose every item carries the version number, until
  * it is killed. Arguments: data folder, base64 cache key.
  */
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
-import { cacheKeyService } from '../../electron/services/cache/policy-cache.js';
+import { PolicyCache } from '../../electron/services/replica/replica.js';
+import { cacheKeyService } from '../../electron/services/replica/replica.js';
 import { FixedSecretStore } from './fixed-key-store.js';
 import { syntheticPolicies } from './synthetic-policies.js';
 import { CRASH_TEST_ROWS } from './crash-test-constants.js';

@@ -7,7 +7,7 @@ import { UNASSIGNED } from '../../../shared/ipc/customer-key.js';
 import type { Customer, CustomerPage, CustomersOverview, CustomerStanding, DrFound } from '../../../shared/ipc/customers.js';
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { OfflineService } from '../replica/current-replica.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { CustomerBookService } from './customer-book.js';
 import { summarizeCustomer } from './customer-summary.js';

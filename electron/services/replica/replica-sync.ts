@@ -8,7 +8,7 @@ import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SessionService } from '../session/session-service.js';
-import type { PolicyCache } from '../cache/policy-cache.js';
+import type { PolicyCache } from './replica.js';
 
 const PAGE_SIZE = 100;
 /** Requests in flight at once, for every list and detail of a refresh. */

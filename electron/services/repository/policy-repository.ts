@@ -14,7 +14,7 @@ import type {
   SourcedOverview,
   ServiceCheck,
 } from '../../../shared/ipc/sourced.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { OfflineService } from '../replica/current-replica.js';
 import type { PolicyFact } from '../money/money-lock.js';
 import { terminationShown } from '../money/money-actions.js';
 import type { OverviewService } from '../overview/overview-service.js';

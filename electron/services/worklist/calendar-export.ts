@@ -3,7 +3,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { toOffsetIso } from '../../../shared/format/dates.js';
 import { CalendarExportInput } from '../../../shared/ipc/worklist.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { OfflineService } from '../replica/current-replica.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
 
 const DAY_MS = 86_400_000;

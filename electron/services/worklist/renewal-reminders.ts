@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ReminderDigest } from '../../../shared/ipc/reminders.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { OfflineService } from '../replica/current-replica.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
 

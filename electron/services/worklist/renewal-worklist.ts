@@ -1,6 +1,6 @@
 import { WORKLIST_STATES, WorklistEntryInput, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { OfflineService } from '../replica/current-replica.js';
 import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
 import type { WorklistStates } from './worklist-states.js';

@@ -1,6 +1,6 @@
 import type { Channel } from '../../../shared/ipc/channels.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { OfflineService } from '../replica/current-replica.js';
 import { deliverFile, safeFileName, type SaveFileHost } from '../files/save-file.js';
 import { calendarOfMilestones } from './calendar-export.js';
 import type { CustomerNamer } from './customer-of.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BackgroundSync } from '../../../electron/services/cache/background-sync.js';
+import { BackgroundSync } from '../../../electron/services/replica/background-refresh.js';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 

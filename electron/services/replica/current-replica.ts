@@ -1,6 +1,6 @@
 import type { CapacityPolicy, CapacityView } from '../../../shared/api/capacity.js';
 import type { CyberListItem, CyberView } from '../../../shared/api/cyber.js';
-import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
+import type { UpcomingCapacity } from './capacity-replica-db.js';
 import type { LinkedAccountList } from '../../../shared/api/accounts.js';
 import {
   LocalCapacityQuery,
@@ -14,8 +14,8 @@ import type { AppEvents } from '../events.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { SessionService } from '../session/session-service.js';
-import { PolicyCache, type CacheOwner } from './policy-cache.js';
-import { refreshReplica } from '../replica/replica-sync.js';
+import { PolicyCache, type CacheOwner } from './replica.js';
+import { refreshReplica } from './replica-sync.js';
 import { sameOwner, type Owner } from '../platform/owner.js';
 
 export interface OfflineDeps {

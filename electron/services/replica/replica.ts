@@ -7,9 +7,9 @@ import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import type { Logger } from '../logging/file-logger.js';
-import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument, type UpcomingCapacity } from '../replica/capacity-replica-db.js';
-import { CapacityReplica } from '../replica/capacity-replica.js';
-import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
+import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument, type UpcomingCapacity } from './capacity-replica-db.js';
+import { CapacityReplica } from './capacity-replica.js';
+import { transientFailure, unreadableReason } from './replica-failure.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
@@ -23,7 +23,7 @@ import {
   type CacheValue,
   type RecordKind,
   type RecordValue,
-} from './cache-kinds.js';
+} from './replica-kinds.js';
 import {
   diskFingerprint,
   holdsCopy,
@@ -35,7 +35,7 @@ import {
   REPLICA_FILE,
   writeCopyFacts,
   writeUnreadableNote,
-} from './copy-facts.js';
+} from './replica-facts.js';
 
 export const CACHE_KEY_SERVICE_PREFIX = 'Capacity Desk cache';
 /** The id of the one record of linked accounts. */

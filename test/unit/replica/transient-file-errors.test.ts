@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { cacheKeyService, PolicyCache } from '../../../electron/services/cache/policy-cache.js';
+import { cacheKeyService, PolicyCache } from '../../../electron/services/replica/replica.js';
 import { NotificationLedger } from '../../../electron/services/desktop/notification-ledger.js';
 import { WindowStateStore } from '../../../electron/services/desktop/window-state-store.js';
 import { PreferencesStore } from '../../../electron/services/preferences/preferences-store.js';

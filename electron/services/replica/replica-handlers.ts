@@ -1,6 +1,6 @@
 import type { Channel } from '../../../shared/ipc/channels.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
-import type { OfflineService } from './offline-service.js';
+import type { OfflineService } from './current-replica.js';
 
 type OfflineChannel = Extract<Channel, `offline.${string}`>;
 
