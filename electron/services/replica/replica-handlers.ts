@@ -1,20 +1,21 @@
 import type { Channel } from '../../../shared/ipc/channels.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
-import type { OfflineService } from './current-replica.js';
+import type { CurrentReplica } from './current-replica.js';
 
-type OfflineChannel = Extract<Channel, `offline.${string}`>;
+/** The channels keep the `offline.` prefix the renderer and the audit log know them by (see README, "The replica"). */
+type ReplicaChannel = Extract<Channel, `offline.${string}`>;
 
-/** Managing the local replica: its status, refreshing it, reviewing it without the service, wiping it. */
-export function createOfflineHandlers(offline: OfflineService): Pick<Handlers, OfflineChannel> {
+/** Managing the replica: its status, refreshing it, reviewing it without the service, wiping it. */
+export function createReplicaHandlers(replica: CurrentReplica): Pick<Handlers, ReplicaChannel> {
   return {
-    'offline.status': () => offline.status(),
-    'offline.enter': ({ profileId }) => offline.enterOffline(profileId),
+    'offline.status': () => replica.status(),
+    'offline.enter': ({ profileId }) => replica.enterOffline(profileId),
     'offline.leave': async () => {
-      offline.leaveOffline();
+      replica.leaveOffline();
       return null;
     },
-    'offline.sync': () => offline.sync(),
-    'offline.cancelSync': async () => offline.cancelSync(),
-    'offline.wipe': () => offline.wipe(),
+    'offline.sync': () => replica.refresh.run(),
+    'offline.cancelSync': async () => replica.refresh.cancel(),
+    'offline.wipe': () => replica.wipe(),
   };
 }
