@@ -5,7 +5,6 @@ import { dictionary } from '../../../shared/records.js';
 import type { StoredDocument, UpcomingCapacity } from './capacity-replica-db.js';
 import { incompatible, type Replica } from './replica.js';
 import {
-  ACCOUNTS_ID,
   REPLICA_KINDS,
   REPLICA_SCHEMAS,
   RECORD_SCHEMAS,
