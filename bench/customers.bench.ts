@@ -14,7 +14,7 @@ import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
 import { customersThroughPage } from './support/customers-page.js';
 import { median, p95, timed } from './replica-storage.bench.js';
-import { BENCH_OWNER as owner, benchOfflineService as serviceOver } from './support/bench-offline-service.js';
+import { BENCH_OWNER as owner, benchCurrentReplica as serviceOver } from './support/bench-current-replica.js';
 
 const POLICIES = Number(process.env.CUSTOMER_BENCH_POLICIES ?? 100_000);
 const CUSTOMERS = 2_000;

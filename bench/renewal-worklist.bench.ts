@@ -9,7 +9,7 @@ import type { WorklistEntry } from '../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
-import { BENCH_OWNER, benchOfflineService } from './support/bench-offline-service.js';
+import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
 import { PAGE_RUNS, clickToPaint, loadNow, median as medianOf, reloadApp, withSyncedApp } from './support/synced-app.js';
 import { writeKind } from '../electron/services/replica/replica-writes.js';
 
@@ -40,7 +40,7 @@ export default async function renewalWorklist(): Promise<Figure[]> {
       entries.set(`sc_${100000 + i * 7}`, { state: i % 2 ? 'contacted' : 'renewing', note: `note ${i}`, snoozedUntil: null, updatedAt: NOW.toISOString() });
     }
     const states: WorklistStates = { all: async () => entries, set: () => Promise.reject(new Error('not in the benchmark')) };
-    const offline = benchOfflineService(dataDir, secrets);
+    const offline = benchCurrentReplica(dataDir, secrets);
     const worklist = new RenewalWorklist({ replica: offline, states, now: () => NOW });
 
     let t = performance.now();

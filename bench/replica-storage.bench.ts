@@ -9,7 +9,7 @@ import type { CapacityPolicy } from '../shared/api/capacity.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
-import { BENCH_OWNER, benchOfflineService } from './support/bench-offline-service.js';
+import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
 import { capacityOverview } from '../electron/services/replica/replica-reads.js';
 import { upsertCapacity, writeKind } from '../electron/services/replica/replica-writes.js';
 
@@ -59,7 +59,7 @@ async function measure(rows: number): Promise<Figure[]> {
 
     // A start with the replica on disk: the first window is answered by SQL while the slim rows load.
     t = performance.now();
-    const offline = benchOfflineService(dataDir, secrets);
+    const offline = benchCurrentReplica(dataDir, secrets);
     const first = await offline.queryCapacities({ limit: 100 });
     const firstMs = performance.now() - t;
     if (first.rows.length !== 100) throw new Error(`expected a first window of 100 rows, got ${first.rows.length}`);

@@ -92,6 +92,7 @@ export class Replica {
 
   private constructor(options: ReplicaOptions, key: Buffer | null) {
     this.owner = options.owner;
+    // The folder keeps the name versions before the replica gave it, so copies already on disk are found.
     this.dir = join(options.dataDir, 'cache', ownerFolder(options.owner));
     this.persistent = key !== null;
     this.#key = key;

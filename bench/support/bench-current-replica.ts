@@ -6,7 +6,7 @@ import type { SecretStore } from '../../electron/services/secrets/secret-store.j
 export const BENCH_OWNER = { profileId: 'bench', username: 'bench@example.com' } as const;
 
 /** The offline service over a data folder as the app builds it, for that owner. */
-export function benchOfflineService(dataDir: string, secrets: SecretStore): CurrentReplica {
+export function benchCurrentReplica(dataDir: string, secrets: SecretStore): CurrentReplica {
   return new CurrentReplica({
     dataDir,
     secrets,
