@@ -14,6 +14,7 @@ import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { capacitiesFetchedAt, capacityCount, capacityOverview, capacityWindow, fetchedAtByKind, readCyberList, recordIds } from '../../electron/services/replica/replica-reads.js';
 import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
+import { PolicyRepository } from '../../electron/services/repository/policy-repository.js';
 
 /** CurrentReplica over the replica database: answers, write-through of one policy, the overview, counts. */
 const owner: Owner = { profileId: 'sandbox', username: 'replica@example.com' };
@@ -163,5 +164,48 @@ describe('CurrentReplica over the replica database', () => {
     expect(await offline.read((r) => readCyberList(r, 'cust-1'))).toEqual({ fetchedAt: '2026-11-22T08:00:00.000Z', value: [] });
     expect(await recordIds(cache, 'cyberLists')).toEqual(['CUST-1']);
     expect((await fetchedAtByKind(cache)).cyberLists).toBeDefined();
+  });
+});
+
+describe('the repository over the replica, reviewing offline', () => {
+  async function reviewing(rows: ReturnType<typeof syntheticPolicies>) {
+    const { offline } = await serviceOver(new FixedSecretStore());
+    await writeKind((await offline.replica())!, 'capacities', rows, new Date('2026-11-22T08:00:00.000Z'));
+    await offline.enterOffline(owner.profileId);
+    const repository = new PolicyRepository({
+      session: {
+        status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+        authorized: async () => {
+          throw new Error('reviewing offline must not call the service');
+        },
+      },
+      replica: offline,
+      overview: { summary: () => Promise.reject(new Error('reviewing offline must not call the service')) },
+      observe: () => undefined,
+      report: (error) => {
+        throw error;
+      },
+    });
+    return repository;
+  }
+
+  it('answers a detail never opened from its row of the list, looked up by its id however many other policies name it', async () => {
+    const rows = syntheticPolicies(120).reverse();
+    const wanted = rows[rows.length - 1]!;
+    // Newer policies whose names hold the wanted id: a text search for the id finds them first.
+    const naming = rows.slice(0, 80).map((row) => ({ ...row, policyName: `Moved from ${wanted.cidrId}` }));
+    const repository = await reviewing([...naming, ...rows.slice(80)]);
+
+    const detail = await repository.capacityDetail(wanted.cidrId);
+    expect(detail.origin.source).toBe('replica');
+    expect(detail.cidrId).toBe(wanted.cidrId);
+    expect(detail.policyDetails?.policyName).toBe(wanted.policyName);
+  });
+
+  it('says a policy the list does not hold is not in the local copy, for hostile ids too', async () => {
+    const repository = await reviewing(syntheticPolicies(20));
+    for (const cidrId of ['sc_999999', '__proto__', 'constructor', '\u202Esc_100001', 'x'.repeat(500)]) {
+      await expect(repository.capacityDetail(cidrId)).rejects.toMatchObject({ error: { kind: 'offline' } });
+    }
   });
 });
