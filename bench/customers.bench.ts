@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CustomerBookService } from '../electron/services/customers/customer-book.js';
 import { CustomerHandlers } from '../electron/services/customers/customer-handlers.js';
-import { PolicyCache } from '../electron/services/cache/policy-cache.js';
+import { writeKind } from '../electron/services/replica/replica-writes.js';
+import { Replica } from '../electron/services/replica/replica.js';
 import type { OwnRecords } from '../electron/services/own-data/own-data-store.js';
 import { UNASSIGNED } from '../shared/ipc/customer-key.js';
 import type { Customer } from '../shared/ipc/customers.js';
@@ -13,7 +14,7 @@ import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
 import { customersThroughPage } from './support/customers-page.js';
 import { median, p95, timed } from './replica-storage.bench.js';
-import { BENCH_OWNER as owner, benchOfflineService as serviceOver } from './support/bench-offline-service.js';
+import { BENCH_OWNER as owner, benchCurrentReplica as serviceOver } from './support/bench-current-replica.js';
 
 const POLICIES = Number(process.env.CUSTOMER_BENCH_POLICIES ?? 100_000);
 const CUSTOMERS = 2_000;
@@ -39,8 +40,9 @@ export default async function customers(): Promise<Figure[]> {
     figures.push({ name: `2k customers / ${POLICIES / 1000}k policies: ${name}`, value: Math.round(value * 10) / 10, unit: 'ms', budget, withinBudget: within });
   try {
     const accounts = CUSTOMERS * ACCOUNTS_PER_CUSTOMER + STRAY_ACCOUNTS;
-    const writer = await PolicyCache.open({ dataDir, secrets, owner });
-    await writer.write(
+    const writer = await Replica.open({ dataDir, secrets, owner });
+    await writeKind(
+      writer,
       'capacities',
       syntheticPolicies(POLICIES).map((policy, i) => ({ ...policy, cspAccountName: `acct-${(i * 7919) % accounts}` })),
     );
@@ -63,7 +65,7 @@ export default async function customers(): Promise<Figure[]> {
     const offline = serviceOver(dataDir, secrets);
     const handlers = new CustomerHandlers({
       book: new CustomerBookService({ ownData }),
-      offline,
+      replica: offline,
       ownData,
       recentExternalIds: () => [],
     });
@@ -72,7 +74,7 @@ export default async function customers(): Promise<Figure[]> {
     // The first window of one customer's policies, the copy just opened (SQL answers while the slim rows load).
     const cold = await timed(async () => offline.queryCapacities(await handlers.scoped({ customer: keyOf(0), limit: 100 })));
     add('customer filter, first rows (copy just opened)', cold, '<= 150', cold <= 150);
-    await (await offline.cache())!.warm();
+    await (await offline.replica())!.warm();
 
     const firsts: number[] = [];
     for (let i = 1; i <= CUSTOMERS_TRIED; i += 1) firsts.push(await timed(async () => offline.queryCapacities(await handlers.scoped({ customer: keyOf(i), limit: 100 }))));

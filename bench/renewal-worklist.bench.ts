@@ -2,15 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PolicyCache } from '../electron/services/cache/policy-cache.js';
+import { Replica } from '../electron/services/replica/replica.js';
 import { RenewalWorklist } from '../electron/services/worklist/renewal-worklist.js';
 import type { WorklistStates } from '../electron/services/worklist/worklist-states.js';
 import type { WorklistEntry } from '../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
-import { BENCH_OWNER, benchOfflineService } from './support/bench-offline-service.js';
+import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
 import { PAGE_RUNS, clickToPaint, loadNow, median as medianOf, reloadApp, withSyncedApp } from './support/synced-app.js';
+import { writeKind } from '../electron/services/replica/replica-writes.js';
 
 const ROWS = Number(process.env.WORKLIST_BENCH_ROWS ?? 100_000);
 const owner = BENCH_OWNER;
@@ -29,8 +30,8 @@ export default async function renewalWorklist(): Promise<Figure[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-bench-worklist-'));
   const secrets = new FixedSecretStore();
   try {
-    const writer = await PolicyCache.open({ dataDir, secrets, owner });
-    await writer.write('capacities', syntheticPolicies(ROWS));
+    const writer = await Replica.open({ dataDir, secrets, owner });
+    await writeKind(writer, 'capacities', syntheticPolicies(ROWS));
     await writer.close();
 
     // A thousand entries, as the own data would answer them (its own read is not what this measures).
@@ -39,8 +40,8 @@ export default async function renewalWorklist(): Promise<Figure[]> {
       entries.set(`sc_${100000 + i * 7}`, { state: i % 2 ? 'contacted' : 'renewing', note: `note ${i}`, snoozedUntil: null, updatedAt: NOW.toISOString() });
     }
     const states: WorklistStates = { all: async () => entries, set: () => Promise.reject(new Error('not in the benchmark')) };
-    const offline = benchOfflineService(dataDir, secrets);
-    const worklist = new RenewalWorklist({ offline, states, now: () => NOW });
+    const offline = benchCurrentReplica(dataDir, secrets);
+    const worklist = new RenewalWorklist({ replica: offline, states, now: () => NOW });
 
     let t = performance.now();
     const cpu = process.cpuUsage();
@@ -61,7 +62,7 @@ export default async function renewalWorklist(): Promise<Figure[]> {
     const again = await timedRuns({ horizonDays: 90, limit: 200 });
     const byState = await timedRuns({ horizonDays: 90, states: ['contacted'], limit: 200 });
     const byCustomer = await timedRuns({ horizonDays: 90, customer: 'morgan-analytics', limit: 200 });
-    await (await offline.cache())?.close();
+    await (await offline.replica())?.close();
     // What the person waits for: the Renewals view opened in the page, through the browser host and real Chromium.
     const throughPage = process.env.WORKLIST_BENCH_PAGE === '0' ? [] : await worklistThroughPage(ROWS);
     const load = loadavg()[0]?.toFixed(2) ?? '?';

@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { cacheKeyService, PolicyCache } from '../electron/services/cache/policy-cache.js';
+import { replicaKeyService, Replica } from '../electron/services/replica/replica.js';
 import type { CapacityPolicy } from '../shared/api/capacity.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import type { Figure } from './figure.js';
-import { BENCH_OWNER, benchOfflineService } from './support/bench-offline-service.js';
+import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
+import { capacityOverview } from '../electron/services/replica/replica-reads.js';
+import { upsertCapacity, writeKind } from '../electron/services/replica/replica-writes.js';
 
 /** Sizes measured, one after another, as every benchmark's: 10,000 and 100,000 (the goals), 1,000,000 with BENCH_1M=1 for the curve. */
 const SIZES = (process.env.REPLICA_BENCH_SIZES ?? process.env.BENCH_SIZES ?? `10000,100000${process.env.BENCH_1M === '1' ? ',1000000' : ''}`).split(',').map(Number);
@@ -20,7 +22,7 @@ const WRITE_THROUGHS = 9;
 
 /**
  * The local replica as the app uses it (issue 15): one SQLCipher database per
- * owner behind OfflineService, slim rows in memory for search and sort, the
+ * owner behind CurrentReplica, slim rows in memory for search and sort, the
  * overview counted by SQL. Each size: the full write a sync does, the first rows
  * and the overview after opening a copy on disk, keystrokes, write-through of one
  * changed policy, and the memory of a Node process holding only the open
@@ -46,9 +48,9 @@ async function measure(rows: number): Promise<Figure[]> {
   try {
     let policies: CapacityPolicy[] | null = syntheticPolicies(rows).reverse();
     const sample = policies.filter((_, i) => i % Math.floor(rows / WRITE_THROUGHS) === 7).slice(0, WRITE_THROUGHS);
-    const writer = await PolicyCache.open({ dataDir, secrets, owner });
+    const writer = await Replica.open({ dataDir, secrets, owner });
     let t = performance.now();
-    await writer.write('capacities', policies);
+    await writeKind(writer, 'capacities', policies);
     add('full write of the list (a sync, in the background, yielding)', performance.now() - t);
     await writer.close();
     policies = null;
@@ -57,15 +59,15 @@ async function measure(rows: number): Promise<Figure[]> {
 
     // A start with the replica on disk: the first window is answered by SQL while the slim rows load.
     t = performance.now();
-    const offline = benchOfflineService(dataDir, secrets);
+    const offline = benchCurrentReplica(dataDir, secrets);
     const first = await offline.queryCapacities({ limit: 100 });
     const firstMs = performance.now() - t;
     if (first.rows.length !== 100) throw new Error(`expected a first window of 100 rows, got ${first.rows.length}`);
     add('open to first rows (replica on disk; main-process part only)', firstMs);
     // As a launch asks for it: counted by SQL before any slim row is loaded (the painted figure is bench/app-path).
-    add('overview from the replica, cold (no slim row loaded; main-process part only)', await timed(() => offline.capacityOverview(new Date())));
+    add('overview from the replica, cold (no slim row loaded; main-process part only)', await timed(() => offline.read((r) => capacityOverview(r, new Date()))));
     t = performance.now();
-    await (await offline.cache())!.warm();
+    await (await offline.replica())!.warm();
     add('slim rows loaded in the background', performance.now() - t);
 
     await offline.queryCapacities({ limit: 100 });
@@ -74,19 +76,19 @@ async function measure(rows: number): Promise<Figure[]> {
     const keystrokeP95 = p95(keystrokes);
     add('search keystroke p95 (main-process part only; the painted figure is bench/app-path)', keystrokeP95);
 
-    const overviewMs = await timed(() => offline.capacityOverview(new Date()));
+    const overviewMs = await timed(() => offline.read((r) => capacityOverview(r, new Date())));
     add('overview from the replica, again (its pages in the cache; the cold, painted figure is bench/app-path)', overviewMs);
 
     const writes: number[] = [];
-    for (const [i, policy] of sample.entries()) writes.push(await timed(() => offline.upsertCapacity({ ...policy, policyName: `renamed by write-through ${i}` })));
+    for (const [i, policy] of sample.entries()) writes.push(await timed(() => offline.write((r) => upsertCapacity(r, { ...policy, policyName: `renamed by write-through ${i}` }))));
     const writeMedian = median(writes);
     add('write-through of one changed policy (median)', writeMedian, 'ms', '<= 20', writeMedian <= 20);
     add('write-through of one changed policy (slowest)', Math.max(...writes));
     add('first search after a write-through (row moved within the kept sort orders)', await timed(() => offline.queryCapacities({ text: 'renamed', limit: 100 })));
-    add('overview after a write-through', await timed(() => offline.capacityOverview(new Date())));
-    await (await offline.cache())?.close();
+    add('overview after a write-through', await timed(() => offline.read((r) => capacityOverview(r, new Date()))));
+    await (await offline.replica())?.close();
 
-    const memory = await replicaProcessMemory(dataDir, (await secrets.get(cacheKeyService(owner.profileId), owner.username)) ?? '');
+    const memory = await replicaProcessMemory(dataDir, (await secrets.get(replicaKeyService(owner.profileId), owner.username)) ?? '');
     add('RSS of a Node process with only the replica open (the app\'s peak is bench/app-path)', memory.rss / 1024 / 1024, 'MB');
     add('of which the JS heap', memory.heapUsed / 1024 / 1024, 'MB');
   } finally {

@@ -8,12 +8,13 @@ import { proxyReporter, readNetworkConfig } from './network/network-config.js';
 import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
-import { BackgroundSync } from './cache/background-sync.js';
+import { BackgroundRefresh } from './replica/background-refresh.js';
 import { FirstScreen } from './overview/first-screen.js';
-import { OfflineService } from './cache/offline-service.js';
+import { CurrentReplica } from './replica/current-replica.js';
+import { capacitiesFetchedAt } from './replica/replica-reads.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
-import { createOfflineHandlers } from './cache/offline-handlers.js';
+import { createReplicaHandlers } from './replica/replica-handlers.js';
 import { createOwnDataHandlers } from './own-data/own-data-handlers.js';
 import { createAppHandlers } from './ipc/app-handlers.js';
 import { createPolicyHandlers } from './ipc/policy-handlers.js';
@@ -102,7 +103,7 @@ export interface AppServices {
   readonly handlers: Handlers;
   readonly events: AppEvents;
   readonly session: SessionService;
-  readonly offline: OfflineService;
+  readonly replica: CurrentReplica;
   /** The account manager's own data, per environment and user, apart from the disposable replica. */
   readonly ownData: OwnDataService;
   readonly logger: FileLogger;
@@ -205,7 +206,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     report: (where, error) => logger.error(where, 'failed', error),
     onUnreadable: unreadableFiles.report,
   });
-  const offline = new OfflineService({
+  const replica = new CurrentReplica({
     dataDir: options.dataDir,
     secrets,
     session,
@@ -217,9 +218,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const ownData = new OwnDataService({
     dataDir: options.dataDir,
     secrets,
-    owner: () => offline.owner(),
+    owner: () => replica.owner(),
     logger,
-    legacyActivity: (owner) => offline.legacyActivity(owner),
+    legacyActivity: (owner) => replica.legacyActivity(owner),
   });
   // Opened as soon as someone signs in: the activity record an older version kept in the replica
   // moves to own data before anything (a wipe at sign-out, a rebuilt copy) can take the replica away.
@@ -230,7 +231,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   openOwnData();
   const scheduler = options.desktop?.scheduler ?? systemScheduler;
   const reminders = new RenewalReminders({
-    offline,
+    replica,
     ownData,
     leadDays: () => desktop.preferences.current.reminderLeadDays,
     now: () => scheduler.now(),
@@ -257,16 +258,16 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   const repository = new PolicyRepository({
     session,
-    offline,
+    replica,
     overview: new OverviewService({ session }),
     observe: (cidrId, fact) => money.observe(cidrId, fact),
     report: reportWriteThrough,
   });
   const customers = new CustomerHandlers({
     book: new CustomerBookService({ ownData }),
-    offline,
+    replica,
     ownData,
-    recentExternalIds: () => profiles.find(offline.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
+    recentExternalIds: () => profiles.find(replica.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
   });
   const customerOf = async () => {
     const named = await customers.customerOfAccount();
@@ -284,14 +285,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         activity,
         scoped: (query) => customers.scoped(query),
       }),
-      ...createOfflineHandlers(offline),
+      ...createReplicaHandlers(replica),
       ...createOwnDataHandlers(ownData),
       ...customers.handlers(),
       ...createQuoteHandlers({ repository, profiles, session, activity }),
       ...createWorklistHandlers({
-        worklist: new RenewalWorklist({ offline, states: worklistStatesIn(ownData), customerOf }),
+        worklist: new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf }),
         reminders,
-        offline,
+        replica,
         customerOf,
         saveFile: options.saveFile,
       }),
@@ -314,14 +315,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
 
   desktop.start();
   reminderRounds?.start();
-  const backgroundSync = new BackgroundSync({
+  const backgroundRefresh = new BackgroundRefresh({
     intervalMinutes: () => desktop.preferences.current.offlineRefreshMinutes,
     signedIn: () => session.status().signedIn,
-    lastFetchedAt: async () => (await offline.status()).fetchedAt.capacities ?? null,
-    sync: () => offline.sync(),
+    lastFetchedAt: async () => (await replica.status()).fetchedAt.capacities ?? null,
+    sync: () => replica.refresh.run(),
     logger,
   });
-  backgroundSync.start();
+  backgroundRefresh.start();
   // The replica is filled (or refreshed) right after each sign-in, in the background: the views page the service meanwhile.
   const whoIsSignedIn = () => {
     const status = session.status();
@@ -336,8 +337,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     void (async () => {
       // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
       const firstScreenAnswered = firstScreen.next(FIRST_SCREEN_WAIT_MS);
-      if (await offline.capacitiesFetchedAt().catch(() => null)) await firstScreenAnswered;
-      if (!closed) void backgroundSync.tick('sign-in');
+      if (await replica.read(capacitiesFetchedAt).catch(() => null)) await firstScreenAnswered;
+      if (!closed) void backgroundRefresh.tick('sign-in');
     })();
   if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
   events.subscribe((event) => {
@@ -358,7 +359,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     handlers,
     events,
     session,
-    offline,
+    replica,
     ownData,
     logger,
     auditLog,
@@ -371,10 +372,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       closed = true;
       desktop.stop();
       reminderRounds?.stop();
-      backgroundSync.stop();
+      backgroundRefresh.stop();
       // A refresh under way stops and is waited for, and the replica is closed (its journal folded in):
       // nothing is written to the copy after close.
-      await offline.close();
+      await replica.close();
       await ownData.close();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);

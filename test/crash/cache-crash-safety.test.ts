@@ -6,10 +6,11 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { replicaKeyService, Replica } from '../../electron/services/replica/replica.js';
 import { DATABASE_KEY_BYTES } from '../../electron/services/secrets/database-key.js';
 import { CRASH_TEST_ROWS } from '../support/crash-test-constants.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { capacityWindow, readKind } from '../../electron/services/replica/replica-reads.js';
 
 const ITERATIONS = 40;
 const owner = { profileId: 'crash', username: 'crash@example.com' };
@@ -82,15 +83,15 @@ describe('cache writes are crash-safe', () => {
   it(`leaves a complete previous or new version after ${ITERATIONS} kills at random moments`, async () => {
     const dataDir = join(work, 'data');
     const key = randomBytes(DATABASE_KEY_BYTES).toString('base64');
-    const secrets = new FixedSecretStore({ [FixedSecretStore.key(cacheKeyService(owner.profileId), owner.username)]: key });
+    const secrets = new FixedSecretStore({ [FixedSecretStore.key(replicaKeyService(owner.profileId), owner.username)]: key });
     const seenVersions = new Set<string>();
     let killedMidWrite = 0;
     const writeMs = await timeOneWrite(dataDir, key);
     for (let i = 0; i < ITERATIONS; i += 1) {
       await runAndKill(dataDir, key, Math.floor(Math.random() * writeMs * 2.5));
       if ((await journalBytes(dataDir)) > 0) killedMidWrite += 1;
-      const cache = await PolicyCache.open({ dataDir, secrets, owner, verifyDelayMs: 0 });
-      const entry = await cache.read('capacities');
+      const cache = await Replica.open({ dataDir, secrets, owner, verifyDelayMs: 0 });
+      const entry = await readKind(cache, 'capacities');
       // Every page of the file is read and authenticated: a torn page would show here.
       await cache.verified();
       expect(cache.discarded, `iteration ${i}: a torn or unreadable file`).toBe(0);
@@ -101,7 +102,7 @@ describe('cache writes are crash-safe', () => {
         seenVersions.add(`${i}:${[...versions][0]}`);
       }
       // The search index agrees with the rows: no half-indexed refresh either.
-      if (entry) expect((await cache.queryCapacities({ text: 'reservation', status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 1 }))?.total).toBe(CRASH_TEST_ROWS);
+      if (entry) expect((await capacityWindow(cache, { text: 'reservation', status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 1 }))?.total).toBe(CRASH_TEST_ROWS);
       expect(await strayFiles(cache.dir)).toEqual([]);
       await cache.close();
     }

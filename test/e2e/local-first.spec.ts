@@ -195,7 +195,7 @@ test('offline, the DR policies of a remembered customer are still there, from th
   const count = await live.count();
   // The customer is remembered now, so the next refresh keeps its DR policies.
   await page.getByTestId('replica-refresh').click();
-  await app.services.offline.sync();
+  await app.services.replica.refresh.run();
   await replicaReady(page);
 
   await page.getByTestId('work-offline').click();

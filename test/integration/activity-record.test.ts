@@ -15,12 +15,13 @@ import type { CancelResult, TerminateResult } from '../../shared/ipc/money-resul
 import type { MoneyState } from '../../shared/ipc/money.js';
 import { ActivityLog } from '../../electron/services/activity/activity-log.js';
 import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { Replica } from '../../electron/services/replica/replica.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { AFTER_READ_BACKS_MS, ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value, take, moneyStock } from '../support/ipc-result.js';
+import { writeKind } from '../../electron/services/replica/replica-writes.js';
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
 
@@ -193,8 +194,8 @@ describe('a damaged copy', () => {
     const owner = { profileId: 'sandbox', username: 'damaged@example.com' };
     const secrets = new FixedSecretStore();
     try {
-      const cache = await PolicyCache.open({ dataDir: dir, secrets, owner });
-      await cache.write('capacities', syntheticPolicies(50));
+      const cache = await Replica.open({ dataDir: dir, secrets, owner });
+      await writeKind(cache, 'capacities', syntheticPolicies(50));
       await cache.close();
       const ownData = ownDataOver(dir, secrets, owner);
       const log = new ActivityLog({ ownData, session: signedIn(owner) });
@@ -209,7 +210,7 @@ describe('a damaged copy', () => {
       await handle.close();
       expect((await stat(file)).size).toBeGreaterThan(0);
 
-      const reopened = await PolicyCache.open({ dataDir: dir, secrets, owner });
+      const reopened = await Replica.open({ dataDir: dir, secrets, owner });
       expect(reopened.unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged' });
       await reopened.close();
       expect((await log.list('capacity', 'sc_1')).entries.map((entry) => entry.fee)).toEqual([99]);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   expect(reset.status).toBe(200);
   await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password });
   // The replica fills itself after a sign-in: let it finish, so the counts below are this file's own.
-  await app.services.offline.sync();
+  await app.services.replica.refresh.run();
 });
 afterAll(() => app.close());
 beforeEach(() => app.controls.resetStats());

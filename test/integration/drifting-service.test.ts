@@ -17,9 +17,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncCapacities, SYNC_PAGE_SIZE } from '../../electron/services/bulk/capacity-sync.js';
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { Replica } from '../../electron/services/replica/replica.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { driftPlanArbitrary, EVERY_DRIFT, startDriftingProxy, type DriftingProxy } from '../support/drifting-proxy.js';
+import { capacityOverview, capacityWindow } from '../../electron/services/replica/replica-reads.js';
+import { writeCapacities } from '../../electron/services/replica/replica-writes.js';
 
 const ALEX = SANDBOX_USERS[0]!;
 let sandbox: SandboxHandle;
@@ -98,19 +100,19 @@ describe('reading a drifting service', () => {
       expect(synced.leftOut[0]?.problems.join(' ')).toContain('cidrId');
       expect(synced.rows.every((row) => row.policyName === undefined && row.pricing === undefined)).toBe(true);
 
-      const cache = await PolicyCache.open({ dataDir, secrets: new FixedSecretStore(), owner: { profileId: 'drift', username: ALEX.username } });
-      await cache.writeCapacities(synced.rows.reverse(), new Date(), synced.leftOut);
+      const cache = await Replica.open({ dataDir, secrets: new FixedSecretStore(), owner: { profileId: 'drift', username: ALEX.username } });
+      await writeCapacities(cache, synced.rows.reverse(), new Date(), synced.leftOut);
       await cache.warm();
       const query = { text: '', sortBy: 'policyName' as const, sortOrder: 'asc' as const, offset: 0, limit: 500 };
       for (const sortBy of ['policyName', 'ourPrice', 'createdDate', 'end'] as const) {
-        const answer = await cache.queryCapacities({ ...query, sortBy });
+        const answer = await capacityWindow(cache, { ...query, sortBy });
         expect(answer?.total, sortBy).toBe(exact.total);
         // The views say, from the copy, what the refresh could not keep.
         expect(answer?.leftOut).toEqual(synced.leftOut);
       }
-      expect((await cache.capacityOverview(new Date()))?.skipped).toEqual(synced.leftOut);
+      expect((await capacityOverview(cache, new Date()))?.skipped).toEqual(synced.leftOut);
       const one = synced.rows[0]!.cidrId;
-      expect((await cache.queryCapacities({ ...query, text: one }))?.rows.map((row) => row.cidrId)).toContain(one);
+      expect((await capacityWindow(cache, { ...query, text: one }))?.rows.map((row) => row.cidrId)).toContain(one);
       await cache.close();
     } finally {
       proxy.setPlan(undefined);

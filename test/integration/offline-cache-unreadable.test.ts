@@ -3,9 +3,10 @@ import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, truncate, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOfflineHandlers } from '../../electron/services/cache/offline-handlers.js';
-import { OfflineService } from '../../electron/services/cache/offline-service.js';
-import { cacheKeyService, PolicyCache, type CacheOwner } from '../../electron/services/cache/policy-cache.js';
+import { createReplicaHandlers } from '../../electron/services/replica/replica-handlers.js';
+import { CurrentReplica } from '../../electron/services/replica/current-replica.js';
+import { replicaKeyService, Replica } from '../../electron/services/replica/replica.js';
+import type { Owner } from '../../electron/services/platform/owner.js';
 import { AppEvents } from '../../electron/services/events.js';
 import { dispatch } from '../../electron/services/ipc/dispatch.js';
 import type { Handlers } from '../../shared/ipc/contract.js';
@@ -17,6 +18,8 @@ import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { readAccounts } from '../../electron/services/replica/replica-reads.js';
+import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
 
 /**
  * An offline copy that exists but cannot be read (a flipped byte, a file cut
@@ -64,8 +67,8 @@ async function flipByte(path: string, where = 0.5): Promise<void> {
 }
 
 /** An offline service over real files and real crypto, answering over the same dispatch both hosts use. */
-function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, logger: FileLogger) {
-  const offline = new OfflineService({
+function offlineOver(dataDir: string, secrets: SecretStore, owner: Owner, logger: FileLogger) {
+  const offline = new CurrentReplica({
     dataDir,
     secrets,
     session: {
@@ -79,7 +82,7 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, l
     logger,
     verifyDelayMs: 0,
   });
-  const handlers = createOfflineHandlers(offline) as unknown as Handlers;
+  const handlers = createReplicaHandlers(offline) as unknown as Handlers;
   const call = async (channel: string, input?: unknown) => {
     const result = await dispatch(handlers, channel, input);
     if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
@@ -90,9 +93,9 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: CacheOwner, l
     // What the repository asks of the copy for the list view (the list channel adds the service's pages around it).
     capacities: async (query: object = { limit: 50 }) => LocalCapacityWindow.parse(await offline.queryCapacities(query)),
     status: async () => CacheStatus.parse(await call('offline.status')),
-    accounts: () => offline.accounts(),
+    accounts: () => offline.read(readAccounts),
     /** Waits until every page of the copy opened at start has been read. */
-    verified: async () => (await offline.cache())?.verified(),
+    verified: async () => (await offline.replica())?.verified(),
   };
 }
 
@@ -103,13 +106,13 @@ async function logLines(logger: FileLogger): Promise<string[]> {
 }
 
 /** A copy of ROWS policies plus linked accounts, written through the real cache, then closed (as at quit). */
-async function writtenCopy(secrets: SecretStore, owner: CacheOwner) {
+async function writtenCopy(secrets: SecretStore, owner: Owner) {
   const dataDir = await tempDir();
-  const cache = await PolicyCache.open({ dataDir, secrets, owner });
+  const cache = await Replica.open({ dataDir, secrets, owner });
   const rows = syntheticPolicies(ROWS).reverse();
   const before = Date.now();
-  await cache.write('capacities', rows);
-  await cache.write('accounts', alex.linkedAccounts.slice());
+  await writeKind(cache, 'capacities', rows);
+  await writeKind(cache, 'accounts', alex.linkedAccounts.slice());
   await cache.close();
   const logger = new FileLogger({ dir: join(dataDir, 'logs') });
   return { dataDir, cache, rows, before, logger };
@@ -179,8 +182,8 @@ describe('an offline copy that cannot be read', () => {
     expect(await logLines(logger)).toHaveLength(1);
 
     // A fresh copy replaces it.
-    const reopened = await restarted.offline.cache();
-    await reopened!.write('capacities', syntheticPolicies(10));
+    const reopened = await restarted.offline.replica();
+    await writeKind(reopened!, 'capacities', syntheticPolicies(10));
     const fresh = offlineOver(dataDir, secrets, owner, logger);
     const window = await fresh.capacities();
     expect(window.unreadable).toBeUndefined();
@@ -218,7 +221,7 @@ describe('an offline copy that cannot be read', () => {
     const owner = { profileId: 'sandbox', username: alex.username };
     const secrets = new FixedSecretStore();
     const { dataDir, before, logger } = await writtenCopy(secrets, owner);
-    await secrets.delete(cacheKeyService(owner.profileId), owner.username);
+    await secrets.delete(replicaKeyService(owner.profileId), owner.username);
 
     const service = offlineOver(dataDir, secrets, owner, logger);
     expectUnreadable(await service.capacities(), 'key-missing', before);
@@ -232,8 +235,8 @@ describe('an offline copy that cannot be read', () => {
     const owner = { profileId: 'sandbox', username: alex.username };
     const secrets = new FixedSecretStore();
     const { dataDir, before, logger } = await writtenCopy(secrets, owner);
-    await secrets.delete(cacheKeyService(owner.profileId), owner.username);
-    const offline = new OfflineService({
+    await secrets.delete(replicaKeyService(owner.profileId), owner.username);
+    const offline = new CurrentReplica({
       dataDir,
       secrets,
       session: {
@@ -246,7 +249,7 @@ describe('an offline copy that cannot be read', () => {
       lastUsername: () => owner.username,
       logger,
     });
-    const handlers = createOfflineHandlers(offline) as unknown as Handlers;
+    const handlers = createReplicaHandlers(offline) as unknown as Handlers;
     const entered = await dispatch(handlers, 'offline.enter', { profileId: owner.profileId });
     expect(entered.ok && CacheStatus.parse(entered.value).unreadable).toMatchObject({ reason: 'key-missing', recordsLost: ROWS });
     expectUnreadable(LocalCapacityWindow.parse(await offline.queryCapacities({ limit: 50 })), 'key-missing', before);
@@ -261,13 +264,13 @@ describe('an offline copy that cannot be read', () => {
     }
     const owner = { profileId: `unreadable-${process.pid}`, username: alex.username };
     const { dataDir, before, logger } = await writtenCopy(keychain.store, owner);
-    expect(await keychain.keytar.deletePassword(cacheKeyService(owner.profileId), owner.username)).toBe(true);
+    expect(await keychain.keytar.deletePassword(replicaKeyService(owner.profileId), owner.username)).toBe(true);
     try {
       const service = offlineOver(dataDir, keychain.store, owner, logger);
       expectUnreadable(await service.capacities(), 'key-missing', before);
       expect(await logLines(logger)).toHaveLength(1);
     } finally {
-      await keychain.keytar.deletePassword(cacheKeyService(owner.profileId), owner.username);
+      await keychain.keytar.deletePassword(replicaKeyService(owner.profileId), owner.username);
     }
   });
 
@@ -279,10 +282,10 @@ describe('an offline copy that cannot be read', () => {
     for (const name of await readdir(cache.dir)) await writeFile(join(backup, name), await readFile(join(cache.dir, name)));
     const copy = offlineOver(dataDir, secrets, owner, logger);
     await copy.verified();
-    const opened = (await copy.offline.cache())!;
+    const opened = (await copy.offline.replica())!;
     await opened.warm();
     // The search is answered from memory, and the rename is written through to disk.
-    await copy.offline.upsertCapacity({ ...rows[0]!, policyName: 'Renamed after the backup' });
+    await copy.offline.write((r) => upsertCapacity(r, { ...rows[0]!, policyName: 'Renamed after the backup' }));
     await opened.settled();
     expect((await copy.capacities({ limit: 5, text: 'renamed after' })).total).toBe(1);
 
@@ -308,12 +311,12 @@ describe('an offline copy that cannot be read', () => {
       if (!result.ok) throw new Error(result.error.message);
       return result.value;
     };
-    const { offline } = app.services;
+    const { replica: offline } = app.services;
     const loaded = CapacityWindow.parse(await call('capacity.list', { limit: 5 }));
     expect(loaded.origin.source).toBe('replica');
     expect(loaded.rows).toHaveLength(5);
 
-    const cacheDir = (await offline.cache())!.dir;
+    const cacheDir = (await offline.replica())!.dir;
     await flipByte(replicaFile(cacheDir), 0.7);
     await app.services.sandbox.close();
 

@@ -2,13 +2,15 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { replicaKeyService, Replica } from '../../electron/services/replica/replica.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { capacityCount, readKind } from '../../electron/services/replica/replica-reads.js';
+import { writeKind } from '../../electron/services/replica/replica-writes.js';
 
 const alex = SANDBOX_USERS[0]!;
 const owner = { profileId: 'sandbox', username: alex.username };
@@ -39,7 +41,7 @@ describe('the encrypted policy cache', () => {
   it('syncs from the sandbox, answers queries offline, and keeps nothing in clear on disk', async () => {
     const secrets = new FixedSecretStore();
     app = await startTestApp({ secrets });
-    const { handlers, offline } = app.services;
+    const { handlers, replica: offline } = app.services;
     await handlers['session.signIn']({ profileId: 'sandbox', username: alex.username, password: alex.password });
     await handlers['profiles.rememberCustomer']?.({ customerId: 'CUST-1001' });
 
@@ -78,27 +80,27 @@ describe('the encrypted policy cache', () => {
   it('discards files it cannot open with the key, cleanly, and starts over', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
-    const first = await PolicyCache.open({ dataDir, secrets, owner });
-    await first.write('accounts', alex.linkedAccounts.slice());
+    const first = await Replica.open({ dataDir, secrets, owner });
+    await writeKind(first, 'accounts', alex.linkedAccounts.slice());
     // Another key appears in the keychain (restored backup, another machine's key...).
-    await secrets.set(cacheKeyService('sandbox'), alex.username, Buffer.alloc(32, 7).toString('base64'));
-    const second = await PolicyCache.open({ dataDir, secrets, owner });
-    expect(await second.read('accounts')).toBeNull();
+    await secrets.set(replicaKeyService('sandbox'), alex.username, Buffer.alloc(32, 7).toString('base64'));
+    const second = await Replica.open({ dataDir, secrets, owner });
+    expect(await readKind(second, 'accounts')).toBeNull();
     expect(second.discarded).toBe(1);
     expect(second.unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged' });
     // Only the note that tells the user what was lost stays; no file of the copy does.
     expect(await filesUnder(second.dir)).toEqual([join(second.dir, 'unreadable.json')]);
-    await second.write('accounts', alex.linkedAccounts.slice(0, 1));
-    expect((await (await PolicyCache.open({ dataDir, secrets, owner })).read('accounts'))?.value).toHaveLength(1);
+    await writeKind(second, 'accounts', alex.linkedAccounts.slice(0, 1));
+    expect((await readKind(await Replica.open({ dataDir, secrets, owner }), 'accounts'))?.value).toHaveLength(1);
   });
 
   it('a missing key means the old files are removed, not read', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
-    await (await PolicyCache.open({ dataDir, secrets, owner })).write('accounts', alex.linkedAccounts.slice());
+    await writeKind(await Replica.open({ dataDir, secrets, owner }), 'accounts', alex.linkedAccounts.slice());
     secrets.entries.clear();
-    const reopened = await PolicyCache.open({ dataDir, secrets, owner });
-    expect(await reopened.read('accounts')).toBeNull();
+    const reopened = await Replica.open({ dataDir, secrets, owner });
+    expect(await readKind(reopened, 'accounts')).toBeNull();
   });
 
   it('with no keychain, writes nothing to disk and says so', async () => {
@@ -122,27 +124,27 @@ describe('the encrypted policy cache', () => {
     }
     const dataDir = await tempDir();
     const realOwner = { profileId: `test-${process.pid}`, username: alex.username };
-    const cache = await PolicyCache.open({ dataDir, secrets: keychain.store, owner: realOwner });
-    await cache.write('accounts', alex.linkedAccounts.slice());
-    const stored = await keychain.keytar.getPassword(cacheKeyService(realOwner.profileId), realOwner.username);
+    const cache = await Replica.open({ dataDir, secrets: keychain.store, owner: realOwner });
+    await writeKind(cache, 'accounts', alex.linkedAccounts.slice());
+    const stored = await keychain.keytar.getPassword(replicaKeyService(realOwner.profileId), realOwner.username);
     expect(Buffer.from(stored ?? '', 'base64')).toHaveLength(32);
-    expect((await (await PolicyCache.open({ dataDir, secrets: keychain.store, owner: realOwner })).read('accounts'))?.value).toHaveLength(
+    expect((await readKind(await Replica.open({ dataDir, secrets: keychain.store, owner: realOwner }), 'accounts'))?.value).toHaveLength(
       alex.linkedAccounts.length,
     );
-    await keychain.keytar.deletePassword(cacheKeyService(realOwner.profileId), realOwner.username);
+    await keychain.keytar.deletePassword(replicaKeyService(realOwner.profileId), realOwner.username);
   });
 });
 
 describe('loading a large cache', () => {
   it('answers the newest window and any filtered, sorted query over every shard', async () => {
-    const { OfflineService } = await import('../../electron/services/cache/offline-service.js');
+    const { CurrentReplica } = await import('../../electron/services/replica/current-replica.js');
     const { AppEvents } = await import('../../electron/services/events.js');
     const { syntheticPolicies } = await import('../support/synthetic-policies.js');
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
     const rows = syntheticPolicies(2500).reverse(); // newest first, as a sync stores them
-    const writer = await PolicyCache.open({ dataDir, secrets, owner });
-    await writer.write('capacities', rows);
+    const writer = await Replica.open({ dataDir, secrets, owner });
+    await writeKind(writer, 'capacities', rows);
     await writer.close();
     const session = {
       status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
@@ -150,7 +152,7 @@ describe('loading a large cache', () => {
         throw new Error('offline review must not call the service');
       },
     };
-    const offline = new OfflineService({
+    const offline = new CurrentReplica({
       dataDir,
       secrets,
       session,
@@ -163,11 +165,11 @@ describe('loading a large cache', () => {
     expect(full.total).toBe(2500);
     expect(full.rows.map((r) => r.cidrId)).toEqual(rows.slice(0, 50).map((r) => r.cidrId));
     const bySql = await offline.queryCapacities({ text: 'g5.12xlarge', sortBy: 'ourPrice', limit: 500 });
-    await (await offline.cache())!.warm();
+    await (await offline.replica())!.warm();
     const filtered = await offline.queryCapacities({ text: 'g5.12xlarge', sortBy: 'ourPrice', limit: 500 });
     expect(filtered.loading).toBe(false);
     expect(filtered.total).toBe(rows.filter((r) => r.policyInstance.instanceType === 'g5.12xlarge').length);
     expect(filtered.rows.map((r) => r.cidrId)).toEqual(bySql.rows.map((r) => r.cidrId));
-    expect(await offline.capacityCount()).toBe(2500);
+    expect(await offline.read(capacityCount)).toBe(2500);
   });
 });

@@ -18,8 +18,8 @@ import type { CustomerBook } from '../../shared/ipc/customers.js';
 import type { WorklistWindow } from '../../shared/ipc/worklist.js';
 import type { CacheStatus } from '../../shared/ipc/offline.js';
 import type { ActivityEntry } from '../../shared/own-data/activity.js';
-import { OfflineService } from '../../electron/services/cache/offline-service.js';
-import { cacheKeyService, PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { CurrentReplica } from '../../electron/services/replica/current-replica.js';
+import { replicaKeyService, Replica } from '../../electron/services/replica/replica.js';
 import { AppEvents } from '../../electron/services/events.js';
 import { LAST_GOOD_FILE, OWN_DATA_FILE, ownDataDir } from '../../electron/services/own-data/own-data-files.js';
 import { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
@@ -32,6 +32,7 @@ import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
+import { writeKind } from '../../electron/services/replica/replica-writes.js';
 
 /** A stand-in for the customer book's body (its feature defines the real one). */
 const Customer = z.object({ name: z.string(), customerIds: z.array(z.string()) });
@@ -209,11 +210,11 @@ describe('the activity record of older versions', () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
     const owner = { profileId: 'sandbox', username: 'older@example.com' };
-    const cache = await PolicyCache.open({ dataDir, secrets, owner });
-    await cache.write('capacities', syntheticPolicies(20));
+    const cache = await Replica.open({ dataDir, secrets, owner });
+    await writeKind(cache, 'capacities', syntheticPolicies(20));
     await cache.close();
     // What the version before own data wrote: a table of its own in the replica.
-    const key = Buffer.from((await secrets.get(cacheKeyService(owner.profileId), owner.username))!, 'base64');
+    const key = Buffer.from((await secrets.get(replicaKeyService(owner.profileId), owner.username))!, 'base64');
     const db = openKeyed(join(cache.dir, 'replica.db'), key, 1024);
     db.exec('CREATE TABLE activity (seq INTEGER PRIMARY KEY, policy_kind TEXT NOT NULL, cidr_id TEXT NOT NULL, body TEXT NOT NULL) STRICT');
     const insert = db.prepare('INSERT INTO activity (policy_kind, cidr_id, body) VALUES (?, ?, ?)');
@@ -222,7 +223,7 @@ describe('the activity record of older versions', () => {
     insert.run('capacity', 'sc_1', '{"not":"an entry"}');
     db.close();
 
-    const offline = new OfflineService({
+    const offline = new CurrentReplica({
       dataDir,
       secrets,
       session: {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PolicyCache } from '../../electron/services/cache/policy-cache.js';
+import { Replica } from '../../electron/services/replica/replica.js';
 import type { CapacityView } from '../../shared/api/capacity.js';
 import type { CapacityWindow, SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import type { CyberPage, CyberView } from '../../shared/api/cyber.js';
@@ -21,6 +21,8 @@ import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
+import { readKind, readRecord } from '../../electron/services/replica/replica-reads.js';
+import { writeRecord } from '../../electron/services/replica/replica-writes.js';
 
 /** Names that read something from Object.prototype when used as a key of a plain object. */
 export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'] as const;
@@ -76,8 +78,8 @@ describe('the offline copy of opened policies', () => {
     const first = value<CapacityWindow>(await app.call('capacity.list', { limit: 1 })).rows[0]!;
     const view = value<CapacityView>(await app.call('capacity.describe', { cidrId: first.cidrId }));
     const ids = ['__proto__', 'constructor', 'toString', first.cidrId, 'sc-1', 'sc-2'];
-    await Promise.all(ids.map((id) => app.services.offline.rememberCapacityView(id, view)));
-    for (const id of ids) expect((await app.services.offline.capacityView(id))?.value, id).toEqual(view);
+    await Promise.all(ids.map((id) => app.services.replica.write((r) => writeRecord(r, 'capacityViews', id, view))));
+    for (const id of ids) expect((await app.services.replica.read((r) => readRecord(r, 'capacityViews', id)))?.value, id).toEqual(view);
   });
 });
 
@@ -160,12 +162,12 @@ describe('every lookup keyed by outside text (property-based)', () => {
         }
 
         // Cache records take the key as an ordinary key, on disk too, and keep the others.
-        await app.services.offline.rememberCapacityView(key, capacityView);
-        await app.services.offline.rememberCyberView(key, cyberView);
-        expect((await app.services.offline.capacityView(key))?.value).toEqual(capacityView);
-        expect((await app.services.offline.cyberView(key))?.value).toEqual(cyberView);
-        const reopened = await PolicyCache.open({ dataDir: dir, secrets, owner: { profileId: 'sandbox', username: ALEX.username } });
-        const views = (await reopened.read('capacityViews'))?.value ?? {};
+        await app.services.replica.write((r) => writeRecord(r, 'capacityViews', key, capacityView));
+        await app.services.replica.write((r) => writeRecord(r, 'cyberViews', key, cyberView));
+        expect((await app.services.replica.read((r) => readRecord(r, 'capacityViews', key)))?.value).toEqual(capacityView);
+        expect((await app.services.replica.read((r) => readRecord(r, 'cyberViews', key)))?.value).toEqual(cyberView);
+        const reopened = await Replica.open({ dataDir: dir, secrets, owner: { profileId: 'sandbox', username: ALEX.username } });
+        const views = (await readKind(reopened, 'capacityViews'))?.value ?? {};
         expect(Object.hasOwn(views, key), key).toBe(true);
         expect(Object.hasOwn(views, someCapacity.cidrId)).toBe(true);
         expect(reopened.discarded).toBe(0);

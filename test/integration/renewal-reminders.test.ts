@@ -36,7 +36,7 @@ beforeAll(async () => {
   if (!later) throw new Error('the seed has no active policy ending in more than 40 days');
   policy = later;
   endMs = Date.parse(policy.capacityConfiguration?.endDateTime ?? '');
-  reminders = new RenewalReminders({ offline: app.services.offline, ownData: app.services.ownData, leadDays: () => [30, 7, 1], now: () => now });
+  reminders = new RenewalReminders({ replica: app.services.replica, ownData: app.services.ownData, leadDays: () => [30, 7, 1], now: () => now });
   // Offline: every request to the service is dropped; reminders come from the copy alone.
   await app.controls.addFault({ dropRate: 1 });
 });
@@ -80,7 +80,7 @@ describe('renewal reminders with a controlled clock', () => {
     let clicked = 0;
     const timers: Array<() => void> = [];
     // A lead time not used before: the test policy's end is a new reminder at 2 days.
-    const twoDays = new RenewalReminders({ offline: app.services.offline, ownData: app.services.ownData, leadDays: () => [2], now: () => now });
+    const twoDays = new RenewalReminders({ replica: app.services.replica, ownData: app.services.ownData, leadDays: () => [2], now: () => now });
     const rounds = new ReminderRounds({
       reminders: twoDays,
       notifier: { show: (content, onClick) => shown.push({ ...content, click: onClick }) },

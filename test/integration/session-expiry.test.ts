@@ -104,7 +104,7 @@ describe('a token the service no longer accepts', () => {
     app.services.events.subscribe((event, payload) => heard.push({ event, payload }));
     expect(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password })).toMatchObject({ ok: true });
     // The replica's fill after sign-in finishes first, so the 401 below is this call's own.
-    await app.services.offline.sync();
+    await app.services.replica.refresh.run();
     expect(await app.call('accounts.list')).toMatchObject({ ok: true });
 
     await sandboxControls(app.services.sandbox.url, sandboxAccess(app.services)).setClock({ advanceSeconds: 3_601 });

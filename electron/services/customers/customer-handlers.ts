@@ -7,7 +7,8 @@ import { UNASSIGNED } from '../../../shared/ipc/customer-key.js';
 import type { Customer, CustomerPage, CustomersOverview, CustomerStanding, DrFound } from '../../../shared/ipc/customers.js';
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { CurrentReplica } from '../replica/current-replica.js';
+import { capacitiesFetchedAt, capacityTotalsByAccount, readAccounts, readCyberList } from '../replica/replica-reads.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { CustomerBookService } from './customer-book.js';
 import { summarizeCustomer } from './customer-summary.js';
@@ -25,7 +26,7 @@ type CustomerChannels =
 
 export interface CustomerHandlerDeps {
   readonly book: CustomerBookService;
-  readonly offline: OfflineService;
+  readonly replica: CurrentReplica;
   /** The activity record of their policies (own data), in one read per kind. */
   readonly ownData: Pick<OwnDataService, 'activityOfPolicies'>;
   /** External customer ids used in the DR view with this environment, most recent first. */
@@ -85,7 +86,7 @@ export class CustomerHandlers {
     const ids = new Set([...(await this.#deps.book.customers()).flatMap((customer) => customer.externalIds), ...this.#deps.recentExternalIds()]);
     const found: DrFound[] = [];
     for (const customerId of ids) {
-      for (const item of (await this.#deps.offline.cyberList(customerId))?.value ?? []) {
+      for (const item of (await this.#deps.replica.read((replica) => readCyberList(replica, customerId)))?.value ?? []) {
         if (item.cidrId.toLowerCase().includes(needle) || (item.policyName ?? '').toLowerCase().includes(needle)) {
           found.push({ cidrId: item.cidrId, policyName: item.policyName, policyStatus: item.policyStatus, customerId });
           if (found.length >= FOUND_LIMIT) return found;
@@ -105,7 +106,7 @@ export class CustomerHandlers {
   }
 
   async #linkedAccounts(): Promise<AccountAlias[]> {
-    return (await this.#deps.offline.accounts())?.value ?? [];
+    return (await this.#deps.replica.read(readAccounts))?.value ?? [];
   }
 
   /** Names a policy's customer from its account (null when it belongs to none): the worklist and calendar ask it once per answer. */
@@ -119,13 +120,12 @@ export class CustomerHandlers {
   }
 
   async #keptMatcher(): Promise<CustomerMatcher> {
-    const who = this.#deps.offline.owner();
+    const who = this.#deps.replica.owner();
     const owner = who ? `${who.profileId}\n${who.username}` : '';
     const version = this.#deps.book.version;
     // From the copy as it is open, without checking its files again: every keystroke of a filtered search
     // asks, the query that follows checks them (a directory read, up to 15 ms and more on a loaded machine).
-    const cache = await this.#deps.offline.cache();
-    const linked = (cache && !cache.unreadable ? (await cache.read('accounts'))?.value : null) ?? [];
+    const linked = (await this.#deps.replica.read(readAccounts, { checkFiles: false }))?.value ?? [];
     const accounts = aliasesOf(linked);
     const kept = this.#kept;
     if (kept?.owner === owner && kept.version === version && kept.accounts === accounts) return kept.matcher;
@@ -142,11 +142,11 @@ export class CustomerHandlers {
   async #policies(keys: readonly string[]): Promise<{ rows: CapacityRow[]; fetchedAt: string | null }> {
     const rows: CapacityRow[] = [];
     for (let offset = 0; keys.length > 0; offset += PAGE) {
-      const window = await this.#deps.offline.queryCapacities({ accounts: { keys: [...keys], inside: true }, offset, limit: PAGE });
+      const window = await this.#deps.replica.queryCapacities({ accounts: { keys: [...keys], inside: true }, offset, limit: PAGE });
       rows.push(...window.rows);
       if (window.rows.length < PAGE || rows.length >= window.total) break;
     }
-    return { rows, fetchedAt: await this.#deps.offline.capacitiesFetchedAt() };
+    return { rows, fetchedAt: await this.#deps.replica.read(capacitiesFetchedAt) };
   }
 
   async #page(key: string): Promise<CustomerPage> {
@@ -154,10 +154,10 @@ export class CustomerHandlers {
     const customer = customers.find((candidate) => candidate.key === key);
     if (!customer) throw new AppFailure({ kind: 'not-found', message: 'That customer is no longer in the book.' });
     const matcher = await this.#matcher(customers);
-    const { offline } = this.#deps;
+    const { replica } = this.#deps;
     const asOf = this.#deps.now?.() ?? new Date();
     const { rows, fetchedAt } = await this.#policies([...matcher.accountKeysOf(key)]);
-    const drLists = await Promise.all(customer.externalIds.map((id) => offline.cyberList(id)));
+    const drLists = await Promise.all(customer.externalIds.map((id) => replica.read((open) => readCyberList(open, id))));
     const drItems = drLists.flatMap((list) => list?.value ?? []);
     // One read per kind for all their policies: a read per policy (a file check each) took most of a page's time.
     const [capacityActivity, drActivity] = await Promise.all([
@@ -185,7 +185,7 @@ export class CustomerHandlers {
   async #overview(): Promise<CustomersOverview> {
     const customers = await this.#deps.book.customers();
     const matcher = await this.#matcher(customers);
-    const [byAccount, fetchedAt] = await Promise.all([this.#deps.offline.capacityTotalsByAccount(), this.#deps.offline.capacitiesFetchedAt()]);
+    const [byAccount, fetchedAt] = await Promise.all([this.#deps.replica.read(capacityTotalsByAccount), this.#deps.replica.read(capacitiesFetchedAt)]);
     const standings = new Map<string, CustomerStanding>(
       customers.map((customer) => [customer.key, { key: customer.key, name: customer.name, activePolicies: 0, monthlySpend: 0, monthlySavings: 0 }]),
     );

@@ -8,7 +8,9 @@ import { syncCapacities } from '../bulk/capacity-sync.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SessionService } from '../session/session-service.js';
-import type { PolicyCache } from '../cache/policy-cache.js';
+import type { Replica } from './replica.js';
+import { recordIds } from './replica-reads.js';
+import { writeCapacities, writeKind } from './replica-writes.js';
 
 const PAGE_SIZE = 100;
 /** Requests in flight at once, for every list and detail of a refresh. */
@@ -30,9 +32,9 @@ export interface ReplicaSyncDeps {
  * details opened and the newest ones, linked accounts, the DR lists of the
  * remembered customers and their details; progress reported phase by phase.
  * Whoever calls it keeps one refresh at a time and turns an abort into
- * "cancelled" (OfflineService).
+ * "cancelled" (ReplicaRefreshRunner).
  */
-export async function refreshReplica(cache: PolicyCache, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
+export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
   const started = Date.now();
   const synced = await syncCapacities(deps.session, {
     signal,
@@ -45,16 +47,16 @@ export async function refreshReplica(cache: PolicyCache, deps: ReplicaSyncDeps, 
   const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
   if (miscount) deps.logger.warn('replica', miscount);
   const fetchedAt = new Date();
-  await cache.writeCapacities(capacities, fetchedAt, synced.leftOut);
-  cache.warm().catch(() => undefined);
+  await writeCapacities(replica, capacities, fetchedAt, synced.leftOut);
+  replica.warm().catch(() => undefined);
 
-  const opened = await cache.recordIds('capacityViews');
+  const opened = await recordIds(replica, 'capacityViews');
   const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
   const details = await fetchEach(deps.session, detailIds, signal, 'details', progress, (client, token, id, signal) =>
     // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
     client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
   );
-  await cache.write('capacityViews', stampAll(details, fetchedAt), fetchedAt);
+  await writeKind(replica, 'capacityViews', stampAll(details, fetchedAt), fetchedAt);
 
   progress({ phase: 'accounts', fetched: 0, total: 1 });
   const accountsRead = await deps.session.authorized((client, token) =>
@@ -62,11 +64,11 @@ export async function refreshReplica(cache: PolicyCache, deps: ReplicaSyncDeps, 
   );
   // Kept only when every account read in full: a partial list would hide accounts the copy knew.
   const accounts = completeAccounts(accountsRead);
-  if (accounts) await cache.write('accounts', accounts, fetchedAt);
+  if (accounts) await writeKind(replica, 'accounts', accounts, fetchedAt);
   else deps.logger.warn('replica', 'linked accounts did not read in full; the copy keeps the last full list');
 
   const customers = [
-    ...new Set([...(deps.customersToSync?.() ?? []), ...(await cache.recordIds('cyberLists'))]),
+    ...new Set([...(deps.customersToSync?.() ?? []), ...(await recordIds(replica, 'cyberLists'))]),
   ].map((c) => c.toUpperCase());
   const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[] }>();
   let cyberLeftOut = 0;
@@ -98,14 +100,14 @@ export async function refreshReplica(cache: PolicyCache, deps: ReplicaSyncDeps, 
       if (!(error instanceof AppFailure && error.error.kind === 'not-found')) throw error;
     }
   }
-  await cache.write('cyberLists', cyberLists, fetchedAt);
+  await writeKind(replica, 'cyberLists', cyberLists, fetchedAt);
   const cyberIds = Object.values(cyberLists)
     .flatMap((list) => list.value.map((item) => item.cidrId))
     .slice(0, MAX_CYBER_VIEWS);
   const cyberViews = await fetchEach(deps.session, cyberIds, signal, 'cyber', progress, (client, token, id, signal) =>
     client.read('viewCyberPolicy', { token, signal, params: { cidr_id: id } }).then(completeCyberView),
   );
-  await cache.write('cyberViews', stampAll(cyberViews, fetchedAt), fetchedAt);
+  await writeKind(replica, 'cyberViews', stampAll(cyberViews, fetchedAt), fetchedAt);
 
   const summary: SyncSummary = {
     capacities: capacities.length,

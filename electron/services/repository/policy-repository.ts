@@ -14,7 +14,9 @@ import type {
   SourcedOverview,
   ServiceCheck,
 } from '../../../shared/ipc/sourced.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { CurrentReplica } from '../replica/current-replica.js';
+import { capacitiesFetchedAt, capacityOverview, capacityRow, readAccounts, readCyberList, readRecord } from '../replica/replica-reads.js';
+import { addCyberPage, upsertCapacity, writeKind, writeRecord } from '../replica/replica-writes.js';
 import type { PolicyFact } from '../money/money-lock.js';
 import { terminationShown } from '../money/money-actions.js';
 import type { OverviewService } from '../overview/overview-service.js';
@@ -25,7 +27,7 @@ import { ServiceBreaker } from './service-breaker.js';
 
 export interface PolicyRepositoryDeps {
   readonly session: Pick<SessionService, 'status' | 'authorized'>;
-  readonly offline: OfflineService;
+  readonly replica: CurrentReplica;
   readonly overview: Pick<OverviewService, 'summary'>;
   /** Every fresh read of a policy may settle a money action whose outcome was unknown. */
   readonly observe: (cidrId: string, fact: PolicyFact) => void;
@@ -56,7 +58,7 @@ export class PolicyRepository {
 
   async capacityList(input: LocalCapacityQuery): Promise<CapacityWindow> {
     const query = LocalCapacityQuery.parse(input);
-    const local = await this.#deps.offline.queryCapacities(query);
+    const local = await this.#deps.replica.queryCapacities(query);
     const unreadable = local.unreadable ? { unreadable: local.unreadable } : {};
     if (local.fetchedAt && !local.unreadable) {
       // What the refresh could not keep is said once, with the first rows.
@@ -112,10 +114,10 @@ export class PolicyRepository {
         return { ...view, origin: live(this.#now()) };
       },
       async () => {
-        const cached = await this.#deps.offline.capacityView(cidrId);
+        const cached = await this.#deps.replica.read((replica) => readRecord(replica, 'capacityViews', cidrId));
         if (cached) return { ...cached.value, cidrId, extra: {}, origin: replica(cached.fetchedAt) };
         // Never opened: the list's record holds every group of the detail but its DR events.
-        const row = await this.#capacityRow(cidrId);
+        const row = await this.#deps.replica.read((replica) => capacityRow(replica, cidrId));
         return row ? { ...detailFromRow(row.policy), origin: replica(row.fetchedAt) } : null;
       },
     );
@@ -126,11 +128,11 @@ export class PolicyRepository {
       async () => {
         const read = await this.#deps.session.authorized((client, token) => client.read('linkedAccounts', { token }));
         const complete = completeAccounts(read);
-        if (complete) this.#keep(this.#deps.offline.rememberAccounts(complete));
+        if (complete) this.#keep(this.#deps.replica.write((replica) => writeKind(replica, 'accounts', complete)));
         return { ...read, origin: live(this.#now()) };
       },
       async () => {
-        const cached = await this.#deps.offline.accounts();
+        const cached = await this.#deps.replica.read(readAccounts);
         return cached ? { items: cached.value, skipped: [], origin: replica(cached.fetchedAt) } : null;
       },
     );
@@ -150,11 +152,11 @@ export class PolicyRepository {
           const parsed = CyberListItem.safeParse(item);
           return parsed.success ? [parsed.data] : [];
         });
-        if (whole.length > 0) this.#keep(this.#deps.offline.rememberCyberPage(customerId, whole));
+        if (whole.length > 0) this.#keep(this.#deps.replica.write((replica) => addCyberPage(replica, customerId, whole)));
         return { ...page, origin: live(this.#now()) };
       },
       async () => {
-        const cached = await this.#deps.offline.cyberList(customerId);
+        const cached = await this.#deps.replica.read((replica) => readCyberList(replica, customerId));
         return cached ? { ...queryCyberItems(cached.value, query), origin: replica(cached.fetchedAt) } : null;
       },
     );
@@ -168,7 +170,7 @@ export class PolicyRepository {
         return { ...view, origin: live(this.#now()) };
       },
       async () => {
-        const cached = await this.#deps.offline.cyberView(cidrId);
+        const cached = await this.#deps.replica.read((replica) => readRecord(replica, 'cyberViews', cidrId));
         return cached ? { ...cached.value, cidrId, extra: {}, origin: replica(cached.fetchedAt) } : null;
       },
     );
@@ -176,9 +178,9 @@ export class PolicyRepository {
 
   /** From the replica when it holds the list (well under a second at 100,000); else computed from the service. */
   async overview(): Promise<SourcedOverview> {
-    const fetchedAt = await this.#deps.offline.capacitiesFetchedAt();
+    const fetchedAt = await this.#deps.replica.read(capacitiesFetchedAt);
     if (fetchedAt) {
-      const summary = await this.#deps.offline.capacityOverview(new Date(this.#now()));
+      const summary = await this.#deps.replica.read((replica) => capacityOverview(replica, new Date(this.#now())));
       if (summary) return { ...summary, origin: replica(fetchedAt) };
     }
     if (this.#localOnly()) throw new AppFailure({ kind: 'not-found', message: 'The overview needs the local copy, and there is none yet on this computer.' });
@@ -192,7 +194,7 @@ export class PolicyRepository {
    * so every list and the overview show what the service now holds.
    */
   async afterCapacityAction(cidrId: string, answer?: CapacityPolicy): Promise<void> {
-    if (answer) await this.#deps.offline.upsertCapacity(answer).catch(this.#deps.report);
+    if (answer) await this.#upsert(answer).catch(this.#deps.report);
     // Awaited to the end: whatever the window reads next already shows it.
     await this.#describeLive(cidrId)
       .then((view) => this.#rememberCapacity(view))
@@ -223,22 +225,21 @@ export class PolicyRepository {
 
   async #rememberCyber(cidrId: string, view: CyberDetail): Promise<void> {
     const complete = completeCyberView(view);
-    if (complete) await this.#deps.offline.rememberCyberView(cidrId, complete);
+    if (complete) await this.#deps.replica.write((replica) => writeRecord(replica, 'cyberViews', cidrId, complete));
   }
 
   async #rememberCapacity(view: CapacityDetail): Promise<void> {
     // Only a view that read in full is kept: a partial one would hide what the copy knew.
     const complete = completeCapacityView(view);
     if (!complete) return;
-    await this.#deps.offline.rememberCapacityView(complete.policyDetails.cidrId, complete);
+    await this.#deps.replica.write((replica) => writeRecord(replica, 'capacityViews', complete.policyDetails.cidrId, complete));
     const policy = policyFromView(complete);
-    if (policy) await this.#deps.offline.upsertCapacity(policy);
+    if (policy) await this.#upsert(policy);
   }
 
-  async #capacityRow(cidrId: string): Promise<{ policy: CapacityRow; fetchedAt: string } | null> {
-    const window = await this.#deps.offline.queryCapacities({ text: cidrId, limit: 50 });
-    const policy = window.rows.find((row) => row.cidrId === cidrId);
-    return policy && window.fetchedAt ? { policy, fetchedAt: window.fetchedAt } : null;
+  /** Write-through of one policy into the replica's list (one row). */
+  async #upsert(policy: CapacityPolicy): Promise<void> {
+    await this.#deps.replica.write((replica) => upsertCapacity(replica, policy));
   }
 
   /**
@@ -295,7 +296,7 @@ export class PolicyRepository {
    * service, which says to sign in.)
    */
   #localOnly(): boolean {
-    return this.#deps.offline.reviewing;
+    return this.#deps.replica.reviewing;
   }
 
   #keep(work: Promise<void>): void {

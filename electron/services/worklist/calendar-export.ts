@@ -3,7 +3,8 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { toOffsetIso } from '../../../shared/format/dates.js';
 import { CalendarExportInput } from '../../../shared/ipc/worklist.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { CurrentReplica } from '../replica/current-replica.js';
+import { upcomingCapacities } from '../replica/replica-reads.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
 
 const DAY_MS = 86_400_000;
@@ -11,7 +12,7 @@ const DAY_MS = 86_400_000;
 const EVENT_MINUTES = 30;
 
 export interface CalendarExportDeps {
-  readonly offline: Pick<OfflineService, 'upcomingCapacities'>;
+  readonly replica: Pick<CurrentReplica, 'readWithHealth'>;
   readonly customerOf?: CustomerNamer;
   readonly now?: () => Date;
 }
@@ -28,12 +29,14 @@ export async function calendarOfMilestones(input: CalendarExportInput, deps: Cal
   const fromMs = (deps.now?.() ?? new Date()).getTime();
   const toMs = fromMs + horizonDays * DAY_MS;
   const customers = new Map<string, string | null>();
-  const { answer, unreadable } = await deps.offline.upcomingCapacities(fromMs, toMs, (upcoming) =>
-    upcoming.flatMap((policy) => {
-      const named = customerOf({ account: policy.account });
-      customers.set(policy.cidrId, named);
-      return customer === null || named === customer ? [policy.rid] : [];
-    }),
+  const { answer, unreadable } = await deps.replica.readWithHealth((replica) =>
+    upcomingCapacities(replica, fromMs, toMs, (upcoming) =>
+      upcoming.flatMap((policy) => {
+        const named = customerOf({ account: policy.account });
+        customers.set(policy.cidrId, named);
+        return customer === null || named === customer ? [policy.rid] : [];
+      }),
+    ),
   );
   if (unreadable || !answer) {
     throw new AppFailure({ kind: 'not-found', message: 'The calendar is made from the local copy, and there is no readable copy on this computer yet.' });

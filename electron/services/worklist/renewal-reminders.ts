@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ReminderDigest } from '../../../shared/ipc/reminders.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { CurrentReplica } from '../replica/current-replica.js';
+import { upcomingCapacities } from '../replica/replica-reads.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
 
@@ -75,7 +76,7 @@ export function reminderDigest(due: readonly DueReminder[]): ReminderDigest | nu
 const GivenReminder = z.object({ at: z.iso.datetime() });
 
 export interface RenewalRemindersDeps {
-  readonly offline: Pick<OfflineService, 'upcomingCapacities'>;
+  readonly replica: Pick<CurrentReplica, 'readWithHealth'>;
   readonly ownData: Pick<OwnDataService, 'records'>;
   /** The lead times set in Preferences (days); none is off. */
   readonly leadDays: () => readonly number[];
@@ -104,7 +105,7 @@ export class RenewalReminders {
     const leadDays = this.deps.leadDays();
     if (leadDays.length === 0) return null;
     const nowMs = this.deps.now().getTime();
-    const { answer } = await this.deps.offline.upcomingCapacities(nowMs, nowMs + Math.max(...leadDays) * DAY_MS, () => []);
+    const { answer } = await this.deps.replica.readWithHealth((replica) => upcomingCapacities(replica, nowMs, nowMs + Math.max(...leadDays) * DAY_MS, () => []));
     if (!answer) return null;
     const ledger = await this.deps.ownData.records('reminder', GivenReminder);
     const kept = await ledger.list();

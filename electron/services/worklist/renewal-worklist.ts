@@ -1,6 +1,7 @@
 import { WORKLIST_STATES, WorklistEntryInput, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { CurrentReplica } from '../replica/current-replica.js';
+import { upcomingCapacities } from '../replica/replica-reads.js';
 import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
 import type { WorklistStates } from './worklist-states.js';
@@ -8,7 +9,7 @@ import type { WorklistStates } from './worklist-states.js';
 const DAY_MS = 86_400_000;
 
 export interface RenewalWorklistDeps {
-  readonly offline: Pick<OfflineService, 'upcomingCapacities'>;
+  readonly replica: Pick<CurrentReplica, 'readWithHealth'>;
   readonly states: WorklistStates;
   readonly customerOf?: CustomerNamer;
   readonly now?: () => Date;
@@ -60,7 +61,7 @@ export class RenewalWorklist {
       return matching.slice(query.offset, query.offset + query.limit).map((row) => row.rid);
     };
 
-    const { answer, unreadable } = await this.#deps.offline.upcomingCapacities(fromMs, toMs, pick);
+    const { answer, unreadable } = await this.#deps.replica.readWithHealth((replica) => upcomingCapacities(replica, fromMs, toMs, pick));
     const base = { offset: query.offset, stateCounts, ...(unreadable ? { unreadable } : {}) };
     if (!answer) return { ...base, rows: [], total: 0, customers: [], origin: null };
     const page = matching.slice(query.offset, query.offset + query.limit);

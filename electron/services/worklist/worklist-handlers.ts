@@ -1,6 +1,6 @@
 import type { Channel } from '../../../shared/ipc/channels.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
-import type { OfflineService } from '../cache/offline-service.js';
+import type { CurrentReplica } from '../replica/current-replica.js';
 import { deliverFile, safeFileName, type SaveFileHost } from '../files/save-file.js';
 import { calendarOfMilestones } from './calendar-export.js';
 import type { CustomerNamer } from './customer-of.js';
@@ -13,7 +13,7 @@ export interface WorklistHandlerDeps {
   readonly worklist: Pick<RenewalWorklist, 'query' | 'setEntry'>;
   /** Renewal reminders from the local copy, each given once. */
   readonly reminders: Pick<RenewalReminders, 'take'>;
-  readonly offline: Pick<OfflineService, 'upcomingCapacities'>;
+  readonly replica: Pick<CurrentReplica, 'readWithHealth'>;
   /** The customer book's namer of a policy's account (customer-handlers.ts). */
   readonly customerOf: CustomerNamer;
   /** Where exports go: Electron's save dialog; absent in the browser host, whose page downloads them. */
@@ -23,13 +23,13 @@ export interface WorklistHandlerDeps {
 }
 
 /** The renewal worklist: its rows and the account manager's entries, the reminders, the calendar of launches and ends. */
-export function createWorklistHandlers({ worklist, reminders, offline, customerOf, saveFile, now }: WorklistHandlerDeps): Pick<Handlers, WorklistChannel> {
+export function createWorklistHandlers({ worklist, reminders, replica, customerOf, saveFile, now }: WorklistHandlerDeps): Pick<Handlers, WorklistChannel> {
   return {
     'worklist.query': (query) => worklist.query(query),
     'worklist.setEntry': (input) => worklist.setEntry(input),
     'reminders.take': () => reminders.take(),
     'worklist.exportCalendar': async (input) => {
-      const { content, events } = await calendarOfMilestones(input, { offline, customerOf, ...(now ? { now } : {}) });
+      const { content, events } = await calendarOfMilestones(input, { replica, customerOf, ...(now ? { now } : {}) });
       const name = safeFileName(`Launches and ends${input.customer ? ` ${input.customer}` : ''}`, 'ics');
       return deliverFile({ suggestedName: name, content, filter: { name: 'Calendar (iCalendar)', extensions: ['ics'] } }, events, saveFile);
     },

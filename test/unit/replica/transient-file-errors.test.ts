@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { cacheKeyService, PolicyCache } from '../../../electron/services/cache/policy-cache.js';
+import { replicaKeyService, Replica } from '../../../electron/services/replica/replica.js';
 import { NotificationLedger } from '../../../electron/services/desktop/notification-ledger.js';
 import { WindowStateStore } from '../../../electron/services/desktop/window-state-store.js';
 import { PreferencesStore } from '../../../electron/services/preferences/preferences-store.js';
@@ -21,6 +21,8 @@ import { readJsonFile, writeFileAtomic } from '../../../electron/services/settin
 import type { UnreadableFile } from '../../../shared/ipc/unreadable-files.js';
 import { FixedSecretStore } from '../../support/fixed-key-store.js';
 import { syntheticPolicies } from '../../support/synthetic-policies.js';
+import { readCapacities } from '../../../electron/services/replica/replica-reads.js';
+import { writeKind } from '../../../electron/services/replica/replica-writes.js';
 
 /** Paths (or folders) that answer with an error code, and for how many more calls (Infinity: until cleared). */
 const faults = vi.hoisted(() => new Map<string, { code: string; left: number }>());
@@ -92,14 +94,14 @@ describe('the offline copy', () => {
     const secrets = new FixedSecretStore();
     const owner = { profileId: 'sandbox', username: 'alex.morgan@example.com' };
     const rows = syntheticPolicies(120);
-    const writer = await PolicyCache.open({ dataDir, secrets, owner });
-    await writer.write('capacities', rows);
-    await writer.write('accounts', []);
+    const writer = await Replica.open({ dataDir, secrets, owner });
+    await writeKind(writer, 'capacities', rows);
+    await writeKind(writer, 'accounts', []);
     await writer.close();
     const before = (await readdir(writer.dir)).sort();
 
     // Another program holds the database locked (a backup tool, a second copy of the app): SQLITE_BUSY.
-    const key = Buffer.from((await secrets.get(cacheKeyService(owner.profileId), owner.username)) ?? '', 'base64');
+    const key = Buffer.from((await secrets.get(replicaKeyService(owner.profileId), owner.username)) ?? '', 'base64');
     const holder = new Database(join(writer.dir, 'replica.db'));
     holder.pragma(`cipher = 'sqlcipher'`);
     holder.pragma('legacy = 4');
@@ -107,8 +109,8 @@ describe('the offline copy', () => {
     holder.pragma('locking_mode = EXCLUSIVE');
     holder.exec('BEGIN EXCLUSIVE');
     try {
-      const reader = await PolicyCache.open({ dataDir, secrets, owner });
-      await expect(reader.readCapacities()).rejects.toThrow(/could not be read right now/);
+      const reader = await Replica.open({ dataDir, secrets, owner });
+      await expect(readCapacities(reader)).rejects.toThrow(/could not be read right now/);
       expect(reader.unreadable).toBeNull();
       expect(reader.discarded).toBe(0);
     } finally {
@@ -117,8 +119,8 @@ describe('the offline copy', () => {
     }
     expect((await readdir(writer.dir)).sort()).toEqual(before.filter((name) => name !== 'replica.db-shm'));
 
-    const later = await PolicyCache.open({ dataDir, secrets, owner });
-    expect((await later.readCapacities())?.value).toHaveLength(120);
+    const later = await Replica.open({ dataDir, secrets, owner });
+    expect((await readCapacities(later))?.value).toHaveLength(120);
     expect(later.unreadable).toBeNull();
     await later.close();
   }, 30_000);

@@ -1,29 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { CapacityRow } from '../../../shared/api/readers.js';
-import type { SkippedItem } from '../../../shared/api/tolerant.js';
-import type { ParsedLocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
-import { dictionary } from '../../../shared/records.js';
-import type { Logger } from '../logging/file-logger.js';
-import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument, type UpcomingCapacity } from '../replica/capacity-replica-db.js';
-import { CapacityReplica } from '../replica/capacity-replica.js';
-import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
+import type { UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
-import type { SecretStore } from '../secrets/secret-store.js';
-import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
+import type { Logger } from '../logging/file-logger.js';
 import { ownerFolder, type Owner } from '../platform/owner.js';
-import {
-  CACHE_KINDS,
-  CACHE_SCHEMAS,
-  RECORD_SCHEMAS,
-  type CacheEntry,
-  type CacheKind,
-  type CacheValue,
-  type RecordKind,
-  type RecordValue,
-} from './cache-kinds.js';
+import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { CapacityReplicaDb, verifyReplicaFile } from './capacity-replica-db.js';
+import { CapacityReplica } from './capacity-replica.js';
+import { transientFailure, unreadableReason } from './replica-failure.js';
 import {
   diskFingerprint,
   holdsCopy,
@@ -35,22 +21,19 @@ import {
   REPLICA_FILE,
   writeCopyFacts,
   writeUnreadableNote,
-} from './copy-facts.js';
+} from './replica-facts.js';
 
-export const CACHE_KEY_SERVICE_PREFIX = 'Capacity Desk cache';
-/** The id of the one record of linked accounts. */
-const ACCOUNTS_ID = 'all';
+/** The keychain service the replica keys are kept under (the word "cache" stays: keys already stored are found by it). */
+export const REPLICA_KEY_SERVICE_PREFIX = 'Capacity Desk cache';
 
-export function cacheKeyService(profileId: string): string {
-  return `${CACHE_KEY_SERVICE_PREFIX} (${profileId})`;
+export function replicaKeyService(profileId: string): string {
+  return `${REPLICA_KEY_SERVICE_PREFIX} (${profileId})`;
 }
 
-export type CacheOwner = Owner;
-
-export interface PolicyCacheOptions {
+export interface ReplicaOptions {
   readonly dataDir: string;
   readonly secrets: SecretStore;
-  readonly owner: CacheOwner;
+  readonly owner: Owner;
   /** Where a copy found unreadable is reported (one line, no contents, no secrets). */
   readonly logger?: Pick<Logger, 'warn'>;
   /** How long after opening a copy its pages are all read (not to compete with the first screen). */
@@ -59,19 +42,6 @@ export interface PolicyCacheOptions {
 
 /** A start's first screens come first; the check of every page follows them. */
 const VERIFY_DELAY_MS = 1_500;
-
-type Query = ParsedLocalCapacityQuery;
-
-/** One window of the capacity list as the replica answers it. */
-export interface CapacityAnswer {
-  readonly rows: CapacityRow[];
-  readonly total: number;
-  readonly fetchedAt: string;
-  /** True while search and sort are answered by SQL because the slim rows are still loading. */
-  readonly loading: boolean;
-  /** Items the refresh that wrote the list could not keep. */
-  readonly leftOut: SkippedItem[];
-}
 
 /**
  * The local replica of one user of one profile: one encrypted SQLite database
@@ -83,13 +53,19 @@ export interface CapacityAnswer {
  * A copy that cannot be read (key gone, a page failing authentication, a file
  * cut short or written by another version) is reported once, never served,
  * and replaced by the next sync.
+ *
+ * This module holds the key, the opening, the check of every page, the health
+ * state (unreadable, epoch) and the two doors every access goes through:
+ * `reading` and `writing`. What is read and written through them is in
+ * replica-reads.ts and replica-writes.ts; whose replica is open, in
+ * current-replica.ts.
  */
-export class PolicyCache {
-  readonly owner: CacheOwner;
+export class Replica {
+  readonly owner: Owner;
   readonly dir: string;
   /** False when there is no keychain: the database is in memory only. */
   readonly persistent: boolean;
-  /** Copies found unreadable (and removed) since this cache was opened. */
+  /** Copies found unreadable (and removed) since this replica was opened. */
   discarded = 0;
   /**
    * Bumped whenever what is held in memory stops being trusted (the copy was
@@ -101,7 +77,7 @@ export class PolicyCache {
   readonly #file: string | null;
   readonly #logger: Pick<Logger, 'warn'> | undefined;
   readonly #verifyDelayMs: number;
-  #replica: CapacityReplica | null = null;
+  #open: CapacityReplica | null = null;
   #unreadable: UnreadableCopy | null = null;
   /** The one report of the current unreadable copy, so parallel readers log it once. */
   #declaring: Promise<void> | null = null;
@@ -114,33 +90,34 @@ export class PolicyCache {
   /** The background read of every page of a file just opened. */
   #verifying: Promise<void> = Promise.resolve();
 
-  private constructor(options: PolicyCacheOptions, key: Buffer | null) {
+  private constructor(options: ReplicaOptions, key: Buffer | null) {
     this.owner = options.owner;
+    // The folder keeps the name versions before the replica gave it, so copies already on disk are found.
     this.dir = join(options.dataDir, 'cache', ownerFolder(options.owner));
     this.persistent = key !== null;
     this.#key = key;
     this.#file = key ? join(this.dir, REPLICA_FILE) : null;
     this.#logger = options.logger;
     this.#verifyDelayMs = options.verifyDelayMs ?? VERIFY_DELAY_MS;
-    if (!key) this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
+    if (!key) this.#open = new CapacityReplica(CapacityReplicaDb.inMemory());
   }
 
-  static async open(options: PolicyCacheOptions): Promise<PolicyCache> {
-    const service = cacheKeyService(options.owner.profileId);
+  static async open(options: ReplicaOptions): Promise<Replica> {
+    const service = replicaKeyService(options.owner.profileId);
     const key = await readDatabaseKey(options.secrets, service, options.owner.username);
     // No keychain, or it failed while answering (locked, Secret Service gone): "no key" then means
     // "unknown", and the copy on disk is still good for the next run. Leave it alone.
-    if (key === 'memory') return new PolicyCache(options, null);
+    if (key === 'memory') return new Replica(options, null);
     if (!key) {
       const fresh = await createDatabaseKey(options.secrets, service, options.owner.username);
-      if (fresh === 'memory') return new PolicyCache(options, null);
-      const created = new PolicyCache(options, fresh);
+      if (fresh === 'memory') return new Replica(options, null);
+      const created = new Replica(options, fresh);
       created.#unreadable = await readUnreadableNote(created.dir);
       // A copy whose key is gone can never be read again: the user is told, then it is replaced.
       if (await holdsCopy(created.dir)) await created.#declareUnreadable('key-missing');
       return created;
     }
-    const opened = new PolicyCache(options, key);
+    const opened = new Replica(options, key);
     opened.#unreadable = await readUnreadableNote(opened.dir);
     await removeTornTemps(opened.dir);
     // The encrypted files of the version before the database are not migrated: see docs/local-first.md.
@@ -189,180 +166,18 @@ export class PolicyCache {
     await this.#verifying;
   }
 
-  async read<K extends CacheKind>(kind: K): Promise<CacheEntry<K> | null> {
-    if (kind === 'capacities') return (await this.readCapacities()) as CacheEntry<K> | null;
-    return this.#reading((replica) => {
-      const db = replica.db;
-      const fetchedAt = db.meta(`${kind}.fetchedAt`);
-      if (!fetchedAt) return null;
-      const docs = db.documents(kind);
-      const raw =
-        kind === 'accounts'
-          ? docs.length === 1 ? JSON.parse((docs[0] as StoredDocument).body) : undefined
-          : dictionary(docs.map((doc) => [doc.id, { fetchedAt: doc.fetchedAt, value: JSON.parse(doc.body) as unknown }] as const));
-      const parsed = CACHE_SCHEMAS[kind].safeParse(raw);
-      if (!parsed.success) return incompatible;
-      return { fetchedAt, value: parsed.data as CacheValue<K> };
-    });
-  }
-
-  /** The whole capacity list, as stored (newest first after a sync). Views use queryCapacities instead. */
-  async readCapacities(): Promise<CacheEntry<'capacities'> | null> {
-    return this.#reading((replica) => {
-      const fetchedAt = replica.fetchedAt;
-      return fetchedAt ? { fetchedAt, value: replica.db.allBodies() } : null;
-    });
-  }
-
-  /** One record of a kind kept per id, with when it was fetched; null when not kept. */
-  async readRecord<K extends RecordKind>(kind: K, id: string): Promise<{ fetchedAt: string; value: RecordValue<K> } | null> {
-    return this.#reading((replica) => {
-      const doc = replica.db.document(kind, id);
-      if (!doc) return null;
-      const value: unknown = JSON.parse(doc.body);
-      // Checked against this version's shape, then handed back as written (a view may carry more than the shape names).
-      return RECORD_SCHEMAS[kind].safeParse(value).success ? { fetchedAt: doc.fetchedAt, value: value as RecordValue<K> } : incompatible;
-    });
-  }
-
-  /** The ids kept of a kind (the details a sync refreshes, the customers whose DR lists it reads again). */
-  async recordIds(kind: RecordKind): Promise<string[]> {
-    return (await this.#reading((replica) => replica.db.documentIds(kind))) ?? [];
-  }
-
-  /** Adds or replaces one record; the other records of the kind are not rewritten. */
-  async writeRecord<K extends RecordKind>(kind: K, id: string, value: RecordValue<K>, fetchedAt: Date = new Date()): Promise<void> {
-    const body = JSON.stringify(value);
-    await this.#write((replica) => replica.db.putDocument(kind, { id, fetchedAt: fetchedAt.toISOString(), body }));
-  }
-
   /**
-   * The activity entries (JSON) versions before own data kept in this copy,
-   * for their one move into own data; empty when there are none or the copy
-   * cannot be read (then they are gone with it).
+   * Called inside the write of a full refresh of the capacity list, after its
+   * commit: the plain facts follow it, and a fresh list replaces whatever was
+   * found unreadable before.
    */
-  async legacyActivity(): Promise<string[]> {
-    return (await this.#reading((replica) => replica.db.legacyActivity())) ?? [];
-  }
-
-  /** A window of the capacity list, searched and sorted; null when there is no list. */
-  async queryCapacities(query: Query): Promise<CapacityAnswer | null> {
-    return this.#reading((replica) => {
-      const fetchedAt = replica.fetchedAt;
-      if (!fetchedAt) return null;
-      const loading = !replica.loaded;
-      // Its failure is met again (and reported) by the next read; nothing waits for it here.
-      if (loading) void this.#loadInBackground(replica).catch(() => undefined);
-      return { ...replica.query(query), fetchedAt, loading, leftOut: replica.db.leftOut };
-    });
-  }
-
-  async capacityCount(): Promise<number> {
-    return (await this.#reading((replica) => (replica.fetchedAt ? replica.count : 0))) ?? 0;
-  }
-
-  async capacitiesFetchedAt(): Promise<string | null> {
-    return this.#reading((replica) => replica.fetchedAt);
-  }
-
-  /**
-   * The policies launching or ending in (fromMs, toMs] and the whole records of
-   * those `pick` chooses, in one read (so both come from the same copy); null
-   * when there is no list.
-   */
-  async upcomingCapacities(
-    fromMs: number,
-    toMs: number,
-    pick: (upcoming: readonly UpcomingCapacity[]) => readonly number[],
-  ): Promise<{ fetchedAt: string; upcoming: UpcomingCapacity[]; picked: CapacityRow[] } | null> {
-    return this.#reading((replica) => {
-      const fetchedAt = replica.fetchedAt;
-      if (!fetchedAt) return null;
-      const upcoming = replica.db.upcoming(fromMs, toMs);
-      return { fetchedAt, upcoming, picked: replica.db.bodies(pick(upcoming)) };
-    });
-  }
-
-  /** The overview's figures, counted by the database (the slim rows are not waited for); null when there is no list. */
-  async capacityOverview(asOf: Date) {
-    const replica = await this.#readable();
-    if (!replica) return null;
-    return this.#reading((current) => (current === replica && current.fetchedAt ? current.overview(asOf) : null));
-  }
-
-  /** Each account's active policies, spend and savings, for the overview by customer; null when the copy holds no list. */
-  async capacityTotalsByAccount() {
-    const replica = await this.#readable();
-    if (!replica) return null;
-    await this.#loadInBackground(replica);
-    return this.#reading((current) => (current === replica && current.fetchedAt ? current.totalsByAccount() : null));
-  }
-
-  /**
-   * Write-through of one policy the service just answered with: one row, into
-   * a copy that holds the list (a copy not yet synced stays empty: its age would
-   * lie). Returns whether it was written.
-   */
-  async upsertCapacity(policy: CapacityPolicy): Promise<boolean> {
-    let written = false;
-    await this.#write((replica) => {
-      if (!replica.fetchedAt) return;
-      replica.upsert(policy);
-      written = true;
-    }, false);
-    return written;
-  }
-
-  /** Loads the slim rows of the list in the background, so search and sort answer from memory. */
-  async warm(): Promise<void> {
-    const replica = await this.#readable();
-    if (replica) await this.#loadInBackground(replica);
-  }
-
-  /**
-   * A full refresh of the capacity list in a single commit, with the items it
-   * could not keep (no id), so every view can say what was left out.
-   */
-  async writeCapacities(rows: readonly CapacityRow[], fetchedAt: Date = new Date(), leftOut: readonly SkippedItem[] = []): Promise<void> {
-    const at = fetchedAt.toISOString();
-    await this.#write(async (replica) => {
-      await replica.replaceAll(rows, at, leftOut);
-      if (!this.#file) return;
-      // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
-      await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities: rows.length });
-      // A fresh copy of the list replaces whatever was found unreadable before.
-      await removeUnreadableNote(this.dir);
-      this.#unreadable = null;
-      this.#declaring = null;
-    });
-  }
-
-  /** Replaces one kind in a single commit. */
-  async write<K extends CacheKind>(kind: K, value: CacheValue<K>, fetchedAt: Date = new Date()): Promise<void> {
-    if (kind === 'capacities') return this.writeCapacities(value as CacheValue<'capacities'>, fetchedAt);
-    const at = fetchedAt.toISOString();
-    const documents: StoredDocument[] =
-      kind === 'accounts'
-        ? [{ id: ACCOUNTS_ID, fetchedAt: at, body: JSON.stringify(value) }]
-        : Object.entries(value as Record<string, { fetchedAt: string; value: unknown }>).map(([id, entry]) => ({
-            id,
-            fetchedAt: entry.fetchedAt,
-            body: JSON.stringify(entry.value),
-          }));
-    await this.#write((replica) => replica.db.replaceDocuments(kind, documents, at));
-  }
-
-  /** Which kinds are cached, and when each was fetched. */
-  async summary(): Promise<Partial<Record<CacheKind, string>>> {
-    const answer = await this.#reading((replica) => {
-      const result: Partial<Record<CacheKind, string>> = {};
-      for (const kind of CACHE_KINDS) {
-        const at = replica.db.meta(`${kind}.fetchedAt`);
-        if (at) result[kind] = at;
-      }
-      return result;
-    });
-    return answer ?? {};
+  async freshListWritten(capacities: number): Promise<void> {
+    if (!this.#file) return;
+    // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
+    await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities });
+    await removeUnreadableNote(this.dir);
+    this.#unreadable = null;
+    this.#declaring = null;
   }
 
   async wipe(): Promise<void> {
@@ -372,8 +187,8 @@ export class PolicyCache {
     this.epoch += 1;
     if (this.#file) await rm(this.dir, { recursive: true, force: true });
     else {
-      this.#replica?.close();
-      this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
+      this.#open?.close();
+      this.#open = new CapacityReplica(CapacityReplicaDb.inMemory());
     }
     // Wiped by the user's choice: there is nothing left to report either.
     this.#unreadable = null;
@@ -384,20 +199,20 @@ export class PolicyCache {
   async close(): Promise<void> {
     await this.#queue.catch(() => undefined);
     this.epoch += 1;
-    const replica = this.#replica;
-    this.#replica = null;
+    const replica = this.#open;
+    this.#open = null;
     replica?.close();
   }
 
   /** The open replica for a read: opened from disk if need be; in memory, after a full refresh under way. */
-  async #readable(): Promise<CapacityReplica | null> {
+  async opened(): Promise<CapacityReplica | null> {
     if (!this.#file) {
       // One connection in memory: a refresh's rows are visible to it before they commit.
-      while (this.#replica?.db.writing) await this.#queue.catch(() => undefined);
-      return this.#replica;
+      while (this.#open?.db.writing) await this.#queue.catch(() => undefined);
+      return this.#open;
     }
-    if (!this.#replica) await this.#openExisting();
-    return this.#replica;
+    if (!this.#open) await this.#openExisting();
+    return this.#open;
   }
 
   /**
@@ -405,8 +220,8 @@ export class PolicyCache {
    * authenticates each one) or a file of another version declares the copy
    * unreadable and answers null; so does one whose epoch moved on meanwhile.
    */
-  async #reading<T>(use: (replica: CapacityReplica) => T | typeof incompatible): Promise<T | null> {
-    const replica = await this.#readable();
+  async reading<T>(use: (replica: CapacityReplica) => T | typeof incompatible): Promise<T | null> {
+    const replica = await this.opened();
     if (!replica) return null;
     const epoch = this.epoch;
     let answer: T | typeof incompatible;
@@ -421,7 +236,7 @@ export class PolicyCache {
       await this.#declareUnreadable('incompatible');
       return null;
     }
-    if (epoch !== this.epoch || replica !== this.#replica) return null;
+    if (epoch !== this.epoch || replica !== this.#open) return null;
     if (this.#file && this.#seen === null && this.#pendingWrites === 0) await this.#noteDiskState(epoch);
     return answer;
   }
@@ -431,7 +246,7 @@ export class PolicyCache {
    * is declared unreadable and the write is done again on a fresh database
    * (`retry`), so a sync replaces a damaged copy.
    */
-  #write(use: (replica: CapacityReplica) => void | Promise<void>, retry = true): Promise<void> {
+  writing(use: (replica: CapacityReplica) => void | Promise<void>, retry = true): Promise<void> {
     this.#pendingWrites += 1;
     const run = async () => {
       for (let attempt = 0; ; attempt += 1) {
@@ -455,32 +270,32 @@ export class PolicyCache {
   }
 
   async #writable(): Promise<CapacityReplica> {
-    if (this.#replica) return this.#replica;
+    if (this.#open) return this.#open;
     const file = this.#file;
     const key = this.#key;
     if (!file || !key) {
-      this.#replica = new CapacityReplica(CapacityReplicaDb.inMemory());
-      return this.#replica;
+      this.#open = new CapacityReplica(CapacityReplicaDb.inMemory());
+      return this.#open;
     }
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
-    return this.#replica;
+    this.#open = new CapacityReplica(CapacityReplicaDb.open(file, key));
+    return this.#open;
   }
 
   /** Opens the file on disk, if there is one, and reads all its pages in the background after `delayMs`. */
   async #openExisting(delayMs = this.#verifyDelayMs): Promise<void> {
-    if (!this.#file || !this.#key || this.#replica || !existsSync(this.#file)) return;
+    if (!this.#file || !this.#key || this.#open || !existsSync(this.#file)) return;
     const file = this.#file;
     const key = this.#key;
     try {
-      this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      this.#open = new CapacityReplica(CapacityReplicaDb.open(file, key));
     } catch (error) {
       await this.#failed(error);
       return;
     }
     const epoch = this.epoch;
-    const opened = this.#replica;
-    const stale = () => epoch !== this.epoch || opened !== this.#replica;
+    const opened = this.#open;
+    const stale = () => epoch !== this.epoch || opened !== this.#open;
     this.#verifying = delay(delayMs)
       .then(() => (stale() ? undefined : verifyReplicaFile(file, key, stale)))
       .catch((error: unknown) => (epoch === this.epoch ? this.#failed(error) : undefined))
@@ -488,8 +303,15 @@ export class PolicyCache {
       .catch(() => undefined);
   }
 
-  #loadInBackground(replica: CapacityReplica): Promise<void> {
-    return replica.loadInBackground().catch((error: unknown) => (replica === this.#replica ? this.#failed(error) : undefined));
+  /** Loads the slim rows of the list in the background, so search and sort answer from memory. */
+  async warm(): Promise<void> {
+    const open = await this.opened();
+    if (open) await this.loadRows(open);
+  }
+
+  /** Loads the slim rows of the list in the background; a failure is met as any read's (the copy may be declared unreadable). */
+  loadRows(replica: CapacityReplica): Promise<void> {
+    return replica.loadInBackground().catch((error: unknown) => (replica === this.#open ? this.#failed(error) : undefined));
   }
 
   /** An error of a read or write: the copy is declared unreadable when it says the file cannot be trusted; anything else is thrown on. */
@@ -557,8 +379,8 @@ export class PolicyCache {
   }
 
   #closeReplica(): void {
-    const replica = this.#replica;
-    this.#replica = this.#file ? null : replica;
+    const replica = this.#open;
+    this.#open = this.#file ? null : replica;
     if (this.#file && replica) replica.close();
   }
 
@@ -583,4 +405,4 @@ function delay(ms: number): Promise<void> {
 }
 
 /** What a read answers when the stored value is not in this version's shape. */
-const incompatible = Symbol('incompatible');
+export const incompatible = Symbol('incompatible');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BackgroundSync } from '../../../electron/services/cache/background-sync.js';
+import { BackgroundRefresh } from '../../../electron/services/replica/background-refresh.js';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 function setup(options: { minutes: number; signedIn?: boolean; lastFetchedAt?: string | null; now: number; fails?: boolean }) {
   let syncs = 0;
-  const background = new BackgroundSync({
+  const background = new BackgroundRefresh({
     intervalMinutes: () => options.minutes,
     signedIn: () => options.signedIn ?? true,
     lastFetchedAt: async () => options.lastFetchedAt ?? null,
@@ -19,7 +19,7 @@ function setup(options: { minutes: number; signedIn?: boolean; lastFetchedAt?: s
   return { background, syncs: () => syncs };
 }
 
-describe('BackgroundSync', () => {
+describe('BackgroundRefresh', () => {
   const t0 = Date.parse('2026-11-22T10:00:00Z');
 
   it('refreshes a copy older than the chosen interval, and only then', async () => {

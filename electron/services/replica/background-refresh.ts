@@ -1,10 +1,10 @@
 import type { Logger } from '../logging/file-logger.js';
 
-export interface BackgroundSyncDeps {
+export interface BackgroundRefreshDeps {
   /** Minutes between refreshes; 0 refreshes at sign-in only. */
   readonly intervalMinutes: () => number;
   readonly signedIn: () => boolean;
-  /** When the offline copy was last fetched (ISO), or null when there is none. */
+  /** When the replica's list was last fetched (ISO), or null when there is none. */
   readonly lastFetchedAt: () => Promise<string | null>;
   readonly sync: () => Promise<unknown>;
   readonly logger: Logger;
@@ -19,13 +19,13 @@ export interface BackgroundSyncDeps {
  * the interval chosen in Preferences (it looks every minute whether the copy
  * is older than that). One at a time, never while another sync runs.
  */
-export class BackgroundSync {
+export class BackgroundRefresh {
   #timer: ReturnType<typeof setInterval> | null = null;
   #running = false;
   #stopped = false;
   readonly #now: () => number;
 
-  constructor(private readonly deps: BackgroundSyncDeps) {
+  constructor(private readonly deps: BackgroundRefreshDeps) {
     this.#now = deps.now ?? Date.now;
   }
 

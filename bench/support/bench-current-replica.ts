@@ -1,4 +1,4 @@
-import { OfflineService } from '../../electron/services/cache/offline-service.js';
+import { CurrentReplica } from '../../electron/services/replica/current-replica.js';
 import { AppEvents } from '../../electron/services/events.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 
@@ -6,8 +6,8 @@ import type { SecretStore } from '../../electron/services/secrets/secret-store.j
 export const BENCH_OWNER = { profileId: 'bench', username: 'bench@example.com' } as const;
 
 /** The offline service over a data folder as the app builds it, for that owner. */
-export function benchOfflineService(dataDir: string, secrets: SecretStore): OfflineService {
-  return new OfflineService({
+export function benchCurrentReplica(dataDir: string, secrets: SecretStore): CurrentReplica {
+  return new CurrentReplica({
     dataDir,
     secrets,
     session: {

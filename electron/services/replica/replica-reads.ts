@@ -1,0 +1,174 @@
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
+import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
+import { dictionary } from '../../../shared/records.js';
+import type { StoredDocument, UpcomingCapacity } from './capacity-replica-db.js';
+import { incompatible, type Replica } from './replica.js';
+import {
+  REPLICA_KINDS,
+  REPLICA_SCHEMAS,
+  RECORD_SCHEMAS,
+  type ReplicaEntry,
+  type ReplicaKind,
+  type ReplicaValue,
+  type RecordKind,
+  type RecordValue,
+} from './replica-kinds.js';
+
+/**
+ * What the app reads from one replica, each through its `reading` door (so a
+ * damaged page or a moved epoch answers null, never a stale row). Which
+ * replica, and whether it was verified first, is the caller's: see
+ * CurrentReplica.read.
+ */
+
+/** One window of the capacity list as the replica answers it. */
+export interface CapacityAnswer {
+  readonly rows: CapacityRow[];
+  readonly total: number;
+  readonly fetchedAt: string;
+  /** True while search and sort are answered by SQL because the slim rows are still loading. */
+  readonly loading: boolean;
+  /** Items the refresh that wrote the list could not keep. */
+  readonly leftOut: SkippedItem[];
+}
+
+/** A whole kind, with when it was fetched; null when it is not kept. */
+export async function readKind<K extends ReplicaKind>(replica: Replica, kind: K): Promise<ReplicaEntry<K> | null> {
+  if (kind === 'capacities') return (await readCapacities(replica)) as ReplicaEntry<K> | null;
+  return replica.reading((open) => {
+    const db = open.db;
+    const fetchedAt = db.meta(`${kind}.fetchedAt`);
+    if (!fetchedAt) return null;
+    const docs = db.documents(kind);
+    const raw =
+      kind === 'accounts'
+        ? docs.length === 1 ? JSON.parse((docs[0] as StoredDocument).body) : undefined
+        : dictionary(docs.map((doc) => [doc.id, { fetchedAt: doc.fetchedAt, value: JSON.parse(doc.body) as unknown }] as const));
+    const parsed = REPLICA_SCHEMAS[kind].safeParse(raw);
+    if (!parsed.success) return incompatible;
+    return { fetchedAt, value: parsed.data as ReplicaValue<K> };
+  });
+}
+
+/** The whole capacity list, as stored (newest first after a sync). Views use capacityWindow instead. */
+export function readCapacities(replica: Replica): Promise<ReplicaEntry<'capacities'> | null> {
+  return replica.reading((open) => {
+    const fetchedAt = open.fetchedAt;
+    return fetchedAt ? { fetchedAt, value: open.db.allBodies() } : null;
+  });
+}
+
+/** The linked accounts, with when they were fetched; null when not kept. */
+export function readAccounts(replica: Replica): Promise<ReplicaEntry<'accounts'> | null> {
+  return readKind(replica, 'accounts');
+}
+
+/** One record of a kind kept per id (a policy's cidrId, a customer's id), with when it was fetched; null when not kept. */
+export function readRecord<K extends RecordKind>(replica: Replica, kind: K, id: string): Promise<{ fetchedAt: string; value: RecordValue<K> } | null> {
+  return replica.reading((open) => {
+    const doc = open.db.document(kind, id);
+    if (!doc) return null;
+    const value: unknown = JSON.parse(doc.body);
+    // Checked against this version's shape, then handed back as written (a view may carry more than the shape names).
+    return RECORD_SCHEMAS[kind].safeParse(value).success ? { fetchedAt: doc.fetchedAt, value: value as RecordValue<K> } : incompatible;
+  });
+}
+
+/** A customer's DR list as kept (customer ids are kept upper case, as the service compares them). */
+export function readCyberList(replica: Replica, customerId: string) {
+  return readRecord(replica, 'cyberLists', customerId.toUpperCase());
+}
+
+/** The ids kept of a kind (the details a sync refreshes, the customers whose DR lists it reads again). */
+export async function recordIds(replica: Replica, kind: RecordKind): Promise<string[]> {
+  return (await replica.reading((open) => open.db.documentIds(kind))) ?? [];
+}
+
+/** One policy's row of the list, looked up by its cidrId; null when the list does not hold it. */
+export function capacityRow(replica: Replica, cidrId: string): Promise<{ policy: CapacityRow; fetchedAt: string } | null> {
+  return replica.reading((open) => {
+    const fetchedAt = open.fetchedAt;
+    const slim = fetchedAt ? open.db.slimRow(cidrId) : null;
+    const policy = slim ? open.db.bodies([slim.rid])[0] : undefined;
+    return policy && fetchedAt ? { policy, fetchedAt } : null;
+  });
+}
+
+/**
+ * The activity entries (JSON) versions before own data kept in this copy,
+ * for their one move into own data; empty when there are none or the copy
+ * cannot be read (then they are gone with it).
+ */
+export async function legacyActivity(replica: Replica): Promise<string[]> {
+  return (await replica.reading((open) => open.db.legacyActivity())) ?? [];
+}
+
+/** A window of the capacity list, searched and sorted; null when there is no list. */
+export function capacityWindow(replica: Replica, query: ParsedLocalCapacityQuery): Promise<CapacityAnswer | null> {
+  return replica.reading((open) => {
+    const fetchedAt = open.fetchedAt;
+    if (!fetchedAt) return null;
+    const loading = !open.loaded;
+    // Its failure is met again (and reported) by the next read; nothing waits for it here.
+    if (loading) void replica.loadRows(open).catch(() => undefined);
+    return { ...open.query(query), fetchedAt, loading, leftOut: open.db.leftOut };
+  });
+}
+
+/** Policies in the list (0 when there is none, or it cannot be read). */
+export async function capacityCount(replica: Replica): Promise<number> {
+  return (await replica.reading((open) => (open.fetchedAt ? open.count : 0))) ?? 0;
+}
+
+/** When the list was fetched; null when there is none (or it cannot be read). */
+export function capacitiesFetchedAt(replica: Replica): Promise<string | null> {
+  return replica.reading((open) => open.fetchedAt);
+}
+
+/**
+ * The policies launching or ending in (fromMs, toMs] and the whole records of
+ * those `pick` chooses, in one read (so both come from the same copy); null
+ * when there is no list.
+ */
+export function upcomingCapacities(
+  replica: Replica,
+  fromMs: number,
+  toMs: number,
+  pick: (upcoming: readonly UpcomingCapacity[]) => readonly number[],
+): Promise<{ fetchedAt: string; upcoming: UpcomingCapacity[]; picked: CapacityRow[] } | null> {
+  return replica.reading((open) => {
+    const fetchedAt = open.fetchedAt;
+    if (!fetchedAt) return null;
+    const upcoming = open.db.upcoming(fromMs, toMs);
+    return { fetchedAt, upcoming, picked: open.db.bodies(pick(upcoming)) };
+  });
+}
+
+/** The overview's figures, counted by the database (the slim rows are not waited for); null when there is no list. */
+export async function capacityOverview(replica: Replica, asOf: Date) {
+  const opened = await replica.opened();
+  if (!opened) return null;
+  return replica.reading((open) => (open === opened && open.fetchedAt ? open.overview(asOf) : null));
+}
+
+/** Each account's active policies, spend and savings, for the overview by customer; null when the list is not kept. */
+export async function capacityTotalsByAccount(replica: Replica) {
+  const opened = await replica.opened();
+  if (!opened) return null;
+  await replica.loadRows(opened);
+  return replica.reading((open) => (open === opened && open.fetchedAt ? open.totalsByAccount() : null));
+}
+
+/** Which kinds are kept, and when each was fetched. */
+export async function fetchedAtByKind(replica: Replica): Promise<Partial<Record<ReplicaKind, string>>> {
+  const answer = await replica.reading((open) => {
+    const result: Partial<Record<ReplicaKind, string>> = {};
+    for (const kind of REPLICA_KINDS) {
+      const at = open.db.meta(`${kind}.fetchedAt`);
+      if (at) result[kind] = at;
+    }
+    return result;
+  });
+  return answer ?? {};
+}

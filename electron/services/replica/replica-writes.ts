@@ -1,0 +1,74 @@
+import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { CyberListItem } from '../../../shared/api/cyber.js';
+import type { SkippedItem } from '../../../shared/api/tolerant.js';
+import type { StoredDocument } from './capacity-replica-db.js';
+import type { Replica } from './replica.js';
+import { readCyberList } from './replica-reads.js';
+import { ACCOUNTS_ID, type RecordKind, type RecordValue, type ReplicaKind, type ReplicaValue } from './replica-kinds.js';
+
+/**
+ * What the app writes to one replica, each through its `writing` door (one
+ * writer at a time; a copy found damaged while writing is replaced).
+ */
+
+/** Adds or replaces one record (a detail read online, say); the other records of the kind are not rewritten. */
+export async function writeRecord<K extends RecordKind>(replica: Replica, kind: K, id: string, value: RecordValue<K>, fetchedAt: Date = new Date()): Promise<void> {
+  const body = JSON.stringify(value);
+  await replica.writing((open) => open.db.putDocument(kind, { id, fetchedAt: fetchedAt.toISOString(), body }));
+}
+
+/**
+ * Write-through of a page of a customer's DR list read online: its policies
+ * join the ones kept for that customer (a page is not the whole list, so
+ * nothing kept is dropped), so the list opened a minute ago is there offline.
+ */
+export async function addCyberPage(replica: Replica, customerId: string, items: readonly CyberListItem[]): Promise<void> {
+  const kept = (await readCyberList(replica, customerId))?.value ?? [];
+  const byCidrId = new Map(kept.map((item) => [item.cidrId, item]));
+  for (const item of items) byCidrId.set(item.cidrId, item);
+  await writeRecord(replica, 'cyberLists', customerId.toUpperCase(), [...byCidrId.values()]);
+}
+
+/**
+ * Write-through of one policy the service just answered with: one row, into
+ * a copy that holds the list (a copy not yet synced stays empty: its age would
+ * lie). The copy is checked against the disk first. Returns whether it was written.
+ */
+export async function upsertCapacity(replica: Replica, policy: CapacityPolicy): Promise<boolean> {
+  await replica.revalidate();
+  let written = false;
+  await replica.writing((open) => {
+    if (!open.fetchedAt) return;
+    open.upsert(policy);
+    written = true;
+  }, false);
+  return written;
+}
+
+/**
+ * A full refresh of the capacity list in a single commit, with the items it
+ * could not keep (no id), so every view can say what was left out.
+ */
+export async function writeCapacities(replica: Replica, rows: readonly CapacityRow[], fetchedAt: Date = new Date(), leftOut: readonly SkippedItem[] = []): Promise<void> {
+  const at = fetchedAt.toISOString();
+  await replica.writing(async (open) => {
+    await open.replaceAll(rows, at, leftOut);
+    await replica.freshListWritten(rows.length);
+  });
+}
+
+/** Replaces one kind in a single commit. */
+export async function writeKind<K extends ReplicaKind>(replica: Replica, kind: K, value: ReplicaValue<K>, fetchedAt: Date = new Date()): Promise<void> {
+  if (kind === 'capacities') return writeCapacities(replica, value as ReplicaValue<'capacities'>, fetchedAt);
+  const at = fetchedAt.toISOString();
+  const documents: StoredDocument[] =
+    kind === 'accounts'
+      ? [{ id: ACCOUNTS_ID, fetchedAt: at, body: JSON.stringify(value) }]
+      : Object.entries(value as Record<string, { fetchedAt: string; value: unknown }>).map(([id, entry]) => ({
+          id,
+          fetchedAt: entry.fetchedAt,
+          body: JSON.stringify(entry.value),
+        }));
+  await replica.writing((open) => open.db.replaceDocuments(kind, documents, at));
+}
