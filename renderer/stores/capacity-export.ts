@@ -27,15 +27,17 @@ export type CollectRowsResult = { ok: true; rows: CapacityRow[]; capped: boolean
 
 /**
  * Every row of the capacity list as it is shown (status, search and sort
- * applied), in windows, up to EXPORT_MAX_ROWS (`capped` says there were more).
+ * applied), or those from `start` to `end` (exclusive), in windows, up to
+ * EXPORT_MAX_ROWS (`capped` says there were more).
  */
-export async function collectCapacityRows(list: CapacityListQuery): Promise<CollectRowsResult> {
+export async function collectCapacityRows(list: CapacityListQuery, start = 0, end = Number.POSITIVE_INFINITY): Promise<CollectRowsResult> {
   const rows: CapacityRow[] = [];
-  let more = false;
-  for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += WINDOW) {
+  const last = Math.min(end, start + EXPORT_MAX_ROWS);
+  let total = 0;
+  for (let offset = start; offset < last; offset += WINDOW) {
     const result = await api.capacity.list({
       offset,
-      limit: WINDOW,
+      limit: Math.min(WINDOW, last - offset),
       text: list.text,
       sortBy: list.sortBy,
       sortOrder: list.sortOrder,
@@ -45,12 +47,13 @@ export async function collectCapacityRows(list: CapacityListQuery): Promise<Coll
     });
     if (!result.ok) return { ok: false, error: result.error };
     rows.push(...result.value.rows);
-    more = result.value.offset + result.value.rows.length < result.value.total;
-    if (result.value.rows.length === 0 || !more) break;
+    total = result.value.total;
+    const reached = result.value.offset + result.value.rows.length;
+    if (result.value.rows.length === 0 || reached >= Math.min(total, last)) break;
     // The service's pages are smaller than a window: go on from where the answer ended.
-    offset = result.value.offset + result.value.rows.length - WINDOW;
+    offset = reached - WINDOW;
   }
-  return { ok: true, rows: rows.slice(0, EXPORT_MAX_ROWS), capped: more || rows.length > EXPORT_MAX_ROWS };
+  return { ok: true, rows: rows.slice(0, last - start), capped: Math.min(total, end) > last || rows.length > last - start };
 }
 
 /** Every row of the capacity list as it is shown, with the columns shown and their labels, for the CSV and XLSX exports. */
