@@ -1,14 +1,12 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
-import type { WorklistEntryInput, WorklistHorizon, WorklistRow, WorklistState, WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_PAGE, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';
 import { sessionScope } from '../lib/session-scope.js';
 import type { RowRange } from '../lib/virtual-range.js';
 import { ListSelection, type ReadRows } from './list-selection.svelte.js';
 
-/** Rows asked for at a time as they come into view: a screenful and then some, so the first one paints soon. */
-export const WORKLIST_PAGE = 100;
 /** The most rows one worklist answer carries (its channel's limit), for reads of a range or every row. */
 const READ_WINDOW = 500;
 /** The most rows one selection takes ("select every row", a range). */
@@ -33,7 +31,7 @@ export class RenewalWorklistStore {
   readonly read = new Resource<WorklistWindow>();
   /** Loaded pages by number (0 is the first), each WORKLIST_PAGE rows but the last. */
   readonly #pages = new SvelteMap<number, WorklistRow[]>();
-  #reading = new Set<number>();
+  readonly #reading = new Set<number>();
   /** Counts the reads of the first page, so a page of an older list never lands in a newer one. */
   #generation = 0;
   #wanted: RowRange = { start: 0, end: 1 };
