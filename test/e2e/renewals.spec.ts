@@ -6,6 +6,9 @@ import { applyTwentyWithOneFault, expect, expectAccessible, navTo, otherWindow, 
  * Issue 28: the renewal worklist, across every customer, from the local copy,
  * with the account manager's own state per policy.
  */
+// Each test signs in, fills the copy and runs axe or a bulk change: minutes on a loaded two-core machine.
+test.describe.configure({ timeout: 120_000 });
+
 const grid = (scope: Page | Locator) => scope.getByTestId('worklist-table');
 /** The rows drawn (the grid draws only those in view and a few beyond), in the list's order. */
 const worklistRows = (scope: Page | Locator) => grid(scope).locator('.vt-data-row:not(.loading)');
@@ -94,6 +97,41 @@ async function openWorklist90(page: Page, app: Parameters<typeof otherWindow>[0]
   await expectFirstRowsDrawn(page, answer);
   return answer;
 }
+
+test('a policy’s state and note are the account manager’s own: kept when the copy is deleted and synced again, and across a restart of the app', async ({ openApp, app }) => {
+  test.setTimeout(180_000);
+  const page = await openApp();
+  await signInAs(page);
+  const answer = await openWorklist90(page, app);
+  const first = answer.rows[0]!;
+  const name = first.policy.policyName ?? first.policy.cidrId;
+  const state = () => page.getByLabel(`State of ${name}`, { exact: true }).first();
+  await state().selectOption('renewing');
+  await page.getByRole('button', { name: `Note and snooze for ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: /Note and snooze/ });
+  await dialog.getByLabel('Note').fill('Renewal call on Monday');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(worklistRows(page).first()).toContainText('Renewal call on Monday');
+
+  // The copy deleted (no worklist without it), then filled again from the service: the entry is still there.
+  await otherWindow(app)['offline.wipe'](undefined);
+  expect((await worklistFromOtherWindow(app, { horizonDays: 90, limit: 1 })).origin).toBeNull();
+  await otherWindow(app)['offline.sync'](undefined);
+  await page.getByTestId('renewals-view').getByRole('button', { name: 'Refresh', exact: true }).click();
+  await expect(worklistRows(page).first()).toContainText('Renewal call on Monday');
+  await expect(state()).toHaveValue('renewing');
+
+  // The app quit and started again on the same data folder and keychain.
+  await page.goto('about:blank');
+  await page.goto((await app.restartApp()).newLaunchUrl());
+  const signInHeading = page.getByRole('heading', { name: 'Sign in to Capacity Desk' });
+  await expect(signInHeading.or(page.getByTestId('signed-in-user'))).toBeVisible({ timeout: 30_000 });
+  if (await signInHeading.isVisible()) await signInAs(page);
+  const again = await openWorklist90(page, app);
+  expect(again.rows[0]?.entry).toMatchObject({ state: 'renewing', note: 'Renewal call on Monday' });
+  await expect(state()).toHaveValue('renewing');
+  await expect(worklistRows(page).first()).toContainText('Renewal call on Monday');
+});
 
 test('a bulk auto-renewal change of 20 policies with one failing: 19 done, 1 to retry, 20 requests sent', async ({ openApp, app }) => {
   const page = await openApp();
