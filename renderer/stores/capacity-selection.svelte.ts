@@ -13,7 +13,7 @@ export interface SelectableList extends CapacityListQuery {
 /**
  * The capacity list's selected rows, for its bulk actions. The list is
  * virtual, so a range over rows never loaded and "select every row" read the
- * list as filtered through the export's collector (at most EXPORT_MAX_ROWS).
+ * list as filtered through the export's collector (at most EXPORT_MAX_ROWS, renderer/lib/read-in-windows.ts).
  */
 export class CapacitySelection extends ListSelection<CapacityRow> {
   constructor(list: SelectableList) {

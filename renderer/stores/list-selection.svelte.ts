@@ -1,10 +1,9 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
+import type { WindowsRead } from '../lib/read-in-windows.js';
 import { RowSelection } from '../lib/row-selection.js';
 import { sessionScope } from '../lib/session-scope.js';
 
-/** Rows read from the list's source: `capped` says there were more than one read takes. */
-export type ReadRows<T> = { ok: true; rows: T[]; capped: boolean } | { ok: false; error: AppError };
 
 /**
  * What a selection reads of a virtual list (rows load as they come into
@@ -16,9 +15,9 @@ export interface SelectableRows<T> {
   /** Every loaded row with its index, in the list's order. */
   loadedEntries(): ReadonlyArray<readonly [number, T]>;
   /** The rows from `start` (inclusive) to `end` (exclusive) of the list as filtered, read from its source. */
-  readRange(start: number, end: number): Promise<ReadRows<T>>;
+  readRange(start: number, end: number): Promise<WindowsRead<T>>;
   /** Every row of the list as filtered ("select every row"). */
-  readAll(): Promise<ReadRows<T>>;
+  readAll(): Promise<WindowsRead<T>>;
 }
 
 /**
@@ -172,7 +171,7 @@ export class ListSelection<T> {
   }
 
   /** One read of the list, dropped when the selection was cleared (a new filter) meanwhile. */
-  async #read(read: () => Promise<ReadRows<T>>): Promise<{ rows: T[]; capped: boolean } | null> {
+  async #read(read: () => Promise<WindowsRead<T>>): Promise<{ rows: T[]; capped: boolean } | null> {
     const generation = this.#generation;
     this.reading = true;
     this.error = null;

@@ -2,15 +2,12 @@ import { SvelteMap } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
 import { WORKLIST_PAGE, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { api } from '../lib/api.js';
+import { readInWindows, type WindowsRead } from '../lib/read-in-windows.js';
 import { Resource } from '../lib/resource.svelte.js';
 import { sessionScope } from '../lib/session-scope.js';
 import type { RowRange } from '../lib/virtual-range.js';
-import { ListSelection, type ReadRows } from './list-selection.svelte.js';
+import { ListSelection } from './list-selection.svelte.js';
 
-/** The most rows one worklist answer carries (its channel's limit), for reads of a range or every row. */
-const READ_WINDOW = 500;
-/** The most rows one selection takes ("select every row", a range). */
-const SELECTION_MAX_ROWS = 20_000;
 /** How long a scroll must rest before pages are read (a fast fling reads only where it stops). */
 const FETCH_SETTLE_MS = 70;
 const MAX_PARALLEL_READS = 2;
@@ -192,19 +189,9 @@ export class RenewalWorklistStore {
     this.#readWanted(generation);
   }
 
-  /** Rows `start` to `end` (exclusive) of the list as filtered, read in the channel's windows, at most SELECTION_MAX_ROWS. */
-  async #readRange(start: number, end: number): Promise<ReadRows<WorklistRow>> {
-    const rows: WorklistRow[] = [];
-    const last = Math.min(end, start + SELECTION_MAX_ROWS);
-    let total = 0;
-    for (let offset = start; offset < last; offset += READ_WINDOW) {
-      const result = await api.worklist.query(this.#query(offset, Math.min(READ_WINDOW, last - offset)));
-      if (!result.ok) return { ok: false, error: result.error };
-      rows.push(...result.value.rows);
-      total = result.value.total;
-      if (result.value.rows.length === 0 || offset + result.value.rows.length >= Math.min(total, last)) break;
-    }
-    return { ok: true, rows, capped: Math.min(total, end) > last };
+  /** Rows `start` to `end` (exclusive) of the list as filtered, read in the channel's windows. */
+  #readRange(start: number, end: number): Promise<WindowsRead<WorklistRow>> {
+    return readInWindows((offset, limit) => api.worklist.query(this.#query(offset, limit)), { start, end });
   }
 
   #query(offset: number, limit: number) {
