@@ -1,4 +1,4 @@
-import { SvelteMap } from 'svelte/reactivity';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
 import { WORKLIST_PAGE, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { api } from '../lib/api.js';
@@ -28,7 +28,7 @@ export class RenewalWorklistStore {
   readonly read = new Resource<WorklistWindow>();
   /** Loaded pages by number (0 is the first), each WORKLIST_PAGE rows but the last. */
   readonly #pages = new SvelteMap<number, WorklistRow[]>();
-  readonly #reading = new Set<number>();
+  readonly #reading = new SvelteSet<number>();
   /** Counts the reads of the first page, so a page of an older list never lands in a newer one. */
   #generation = 0;
   #wanted: RowRange = { start: 0, end: 1 };

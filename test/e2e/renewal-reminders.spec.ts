@@ -29,9 +29,9 @@ test('the page shows the renewal digest once, however often it asks, and a click
       }
       close(): void {}
     }
-    Object.assign(window, { Notification: RecordedNotification, shownNotifications: shown });
+    Object.assign(globalThis, { Notification: RecordedNotification, shownNotifications: shown });
   });
-  const shown = () => page.evaluate(() => (window as unknown as { shownNotifications: Shown[] }).shownNotifications.map(({ title, body }) => ({ title, body })));
+  const shown = () => page.evaluate(() => (globalThis as unknown as { shownNotifications: Shown[] }).shownNotifications.map(({ title, body }) => ({ title, body })));
 
   await otherWindow(app)['preferences.set'](PreferencesPatch.parse({ reminderLeadDays: [60, 30, 7, 1] }));
   await openApp();
@@ -59,6 +59,6 @@ test('the page shows the renewal digest once, however often it asks, and a click
   expect(await otherWindow(app)['reminders.take'](undefined)).toBeNull();
 
   // A click on the notification opens the worklist.
-  await page.evaluate(() => (window as unknown as { shownNotifications: Array<{ click: () => void }> }).shownNotifications[0]?.click());
+  await page.evaluate(() => (globalThis as unknown as { shownNotifications: Array<{ click: () => void }> }).shownNotifications[0]?.click());
   await expect(page.getByRole('heading', { level: 1, name: 'Renewals' })).toBeVisible();
 });
