@@ -5,9 +5,10 @@ import { performance } from 'node:perf_hooks';
 import { Replica } from '../electron/services/replica/replica.js';
 import { RenewalWorklist } from '../electron/services/worklist/renewal-worklist.js';
 import type { WorklistStates } from '../electron/services/worklist/worklist-states.js';
-import type { WorklistEntry } from '../shared/ipc/worklist.js';
+import { WORKLIST_PAGE, type WorklistEntry } from '../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
+import type { Page } from '@playwright/test';
 import type { Figure } from './figure.js';
 import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
 import { PAGE_RUNS, clickToPaint, loadNow, median as medianOf, reloadApp, withSyncedApp } from './support/synced-app.js';
@@ -21,7 +22,7 @@ const RUNS = 5;
 
 /**
  * The renewal worklist over 100,000 policies (issue 28): from a copy on disk
- * opened afresh, the first 200 rows of the 90-day horizon (about a quarter of
+ * opened afresh, the first page the view asks for (WORKLIST_PAGE rows) of the 90-day horizon (about a quarter of
  * the copy launches or ends in it), then with a state and a customer filter,
  * with a thousand worklist entries kept. Medians of five runs; the load
  * average is printed beside them (timings swing with it on a shared machine).
@@ -45,7 +46,7 @@ export default async function renewalWorklist(): Promise<Figure[]> {
 
     let t = performance.now();
     const cpu = process.cpuUsage();
-    const first = await worklist.query({ horizonDays: 90, limit: 200 });
+    const first = await worklist.query({ horizonDays: 90, limit: WORKLIST_PAGE });
     const firstMs = performance.now() - t;
     const used = process.cpuUsage(cpu);
     const firstCpuMs = (used.user + used.system) / 1000;
@@ -59,9 +60,9 @@ export default async function renewalWorklist(): Promise<Figure[]> {
       }
       return median(times);
     };
-    const again = await timedRuns({ horizonDays: 90, limit: 200 });
-    const byState = await timedRuns({ horizonDays: 90, states: ['contacted'], limit: 200 });
-    const byCustomer = await timedRuns({ horizonDays: 90, customer: 'morgan-analytics', limit: 200 });
+    const again = await timedRuns({ horizonDays: 90, limit: WORKLIST_PAGE });
+    const byState = await timedRuns({ horizonDays: 90, states: ['contacted'], limit: WORKLIST_PAGE });
+    const byCustomer = await timedRuns({ horizonDays: 90, customer: 'morgan-analytics', limit: WORKLIST_PAGE });
     await (await offline.replica())?.close();
     // What the person waits for: the Renewals view opened in the page, through the browser host and real Chromium.
     const throughPage = process.env.WORKLIST_BENCH_PAGE === '0' ? [] : await worklistThroughPage(ROWS);
@@ -71,14 +72,14 @@ export default async function renewalWorklist(): Promise<Figure[]> {
     return [
       { name: `${label}: policies in the 90-day horizon`, value: first.total, unit: 'policies' },
       {
-        name: `${label}: open to first 200 rows (copy on disk, 90 days)`,
+        name: `${label}: open to first ${WORKLIST_PAGE} rows (copy on disk, 90 days)`,
         value: round(firstMs),
         unit: 'ms',
         budget: '<= 150',
-        withinBudget: firstMs <= 150 && first.rows.length === 200,
+        withinBudget: firstMs <= 150 && first.rows.length === WORKLIST_PAGE,
       },
       // The work itself, which the machine's load does not stretch (the wall time above waits for the CPU too).
-      { name: `${label}: open to first 200 rows, CPU time of this process`, value: round(firstCpuMs), unit: 'ms', budget: '<= 150', withinBudget: firstCpuMs <= 150 },
+      { name: `${label}: open to first ${WORKLIST_PAGE} rows, CPU time of this process`, value: round(firstCpuMs), unit: 'ms', budget: '<= 150', withinBudget: firstCpuMs <= 150 },
       { name: `${label}: first rows again (median)`, value: round(again), unit: 'ms', budget: '<= 150', withinBudget: again <= 150 },
       { name: `${label}: filtered by state (median)`, value: round(byState), unit: 'ms', budget: '<= 150', withinBudget: byState <= 150 },
       { name: `${label}: filtered by customer (median)`, value: round(byCustomer), unit: 'ms', budget: '<= 150', withinBudget: byCustomer <= 150 },
@@ -104,12 +105,15 @@ function median(values: number[]): number {
 async function worklistThroughPage(policies: number): Promise<Figure[]> {
   return withSyncedApp(policies, async ({ page, policies: synced }) => {
     const times: Array<number | null> = [];
+    const queries: Array<number | null> = [];
     const loads: string[] = [];
     for (let run = 0; run < PAGE_RUNS; run += 1) {
       await reloadApp(page);
-      times.push(await clickToPaint(page, 'nav[aria-label="Main"] button', '[data-testid="worklist-table"] tbody tr', 'Renewals'));
+      times.push(await clickToPaint(page, 'nav[aria-label="Main"] button', '[data-testid="worklist-table"] [role="row"][data-index="0"]:not(.loading)', 'Renewals'));
+      // Of that, the first page's round trip to the main process (the rest is the renderer's).
+      queries.push(await firstQueryMs(page));
       loads.push(loadNow());
-      process.stderr.write(`  worklist through the page, run ${run + 1}: ${Math.round(times[run] ?? NaN)} ms, load ${loads[run]}\n`);
+      process.stderr.write(`  worklist through the page, run ${run + 1}: ${Math.round(times[run] ?? NaN)} ms (its worklist.query round trip ${Math.round(queries[run] ?? NaN)} ms), load ${loads[run]}\n`);
     }
     const value = Math.round(medianOf(times) * 10) / 10;
     return [
@@ -121,6 +125,16 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
         withinBudget: value <= 150,
         load: loads.join('/'),
       },
+      { name: `${Math.round(synced / 1000)}k policies, through the page: of which the first page's worklist.query round trip (median)`, value: Math.round(medianOf(queries) * 10) / 10, unit: 'ms', load: loads.join('/') },
     ];
+  });
+}
+
+/** The round trip of the page's first `worklist.query` since it was loaded (resource timing of the browser host's /ipc call). */
+async function firstQueryMs(page: Page): Promise<number | null> {
+  return page.evaluate(() => {
+    const query = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/ipc/worklist.query'));
+    // A resource entry's duration runs from its start to the end of its response.
+    return query ? query.duration : null;
   });
 }

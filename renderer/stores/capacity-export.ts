@@ -4,11 +4,8 @@ import type { SaveSheetInput } from '../../shared/ipc/export-sheet.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import { exportSheet, type CapacityColumn } from '../components/capacity/capacity-columns.js';
 import { api } from '../lib/api.js';
+import { readInWindows, type WindowsRead } from '../lib/read-in-windows.js';
 import { statusLabel } from '../components/ui/status.js';
-
-/** The most rows one export (or one "select every row") carries: the CSV channel's limit. */
-export const EXPORT_MAX_ROWS = 20_000;
-const WINDOW = 500;
 
 export type SheetRows = Pick<SaveSheetInput, 'columns' | 'rows'>;
 export type CollectSheetResult = { ok: true; data: SheetRows } | { ok: false; error: AppError };
@@ -23,34 +20,26 @@ export interface CapacityListQuery {
   readonly queryFilters?: LocalCapacityQuery['filters'];
 }
 
-export type CollectRowsResult = { ok: true; rows: CapacityRow[]; capped: boolean } | { ok: false; error: AppError };
-
 /**
  * Every row of the capacity list as it is shown (status, search and sort
- * applied), in windows, up to EXPORT_MAX_ROWS (`capped` says there were more).
+ * applied), or those from `start` to `end` (exclusive), in windows, up to
+ * EXPORT_MAX_ROWS (`capped` says there were more).
  */
-export async function collectCapacityRows(list: CapacityListQuery): Promise<CollectRowsResult> {
-  const rows: CapacityRow[] = [];
-  let more = false;
-  for (let offset = 0; offset < EXPORT_MAX_ROWS; offset += WINDOW) {
-    const result = await api.capacity.list({
-      offset,
-      limit: WINDOW,
-      text: list.text,
-      sortBy: list.sortBy,
-      sortOrder: list.sortOrder,
-      ...(list.status ? { status: list.status } : {}),
-      ...(list.customer ? { customer: list.customer } : {}),
-      ...(list.queryFilters ? { filters: list.queryFilters } : {}),
-    });
-    if (!result.ok) return { ok: false, error: result.error };
-    rows.push(...result.value.rows);
-    more = result.value.offset + result.value.rows.length < result.value.total;
-    if (result.value.rows.length === 0 || !more) break;
-    // The service's pages are smaller than a window: go on from where the answer ended.
-    offset = result.value.offset + result.value.rows.length - WINDOW;
-  }
-  return { ok: true, rows: rows.slice(0, EXPORT_MAX_ROWS), capped: more || rows.length > EXPORT_MAX_ROWS };
+export function collectCapacityRows(list: CapacityListQuery, start = 0, end = Number.POSITIVE_INFINITY): Promise<WindowsRead<CapacityRow>> {
+  return readInWindows(
+    (offset, limit) =>
+      api.capacity.list({
+        offset,
+        limit,
+        text: list.text,
+        sortBy: list.sortBy,
+        sortOrder: list.sortOrder,
+        ...(list.status ? { status: list.status } : {}),
+        ...(list.customer ? { customer: list.customer } : {}),
+        ...(list.queryFilters ? { filters: list.queryFilters } : {}),
+      }),
+    { start, end },
+  );
 }
 
 /** Every row of the capacity list as it is shown, with the columns shown and their labels, for the CSV and XLSX exports. */

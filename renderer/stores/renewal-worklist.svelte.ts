@@ -1,18 +1,24 @@
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
-import type { WorklistEntryInput, WorklistHorizon, WorklistRow, WorklistState, WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_PAGE, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { api } from '../lib/api.js';
+import { readInWindows, type WindowsRead } from '../lib/read-in-windows.js';
 import { Resource } from '../lib/resource.svelte.js';
-import { RowSelection } from '../lib/row-selection.js';
 import { sessionScope } from '../lib/session-scope.js';
+import type { RowRange } from '../lib/virtual-range.js';
+import { ListSelection } from './list-selection.svelte.js';
 
-/** Rows asked for at a time; "Show more" asks for the next ones. */
-export const WORKLIST_PAGE = 200;
+/** How long a scroll must rest before pages are read (a fast fling reads only where it stops). */
+const FETCH_SETTLE_MS = 70;
+const MAX_PARALLEL_READS = 2;
 
 /**
- * The renewal worklist: its filters (horizon, state, customer, snoozed), the
- * rows shown so far, the selection for bulk actions, and the account
- * manager's entry per policy. Reads go through one Resource (the newest
- * answer only); a filter change starts from the top.
+ * The renewal worklist: its filters (horizon, state, customer, snoozed), its
+ * rows read a page at a time as they come into view (the view renders only
+ * those, so a list of thousands opens as fast as one of ten), the selection
+ * for bulk actions, and the account manager's entry per policy. The first
+ * page goes through one Resource (counts, customers, where the rows came
+ * from); a filter change starts from the top.
  */
 export class RenewalWorklistStore {
   horizonDays = $state<WorklistHorizon>(30);
@@ -20,9 +26,16 @@ export class RenewalWorklistStore {
   customer = $state<string | null>(null);
   includeSnoozed = $state(false);
   readonly read = new Resource<WorklistWindow>();
-  /** Rows of earlier pages ("Show more"), before those of the last answer. */
-  #earlier = $state<WorklistRow[]>([]);
-  readonly selection = new RowSelection();
+  /** Loaded pages by number (0 is the first), each WORKLIST_PAGE rows but the last. */
+  readonly #pages = new SvelteMap<number, WorklistRow[]>();
+  readonly #reading = new SvelteSet<number>();
+  /** Counts the reads of the first page, so a page of an older list never lands in a newer one. */
+  #generation = 0;
+  #wanted: RowRange = { start: 0, end: 1 };
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** A page past the first could not be read (its rows stay placeholders until the list is read again). */
+  pageError = $state<AppError | null>(null);
+  readonly selection: ListSelection<WorklistRow>;
   /** The last entry that could not be kept, with the policy it was for. */
   saveError = $state<{ readonly cidrId: string; readonly error: AppError } | null>(null);
 
@@ -32,37 +45,57 @@ export class RenewalWorklistStore {
    * it needs no reset when another user's session begins.
    */
   constructor(readonly oneCustomer = false) {
+    const total = () => this.total;
+    this.selection = new ListSelection<WorklistRow>(
+      {
+        get total() {
+          return total();
+        },
+        row: (index) => this.row(index),
+        loadedEntries: () => this.loadedEntries(),
+        readRange: (start, end) => this.#readRange(start, end),
+        readAll: () => this.#readRange(0, Number.POSITIVE_INFINITY),
+      },
+      (row) => row.policy.cidrId,
+      { perSession: !oneCustomer },
+    );
     if (!oneCustomer) sessionScope.register(() => this.reset());
-  }
-
-  get rows(): WorklistRow[] {
-    return [...this.#earlier, ...(this.read.value?.rows ?? [])];
   }
 
   get total(): number | null {
     return this.read.value?.total ?? null;
   }
 
-  get ids(): string[] {
-    return this.rows.map((row) => row.policy.cidrId);
+  /** The row at `index`, or undefined while its page is not loaded. */
+  row(index: number): WorklistRow | undefined {
+    return this.#pages.get(Math.floor(index / WORKLIST_PAGE))?.[index % WORKLIST_PAGE];
+  }
+
+  /** Every loaded row with its index, in the list's order. */
+  loadedEntries(): Array<[number, WorklistRow]> {
+    return [...this.#pages.keys()]
+      .sort((a, b) => a - b)
+      .flatMap((page) => (this.#pages.get(page) ?? []).map((row, at): [number, WorklistRow] => [page * WORKLIST_PAGE + at, row]));
   }
 
   get selectedRows(): WorklistRow[] {
-    return this.rows.filter((row) => this.selection.has(row.policy.cidrId));
+    return this.selection.rows;
   }
 
-  /** Reads the first page for the current filters. */
-  async load(): Promise<void> {
-    if (this.oneCustomer && this.customer === null) return;
-    this.#earlier = [];
-    await this.read.load(() => api.worklist.query(this.#query(0)));
-    this.selection.keepOnly(this.ids);
+  /** Reads the list for the current filters from the top; a selection made under other filters is dropped. */
+  load(): Promise<void> {
+    if (this.oneCustomer && this.customer === null) return Promise.resolve();
+    this.selection.forQuery(JSON.stringify([this.horizonDays, this.state, this.customer, this.includeSnoozed]));
+    this.#wanted = { start: 0, end: 1 };
+    return this.#readAgain();
   }
 
-  async showMore(): Promise<void> {
-    const shown = this.rows;
-    const result = await this.read.load(() => api.worklist.query(this.#query(shown.length)));
-    if (result?.ok) this.#earlier = shown;
+  /** The rows now in view: their pages are read once the scroll rests. */
+  show(range: RowRange): void {
+    this.#wanted = range;
+    clearTimeout(this.#timer);
+    const generation = this.#generation;
+    this.#timer = setTimeout(() => this.#readWanted(generation), FETCH_SETTLE_MS);
   }
 
   setHorizon(days: WorklistHorizon): Promise<void> {
@@ -93,40 +126,83 @@ export class RenewalWorklistStore {
       return false;
     }
     this.saveError = null;
-    await this.#reloadShown();
+    await this.#readAgain();
     return true;
   }
 
-  /** Every page shown so far, read again (after a change the rows may move or leave). */
-  async #reloadShown(): Promise<void> {
-    const count = Math.max(this.rows.length, WORKLIST_PAGE);
-    this.#earlier = [];
-    await this.read.load(() => api.worklist.query({ ...this.#query(0), limit: Math.min(count, 500) }));
-    this.selection.keepOnly(this.ids);
-  }
-
+  /** The rows shown read again (after a change they may move or leave); the old ones stay until the first page answers. */
   refresh(): Promise<void> {
     if (this.oneCustomer && this.customer === null) return Promise.resolve();
-    return this.#reloadShown();
+    return this.#readAgain();
   }
 
-  #query(offset: number) {
+  reset(): void {
+    this.#generation += 1;
+    clearTimeout(this.#timer);
+    this.read.reset();
+    this.#pages.clear();
+    this.#reading.clear();
+    this.pageError = null;
+    this.selection.clear();
+    this.customer = null;
+    this.saveError = null;
+  }
+
+  async #readAgain(): Promise<void> {
+    const generation = ++this.#generation;
+    this.#reading.clear();
+    this.pageError = null;
+    const result = await this.read.load(() => api.worklist.query(this.#query(0, WORKLIST_PAGE)));
+    if (generation !== this.#generation || !result?.ok) return;
+    this.#pages.clear();
+    this.#pages.set(0, result.value.rows);
+    this.selection.refreshRows(result.value.rows);
+    this.#readWanted(generation);
+  }
+
+  /** Reads the pages of the rows in view that are not loaded yet. */
+  #readWanted(generation: number): void {
+    const total = this.total;
+    if (generation !== this.#generation || total === null) return;
+    const first = Math.floor(this.#wanted.start / WORKLIST_PAGE);
+    const last = Math.floor((Math.max(this.#wanted.end, this.#wanted.start + 1) - 1) / WORKLIST_PAGE);
+    for (let page = first; page <= last && page * WORKLIST_PAGE < total; page += 1) {
+      if (this.#reading.size >= MAX_PARALLEL_READS) return;
+      if (this.#pages.has(page) || this.#reading.has(page)) continue;
+      void this.#readPage(page, generation);
+    }
+  }
+
+  async #readPage(page: number, generation: number): Promise<void> {
+    this.#reading.add(page);
+    const result = await api.worklist.query(this.#query(page * WORKLIST_PAGE, WORKLIST_PAGE));
+    if (generation !== this.#generation) return;
+    this.#reading.delete(page);
+    if (!result.ok) {
+      this.pageError = result.error;
+      return;
+    }
+    this.pageError = null;
+    this.#pages.set(page, result.value.rows);
+    this.selection.refreshRows(result.value.rows);
+    // The rows in view may have moved on while this page was read.
+    this.#readWanted(generation);
+  }
+
+  /** Rows `start` to `end` (exclusive) of the list as filtered, read in the channel's windows. */
+  #readRange(start: number, end: number): Promise<WindowsRead<WorklistRow>> {
+    return readInWindows((offset, limit) => api.worklist.query(this.#query(offset, limit)), { start, end });
+  }
+
+  #query(offset: number, limit: number) {
     return {
       horizonDays: this.horizonDays,
       states: this.state ? [this.state] : [],
       customer: this.customer,
       includeSnoozed: this.includeSnoozed,
       offset,
-      limit: WORKLIST_PAGE,
+      limit,
     };
-  }
-
-  reset(): void {
-    this.read.reset();
-    this.#earlier = [];
-    this.selection.clear();
-    this.customer = null;
-    this.saveError = null;
   }
 }
 

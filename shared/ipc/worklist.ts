@@ -30,6 +30,9 @@ export const WORKLIST_STATE_LABELS: Readonly<Record<WorklistState, string>> = {
 
 export const WORKLIST_NOTE_MAX = 2_000;
 
+/** Rows the worklist view asks for at a time as they come into view: a screenful and then some, so the first ones paint soon. */
+export const WORKLIST_PAGE = 100;
+
 /** The account manager's own record for one policy. */
 export const WorklistEntry = z.object({
   state: WorklistState,

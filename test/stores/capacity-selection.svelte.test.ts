@@ -50,14 +50,41 @@ describe('the capacity list selection', () => {
     expect(selected(selection)).toEqual(['sc_1004', 'sc_1005']);
   });
 
-  it('a range takes the loaded rows between its ends, never a row it has no record of', () => {
+  it('a Shift+click range takes every row between its ends, reading the ones never loaded (scrolled past) from the list as filtered', async () => {
+    const all = ids(300);
+    answer('capacity.list', (input) => {
+      const { offset, limit } = input as { offset: number; limit: number };
+      return { ok: true, value: { ...windowOf(all.slice(offset, offset + limit), all.length), offset } };
+    });
     const selection = new CapacitySelection(listOf(300, [0, 1, 2, 250, 251]));
-    selection.toggle(1);
-    selection.toggle(251, true);
-    expect(selected(selection)).toEqual(['sc_1001', 'sc_1002', 'sc_1250', 'sc_1251']);
-    // A row not loaded cannot be toggled.
-    selection.toggle(100);
-    expect(selection.size).toBe(4);
+    await selection.toggle(1);
+    await selection.toggle(251, true);
+    expect(selection.size).toBe(251);
+    expect(selected(selection)).toEqual(all.slice(1, 252).sort());
+    // Only the rows between were read, with the list's filter and order.
+    expect(calls.map((call) => call.input)).toEqual([expect.objectContaining({ offset: 1, limit: 251, text: 'web', sortBy: 'createdDate', sortOrder: 'desc' })]);
+    // A row not loaded cannot be clicked, so it toggles nothing.
+    await selection.toggle(100);
+    expect(selection.size).toBe(251);
+  });
+
+  it('a range whose read fails says why and selects nothing more; one overtaken by a new filter lands nowhere', async () => {
+    answer('capacity.list', () => ({ ok: false, error: UNREACHABLE }));
+    const list = listOf(300, [0, 1, 250]);
+    const selection = new CapacitySelection(list);
+    await selection.toggle(0);
+    await selection.toggle(250, true);
+    expect(selected(selection)).toEqual(['sc_1000']);
+    expect(selection.error).toEqual(UNREACHABLE);
+
+    const pending = hold('capacity.list');
+    await selection.toggle(1);
+    const reading = selection.toggle(250, true);
+    await settle();
+    selection.forQuery(selectionQueryKey({ ...list, text: 'db' }));
+    nth(pending, 0).ok({ ...windowOf(ids(300).slice(1, 251), 300), offset: 1 });
+    await reading;
+    expect(selection.size).toBe(0);
   });
 
   it('"select every row" reads the whole filtered list, and again clears it', async () => {

@@ -2,7 +2,7 @@ import { answer, calls, resetFakeApi } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RenewalWorklistStore } from '../../renderer/stores/renewal-worklist.svelte.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
-import type { WorklistWindow } from '../../shared/ipc/worklist.js';
+import type { WorklistRow, WorklistWindow } from '../../shared/ipc/worklist.js';
 
 const EMPTY: WorklistWindow = {
   rows: [],
@@ -36,5 +36,69 @@ describe('a customer page’s worklist', () => {
     sessionScope.use('sandbox\u0000alex');
     sessionScope.use('sandbox\u0000jordan');
     expect(theirs.customer).toBe('__proto__ Northwind');
+  });
+});
+
+/** A worklist of `total` rows, answered a window at a time as the main process answers it. */
+function answerWorklistOf(total: number): string[] {
+  const ids = Array.from({ length: total }, (_, i) => (i === 7 ? '__proto__' : `sc_${100000 + i}`));
+  answer('worklist.query', (input) => {
+    const { offset, limit } = input as { offset: number; limit: number };
+    const rows = ids.slice(offset, offset + limit).map((cidrId): WorklistRow => ({ policy: { cidrId, policyName: `Policy ${cidrId}` }, customer: null, milestone: 'end', entry: null }));
+    return { ok: true, value: { ...EMPTY, rows, offset, total } };
+  });
+  return ids;
+}
+
+const queried = () => calls.filter((call) => call.channel === 'worklist.query').map((call) => call.input as { offset: number; limit: number });
+const settle = () => new Promise((resolve) => setTimeout(resolve, 120));
+
+describe('the worklist’s rows, read a page at a time as they come into view', () => {
+  it('reads the first page, then the pages of the rows scrolled to; a Shift+click range takes every row between, also the ones never read', async () => {
+    const ids = answerWorklistOf(450);
+    const worklist = new RenewalWorklistStore();
+    await worklist.load();
+    expect(worklist.total).toBe(450);
+    expect(worklist.row(0)?.policy.cidrId).toBe(ids[0]);
+    expect(worklist.row(7)?.policy.cidrId).toBe('__proto__');
+    expect(worklist.row(150)).toBeUndefined();
+    expect(queried()).toEqual([expect.objectContaining({ offset: 0, limit: 100 })]);
+
+    // Scrolled far down: only the page in view is read, once the scroll rests.
+    worklist.show({ start: 410, end: 425 });
+    await settle();
+    expect(worklist.row(420)?.policy.cidrId).toBe(ids[420]);
+    expect(worklist.row(250)).toBeUndefined();
+    expect(queried().slice(1)).toEqual([expect.objectContaining({ offset: 400, limit: 100 })]);
+
+    await worklist.selection.toggle(3);
+    await worklist.selection.toggle(420, true);
+    expect(worklist.selectedRows.map((row) => row.policy.cidrId).sort()).toEqual(ids.slice(3, 421).sort());
+    expect(worklist.selection.state).toBe('some');
+    // The rows between were read with the list's filters, in the channel's windows.
+    expect(queried().slice(2)).toEqual([expect.objectContaining({ offset: 3, limit: 418, horizonDays: 30 })]);
+
+    // Another filter is another list: the selection starts from nothing.
+    await worklist.setState('contacted');
+    expect(worklist.selection.size).toBe(0);
+    worklist.reset();
+  });
+
+  it('Ctrl+A takes every row of the list as filtered, read in windows, and again clears it', async () => {
+    const ids = answerWorklistOf(1_203);
+    const worklist = new RenewalWorklistStore();
+    await worklist.load();
+    await worklist.selection.toggleAll();
+    expect(worklist.selection.size).toBe(1_203);
+    expect(worklist.selection.state).toBe('all');
+    expect(new Set(worklist.selectedRows.map((row) => row.policy.cidrId))).toEqual(new Set(ids));
+    expect(queried().slice(1).map((input) => [input.offset, input.limit])).toEqual([
+      [0, 500],
+      [500, 500],
+      [1000, 500],
+    ]);
+    await worklist.selection.toggleAll();
+    expect(worklist.selection.size).toBe(0);
+    worklist.reset();
   });
 });

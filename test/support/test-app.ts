@@ -16,6 +16,11 @@ export interface TestApp {
   readonly dataDir: string;
   /** A new browser host over the same main process, as after a restart of `npm start` (new port, new name, new origin). */
   restartHost(): Promise<BrowserHost>;
+  /**
+   * The whole app closed and started again on the same data folder and keychain, as after quitting
+   * it: new main-process services (its built-in sandbox seeded alike, so the same policies) behind a new host.
+   */
+  restartApp(): Promise<BrowserHost>;
   close(): Promise<void>;
 }
 
@@ -46,17 +51,21 @@ export function sandboxAccess(services: AppServices): Record<string, string> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
   await options.prepareDataDir?.(dataDir);
-  const services = await createAppServices({
-    dataDir,
-    secrets: options.secrets,
-    startSandbox: builtInSandbox({ controls: true, ...options.sandbox }),
-    http: options.http,
-    moneyCheckDelaysMs: options.moneyCheckDelaysMs,
-    moneyFinalAfterMs: options.moneyFinalAfterMs,
-    ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
-  });
-  // The app starts its sandbox when the Sandbox is chosen; tests drive its controls before that.
-  await services.sandbox.start();
+  const startServices = async () => {
+    const started = await createAppServices({
+      dataDir,
+      secrets: options.secrets,
+      startSandbox: builtInSandbox({ controls: true, ...options.sandbox }),
+      http: options.http,
+      moneyCheckDelaysMs: options.moneyCheckDelaysMs,
+      moneyFinalAfterMs: options.moneyFinalAfterMs,
+      ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
+    });
+    // The app starts its sandbox when the Sandbox is chosen; tests drive its controls before that.
+    await started.sandbox.start();
+    return started;
+  };
+  let services = await startServices();
   const startHost = () =>
     startBrowserHost({
       handlers: services.handlers,
@@ -68,13 +77,22 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     });
   let host = await startHost();
   return {
-    services,
+    get services() {
+      return services;
+    },
     get host() {
       return host;
     },
     dataDir,
     async restartHost() {
       await host.close();
+      host = await startHost();
+      return host;
+    },
+    async restartApp() {
+      await host.close();
+      await services.close();
+      services = await startServices();
       host = await startHost();
       return host;
     },
