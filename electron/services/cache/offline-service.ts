@@ -15,6 +15,7 @@ import type { Logger } from '../logging/file-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { SessionService } from '../session/session-service.js';
 import { PolicyCache, type CacheOwner } from './policy-cache.js';
+import type { AccountFilter } from '../customers/replica-accounts.js';
 import { refreshReplica } from '../replica/replica-sync.js';
 import { sameOwner, type Owner } from '../platform/owner.js';
 
@@ -180,6 +181,11 @@ export class OfflineService {
   /** Each account's active policies, spend and savings, for the overview by customer; null when the copy holds no list. */
   async capacityTotalsByAccount() {
     return (await (await this.#readableCopy())?.capacityTotalsByAccount()) ?? null;
+  }
+
+  /** One customer's policies for their page, from the replica; null when the copy holds no list. */
+  async customerCapacities(filter: AccountFilter, first: number, bought: readonly string[]) {
+    return (await (await this.#readableCopy())?.customerCapacities(filter, first, bought)) ?? null;
   }
 
   /** The worklist's policies from the replica (see PolicyCache.upcomingCapacities); unreadable when the copy is. */

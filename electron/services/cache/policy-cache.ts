@@ -9,6 +9,7 @@ import { dictionary } from '../../../shared/records.js';
 import type { Logger } from '../logging/file-logger.js';
 import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument, type UpcomingCapacity } from '../replica/capacity-replica-db.js';
 import { CapacityReplica } from '../replica/capacity-replica.js';
+import { customerCapacities, type AccountFilter } from '../customers/replica-accounts.js';
 import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -296,6 +297,14 @@ export class PolicyCache {
     if (!replica) return null;
     await this.#loadInBackground(replica);
     return this.#reading((current) => (current === replica && current.fetchedAt ? current.totalsByAccount() : null));
+  }
+
+  /** One customer's policies for their page (electron/services/customers/replica-accounts.ts); null when the copy holds no list. */
+  async customerCapacities(filter: AccountFilter, first: number, bought: readonly string[]) {
+    return this.#reading((replica) => {
+      const fetchedAt = replica.fetchedAt;
+      return fetchedAt ? { fetchedAt, ...replica.db.readWith((connection) => customerCapacities(connection, filter, first, bought)) } : null;
+    });
   }
 
   /**

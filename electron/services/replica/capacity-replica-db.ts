@@ -5,6 +5,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { OVERVIEW_INDEXES } from '../overview/replica-overview.js';
+import { ACCOUNT_INDEX } from '../customers/replica-accounts.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
 const LeftOut = z.array(SkippedItem);
@@ -498,6 +499,7 @@ function prepareSchema(db: Connection): void {
   db.exec(SCHEMA);
   addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
   db.exec(OVERVIEW_INDEXES);
+  db.exec(ACCOUNT_INDEX);
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
 }
 
