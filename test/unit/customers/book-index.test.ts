@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BookIndex, conflictOf } from '../../../shared/customers/book-rules.js';
+import type { conflictOf } from '../../../shared/customers/book-rules.js';
+import { BookIndex } from '../../../shared/customers/book-rules.js';
 import { accountKey, nameKey } from '../../../shared/customers/matching.js';
 import type { Customer, ParsedCustomerDraft } from '../../../shared/ipc/customers.js';
 
