@@ -46,8 +46,33 @@ export const SANDBOX_USERS: readonly SandboxUser[] = [
 ];
 
 /** The accounts capacity policies are held in: the provider whose zones the catalog lists. */
-export function capacityAccounts(user: SandboxUser): readonly LinkedAccount[] {
-  return user.linkedAccounts.filter((account) => account.provider === 'AWS' && account.status === 'LINKED');
+export function capacityAccounts(accounts: readonly LinkedAccount[]): readonly LinkedAccount[] {
+  return accounts.filter((account) => account.provider === 'AWS' && account.status === 'LINKED');
+}
+
+/**
+ * Linked AWS accounts added to the first user when the sandbox is asked for
+ * them (`--accounts N`): an account manager's book at scale holds thousands
+ * of customers' accounts, each with tens of policies, not two accounts
+ * holding every policy. Named `book-0001`…, ids of 12 digits.
+ */
+export function bookAccounts(count: number): LinkedAccount[] {
+  return Array.from({ length: count }, (_, i) => ({
+    accountId: String(900_000_000_000 + i + 1),
+    accountName: bookAccountName(i),
+    provider: 'AWS',
+    status: 'LINKED',
+    linkedAt: '2025-01-01T00:00:00.000Z',
+  }));
+}
+
+export function bookAccountName(index: number): string {
+  return `book-${String(index + 1).padStart(4, '0')}`;
+}
+
+/** Each user's linked accounts, the first user's with `extra` book accounts after their own. */
+export function linkedAccountsWith(extra: number): ReadonlyMap<string, readonly LinkedAccount[]> {
+  return new Map(SANDBOX_USERS.map((user, i) => [user.username, i === 0 && extra > 0 ? [...user.linkedAccounts, ...bookAccounts(extra)] : user.linkedAccounts]));
 }
 
 export function findUser(username: string): SandboxUser | undefined {

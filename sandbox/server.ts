@@ -28,6 +28,8 @@ export interface SandboxOptions {
   host?: string; // default '127.0.0.1'
   seed?: number; // default 1
   scale?: number; // number of capacity policies to seed in total; default DEFAULT_SCALE
+  /** Linked accounts added to the first user, their policies spread over them (a book of customers at scale); default 0. */
+  accounts?: number;
   controls?: boolean; // enable /sandbox/* test controls; default false
   dataFile?: string | undefined; // persist state atomically so a restart loses nothing
   log?: (line: string) => void; // one line per request; default: no logging
@@ -71,6 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const saved = options.dataFile ? await loadOrSetAside(options.dataFile, log ?? ((line) => process.stderr.write(`${line}\n`))) : null;
   let seed = saved?.seed ?? options.seed ?? 1;
   let scale = normalizeScale(saved?.scale ?? options.scale ?? DEFAULT_SCALE);
+  const accounts = saved?.accounts ?? options.accounts ?? 0;
   let anchorMs: number;
   if (saved) {
     clock.restore(saved.clock);
@@ -83,7 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokenSecret = saved?.tokenSecret ? Buffer.from(saved.tokenSecret, 'base64url') : randomBytes(32);
   const users = await UserDirectory.create();
   const services: SandboxServices = {
-    store: new SandboxStore(generateDataset({ seed, scale, anchorMs }), clock.nowMs(), saved?.overlay),
+    store: new SandboxStore(generateDataset({ seed, scale, anchorMs, accounts }), clock.nowMs(), saved?.overlay),
     clock,
     users,
     jwt: new JwtSigner(tokenSecret),
@@ -92,7 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const persister = options.dataFile
     ? new Persister(options.dataFile, () =>
-        serializeState({ seed, scale, anchorMs, clock: clock.snapshot(), tokenSecret, overlay: services.store.overlay() }, new Date()),
+        serializeState({ seed, scale, accounts, anchorMs, clock: clock.snapshot(), tokenSecret, overlay: services.store.overlay() }, new Date()),
       )
     : null;
   if (persister) {
@@ -112,7 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     scale = normalizeScale(input.scale ?? scale);
     startClock();
     anchorMs = startOfUtcDay(clock.nowMs());
-    services.store = new SandboxStore(generateDataset({ seed, scale, anchorMs }), clock.nowMs());
+    services.store = new SandboxStore(generateDataset({ seed, scale, anchorMs, accounts }), clock.nowMs());
     faults.clear();
     stats.reset();
     await services.persist();

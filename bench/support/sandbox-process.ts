@@ -13,8 +13,8 @@ export interface SandboxProcess {
  * is: the app's work and the service's do not share one event loop. A
  * standalone sandbox asks for no access secret.
  */
-export async function startSandboxProcess(scale: number): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--controls', '--quiet'], {
+export async function startSandboxProcess(scale: number, accounts = 0): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--accounts', String(accounts), '--controls', '--quiet'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });

@@ -22,14 +22,15 @@ export interface SyncedApp {
  * person has it after signing in: the sandbox in its own process, the browser
  * host (dist/host, so run `npm run build` first, and through
  * scripts/with-keychain.sh, so the copy is kept on disk as in use), real
- * Chromium at 1280x800.
+ * Chromium at 1280x800. `accounts` gives the sandbox user that many more
+ * linked accounts, their policies spread over them (sandbox --accounts).
  */
-export async function withSyncedApp<T>(policies: number, use: (app: SyncedApp) => Promise<T>): Promise<T> {
+export async function withSyncedApp<T>(policies: number, use: (app: SyncedApp) => Promise<T>, options: { readonly accounts?: number } = {}): Promise<T> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
   });
-  const sandbox = await startSandboxProcess(Math.round(policies * SCALE_PER_POLICY));
+  const sandbox = await startSandboxProcess(Math.round(policies * SCALE_PER_POLICY), options.accounts ?? 0);
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-bench-page-'));
   try {
     await writeFile(

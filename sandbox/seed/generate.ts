@@ -8,7 +8,8 @@ import {
 } from '../../shared/api/contract-choices.js';
 import type { CyberStatus, CyberView } from '../../shared/api/cyber.js';
 import { toOffsetIso } from '../../shared/format/dates.js';
-import { SANDBOX_USERS, capacityAccounts, type SandboxCustomer, type SandboxUser } from '../accounts.js';
+import { SANDBOX_USERS, capacityAccounts, linkedAccountsWith, type SandboxCustomer, type SandboxUser } from '../accounts.js';
+import type { LinkedAccount } from '../../shared/api/accounts.js';
 import { roundCents } from '../state/fees.js';
 import { operatingStateFor } from '../state/lifecycle.js';
 import type { CapacityEntry, CyberEntry, Dataset } from '../state/model.js';
@@ -55,6 +56,8 @@ export interface DatasetOptions {
   readonly scale: number;
   /** Seeded dates are placed around this instant (the start of a UTC day). */
   readonly anchorMs: number;
+  /** Linked accounts added to the first user (bookAccounts), their policies spread over all of theirs; none by default. */
+  readonly accounts?: number | undefined;
 }
 
 export function startOfUtcDay(ms: number): number {
@@ -70,9 +73,10 @@ export function startOfUtcDay(ms: number): number {
 export function generateDataset(options: DatasetOptions): Dataset {
   const scale = Math.max(0, Math.min(MAX_SCALE, Math.floor(options.scale)));
   const rng = new Rng(options.seed);
-  const capacities = generateCapacities(rng, scale, options.anchorMs);
+  const linkedAccounts = linkedAccountsWith(options.accounts ?? 0);
+  const capacities = generateCapacities(rng, scale, options.anchorMs, linkedAccounts);
   const { cyber, nextEventId } = generateCyber(rng, scale, options.anchorMs);
-  return { capacities, cyber, nextEventId };
+  return { capacities, cyber, nextEventId, linkedAccounts };
 }
 
 interface CapacityDraft {
@@ -84,7 +88,9 @@ interface CapacityDraft {
   readonly build: (cidrId: string, instanceId: number) => CapacityPolicy;
 }
 
-function generateCapacities(rng: Rng, scale: number, anchorMs: number): CapacityEntry[] {
+type LinkedAccounts = ReadonlyMap<string, readonly LinkedAccount[]>;
+
+function generateCapacities(rng: Rng, scale: number, anchorMs: number, linked: LinkedAccounts): CapacityEntry[] {
   const alex = SANDBOX_USERS[0] as SandboxUser;
   const jordan = SANDBOX_USERS[1] as SandboxUser;
   const drafts: CapacityDraft[] = [];
@@ -104,7 +110,7 @@ function generateCapacities(rng: Rng, scale: number, anchorMs: number): Capacity
             ['FAILED', 8],
           ]);
     const spec = i === 12 ? RETIRED_INSTANCE : rng.pick(INSTANCE_CATALOG);
-    drafts.push(capacityDraft(rng, i, owner, status, spec, anchorMs));
+    drafts.push(capacityDraft(rng, i, owner, status, spec, anchorMs, linked));
   }
   // One sort at seeding time; from here on every list is kept in this order.
   const order = drafts.map((draft, index) => ({ draft, index }));
@@ -131,11 +137,12 @@ function capacityDraft(
   status: CapacityStatus,
   spec: InstanceSpec,
   anchorMs: number,
+  linked: LinkedAccounts,
 ): CapacityDraft {
   const platform: Platform = spec.platforms.includes(PLATFORMS.windows) && rng.chance(0.3) ? PLATFORMS.windows : PLATFORMS.linux;
   const region = rng.pick(REGIONS);
   const zone = rng.pick(region.zones);
-  const account = rng.pick(capacityAccounts(owner));
+  const account = rng.pick(capacityAccounts(linked.get(owner.username) ?? owner.linkedAccounts));
   const qty = spec.gpu >= 4 ? rng.int(1, 4) : rng.int(1, 16);
   const { launchMs, endMs } = capacityWindow(rng, status, anchorMs);
   const createdMs = createdBefore(rng, launchMs, anchorMs);
@@ -326,7 +333,7 @@ function cyberDraft(rng: Rng, owner: SandboxUser, customer: SandboxCustomer, k: 
   const recoveryRegion = rng.pick(REGIONS.filter((region) => region !== primaryRegion));
   const primaryZone = rng.pick(primaryRegion.zones);
   const recoveryZone = rng.pick(recoveryRegion.zones);
-  const account = rng.pick(capacityAccounts(owner));
+  const account = rng.pick(capacityAccounts(owner.linkedAccounts));
   const lines = Array.from({ length: rng.int(1, 3) }, () => {
     const spec = rng.pick(INSTANCE_CATALOG);
     const platform: Platform = spec.platforms.includes(PLATFORMS.windows) && rng.chance(0.3) ? PLATFORMS.windows : PLATFORMS.linux;

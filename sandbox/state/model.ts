@@ -1,3 +1,4 @@
+import type { LinkedAccount } from '../../shared/api/accounts.js';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CyberView } from '../../shared/api/cyber.js';
 
@@ -35,4 +36,6 @@ export interface Dataset {
   readonly capacities: CapacityEntry[];
   readonly cyber: CyberEntry[];
   readonly nextEventId: number;
+  /** Each user's linked accounts by username (the seeded users', plus book accounts when asked for). */
+  readonly linkedAccounts?: ReadonlyMap<string, readonly LinkedAccount[]>;
 }

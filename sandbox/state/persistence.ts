@@ -14,6 +14,8 @@ export const PersistedState = z.object({
   savedAt: z.string(),
   seed: z.number().int(),
   scale: z.number().int().min(0),
+  /** The book accounts added to the first user (sandbox option `accounts`); files written before it have none. */
+  accounts: z.number().int().min(0).optional(),
   anchorMs: z.number(),
   clock: z.object({ offsetMs: z.number(), frozenAtMs: z.number().nullable() }),
   /**
@@ -41,6 +43,7 @@ export type PersistedState = z.infer<typeof PersistedState>;
 export interface StateParts {
   readonly seed: number;
   readonly scale: number;
+  readonly accounts: number;
   readonly anchorMs: number;
   readonly clock: ClockState;
   readonly tokenSecret: Buffer;
@@ -53,6 +56,7 @@ export function serializeState(parts: StateParts, savedAt: Date): string {
     savedAt: savedAt.toISOString(),
     seed: parts.seed,
     scale: parts.scale,
+    ...(parts.accounts > 0 ? { accounts: parts.accounts } : {}),
     anchorMs: parts.anchorMs,
     clock: { ...parts.clock },
     tokenSecret: parts.tokenSecret.toString('base64url'),

@@ -75,9 +75,12 @@ export class SandboxStore {
   private nextEventId: number;
   /** Bumped by every change a client asked for; persistence compares it. */
   private revisionCounter = 0;
+  /** Each user's linked accounts as seeded (by username); a user not in it has their own. */
+  private readonly seededAccounts: ReadonlyMap<string, readonly LinkedAccount[]>;
 
   constructor(dataset: Dataset, nowMs: number, overlay?: StoreOverlay) {
     this.nextEventId = dataset.nextEventId;
+    this.seededAccounts = dataset.linkedAccounts ?? new Map();
     this.settledThroughMs = Number.NEGATIVE_INFINITY;
     for (const entry of dataset.capacities) this.capacityById.set(entry.policy.cidrId, entry);
     for (const entry of dataset.cyber) this.cyberById.set(entry.view.policyDetails.cidrId, entry);
@@ -242,7 +245,7 @@ export class SandboxStore {
 
   /** A user's linked accounts, with the names renames gave them. */
   linkedAccountsOf(user: SandboxUser): LinkedAccount[] {
-    return user.linkedAccounts.map((account) => {
+    return (this.seededAccounts.get(user.username) ?? user.linkedAccounts).map((account) => {
       const renamed = this.accountNames.get(`${user.username}\n${account.accountId}`);
       return renamed ? { ...account, accountName: renamed.accountName } : account;
     });

@@ -18,6 +18,24 @@ describe('generateDataset', () => {
     expect(JSON.stringify(a.capacities.map((e) => e.policy))).not.toBe(JSON.stringify(c.capacities.map((e) => e.policy)));
   });
 
+  it('spreads the first user’s policies over the book accounts asked for, the same data otherwise', () => {
+    const plain = generateDataset({ seed: 3, scale: 3_000, anchorMs });
+    expect(JSON.stringify(generateDataset({ seed: 3, scale: 3_000, anchorMs, accounts: 0 }).capacities)).toBe(JSON.stringify(plain.capacities));
+    const book = generateDataset({ seed: 3, scale: 3_000, anchorMs, accounts: 500 });
+    const alex = SANDBOX_USERS[0] as SandboxUser;
+    const linked = book.linkedAccounts?.get(alex.username) ?? [];
+    expect(linked).toHaveLength(alex.linkedAccounts.length + 500);
+    const held = new Map<string, number>();
+    for (const entry of book.capacities.filter((e) => e.owner === alex.username)) held.set(entry.policy.cspAccountName, (held.get(entry.policy.cspAccountName) ?? 0) + 1);
+    // About 1,800 policies over 502 accounts: every account of theirs holds a few, none holds most.
+    expect(held.size).toBeGreaterThan(400);
+    expect(Math.max(...held.values())).toBeLessThan(30);
+    expect([...held.keys()].every((name) => linked.some((account) => account.accountName === name))).toBe(true);
+    // The second user and the DR policies are as without the option.
+    expect(book.linkedAccounts?.get(JORDAN.username)).toEqual((SANDBOX_USERS[1] as SandboxUser).linkedAccounts);
+    expect(JSON.stringify(book.cyber)).toBe(JSON.stringify(plain.cyber));
+  });
+
   it('gives both users every capacity status and every customer every cyber status', () => {
     const data = generateDataset({ seed: 4, scale: 100, anchorMs });
     for (const user of SANDBOX_USERS) {

@@ -1,6 +1,5 @@
 import { CustomerMatcher, type AccountAlias } from '../../../shared/customers/matching.js';
 import { proposeCustomers } from '../../../shared/customers/proposals.js';
-import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { ActivityEntry } from '../../../shared/own-data/activity.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
 import { UNASSIGNED } from '../../../shared/ipc/customer-key.js';
@@ -8,10 +7,10 @@ import type { Customer, CustomerPage, CustomersOverview, CustomerStanding, DrFou
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
-import { capacitiesFetchedAt, capacityTotalsByAccount, readAccounts, readCyberList } from '../replica/replica-reads.js';
+import { capacitiesFetchedAt, capacityTotalsByAccount, customerCapacities, readAccounts, readCyberList } from '../replica/replica-reads.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { CustomerBookService } from './customer-book.js';
-import { summarizeCustomer } from './customer-summary.js';
+import { BOUGHT_STATUSES, summarizeCustomer } from './customer-summary.js';
 import { cents } from '../overview/summarize.js';
 
 type CustomerChannels =
@@ -34,8 +33,6 @@ export interface CustomerHandlerDeps {
   readonly now?: () => Date;
 }
 
-/** Rows read from the copy at a time while a customer's policies are gathered. */
-const PAGE = 500;
 /** Activity entries a customer page shows. */
 const ACTIVITY_SHOWN = 100;
 /** Capacity policies listed on a customer page (all of them are counted; the list view shows the rest). */
@@ -138,25 +135,17 @@ export class CustomerHandlers {
     return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), linked ?? (await this.#linkedAccounts()));
   }
 
-  /** Every capacity policy of the copy whose account is one of keys, and when the copy was fetched. */
-  async #policies(keys: readonly string[]): Promise<{ rows: CapacityRow[]; fetchedAt: string | null }> {
-    const rows: CapacityRow[] = [];
-    for (let offset = 0; keys.length > 0; offset += PAGE) {
-      const window = await this.#deps.replica.queryCapacities({ accounts: { keys: [...keys], inside: true }, offset, limit: PAGE });
-      rows.push(...window.rows);
-      if (window.rows.length < PAGE || rows.length >= window.total) break;
-    }
-    return { rows, fetchedAt: await this.#deps.replica.read(capacitiesFetchedAt) };
-  }
-
   async #page(key: string): Promise<CustomerPage> {
-    const customers = await this.#deps.book.customers();
-    const customer = customers.find((candidate) => candidate.key === key);
+    // The matcher kept for the filter: reading and checking 2,000 customers again took a good part of a page's time.
+    const matcher = await this.#keptMatcher();
+    const customer = matcher.byKey(key);
     if (!customer) throw new AppFailure({ kind: 'not-found', message: 'That customer is no longer in the book.' });
-    const matcher = await this.#matcher(customers);
     const { replica } = this.#deps;
     const asOf = this.#deps.now?.() ?? new Date();
-    const { rows, fetchedAt } = await this.#policies([...matcher.accountKeysOf(key)]);
+    // Their policies' figure columns through the account index, and only the newest listed read whole.
+    const filter = { keys: [...matcher.accountKeysOf(key)], inside: true };
+    const found = await replica.read((open) => customerCapacities(open, filter, ROWS_SHOWN, BOUGHT_STATUSES));
+    const rows = found?.rows ?? [];
     const drLists = await Promise.all(customer.externalIds.map((id) => replica.read((open) => readCyberList(open, id))));
     const drItems = drLists.flatMap((list) => list?.value ?? []);
     // One read per kind for all their policies: a read per policy (a file check each) took most of a page's time.
@@ -166,18 +155,17 @@ export class CustomerHandlers {
     ]);
     const activity: ActivityEntry[] = [...capacityActivity, ...drActivity].sort((a, b) => b.at.localeCompare(a.at));
     const figures = summarizeCustomer(rows, activity, asOf);
-    const newestFirst = [...rows].sort((a, b) => (b.createdDate ?? '').localeCompare(a.createdDate ?? ''));
     return {
       customer,
       asOf: asOf.toISOString(),
-      fetchedAt,
+      fetchedAt: found?.fetchedAt ?? null,
       totals: {
         ...figures.totals,
         activeDr: drLists.some((list) => list !== null) ? drItems.filter((item) => item.policyStatus === 'ACTIVE').length : null,
       },
       horizons: figures.horizons,
       milestones: figures.milestones,
-      capacity: { rows: newestFirst.slice(0, ROWS_SHOWN), total: rows.length },
+      capacity: { rows: found?.newest ?? [], total: rows.length },
       activity: activity.slice(0, ACTIVITY_SHOWN),
     };
   }

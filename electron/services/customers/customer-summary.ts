@@ -7,8 +7,9 @@ import { cents, monthlyShareOf, UNKNOWN_STATUS, UPCOMING_STATUSES } from '../ove
 const DAY_MS = 86_400_000;
 /** Statuses of a policy that ran (or runs): its savings were delivered over the part of its window that passed. */
 const DELIVERING = new Set(['ACTIVE', 'COMPLETED', 'EXPIRED']);
-/** Statuses of a bought policy, whose processing fee was charged. */
-const BOUGHT = new Set(['ACTIVE', 'COMPLETED', 'EXPIRED', 'CANCELED']);
+/** Statuses of a bought policy, whose processing fee was charged (the page reads the fee of these only). */
+export const BOUGHT_STATUSES: readonly string[] = ['ACTIVE', 'COMPLETED', 'EXPIRED', 'CANCELED'];
+const BOUGHT = new Set(BOUGHT_STATUSES);
 
 
 /** The part of a policy's savings that falls between `fromMs` and `toMs`: savings spread evenly over launch to end. */

@@ -49,6 +49,11 @@ export interface OwnRecords<Body> {
   get(id: string): Promise<OwnRecord<Body> | null>;
   /** Adds or replaces one record (the body is checked against the schema first). */
   put(id: string, body: Body): Promise<OwnRecord<Body>>;
+  /**
+   * Adds or replaces many records in one commit (an import): all or none, and
+   * one copy of the file as its last good state after them, not one a record.
+   */
+  putMany(entries: ReadonlyArray<readonly [id: string, body: Body]>): Promise<OwnRecord<Body>[]>;
   /** True when there was such a record. */
   delete(id: string): Promise<boolean>;
 }
@@ -177,6 +182,13 @@ export class OwnDataStore {
         const record: OwnRecord<Body> = { id, body: schema.parse(body) as Body, updatedAt: new Date().toISOString() };
         await this.#write((db) => db.putRecord(kind, { id, body: JSON.stringify(record.body), updatedAt: record.updatedAt }));
         return record;
+      },
+      putMany: async (entries) => {
+        const updatedAt = new Date().toISOString();
+        const records: OwnRecord<Body>[] = entries.map(([id, body]) => ({ id, body: schema.parse(body) as Body, updatedAt }));
+        if (records.length === 0) return records;
+        await this.#write((db) => db.transaction(() => records.forEach((record) => db.putRecord(kind, { id: record.id, body: JSON.stringify(record.body), updatedAt }))));
+        return records;
       },
       delete: (id) => this.#write((db) => db.deleteRecord(kind, id)),
     };

@@ -2,6 +2,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
+import { customerCapacities as accountCapacities, type AccountFilter } from '../customers/replica-accounts.js';
 import type { StoredDocument, UpcomingCapacity } from './capacity-replica-db.js';
 import { incompatible, type Replica } from './replica.js';
 import {
@@ -158,6 +159,14 @@ export async function capacityTotalsByAccount(replica: Replica) {
   if (!opened) return null;
   await replica.loadRows(opened);
   return replica.reading((open) => (open === opened && open.fetchedAt ? open.totalsByAccount() : null));
+}
+
+/** One customer's policies for their page (electron/services/customers/replica-accounts.ts); null when the list is not kept. */
+export function customerCapacities(replica: Replica, filter: AccountFilter, first: number, bought: readonly string[]) {
+  return replica.reading((open) => {
+    const fetchedAt = open.fetchedAt;
+    return fetchedAt ? { fetchedAt, ...open.db.readWith((connection) => accountCapacities(connection, filter, first, bought)) } : null;
+  });
 }
 
 /** Which kinds are kept, and when each was fetched. */

@@ -1,0 +1,133 @@
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import { accountKey } from '../../../shared/customers/matching.js';
+import type { Connection } from '../platform/sqlcipher.js';
+
+/**
+ * The replica's policies by account, for the customer filter and the customer
+ * page: through the `account` column (the policy's cspAccountName as the
+ * service wrote it) and its index, so one customer's policies are index
+ * seeks, not a pass over every policy. Customers hold accounts as accountKey
+ * compares them (case, spacing and Unicode form aside), which SQL cannot
+ * compute: the copy's distinct account names are read (one seek each) and
+ * matched here, then the rows are looked up by the names that matched.
+ * Created with the replica's schema.
+ */
+export const ACCOUNT_INDEX = 'CREATE INDEX IF NOT EXISTS capacities_account ON capacities (account);';
+
+/** Which accounts a query keeps: those whose accountKey is one of `keys`, or (inside false) every other. */
+export interface AccountFilter {
+  readonly keys: readonly string[];
+  readonly inside: boolean;
+}
+
+/**
+ * Each distinct account name of the copy, jumping from one to the next in the
+ * index (2,500 names over 100,000 policies: 2,500 seeks, not 100,000 rows).
+ */
+const DISTINCT_ACCOUNTS = `
+WITH RECURSIVE names (name) AS (
+  SELECT min(account) FROM capacities
+  UNION ALL
+  SELECT (SELECT min(account) FROM capacities WHERE account > names.name) FROM names WHERE names.name IS NOT NULL
+)
+SELECT name FROM names WHERE name IS NOT NULL`;
+
+/** The names as of a version of the file; the connection sees another commit as another data_version. */
+const kept = new WeakMap<Connection, { readonly version: string; readonly names: readonly string[] }>();
+
+/** The account names the copy's policies carry, each once; read again only after a commit. */
+export function accountNames(connection: Connection): readonly string[] {
+  // data_version moves with another connection's commits, total_changes with this one's (in memory, one connection does both).
+  const version = `${String(connection.pragma('data_version', { simple: true }))}:${String(connection.prepare('SELECT total_changes()').pluck().get())}`;
+  const known = kept.get(connection);
+  if (known?.version === version) return known.names;
+  const names = connection.prepare(DISTINCT_ACCOUNTS).pluck().all() as string[];
+  kept.set(connection, { version, names });
+  return names;
+}
+
+/**
+ * The SQL condition for the rows a filter keeps (over the columns named), and its parameters. A row without the account column (a copy
+ * written before it existed, until its next sync) is matched through its
+ * search text, whose last part is the account (account_of, on the reading
+ * connection).
+ */
+export function accountCondition(connection: Connection, filter: AccountFilter, column = 'account', search = 'search'): { sql: string; params: Record<string, string> } {
+  const keys = new Set(filter.keys);
+  const names = accountNames(connection).filter((name) => keys.has(accountKey(name)));
+  const params = { accountNames: JSON.stringify(names), accountKeys: JSON.stringify(filter.keys) };
+  const named = `${column} IN (SELECT value FROM json_each(@accountNames))`;
+  const searched = `account_of(${search}) IN (SELECT value FROM json_each(@accountKeys))`;
+  // A row of no account at all is nobody's, so it is among the unassigned.
+  const sql = filter.inside
+    ? `(${named} OR (${column} IS NULL AND ${searched}))`
+    : `(CASE WHEN ${column} IS NULL THEN NOT ${searched} ELSE NOT ${named} END)`;
+  return { sql, params };
+}
+
+/** What a customer page reads of each of their policies: the slim columns and the processing fee, as a CapacityRow. */
+export interface CustomerCapacities {
+  /** Every policy of theirs, as much of it as the page's figures read; newest first. */
+  readonly rows: CapacityRow[];
+  /** The first `first` of them in full (the rows the page lists). */
+  readonly newest: CapacityRow[];
+}
+
+/**
+ * One customer's policies for their page in one read: the figures' columns of
+ * every policy of theirs (no record read whole, but the fee, which has no
+ * column, read out of the record of a bought policy only), and the newest
+ * `first` records whole.
+ */
+export function customerCapacities(connection: Connection, filter: AccountFilter, first: number, bought: readonly string[]): CustomerCapacities {
+  const where = accountCondition(connection, filter, 'c.account', 'c.search');
+  const tuples = connection
+    .prepare(
+      `SELECT c.rid, c.cidr_id, c.policy_name, c.policy_status, c.launch_at, c.end_at, c.auto_renewal, c.our_price, c.savings,
+         CASE WHEN c.policy_status IN (SELECT value FROM json_each(@bought)) THEN
+           (SELECT coalesce(json_extract(b.body, '$.pricing.creditCardProcessingFee'), json_extract(b.body, '$.pricing.bankAccountProcessingFee'))
+            FROM capacity_bodies AS b WHERE b.rid = c.rid)
+         END AS fee
+       FROM capacities AS c WHERE ${where.sql}
+       ORDER BY c.created_date DESC, c.rid DESC`,
+    )
+    .raw()
+    .all({ ...where.params, bought: JSON.stringify(bought) }) as CustomerTuple[];
+  const rows = tuples.map(figuresRow);
+  const newestRids = tuples.slice(0, first).map((tuple) => tuple[0]);
+  const bodies = new Map(
+    (
+      connection.prepare('SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(newestRids)) as Array<[number, string]>
+    ).map(([rid, body]) => [rid, body]),
+  );
+  const newest = newestRids.flatMap((rid) => {
+    const body = bodies.get(rid);
+    return body === undefined ? [] : [JSON.parse(body) as CapacityRow];
+  });
+  return { rows, newest };
+}
+
+type CustomerTuple = [rid: number, cidrId: string, name: string, status: string, launchAt: string, endAt: string, autoRenewal: number, ourPrice: number | null, savings: number | null, fee: unknown];
+
+/**
+ * A policy as the page's figures read it. The slim table keeps a missing text
+ * as empty and a missing figure as NULL: both read as "not known" here, as
+ * they do in the record. The fee is kept only when it is a number.
+ */
+function figuresRow([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, fee]: CustomerTuple): CapacityRow {
+  return {
+    cidrId,
+    ...(name ? { policyName: name } : {}),
+    ...(status ? { policyStatus: status as CapacityRow['policyStatus'] } : {}),
+    capacityConfiguration: {
+      ...(launchAt ? { launchDateTime: launchAt } : {}),
+      ...(endAt ? { endDateTime: endAt } : {}),
+      autoRenewalEnabled: autoRenewal === 1,
+    },
+    pricing: {
+      ...(ourPrice !== null ? { ourPrice } : {}),
+      ...(savings !== null ? { savings } : {}),
+      ...(typeof fee === 'number' ? { creditCardProcessingFee: fee } : {}),
+    },
+  } as CapacityRow;
+}

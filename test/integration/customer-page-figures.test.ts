@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountCondition, customerCapacities } from '../../electron/services/customers/replica-accounts.js';
+import { BOUGHT_STATUSES, summarizeCustomer } from '../../electron/services/customers/customer-summary.js';
+import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
+import { CustomerMatcher } from '../../shared/customers/matching.js';
+import { CapacityRow } from '../../shared/api/readers.js';
+import type { Customer } from '../../shared/ipc/customers.js';
+
+/**
+ * A customer page's figures from the replica's columns through the account
+ * index (electron/services/customers/replica-accounts.ts) against the
+ * row-by-row pass over every whole record they replaced: the policies the
+ * matcher gives the customer, summed by summarizeCustomer. On hostile lists:
+ * accounts that differ only in case, spacing or Unicode form, prototype names,
+ * bidi characters, 500-character names, policies of no account, missing and
+ * odd prices, fees and dates, shared creation dates.
+ */
+const DAY = 86_400_000;
+const asOf = new Date(Date.UTC(2026, 5, 15, 9));
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cd-customer-page-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const ACCOUNTS = ['Northwind-Prod', 'northwind-prod ', ' NORTHWIND-PROD', '__proto__', 'constructor', '\u202Eacct-rtl', 'e\u0301cole', 'école', 'x'.repeat(500), 'other', ''];
+const account = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...ACCOUNTS) }, { weight: 1, arbitrary: fc.constantFrom(undefined, 7) });
+const status = fc.constantFrom('ACTIVE', 'READY_FOR_PURCHASE', 'EXPIRED', 'CANCELED', 'FAILED', 'COMPLETED', '__proto__', 'active', undefined);
+const instant = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: -400, max: 120 }).map((days) => new Date(asOf.getTime() + days * DAY).toISOString()) },
+  { weight: 1, arbitrary: fc.constantFrom('2026-06-20T17:30:00+05:30', 'not a date', '', undefined) },
+);
+const money = fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(0.005, undefined, null, 'lots'));
+const rawPolicy = fc.record(
+  {
+    cidrId: fc.oneof(fc.constantFrom('__proto__', 'constructor', '\u202Esc_rtl', 'sc_1', 'sc_2'), fc.string({ minLength: 1, maxLength: 8 })),
+    // A name is known or not (the slim table cannot tell an empty name from none).
+    policyName: fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constant(undefined)),
+    policyStatus: status,
+    cspAccountName: account,
+    createdDate: fc.constantFrom('2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', undefined),
+    capacityConfiguration: fc.record({ launchDateTime: instant, endDateTime: instant, autoRenewalEnabled: fc.constantFrom(true, false, undefined) }, { requiredKeys: [] }),
+    pricing: fc.record({ ourPrice: money, savings: money, creditCardProcessingFee: money, bankAccountProcessingFee: money }, { requiredKeys: [] }),
+  },
+  { requiredKeys: ['cidrId'] },
+);
+const list = fc.uniqueArray(rawPolicy, { minLength: 1, maxLength: 60, selector: (p) => p.cidrId });
+/** Two customers holding some of the accounts as a person types them; an account is one customer's. */
+const book = fc.tuple(fc.subarray(ACCOUNTS.filter(Boolean)), fc.subarray(ACCOUNTS.filter(Boolean))).map(([first, second]): Customer[] => [
+  customer('cu_a', 'Northwind', first),
+  customer('cu_b', 'Northwind', second.filter((a) => !first.some((b) => b.trim().normalize('NFC').toLowerCase() === a.trim().normalize('NFC').toLowerCase()))),
+]);
+
+function customer(key: string, name: string, accounts: string[]): Customer {
+  return { key, name, externalIds: [], accounts, contact: '', notes: '', updatedAt: asOf.toISOString() };
+}
+
+describe('a customer page from the account index', () => {
+  it('has the figures and rows of the row-by-row pass over every whole record, on hostile lists', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'hostile.db'), randomBytes(32));
+    try {
+      await fc.assert(
+        fc.asyncProperty(list, book, async (raws, customers) => {
+          const rows = raws.flatMap((raw) => {
+            const read = CapacityRow.safeParse(raw);
+            return read.success ? [read.data] : [];
+          });
+          await db.replaceAll(rows, asOf.toISOString());
+          const stored = db.allBodies();
+          const matcher = new CustomerMatcher(customers);
+          for (const { key } of customers) {
+            const keys = [...matcher.accountKeysOf(key)];
+            const theirs = stored.filter((row) => matcher.ofAccount(row.cspAccountName)?.key === key);
+            const found = db.readWith((connection) => customerCapacities(connection, { keys, inside: true }, 5, BOUGHT_STATUSES));
+            expect(summarizeCustomer(found.rows, [], asOf)).toEqual(summarizeCustomer(theirs, [], asOf));
+            expect(found.rows.map((row) => row.cidrId).sort()).toEqual(theirs.map((row) => row.cidrId).sort());
+            // The newest listed first, whole: by creation date, the later written first among equal dates.
+            const newest = theirs.map((row, at) => ({ row, at })).sort((a, b) => (b.row.createdDate ?? '').localeCompare(a.row.createdDate ?? '') || b.at - a.at);
+            expect(found.newest).toEqual(newest.slice(0, 5).map(({ row }) => row));
+          }
+          const assigned = [...matcher.assignedAccountKeys()];
+          const unassigned = db.readWith((connection) => {
+            const where = accountCondition(connection, { keys: assigned, inside: false });
+            return connection.prepare(`SELECT cidr_id FROM capacities WHERE ${where.sql}`).pluck().all(where.params) as string[];
+          });
+          expect(unassigned.sort()).toEqual(stored.filter((row) => matcher.ofAccount(row.cspAccountName) === null).map((row) => row.cidrId).sort());
+        }),
+        { numRuns: 120 },
+      );
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
+  it('reads the account names again after a write-through adds one', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'names.db'), randomBytes(32));
+    try {
+      const policy = CapacityRow.parse({ cidrId: 'sc_1', cspAccountName: 'first', policyStatus: 'ACTIVE' });
+      await db.replaceAll([policy], asOf.toISOString());
+      const count = (keys: string[]) => db.readWith((connection) => customerCapacities(connection, { keys, inside: true }, 10, BOUGHT_STATUSES).rows.length);
+      expect(count(['first'])).toBe(1);
+      expect(count(['second'])).toBe(0);
+      db.upsert({ ...policy, cidrId: 'sc_2', cspAccountName: 'Second ' });
+      expect(count(['second'])).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+});
