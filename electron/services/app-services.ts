@@ -10,6 +10,7 @@ import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
 import { FirstScreen } from './overview/first-screen.js';
+import { markLaunch } from './diagnostics/launch-marks.js';
 import { OfflineService } from './cache/offline-service.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
@@ -196,6 +197,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     startBuiltIn: () => sandbox.start(),
   });
   await session.restore();
+  markLaunch('session restored');
   const desktop = await createDesktopServices({
     host: options.desktop ?? browserDesktopHost(readPackageVersion()),
     dataDir: options.dataDir,
@@ -205,7 +207,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     report: (where, error) => logger.error(where, 'failed', error),
     onUnreadable: unreadableFiles.report,
   });
+  // The overview a launch and a sign-in land on: what must not wait behind work the person did not ask for.
+  const firstScreen = new FirstScreen();
+  const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT_MS);
   const offline = new OfflineService({
+    afterFirstScreen,
     dataDir: options.dataDir,
     secrets,
     session,
@@ -272,7 +278,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     const named = await customers.customerOfAccount();
     return ({ account }: { readonly account: string | null }) => named(account);
   };
-  const firstScreen = new FirstScreen();
   const handlers: Handlers = withAuditLog(
     firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
@@ -335,9 +340,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const refreshAfterFirstScreen = () =>
     void (async () => {
       // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
-      const firstScreenAnswered = firstScreen.next(FIRST_SCREEN_WAIT_MS);
+      const firstScreenAnswered = afterFirstScreen();
       if (await offline.capacitiesFetchedAt().catch(() => null)) await firstScreenAnswered;
-      if (!closed) void backgroundSync.tick('sign-in');
+      if (closed) return;
+      markLaunch('sign-in refresh started');
+      void backgroundSync.tick('sign-in');
     })();
   if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
   events.subscribe((event) => {

@@ -29,8 +29,13 @@ export interface OfflineDeps {
   readonly lastUsername: (profileId: string) => string | undefined;
   /** Where an unreadable offline copy is reported. */
   readonly logger: Pick<Logger, 'warn'>;
-  /** How long after opening a copy every page of it is read (tests: 0). */
+  /** How long after the first screen every page of a copy opened at start is read (tests: 0). */
   readonly verifyDelayMs?: number;
+  /**
+   * Resolves once the person's first screen has been answered (or a few seconds passed): the slim rows' load
+   * at sign-in and the check of every page of the copy wait for it. By default nothing is waited for.
+   */
+  readonly afterFirstScreen?: () => Promise<void>;
 }
 
 /**
@@ -48,10 +53,13 @@ export class OfflineService {
   #offlineOwner: CacheOwner | null = null;
 
   constructor(private readonly deps: OfflineDeps) {
+    // After the first screen: loading 100,000 slim rows takes the process for seconds under load, and the
+    // overview a sign-in or launch lands on is counted by SQL without them (issue 25).
+    const warmAfterFirstScreen = () => void (deps.afterFirstScreen?.() ?? Promise.resolve()).then(() => this.warm());
     deps.events.subscribe((event) => {
-      if (event === 'session.changed' && deps.session.status().signedIn) this.warm();
+      if (event === 'session.changed' && deps.session.status().signedIn) warmAfterFirstScreen();
     });
-    if (deps.session.status().signedIn) this.warm();
+    if (deps.session.status().signedIn) warmAfterFirstScreen();
   }
 
   /** Whose copy the views see: the signed-in user, or the one reviewed offline; null when neither. */
@@ -74,6 +82,7 @@ export class OfflineService {
         owner,
         logger: this.deps.logger,
         ...(this.deps.verifyDelayMs !== undefined ? { verifyDelayMs: this.deps.verifyDelayMs } : {}),
+        ...(this.deps.afterFirstScreen ? { afterFirstScreen: this.deps.afterFirstScreen } : {}),
       }).then(
         (cache) => {
           if (this.#opening?.id === id) {

@@ -1,4 +1,5 @@
 import type { Handlers } from '../../../shared/ipc/contract.js';
+import { markLaunch } from '../diagnostics/launch-marks.js';
 
 /**
  * When the first screen (the overview, where every sign-in and launch lands)
@@ -33,9 +34,11 @@ export class FirstScreen {
     return {
       ...handlers,
       'overview.summary': async (input) => {
+        markLaunch('overview asked');
         try {
           return await overview(input);
         } finally {
+          markLaunch('overview answered');
           this.#answered();
         }
       },
