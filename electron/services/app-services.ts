@@ -9,7 +9,7 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundSync } from './cache/background-sync.js';
-import { FirstScreen } from './overview/first-screen.js';
+import { FirstScreen, type FirstScreenWait } from './overview/first-screen.js';
 import { markLaunch } from './diagnostics/launch-marks.js';
 import { OfflineService } from './cache/offline-service.js';
 import { OwnDataService } from './own-data/own-data-service.js';
@@ -133,8 +133,8 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 }
 
 /** The composition root of the main process, shared by the Electron and browser hosts. */
-/** The longest a sign-in's refresh waits for the overview to be answered (a window that never asks for it). */
-const FIRST_SCREEN_WAIT_MS = 5_000;
+/** The longest the work a launch or sign-in defers waits for the overview to be answered (a window that never asks for it). */
+const FIRST_SCREEN_WAIT: FirstScreenWait = { afterWindowMs: 10_000, withoutWindowMs: 60_000 };
 
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
@@ -209,7 +209,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   // The overview a launch and a sign-in land on: what must not wait behind work the person did not ask for.
   const firstScreen = new FirstScreen();
-  const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT_MS);
+  const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
   const offline = new OfflineService({
     afterFirstScreen,
     dataDir: options.dataDir,

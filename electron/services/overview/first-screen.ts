@@ -1,43 +1,91 @@
 import type { Handlers } from '../../../shared/ipc/contract.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
 
+/** How long a wait for the first screen lasts when that screen never comes. */
+export interface FirstScreenWait {
+  /** After the window's first call since the wait began: a window showing something else (the password asked again over another view). */
+  readonly afterWindowMs: number;
+  /** When no window calls at all (a host with no page open). */
+  readonly withoutWindowMs: number;
+}
+
+interface Waiter {
+  readonly release: () => void;
+  readonly windowCalled: () => void;
+}
+
 /**
  * When the first screen (the overview, where every sign-in and launch lands)
- * has had its figures: the refresh a sign-in starts over a copy on disk waits
- * for it, so that nothing heavy runs on the main process while the person
- * waits for that first screen (issue 25). A sign-in that no window follows with the overview
- * (a host with no page open, the password asked again over another view) waits
- * `fallbackMs` at most.
+ * has had its figures: the refresh a sign-in starts over a copy on disk, the
+ * slim rows' load and the check of every page of the copy wait for it, so
+ * that nothing heavy runs on the main process while the person waits for that
+ * first screen (issue 25).
+ *
+ * A wait that no overview ends runs out (FirstScreenWait), counted from the
+ * window's first call, not from the wait's start: at a launch on a loaded
+ * machine the page took 5-17 s to load its code and ask anything (measured at
+ * load 33-35), and a fixed 5 s from the start let the refresh begin before the
+ * overview was even asked. An overview being answered holds every wait until
+ * its answer.
  */
 export class FirstScreen {
-  #waiting: Array<() => void> = [];
+  #waiting: Waiter[] = [];
+  #overviewsUnderWay = 0;
 
-  /** Resolves at the next answer of the overview, or after fallbackMs. */
-  next(fallbackMs: number): Promise<void> {
+  /** Resolves at the next answer of the overview, or when the wait runs out. */
+  next(wait: FirstScreenWait): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
+      let windowSeen = false;
+      const runOut = () => {
+        // The answer under way ends this wait itself.
+        if (this.#overviewsUnderWay > 0) return;
+        this.#waiting = this.#waiting.filter((waiting) => waiting !== waiter);
         resolve();
       };
-      const timer = setTimeout(() => {
-        this.#waiting = this.#waiting.filter((waiting) => waiting !== done);
-        resolve();
-      }, fallbackMs);
-      timer.unref?.();
-      this.#waiting.push(done);
+      const arm = (ms: number) => {
+        const timer = setTimeout(runOut, ms);
+        timer.unref?.();
+        return timer;
+      };
+      let timer = arm(wait.withoutWindowMs);
+      const waiter: Waiter = {
+        release: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        windowCalled: () => {
+          if (windowSeen) return;
+          windowSeen = true;
+          clearTimeout(timer);
+          timer = arm(wait.afterWindowMs);
+        },
+      };
+      this.#waiting.push(waiter);
     });
   }
 
-  /** The handlers, with the overview's answer (or failure: the screen shows that too) announced. */
+  /** The handlers, each call noted as the window's, with the overview's answer (or failure: the screen shows that too) announced. */
   watch(handlers: Handlers): Handlers {
+    const watched = Object.fromEntries(
+      Object.entries(handlers).map(([channel, handler]) => [
+        channel,
+        (input: unknown) => {
+          for (const waiter of this.#waiting) waiter.windowCalled();
+          return (handler as (input: unknown) => unknown)(input);
+        },
+      ]),
+    ) as unknown as Handlers;
     const overview = handlers['overview.summary'];
     return {
-      ...handlers,
+      ...watched,
       'overview.summary': async (input) => {
+        for (const waiter of this.#waiting) waiter.windowCalled();
         markLaunch('overview asked');
+        this.#overviewsUnderWay += 1;
         try {
           return await overview(input);
         } finally {
+          this.#overviewsUnderWay -= 1;
           markLaunch('overview answered');
           this.#answered();
         }
@@ -48,6 +96,6 @@ export class FirstScreen {
   #answered(): void {
     const waiting = this.#waiting;
     this.#waiting = [];
-    for (const done of waiting) done();
+    for (const waiter of waiting) waiter.release();
   }
 }

@@ -8,13 +8,15 @@ const settled = async (promise: Promise<void>) => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
   return done;
 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LONG = { afterWindowMs: 60_000, withoutWindowMs: 60_000 };
 
 describe('FirstScreen', () => {
   it('lets a waiting refresh go when the overview is answered, and not before', async () => {
     const firstScreen = new FirstScreen();
     let answer: () => void = () => undefined;
     const handlers = firstScreen.watch({ 'overview.summary': () => new Promise((resolve) => (answer = () => resolve('figures'))) } as unknown as Handlers);
-    const waiting = firstScreen.next(60_000);
+    const waiting = firstScreen.next(LONG);
     const asked = handlers['overview.summary'](undefined);
     expect(await settled(waiting)).toBe(false);
     answer();
@@ -22,15 +24,40 @@ describe('FirstScreen', () => {
     expect(await settled(waiting)).toBe(true);
   });
 
-  it('lets it go when the overview fails too (the screen shows the failure), and after the wait when nobody asks', async () => {
+  it('lets it go when the overview fails too (the screen shows the failure), and after the wait when no window calls', async () => {
     const firstScreen = new FirstScreen();
     const handlers = firstScreen.watch({ 'overview.summary': () => Promise.reject(new Error('offline')) } as unknown as Handlers);
-    const waiting = firstScreen.next(60_000);
+    const waiting = firstScreen.next(LONG);
     await expect(handlers['overview.summary'](undefined)).rejects.toThrow('offline');
     expect(await settled(waiting)).toBe(true);
     // An answer before the wait began does not count for it: only the next one, or the time limit.
     const started = Date.now();
-    await firstScreen.next(50);
+    await firstScreen.next({ afterWindowMs: 60_000, withoutWindowMs: 50 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it('counts the wait for a window that shows something else from its first call, not from the start (a page slow to load its code)', async () => {
+    const firstScreen = new FirstScreen();
+    const handlers = firstScreen.watch({ 'session.status': () => Promise.resolve('signed in') } as unknown as Handlers);
+    const waiting = firstScreen.next({ afterWindowMs: 150, withoutWindowMs: 60_000 });
+    await sleep(300);
+    expect(await settled(waiting)).toBe(false);
+    const calledAt = Date.now();
+    expect(await handlers['session.status'](undefined)).toBe('signed in');
+    await waiting;
+    expect(Date.now() - calledAt).toBeGreaterThanOrEqual(140);
+  });
+
+  it('holds the wait while an overview is being answered, however long past its limit, until that answer', async () => {
+    const firstScreen = new FirstScreen();
+    let answer: () => void = () => undefined;
+    const handlers = firstScreen.watch({ 'overview.summary': () => new Promise((resolve) => (answer = () => resolve('figures'))) } as unknown as Handlers);
+    const waiting = firstScreen.next({ afterWindowMs: 50, withoutWindowMs: 50 });
+    const asked = handlers['overview.summary'](undefined);
+    await sleep(200);
+    expect(await settled(waiting)).toBe(false);
+    answer();
+    await asked;
+    expect(await settled(waiting)).toBe(true);
   });
 });
