@@ -274,6 +274,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ownData,
     recentExternalIds: () => profiles.find(offline.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
   });
+  const customerHandlers = customers.handlers();
   const customerOf = async () => {
     const named = await customers.customerOfAccount();
     return ({ account }: { readonly account: string | null }) => named(account);
@@ -291,7 +292,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       }),
       ...createOfflineHandlers(offline),
       ...createOwnDataHandlers(ownData),
-      ...customers.handlers(),
+      ...customerHandlers,
+      'customers.overview': firstScreen.after(customerHandlers['customers.overview'], FIRST_SCREEN_WAIT),
       ...createQuoteHandlers({ repository, profiles, session, activity }),
       ...createWorklistHandlers({
         worklist: new RenewalWorklist({ offline, states: worklistStatesIn(ownData), customerOf }),

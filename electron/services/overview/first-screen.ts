@@ -31,6 +31,7 @@ interface Waiter {
 export class FirstScreen {
   #waiting: Waiter[] = [];
   #overviewsUnderWay = 0;
+  #answeredOnce = false;
 
   /** Resolves at the next answer of the overview, or when the wait runs out. */
   next(wait: FirstScreenWait): Promise<void> {
@@ -64,6 +65,18 @@ export class FirstScreen {
     });
   }
 
+  /**
+   * A handler of a panel beside the first screen whose answer is heavy (the overview by customer loads every
+   * policy's slim row): until the first screen has had its figures once, its work waits for them. The window
+   * is calling, so the wait is the one for a window.
+   */
+  after<I, O>(handler: (input: I) => Promise<O>, wait: FirstScreenWait): (input: I) => Promise<O> {
+    return async (input) => {
+      if (!this.#answeredOnce) await this.next({ afterWindowMs: wait.afterWindowMs, withoutWindowMs: wait.afterWindowMs });
+      return handler(input);
+    };
+  }
+
   /** The handlers, each call noted as the window's, with the overview's answer (or failure: the screen shows that too) announced. */
   watch(handlers: Handlers): Handlers {
     const watched = Object.fromEntries(
@@ -94,6 +107,7 @@ export class FirstScreen {
   }
 
   #answered(): void {
+    this.#answeredOnce = true;
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const waiter of waiting) waiter.release();

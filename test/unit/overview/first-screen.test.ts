@@ -61,3 +61,25 @@ describe('FirstScreen', () => {
     expect(await settled(waiting)).toBe(true);
   });
 });
+
+describe('FirstScreen.after (a heavy panel beside the first screen)', () => {
+  it('does its work once the overview has had its figures, and at once after that', async () => {
+    const firstScreen = new FirstScreen();
+    let answer: () => void = () => undefined;
+    const handlers = firstScreen.watch({ 'overview.summary': () => new Promise((resolve) => (answer = () => resolve('figures'))) } as unknown as Handlers);
+    const worked: string[] = [];
+    const panel = firstScreen.after(async (input: string) => {
+      worked.push(input);
+      return input;
+    }, LONG);
+    // The panel's call comes first, as it may: the overview is asked at the same moment.
+    const early = panel('first');
+    const asked = handlers['overview.summary'](undefined);
+    await sleep(50);
+    expect(worked).toEqual([]);
+    answer();
+    await asked;
+    expect(await early).toBe('first');
+    expect(await Promise.race([panel('later'), sleep(50).then(() => 'waited')])).toBe('later');
+  });
+});
