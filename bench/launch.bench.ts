@@ -29,8 +29,8 @@ export default async function launch(): Promise<Figure[]> {
       try {
         host = await startHost(dataDir);
         const timing = await timeLaunch(host, page);
-        runs.push({ ...timing, load: loadavg()[0] as number });
-        process.stderr.write(`  launch run ${run + 1} (${advised} files dropped from the page cache, load ${(loadavg()[0] as number).toFixed(1)}): launch ${timing.launch} ms, overview cold ${timing.overviewCold} ms\n`);
+        runs.push({ ...timing, launch: Math.round(timing.launch), overviewCold: Math.round(timing.overviewCold), load: loadavg()[0] as number });
+        process.stderr.write(`  launch run ${run + 1} (${advised} files dropped from the page cache, load ${(loadavg()[0] as number).toFixed(1)}): launch ${Math.round(timing.launch)} ms, overview cold ${Math.round(timing.overviewCold)} ms\n`);
         for (const [step, at] of Object.entries(timing.steps).sort(([, a], [, b]) => a - b)) process.stderr.write(`    ${String(at).padStart(6)} ms  ${step}\n`);
       } finally {
         await page.close();
