@@ -192,7 +192,6 @@ describe('an offline copy that cannot be read', () => {
     expect(status.capacityCount).toBe(ROWS);
     // The check does not start before the first screen is answered, however long that takes (unheld, it reads
     // this copy in well under a second: the wait is long beside that, for a loaded machine).
-    const waited = Date.now();
     const beforeFirstScreen = await Promise.race([
       service.verified().then(() => 'checked'),
       new Promise((resolve) => setTimeout(() => resolve('still waiting'), 4_000)),
