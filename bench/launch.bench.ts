@@ -30,7 +30,7 @@ export default async function launch(): Promise<Figure[]> {
         host = await startHost(dataDir);
         const timing = await timeLaunch(host, page);
         runs.push({ ...timing, launch: Math.round(timing.launch), overviewCold: Math.round(timing.overviewCold), load: loadavg()[0] as number });
-        process.stderr.write(`  launch run ${run + 1} (${advised} files dropped from the page cache, load ${(loadavg()[0] as number).toFixed(1)}): launch ${Math.round(timing.launch)} ms, overview cold ${Math.round(timing.overviewCold)} ms\n`);
+        process.stderr.write(`  launch run ${run + 1} (${advised} files dropped from the page cache, load ${(loadavg()[0] as number).toFixed(1)}): launch ${Math.round(timing.launch)} ms, overview cold ${Math.round(timing.overviewCold)} ms, host CPU to the paint ${timing.hostCpuMs} ms\n`);
         for (const [step, at] of Object.entries(timing.steps).sort(([, a], [, b]) => a - b)) process.stderr.write(`    ${String(at).padStart(6)} ms  ${step}\n`);
       } finally {
         await page.close();
@@ -42,10 +42,12 @@ export default async function launch(): Promise<Figure[]> {
     const at = `${Math.round(policies / 1000)}k`;
     const launchMs = median(runs.map((r) => r.launch));
     const coldMs = median(runs.map((r) => r.overviewCold));
+    const cpuMs = median(runs.map((r) => r.hostCpuMs));
     const goals = policies >= 90_000 && policies <= 110_000;
     return [
       { name: `${at}: launch to overview painted, copy on disk and out of the page cache (host spawned to frame painted)`, value: launchMs, unit: 'ms', load: loads, ...(goals ? { budget: '<= 1500', withinBudget: launchMs <= 1500 } : {}) },
       { name: `${at}: overview cold (the window's page start to frame painted; copy out of the page cache)`, value: coldMs, unit: 'ms', load: loads, ...(goals ? { budget: '<= 300', withinBudget: coldMs <= 300 } : {}) },
+      { name: `${at}:   the host's CPU time from its start to the paint (its own work, less stretched by the load)`, value: cpuMs, unit: 'ms', load: loads },
     ];
   });
 }

@@ -17,6 +17,8 @@ export interface LaunchTiming {
   readonly overviewCold: number;
   /** Each step, in ms after the host was spawned. */
   readonly steps: Record<string, number>;
+  /** CPU time the host used from its start to just after the paint (read at once after it): its own work, whatever the load. */
+  readonly hostCpuMs: number;
 }
 
 /** From the page's start (or the action given) to the overview's figures painted after layout (rAF + a task). */
@@ -87,7 +89,7 @@ export async function timeLaunch(host: Host, page: Page): Promise<LaunchTiming> 
     steps[`page: ${name} answered`] ??= since(inPage.timeOrigin + call.end);
   }
   steps['page: overview painted'] = since(painted);
-  return { launch: painted - host.spawnedAt, overviewCold: painted - actionAt, steps };
+  return { launch: painted - host.spawnedAt, overviewCold: painted - actionAt, steps, hostCpuMs: Math.round(reading.cpuMs) };
 }
 
 /**

@@ -23,6 +23,8 @@ export const BenchProbeReading = z.object({
   phases: z.array(z.object({ phase: z.string(), firstAt: z.number(), lastAt: z.number(), lastFetched: z.number() })),
   /** Epoch ms at which each step of the process's start was first reached (launch-marks.ts). */
   launch: z.array(z.object({ step: z.string(), at: z.number() })),
+  /** CPU time (user + system) the process has used since it started, in ms: a figure the machine's load stretches less than wall time. */
+  cpuMs: z.number(),
 });
 export type BenchProbeReading = z.infer<typeof BenchProbeReading>;
 
@@ -59,7 +61,13 @@ export function startBenchProbe(events: AppEvents): void {
       p99StallMs: delays.percentile(99) / 1e6,
       phases: [...phases].map(([phase, at]) => ({ phase, ...at })),
       launch: launchMarks(),
+      cpuMs: cpuMs(),
     };
     send(reading);
   });
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
