@@ -135,6 +135,8 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 /** The composition root of the main process, shared by the Electron and browser hosts. */
 /** The longest the work a launch or sign-in defers waits for the overview to be answered (a window that never asks for it). */
 const FIRST_SCREEN_WAIT: FirstScreenWait = { afterWindowMs: 10_000, withoutWindowMs: 60_000 };
+/** From the overview's answer to the deferred work's start: the window's paint of the figures comes first. */
+const FIRST_SCREEN_PAINT_MS = 500;
 
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
@@ -208,7 +210,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     onUnreadable: unreadableFiles.report,
   });
   // The overview a launch and a sign-in land on: what must not wait behind work the person did not ask for.
-  const firstScreen = new FirstScreen();
+  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS });
   const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
   const offline = new OfflineService({
     afterFirstScreen,

@@ -83,3 +83,16 @@ describe('FirstScreen.after (a heavy panel beside the first screen)', () => {
     expect(await Promise.race([panel('later'), sleep(50).then(() => 'waited')])).toBe('later');
   });
 });
+
+describe('FirstScreen with a time to paint', () => {
+  it('lets the waiting work go that long after the overview\'s answer, not at once', async () => {
+    const firstScreen = new FirstScreen({ paintMs: 150 });
+    const handlers = firstScreen.watch({ 'overview.summary': () => Promise.resolve('figures') } as unknown as Handlers);
+    const waiting = firstScreen.next(LONG);
+    await handlers['overview.summary'](undefined);
+    const answeredAt = Date.now();
+    expect(await settled(waiting)).toBe(false);
+    await waiting;
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(140);
+  });
+});
