@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { AFTER_PAINT, signIn, startHost, waitForPhase, type Host } from './app-page.js';
 import { startSandboxProcess, stopProcess } from './sandbox-process.js';
 
@@ -15,6 +15,9 @@ export interface SyncedApp {
   readonly host: Host;
   /** The policies the sync brought into the copy. */
   readonly policies: number;
+  /** The data folder holding the copy (a host started on it again finds the copy and the kept session). */
+  readonly dataDir: string;
+  readonly browser: Browser;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function withSyncedApp<T>(policies: number, use: (app: SyncedApp) =
       await signIn(page);
       const done = await waitForPhase(host, 'done', 30 * 60_000);
       const synced = done.phases.find((phase) => phase.phase === 'done')?.lastFetched ?? 0;
-      return await use({ page, host, policies: synced });
+      return await use({ page, host, policies: synced, dataDir, browser });
     } finally {
       await stopProcess(host.child);
     }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices } from '../services/app-services.js';
 import { startBenchProbe } from '../services/diagnostics/bench-probe.js';
+import { markLaunch } from '../services/diagnostics/launch-marks.js';
 import { defaultDataDir } from '../services/platform/data-dir.js';
 import { startBrowserHost, type DevRenderer } from './host-server.js';
 import { USAGE, parseHostArgs } from './cli-options.js';
@@ -15,6 +16,7 @@ import { removeStaleLaunchFiles, writeLaunchFile, type LaunchFile } from './laun
  * Runs Capacity Desk without Electron: the main-process services plus the
  * loopback host, opening Chromium in app mode when a display is there.
  */
+markLaunch('host modules loaded');
 const parsed = parseHostArgs(process.argv.slice(2));
 if (parsed.kind === 'help') {
   process.stdout.write(USAGE);
@@ -32,6 +34,7 @@ const dataDir = options.dataDir ?? defaultDataDir();
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
 await removeStaleLaunchFiles(dataDir);
 const services = await createAppServices({ dataDir, echoLogs: true, startSandbox: builtInSandbox() });
+markLaunch('services created');
 startBenchProbe(services.events);
 const host = await startBrowserHost({
   handlers: services.handlers,
@@ -44,6 +47,7 @@ const host = await startBrowserHost({
   onLaunch: () => void launchFile?.remove(),
   ...(options.devRenderer ? { devRenderer: devRenderer(options.devRenderer, options.devSocket, options.devNonce) } : {}),
 });
+markLaunch('host listening');
 let launchFile: LaunchFile | null = null;
 /** Long enough to copy a printed link into a browser; still single-use. */
 const PRINTED_LINK_TTL_MS = 10 * 60_000;

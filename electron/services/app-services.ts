@@ -9,7 +9,8 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundRefresh } from './replica/background-refresh.js';
-import { FirstScreen } from './overview/first-screen.js';
+import { FirstScreen, type FirstScreenWait } from './overview/first-screen.js';
+import { markLaunch } from './diagnostics/launch-marks.js';
 import { CurrentReplica } from './replica/current-replica.js';
 import { capacitiesFetchedAt } from './replica/replica-reads.js';
 import { OwnDataService } from './own-data/own-data-service.js';
@@ -133,8 +134,10 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 }
 
 /** The composition root of the main process, shared by the Electron and browser hosts. */
-/** The longest a sign-in's refresh waits for the overview to be answered (a window that never asks for it). */
-const FIRST_SCREEN_WAIT_MS = 5_000;
+/** The longest the work a launch or sign-in defers waits for the overview to be answered (a window that never asks for it). */
+const FIRST_SCREEN_WAIT: FirstScreenWait = { afterWindowMs: 10_000, withoutWindowMs: 60_000 };
+/** From the overview's answer to the deferred work's start: the window's paint of the figures comes first. */
+const FIRST_SCREEN_PAINT_MS = 500;
 
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
@@ -197,6 +200,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     startBuiltIn: () => sandbox.start(),
   });
   await session.restore();
+  markLaunch('session restored');
   const desktop = await createDesktopServices({
     host: options.desktop ?? browserDesktopHost(readPackageVersion()),
     dataDir: options.dataDir,
@@ -206,7 +210,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     report: (where, error) => logger.error(where, 'failed', error),
     onUnreadable: unreadableFiles.report,
   });
+  // The overview a launch and a sign-in land on: what must not wait behind work the person did not ask for.
+  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS });
+  const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
   const replica = new CurrentReplica({
+    afterFirstScreen,
     dataDir: options.dataDir,
     secrets,
     session,
@@ -269,11 +277,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ownData,
     recentExternalIds: () => profiles.find(replica.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
   });
+  const customerHandlers = customers.handlers();
   const customerOf = async () => {
     const named = await customers.customerOfAccount();
     return ({ account }: { readonly account: string | null }) => named(account);
   };
-  const firstScreen = new FirstScreen();
   const handlers: Handlers = withAuditLog(
     firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
@@ -287,7 +295,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       }),
       ...createReplicaHandlers(replica),
       ...createOwnDataHandlers(ownData),
-      ...customers.handlers(),
+      ...customerHandlers,
+      'customers.overview': firstScreen.after(customerHandlers['customers.overview'], FIRST_SCREEN_WAIT),
       ...createQuoteHandlers({ repository, profiles, session, activity }),
       ...createWorklistHandlers({
         worklist: new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf }),
@@ -336,9 +345,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const refreshAfterFirstScreen = () =>
     void (async () => {
       // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
-      const firstScreenAnswered = firstScreen.next(FIRST_SCREEN_WAIT_MS);
+      const firstScreenAnswered = afterFirstScreen();
       if (await replica.read(capacitiesFetchedAt).catch(() => null)) await firstScreenAnswered;
-      if (!closed) void backgroundRefresh.tick('sign-in');
+      if (closed) return;
+      markLaunch('sign-in refresh started');
+      void backgroundRefresh.tick('sign-in');
     })();
   if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
   events.subscribe((event) => {

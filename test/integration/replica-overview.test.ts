@@ -85,6 +85,42 @@ describe('the overview counted by the replica', () => {
     // 150 full replaces of an encrypted file, each through the writer thread: a loaded machine takes a minute.
   }, 120_000);
 
+  it('cold, reads no row of the list\'s table to count (EXPLAIN QUERY PLAN: every count is answered by a covering index), only the few milestones it names', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'plans.db'), randomBytes(32));
+    try {
+      await db.replaceAll(syntheticPolicies(2_000), asOf.toISOString());
+      const statements: string[] = [];
+      db.readWith((connection) => {
+        const recording = new Proxy(connection, {
+          get: (target, name) =>
+            name === 'prepare'
+              ? (sql: string) => {
+                  statements.push(sql);
+                  return target.prepare(sql);
+                }
+              : (Reflect.get(target, name) as unknown),
+        });
+        return replicaOverview(recording, asOf, []);
+      });
+      expect(statements.length).toBeGreaterThan(5);
+      const bind = { from: 0, to: 1, until: 1 };
+      const plans = db.readWith((connection) =>
+        statements.map((sql) => ({
+          sql,
+          plan: (connection.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('?') ? [bind, 0] : [bind])) as Array<{ detail: string }>).map((row) => row.detail),
+        })),
+      );
+      // The milestones shown by name (at most listLimit, plus ties) are read from their rows: their id and name are in no index.
+      const counting = plans.filter(({ sql }) => !/SELECT cidr_id/.test(sql));
+      expect(counting.length).toBeGreaterThan(4);
+      for (const { sql, plan } of counting) {
+        for (const detail of plan.filter((d) => /^(SCAN|SEARCH) capacities\b/.test(d))) expect({ sql, detail }).toEqual({ sql, detail: expect.stringMatching(/COVERING INDEX/) });
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it('equals it after write-throughs, with no slim row loaded, at a size with many ties', async () => {
     const policies = syntheticPolicies(3_000);
     const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'synthetic.db'), randomBytes(32)));

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { EventPayload } from '../../../shared/ipc/contract.js';
 import type { AppEvents } from '../events.js';
+import { launchMarks } from './launch-marks.js';
 
 /**
  * Set to 1 by bench/ only. Off by default, and only the browser host reads it
@@ -20,6 +21,10 @@ export const BenchProbeReading = z.object({
   p99StallMs: z.number(),
   /** Epoch ms at which each sync phase was first and last reported since the last reset, and its last count. */
   phases: z.array(z.object({ phase: z.string(), firstAt: z.number(), lastAt: z.number(), lastFetched: z.number() })),
+  /** Epoch ms at which each step of the process's start was first reached (launch-marks.ts). */
+  launch: z.array(z.object({ step: z.string(), at: z.number() })),
+  /** CPU time (user + system) the process has used since it started, in ms: a figure the machine's load stretches less than wall time. */
+  cpuMs: z.number(),
 });
 export type BenchProbeReading = z.infer<typeof BenchProbeReading>;
 
@@ -55,7 +60,14 @@ export function startBenchProbe(events: AppEvents): void {
       maxStallMs: delays.max / 1e6,
       p99StallMs: delays.percentile(99) / 1e6,
       phases: [...phases].map(([phase, at]) => ({ phase, ...at })),
+      launch: launchMarks(),
+      cpuMs: cpuMs(),
     };
     send(reading);
   });
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }

@@ -1,41 +1,114 @@
 import type { Handlers } from '../../../shared/ipc/contract.js';
+import { markLaunch } from '../diagnostics/launch-marks.js';
+
+/** How long a wait for the first screen lasts when that screen never comes. */
+export interface FirstScreenWait {
+  /** After the window's first call since the wait began: a window showing something else (the password asked again over another view). */
+  readonly afterWindowMs: number;
+  /** When no window calls at all (a host with no page open). */
+  readonly withoutWindowMs: number;
+}
+
+interface Waiter {
+  readonly release: () => void;
+  readonly windowCalled: () => void;
+}
 
 /**
  * When the first screen (the overview, where every sign-in and launch lands)
- * has had its figures: the refresh a sign-in starts over a copy on disk waits
- * for it, so that nothing heavy runs on the main process while the person
- * waits for that first screen (issue 25). A sign-in that no window follows with the overview
- * (a host with no page open, the password asked again over another view) waits
- * `fallbackMs` at most.
+ * has had its figures: the refresh a sign-in starts over a copy on disk, the
+ * slim rows' load and the check of every page of the copy wait for it, so
+ * that nothing heavy runs on the main process while the person waits for that
+ * first screen (issue 25).
+ *
+ * A wait that no overview ends runs out (FirstScreenWait), counted from the
+ * window's first call, not from the wait's start: at a launch on a loaded
+ * machine the page took 5-17 s to load its code and ask anything (measured at
+ * load 33-35), and a fixed 5 s from the start let the refresh begin before the
+ * overview was even asked. An overview being answered holds every wait until
+ * its answer.
  */
 export class FirstScreen {
-  #waiting: Array<() => void> = [];
+  readonly #paintMs: number;
+  #waiting: Waiter[] = [];
+  #overviewsUnderWay = 0;
+  #answeredOnce = false;
 
-  /** Resolves at the next answer of the overview, or after fallbackMs. */
-  next(fallbackMs: number): Promise<void> {
+  /**
+   * paintMs: how long after the overview's answer the waiting work starts, so the window paints the figures
+   * without sharing the machine with it (the bench measured 100-300 ms from the answer to the frame at load 21).
+   */
+  constructor(options: { readonly paintMs?: number } = {}) {
+    this.#paintMs = options.paintMs ?? 0;
+  }
+
+  /** Resolves at the next answer of the overview, or when the wait runs out. */
+  next(wait: FirstScreenWait): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
+      let windowSeen = false;
+      const runOut = () => {
+        // The answer under way ends this wait itself.
+        if (this.#overviewsUnderWay > 0) return;
+        this.#waiting = this.#waiting.filter((waiting) => waiting !== waiter);
         resolve();
       };
-      const timer = setTimeout(() => {
-        this.#waiting = this.#waiting.filter((waiting) => waiting !== done);
-        resolve();
-      }, fallbackMs);
-      timer.unref?.();
-      this.#waiting.push(done);
+      const arm = (ms: number) => {
+        const timer = setTimeout(runOut, ms);
+        timer.unref?.();
+        return timer;
+      };
+      let timer = arm(wait.withoutWindowMs);
+      const waiter: Waiter = {
+        release: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        windowCalled: () => {
+          if (windowSeen) return;
+          windowSeen = true;
+          clearTimeout(timer);
+          timer = arm(wait.afterWindowMs);
+        },
+      };
+      this.#waiting.push(waiter);
     });
   }
 
-  /** The handlers, with the overview's answer (or failure: the screen shows that too) announced. */
+  /**
+   * A handler of a panel beside the first screen whose answer is heavy (the overview by customer loads every
+   * policy's slim row): until the first screen has had its figures once, its work waits for them. The window
+   * is calling, so the wait is the one for a window.
+   */
+  after<I, O>(handler: (input: I) => Promise<O>, wait: FirstScreenWait): (input: I) => Promise<O> {
+    return async (input) => {
+      if (!this.#answeredOnce) await this.next({ afterWindowMs: wait.afterWindowMs, withoutWindowMs: wait.afterWindowMs });
+      return handler(input);
+    };
+  }
+
+  /** The handlers, each call noted as the window's, with the overview's answer (or failure: the screen shows that too) announced. */
   watch(handlers: Handlers): Handlers {
+    const watched = Object.fromEntries(
+      Object.entries(handlers).map(([channel, handler]) => [
+        channel,
+        (input: unknown) => {
+          for (const waiter of this.#waiting) waiter.windowCalled();
+          return (handler as (input: unknown) => unknown)(input);
+        },
+      ]),
+    ) as unknown as Handlers;
     const overview = handlers['overview.summary'];
     return {
-      ...handlers,
+      ...watched,
       'overview.summary': async (input) => {
+        for (const waiter of this.#waiting) waiter.windowCalled();
+        markLaunch('overview asked');
+        this.#overviewsUnderWay += 1;
         try {
           return await overview(input);
         } finally {
+          this.#overviewsUnderWay -= 1;
+          markLaunch('overview answered');
           this.#answered();
         }
       },
@@ -43,8 +116,13 @@ export class FirstScreen {
   }
 
   #answered(): void {
+    this.#answeredOnce = true;
     const waiting = this.#waiting;
     this.#waiting = [];
-    for (const done of waiting) done();
+    const release = () => {
+      for (const waiter of waiting) waiter.release();
+    };
+    if (this.#paintMs > 0) setTimeout(release, this.#paintMs).unref?.();
+    else release();
   }
 }

@@ -17,12 +17,18 @@ const DAY_MS = 86_400_000;
 
 /**
  * The overview's own indexes on the replica's list, kept by SQLite as rows are written: the statuses alone
- * (counted without reading the wider status-and-date index), and the active policies' savings and windows
- * in row order (summed without reading a row of the table). Created with the replica's schema.
+ * (counted without reading the wider status-and-date index), the active policies' savings and windows
+ * in row order (summed without reading a row of the table), and the launches and ends with the status
+ * (and renewal) beside them, so the window's counts read no row of the table either: cold, each policy in
+ * the window was a random read of the table (at 100,000, the overview's CPU time went from 124-187 ms to
+ * 85-120 ms with them, at load 24). Created with the replica's schema: a copy made before them gains them
+ * at its next open, once (about 0.5 s at 100,000 on a quiet machine, 4 s at load 20).
  */
 export const OVERVIEW_INDEXES = `
 CREATE INDEX IF NOT EXISTS capacities_overview_status ON capacities (policy_status);
 CREATE INDEX IF NOT EXISTS capacities_overview_active ON capacities (rid, instance_type, savings, launch_ms, end_ms) WHERE policy_status = 'ACTIVE';
+CREATE INDEX IF NOT EXISTS capacities_overview_launch ON capacities (launch_ms, policy_status);
+CREATE INDEX IF NOT EXISTS capacities_overview_end ON capacities (end_ms, policy_status, auto_renewal);
 `;
 
 /** The replica's statuses as SQL text: the constant, never what a row holds. */

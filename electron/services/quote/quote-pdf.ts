@@ -1,5 +1,4 @@
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 import { quoteFontBytes } from './quote-fonts.js';
 import { CANCELLATION_UNKNOWN, CURRENCY_NOT_STATED, quoteMoney, quotePercent, type Quote } from '../../../shared/quote/quote.js';
 
@@ -13,7 +12,6 @@ import { CANCELLATION_UNKNOWN, CURRENCY_NOT_STATED, quoteMoney, quotePercent, ty
 const MARGIN = 50;
 const SIZE = { title: 18, heading: 11, body: 9.5 };
 const LINE = 1.35;
-const MUTED = rgb(0.35, 0.35, 0.4);
 
 /** Invisible direction marks a pasted name may carry: they have no glyph and must not become "?". */
 const DIRECTION_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -35,14 +33,20 @@ export async function renderQuotePdf(quote: Quote): Promise<QuotePdf> {
 }
 
 async function embedFonts(doc: PDFDocument, fonts: 'standard' | 'embedded'): Promise<{ regular: PDFFont; bold: PDFFont }> {
-  if (fonts === 'standard') return { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
-  doc.registerFontkit(fontkit);
+  if (fonts === 'standard') {
+    const { StandardFonts } = await import('pdf-lib');
+    return { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  }
+  doc.registerFontkit((await import('@pdf-lib/fontkit')).default);
   const bytes = await quoteFontBytes();
   // Subset: only the glyphs the quote uses are embedded, so a quote stays tens of kilobytes.
   return { regular: await doc.embedFont(bytes.regular, { subset: true }), bold: await doc.embedFont(bytes.bold, { subset: true }) };
 }
 
 async function render(quote: Quote, fonts: 'standard' | 'embedded'): Promise<QuotePdf> {
+  // Loaded with the first quote, not with the app: at start its module took ~0.5 s of a launch (issue 25).
+  const { PDFDocument, PageSizes, rgb } = await import('pdf-lib');
+  const colors = { text: rgb(0, 0, 0), muted: rgb(0.35, 0.35, 0.4) };
   const doc = await PDFDocument.create();
   doc.setTitle(`Quote for ${quote.customerName}`);
   doc.setAuthor(quote.accountManager);
@@ -53,11 +57,11 @@ async function render(quote: Quote, fonts: 'standard' | 'embedded'): Promise<Quo
   doc.setCreationDate(prepared);
   doc.setModificationDate(prepared);
   const { regular, bold } = await embedFonts(doc, fonts);
-  const writer = new Writer(doc, quote.paper === 'A4' ? PageSizes.A4 : PageSizes.Letter, regular, bold);
+  const writer = new Writer(doc, quote.paper === 'A4' ? PageSizes.A4 : PageSizes.Letter, regular, bold, colors);
 
   writer.text(`Quote for ${quote.customerName}`, { font: 'bold', size: SIZE.title });
-  writer.text(`Prepared ${quote.preparedAt} by ${quote.accountManager}. Valid until ${quote.validUntil}.`, { color: MUTED });
-  if (quote.currency === null) writer.text(CURRENCY_NOT_STATED, { color: MUTED });
+  writer.text(`Prepared ${quote.preparedAt} by ${quote.accountManager}. Valid until ${quote.validUntil}.`, { color: colors.muted });
+  if (quote.currency === null) writer.text(CURRENCY_NOT_STATED, { color: colors.muted });
   writer.gap();
 
   quote.lines.forEach((line, index) => {
@@ -67,7 +71,7 @@ async function render(quote: Quote, fonts: 'standard' | 'embedded'): Promise<Quo
     writer.text(`Window: ${line.window}`);
     writer.text(`Our price: ${quoteMoney(quote, line.ourPrice)}    Provider price: ${quoteMoney(quote, line.providerPrice)}`);
     writer.text(`Savings: ${quoteMoney(quote, line.savings)} (${quotePercent(line.savingsFraction)})`);
-    writer.text(`Processing fees: card ${quoteMoney(quote, line.cardFee)}, bank account ${quoteMoney(quote, line.bankFee)}`, { color: MUTED });
+    writer.text(`Processing fees: card ${quoteMoney(quote, line.cardFee)}, bank account ${quoteMoney(quote, line.bankFee)}`, { color: colors.muted });
     writer.gap();
   });
 
@@ -101,12 +105,13 @@ class Writer {
     private readonly size: [number, number],
     private readonly regular: PDFFont,
     private readonly bold: PDFFont,
+    private readonly colors: { readonly text: RGB; readonly muted: RGB },
   ) {
     this.#encodable = { regular: new Set(regular.getCharacterSet()), bold: new Set(bold.getCharacterSet()) };
     this.#page = this.#newPage();
   }
 
-  text(raw: string, options: { font?: 'regular' | 'bold'; size?: number; color?: ReturnType<typeof rgb> } = {}): void {
+  text(raw: string, options: { font?: 'regular' | 'bold'; size?: number; color?: RGB } = {}): void {
     const fontName = options.font ?? 'regular';
     const font = fontName === 'bold' ? this.bold : this.regular;
     const size = options.size ?? SIZE.body;
@@ -114,7 +119,7 @@ class Writer {
     for (const line of this.#wrap(this.#safe(raw, fontName), font, size, width)) {
       if (this.#y - size * LINE < MARGIN + 20) this.#page = this.#newPage();
       this.#y -= size * LINE;
-      this.#page.drawText(line, { x: MARGIN, y: this.#y, size, font, color: options.color ?? rgb(0, 0, 0) });
+      this.#page.drawText(line, { x: MARGIN, y: this.#y, size, font, color: options.color ?? this.colors.text });
     }
   }
 
@@ -130,7 +135,7 @@ class Writer {
   footer(text: string): void {
     const safe = this.#safe(text, 'regular');
     this.#pages.forEach((page, index) => {
-      page.drawText(`${safe} - page ${index + 1} of ${this.#pages.length}`, { x: MARGIN, y: MARGIN - 10, size: 7.5, font: this.regular, color: MUTED });
+      page.drawText(`${safe} - page ${index + 1} of ${this.#pages.length}`, { x: MARGIN, y: MARGIN - 10, size: 7.5, font: this.regular, color: this.colors.muted });
     });
   }
 

@@ -7,6 +7,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
 import { accountOfSearchText, type CapacityReplicaDb, type SlimCapacityRow } from './capacity-replica-db.js';
 import { accountKey } from '../../../shared/customers/matching.js';
+import { markLaunch } from '../diagnostics/launch-marks.js';
 
 type Query = ParsedLocalCapacityQuery;
 
@@ -94,6 +95,7 @@ export class CapacityReplica {
           if (generation === this.#generation) {
             this.#rows = rows;
             this.#index = null;
+            markLaunch('slim rows loaded');
             // Not awaited: the overview and warm() need the rows, not the index.
             void this.#prepareIndex(rows);
             return;

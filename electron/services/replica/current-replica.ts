@@ -20,8 +20,13 @@ export interface CurrentReplicaDeps {
   readonly lastUsername: (profileId: string) => string | undefined;
   /** Where an unreadable replica is reported. */
   readonly logger: Pick<Logger, 'warn'>;
-  /** How long after opening a replica every page of it is read (tests: 0). */
+  /** How long after the first screen every page of a replica opened at start is read (tests: 0). */
   readonly verifyDelayMs?: number;
+  /**
+   * Resolves once the person's first screen has been answered (or a few seconds passed): the slim rows' load
+   * at sign-in and the check of every page of the replica wait for it. By default nothing is waited for.
+   */
+  readonly afterFirstScreen?: () => Promise<void>;
 }
 
 /** An answer read from the replica, with what was found when the replica could not be read. */
@@ -57,10 +62,13 @@ export class CurrentReplica {
 
   constructor(private readonly deps: CurrentReplicaDeps) {
     this.refresh = new ReplicaRefreshRunner({ ...deps, replica: () => this.replica() });
+    // After the first screen: loading 100,000 slim rows takes the process for seconds under load, and the
+    // overview a sign-in or launch lands on is counted by SQL without them (issue 25).
+    const warmAfterFirstScreen = () => void (deps.afterFirstScreen?.() ?? Promise.resolve()).then(() => this.warm());
     deps.events.subscribe((event) => {
-      if (event === 'session.changed' && deps.session.status().signedIn) this.warm();
+      if (event === 'session.changed' && deps.session.status().signedIn) warmAfterFirstScreen();
     });
-    if (deps.session.status().signedIn) this.warm();
+    if (deps.session.status().signedIn) warmAfterFirstScreen();
   }
 
   /** Whose replica the views see: the signed-in user, or the one reviewed offline; null when neither. */
@@ -83,6 +91,7 @@ export class CurrentReplica {
         owner,
         logger: this.deps.logger,
         ...(this.deps.verifyDelayMs !== undefined ? { verifyDelayMs: this.deps.verifyDelayMs } : {}),
+        ...(this.deps.afterFirstScreen ? { afterFirstScreen: this.deps.afterFirstScreen } : {}),
       }).then(
         (replica) => {
           if (this.#opening?.id === id) {

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { Logger } from '../logging/file-logger.js';
+import { markLaunch } from '../diagnostics/launch-marks.js';
 import { ownerFolder, type Owner } from '../platform/owner.js';
 import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -36,11 +37,19 @@ export interface ReplicaOptions {
   readonly owner: Owner;
   /** Where a copy found unreadable is reported (one line, no contents, no secrets). */
   readonly logger?: Pick<Logger, 'warn'>;
-  /** How long after opening a copy its pages are all read (not to compete with the first screen). */
+  /** How long after the first screen (below) a copy opened at start has its pages all read. */
   readonly verifyDelayMs?: number;
+  /**
+   * Resolves once the person's first screen has been answered (the app: the overview's next answer, or a few
+   * seconds); the check of every page of a copy just opened waits for it. By default nothing is waited for.
+   */
+  readonly afterFirstScreen?: () => Promise<void>;
 }
 
-/** A start's first screens come first; the check of every page follows them. */
+/**
+ * A start's first screen comes first; the check of every page follows it by this much, so the screen's paint
+ * and the page's next calls are not slowed by it. Until then each page is still authenticated as it is read.
+ */
 const VERIFY_DELAY_MS = 1_500;
 
 /**
@@ -77,6 +86,7 @@ export class Replica {
   readonly #file: string | null;
   readonly #logger: Pick<Logger, 'warn'> | undefined;
   readonly #verifyDelayMs: number;
+  readonly #afterFirstScreen: () => Promise<void>;
   #open: CapacityReplica | null = null;
   #unreadable: UnreadableCopy | null = null;
   /** The one report of the current unreadable copy, so parallel readers log it once. */
@@ -99,6 +109,7 @@ export class Replica {
     this.#file = key ? join(this.dir, REPLICA_FILE) : null;
     this.#logger = options.logger;
     this.#verifyDelayMs = options.verifyDelayMs ?? VERIFY_DELAY_MS;
+    this.#afterFirstScreen = options.afterFirstScreen ?? (() => Promise.resolve());
     if (!key) this.#open = new CapacityReplica(CapacityReplicaDb.inMemory());
   }
 
@@ -162,7 +173,7 @@ export class Replica {
     this.#seen = null;
     this.epoch += 1;
     // Changed by something other than this app: every page is read before anything more is served from it.
-    await this.#openExisting(0);
+    await this.#openExisting('now');
     await this.#verifying;
   }
 
@@ -282,13 +293,18 @@ export class Replica {
     return this.#open;
   }
 
-  /** Opens the file on disk, if there is one, and reads all its pages in the background after `delayMs`. */
-  async #openExisting(delayMs = this.#verifyDelayMs): Promise<void> {
+  /**
+   * Opens the file on disk, if there is one, and reads all its pages in the background: at once when the
+   * files changed behind the app's back, otherwise once the first screen has been answered (and its paint
+   * has had verifyDelayMs), so a launch's first screen does not share the process with a read of every page.
+   */
+  async #openExisting(check: 'now' | 'after the first screen' = 'after the first screen'): Promise<void> {
     if (!this.#file || !this.#key || this.#open || !existsSync(this.#file)) return;
     const file = this.#file;
     const key = this.#key;
     try {
       this.#open = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      markLaunch('replica opened');
     } catch (error) {
       await this.#failed(error);
       return;
@@ -296,8 +312,14 @@ export class Replica {
     const epoch = this.epoch;
     const opened = this.#open;
     const stale = () => epoch !== this.epoch || opened !== this.#open;
-    this.#verifying = delay(delayMs)
-      .then(() => (stale() ? undefined : verifyReplicaFile(file, key, stale)))
+    const waited = check === 'now' ? Promise.resolve() : this.#afterFirstScreen().then(() => delay(this.#verifyDelayMs));
+    this.#verifying = waited
+      .then(async () => {
+        if (stale()) return;
+        markLaunch('full check started');
+        await verifyReplicaFile(file, key, stale);
+        markLaunch('full check ended');
+      })
       .catch((error: unknown) => (epoch === this.epoch ? this.#failed(error) : undefined))
       // A check the file system refused for a moment is simply not done this time (it was logged).
       .catch(() => undefined);

@@ -1,5 +1,5 @@
 import readXlsxFile from 'read-excel-file/node';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { saveSheet, sheetCsv } from '../../../electron/services/files/save-sheet.js';
 import { SaveSheetInput, type SheetColumn } from '../../../shared/ipc/export-sheet.js';
 
@@ -16,6 +16,11 @@ const rows = [
 ];
 
 describe('the typed export (files.saveSheet)', () => {
+  // exceljs loads with the first workbook (not with the app): its loading is not what these tests time.
+  beforeAll(async () => {
+    await import('exceljs');
+  }, 60_000);
+
   it('writes an XLSX that another reader reads back typed: dates as dates, numbers as numbers, a header row', async () => {
     const input = SaveSheetInput.parse({ suggestedName: 'Capacity policies 2026-11-26', format: 'xlsx', columns, rows });
     const result = await saveSheet(input, undefined);

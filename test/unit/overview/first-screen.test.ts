@@ -8,13 +8,15 @@ const settled = async (promise: Promise<void>) => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
   return done;
 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LONG = { afterWindowMs: 60_000, withoutWindowMs: 60_000 };
 
 describe('FirstScreen', () => {
   it('lets a waiting refresh go when the overview is answered, and not before', async () => {
     const firstScreen = new FirstScreen();
     let answer: () => void = () => undefined;
     const handlers = firstScreen.watch({ 'overview.summary': () => new Promise((resolve) => (answer = () => resolve('figures'))) } as unknown as Handlers);
-    const waiting = firstScreen.next(60_000);
+    const waiting = firstScreen.next(LONG);
     const asked = handlers['overview.summary'](undefined);
     expect(await settled(waiting)).toBe(false);
     answer();
@@ -22,15 +24,75 @@ describe('FirstScreen', () => {
     expect(await settled(waiting)).toBe(true);
   });
 
-  it('lets it go when the overview fails too (the screen shows the failure), and after the wait when nobody asks', async () => {
+  it('lets it go when the overview fails too (the screen shows the failure), and after the wait when no window calls', async () => {
     const firstScreen = new FirstScreen();
     const handlers = firstScreen.watch({ 'overview.summary': () => Promise.reject(new Error('offline')) } as unknown as Handlers);
-    const waiting = firstScreen.next(60_000);
+    const waiting = firstScreen.next(LONG);
     await expect(handlers['overview.summary'](undefined)).rejects.toThrow('offline');
     expect(await settled(waiting)).toBe(true);
     // An answer before the wait began does not count for it: only the next one, or the time limit.
     const started = Date.now();
-    await firstScreen.next(50);
+    await firstScreen.next({ afterWindowMs: 60_000, withoutWindowMs: 50 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it('counts the wait for a window that shows something else from its first call, not from the start (a page slow to load its code)', async () => {
+    const firstScreen = new FirstScreen();
+    const handlers = firstScreen.watch({ 'session.status': () => Promise.resolve('signed in') } as unknown as Handlers);
+    const waiting = firstScreen.next({ afterWindowMs: 150, withoutWindowMs: 60_000 });
+    await sleep(300);
+    expect(await settled(waiting)).toBe(false);
+    const calledAt = Date.now();
+    expect(await handlers['session.status'](undefined)).toBe('signed in');
+    await waiting;
+    expect(Date.now() - calledAt).toBeGreaterThanOrEqual(140);
+  });
+
+  it('holds the wait while an overview is being answered, however long past its limit, until that answer', async () => {
+    const firstScreen = new FirstScreen();
+    let answer: () => void = () => undefined;
+    const handlers = firstScreen.watch({ 'overview.summary': () => new Promise((resolve) => (answer = () => resolve('figures'))) } as unknown as Handlers);
+    const waiting = firstScreen.next({ afterWindowMs: 50, withoutWindowMs: 50 });
+    const asked = handlers['overview.summary'](undefined);
+    await sleep(200);
+    expect(await settled(waiting)).toBe(false);
+    answer();
+    await asked;
+    expect(await settled(waiting)).toBe(true);
+  });
+});
+
+describe('FirstScreen.after (a heavy panel beside the first screen)', () => {
+  it('does its work once the overview has had its figures, and at once after that', async () => {
+    const firstScreen = new FirstScreen();
+    let answer: () => void = () => undefined;
+    const handlers = firstScreen.watch({ 'overview.summary': () => new Promise((resolve) => (answer = () => resolve('figures'))) } as unknown as Handlers);
+    const worked: string[] = [];
+    const panel = firstScreen.after(async (input: string) => {
+      worked.push(input);
+      return input;
+    }, LONG);
+    // The panel's call comes first, as it may: the overview is asked at the same moment.
+    const early = panel('first');
+    const asked = handlers['overview.summary'](undefined);
+    await sleep(50);
+    expect(worked).toEqual([]);
+    answer();
+    await asked;
+    expect(await early).toBe('first');
+    expect(await Promise.race([panel('later'), sleep(50).then(() => 'waited')])).toBe('later');
+  });
+});
+
+describe('FirstScreen with a time to paint', () => {
+  it('lets the waiting work go that long after the overview\'s answer, not at once', async () => {
+    const firstScreen = new FirstScreen({ paintMs: 150 });
+    const handlers = firstScreen.watch({ 'overview.summary': () => Promise.resolve('figures') } as unknown as Handlers);
+    const waiting = firstScreen.next(LONG);
+    await handlers['overview.summary'](undefined);
+    const answeredAt = Date.now();
+    expect(await settled(waiting)).toBe(false);
+    await waiting;
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(140);
   });
 });
