@@ -7,7 +7,7 @@ import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import type { Logger } from '../logging/file-logger.js';
-import { CapacityReplicaDb, verifyReplicaFile, type StoredDocument, type UpcomingCapacity } from '../replica/capacity-replica-db.js';
+import { CapacityReplicaDb, verifyReplicaFile, type ReplicaDbOptions, type StoredDocument, type UpcomingCapacity } from '../replica/capacity-replica-db.js';
 import { CapacityReplica } from '../replica/capacity-replica.js';
 import { transientFailure, unreadableReason } from '../replica/replica-failure.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
@@ -109,6 +109,8 @@ export class PolicyCache {
   #seen: string | null = null;
   /** Writes of ours under way: the disk is then changing by our hand, not behind our back. */
   #pendingWrites = 0;
+  /** Checkpoints under way on the replica's thread: the files change by our hand until they settle. */
+  readonly #checkpoints = new Set<Promise<unknown>>();
   /** Every write, one after another: a database has one writer. */
   #queue: Promise<void> = Promise.resolve();
   /** The background read of every page of a file just opened. */
@@ -163,6 +165,7 @@ export class PolicyCache {
   /** Resolves when every write under way has landed (or failed). */
   async settled(): Promise<void> {
     await this.#queue.catch(() => undefined);
+    await Promise.all(this.#checkpoints);
   }
 
   /** Resolves once the pages of the file opened last have all been read (or the copy declared unreadable). */
@@ -463,7 +466,7 @@ export class PolicyCache {
       return this.#replica;
     }
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+    this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key, this.#replicaOptions()));
     return this.#replica;
   }
 
@@ -473,7 +476,7 @@ export class PolicyCache {
     const file = this.#file;
     const key = this.#key;
     try {
-      this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      this.#replica = new CapacityReplica(CapacityReplicaDb.open(file, key, this.#replicaOptions()));
     } catch (error) {
       await this.#failed(error);
       return;
@@ -560,6 +563,22 @@ export class PolicyCache {
     const replica = this.#replica;
     this.#replica = this.#file ? null : replica;
     if (this.#file && replica) replica.close();
+  }
+
+  #replicaOptions(): ReplicaDbOptions {
+    return {
+      warn: (message) => (this.#logger ? this.#logger.warn('offline-cache', message) : console.warn(message)),
+      // Counted as a write of ours until it settles, so the disk check does not take it for a change behind our back.
+      onCheckpoint: (done) => {
+        this.#pendingWrites += 1;
+        const epoch = this.epoch;
+        const tracked = done.then(() => this.#noteDiskState(epoch)).finally(() => {
+          this.#pendingWrites -= 1;
+          this.#checkpoints.delete(tracked);
+        });
+        this.#checkpoints.add(tracked);
+      },
+    };
   }
 
   /** Remembers the files on disk as matching what is open, unless trust moved on meanwhile. */
