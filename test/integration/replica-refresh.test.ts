@@ -68,7 +68,7 @@ describe('a full refresh of the replica', () => {
     const db = CapacityReplicaDb.open(join(dir, 'replica.db'), randomBytes(32));
     try {
       await db.replaceAll(syntheticPolicies(ROWS, 'oldtag'), '2026-11-22T10:00:00.000Z');
-      const broken = syntheticPolicies(ROWS, 'newtag');
+      const broken: CapacityRow[] = syntheticPolicies(ROWS, 'newtag');
       // A row the database refuses (no id), late in the list: the rows before it are already written.
       broken[ROWS - 10] = { ...broken[ROWS - 10]!, cidrId: undefined } as unknown as CapacityRow;
       await expect(db.replaceAll(broken, '2026-11-22T11:00:00.000Z')).rejects.toThrow();
