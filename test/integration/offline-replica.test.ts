@@ -67,6 +67,8 @@ describe('OfflineService over the replica database', () => {
     const { offline, rows, dataDir } = await filled(secrets);
     await offline.queryCapacities({ limit: 10 });
     await (await offline.cache())!.warm();
+    // The refresh's checkpoint (on its thread) has folded the log into the file.
+    await (await offline.cache())!.settled();
     const cacheDir = (await offline.cache())!.dir;
     const journal = join(cacheDir, 'replica.db-wal');
     const before = (await stat(journal).catch(() => ({ size: 0 }))).size;

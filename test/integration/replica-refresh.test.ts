@@ -118,11 +118,10 @@ describe('a full refresh of the replica', () => {
       expect((await stat(`${file}-wal`)).size).toBe(0);
       expect(db.checkpointsThreaded).toBe(true);
       expect(warnings).toEqual([]);
-      // A write-through asks for one too, and it leaves the log empty again.
+      // A write-through leaves a small log as it is (as SQLite's own automatic checkpoint would).
       db.upsert({ ...syntheticPolicies(1)[0]!, policyName: 'one more' });
-      expect(checkpoints).toHaveLength(2);
-      expect((await checkpoints[1]!).truncated).toBe(true);
-      expect((await stat(`${file}-wal`)).size).toBe(0);
+      expect(checkpoints).toHaveLength(1);
+      expect((await stat(`${file}-wal`)).size).toBeGreaterThan(0);
     } finally {
       db.close();
     }

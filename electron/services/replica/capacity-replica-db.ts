@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
@@ -35,6 +36,8 @@ const PAGE_CACHE_KIB = 96 * 1024;
  * rewrote to sum it again; 4 MB re-reads fewer pages while writing.
  */
 const WRITER_CACHE_KIB = 4 * 1024;
+/** A log this large is checkpointed after a small write too: about SQLite's default of 1,000 pages. */
+const LOG_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 /** Rows read between yields by the background check of every page (whole records: keep each slice short). */
 const VERIFY_BATCH = 500;
 /** Slim rows read between yields while they load in the background (a few milliseconds each). */
@@ -284,7 +287,7 @@ export class CapacityReplicaDb {
       this.#writing = false;
     }
     // The refresh sits in the WAL until a checkpoint: the thread moves it into the file (not awaited).
-    this.#committed();
+    this.#committed(true);
   }
 
   /**
@@ -303,7 +306,7 @@ export class CapacityReplicaDb {
   /** Write-through of one policy the service just answered with. */
   upsert(policy: CapacityRow): void {
     this.#db.transaction(() => this.#write(policy))();
-    this.#committed();
+    this.#committed(false);
   }
 
   #write(policy: CapacityRow): void {
@@ -319,7 +322,7 @@ export class CapacityReplicaDb {
       for (const doc of documents) insert.run(kind, doc.id, doc.fetchedAt, doc.body);
       this.#setMeta(`${kind}.fetchedAt`, fetchedAt);
     })();
-    this.#committed();
+    this.#committed(false);
   }
 
   /** One record of a kind, added or replaced; the others stay as they are. */
@@ -330,7 +333,7 @@ export class CapacityReplicaDb {
         .run(kind, document.id, document.fetchedAt, document.body);
       if (this.meta(`${kind}.fetchedAt`) === null) this.#setMeta(`${kind}.fetchedAt`, document.fetchedAt);
     })();
-    this.#committed();
+    this.#committed(false);
   }
 
   documents(kind: string): StoredDocument[] {
@@ -510,9 +513,15 @@ export class CapacityReplicaDb {
     this.#db.close();
   }
 
-  /** After each commit: the log is moved into the file by the checkpoint thread, and whoever watches the files is told. */
-  #committed(): void {
-    if (!this.#checkpointer) return;
+  /**
+   * After a commit: the log is moved into the file by the checkpoint thread
+   * after every full refresh, and after a small write once the log has grown
+   * past LOG_CHECKPOINT_BYTES (SQLite's own automatic threshold); whoever
+   * watches the files is told.
+   */
+  #committed(fullRefresh: boolean): void {
+    if (!this.#checkpointer || !this.file) return;
+    if (!fullRefresh && logBytes(this.file) < LOG_CHECKPOINT_BYTES) return;
     this.#onCheckpoint?.(this.#checkpointer.request());
   }
 
@@ -584,6 +593,15 @@ async function inSlices(step: () => boolean): Promise<void> {
       if (!step()) return;
     } while (performance.now() < until);
     await yieldToEventLoop();
+  }
+}
+
+/** The write-ahead log's size (0 when there is none). */
+function logBytes(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
   }
 }
 

@@ -5,8 +5,9 @@ import { keyPragmas, sqliteLocation } from '../platform/sqlcipher.js';
  * What the checkpoint thread runs: a keyed connection of its own to the
  * replica's file and, on each request, a PASSIVE checkpoint, then a TRUNCATE
  * one only when that left nothing behind. Its busy timeout is zero, so it
- * never waits on the app's connections: a checkpoint that would have to wait
- * for a reader or the writer gives up and is asked again after the next commit.
+ * never waits on the app's connections: a TRUNCATE that finds a reader gives
+ * up at once and is tried again after a pause on this thread (a few times);
+ * anything left is folded by a later request.
  * Plain JavaScript evaluated as the thread's script, so the bundled app, the
  * browser host and the tests run it without a file of its own to locate; the
  * module is loaded from where the main process found it (sqliteLocation).
@@ -18,6 +19,7 @@ const db = new Database(workerData.file, { nativeBinding: workerData.binding, fi
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 db.prepare('SELECT count(*) FROM sqlite_master').get();
 db.pragma('cache_size = -512');
+const pause = new Int32Array(new SharedArrayBuffer(4));
 parentPort.postMessage({ ready: true });
 parentPort.on('message', (message) => {
   if (message === 'close') {
@@ -30,7 +32,11 @@ parentPort.on('message', (message) => {
   try {
     const passive = db.pragma('wal_checkpoint(PASSIVE)')[0];
     let truncated = false;
-    if (passive.busy === 0 && passive.log === passive.checkpointed) truncated = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0;
+    // Emptying the log needs a moment with no reader in it: tried again for a while, never waited on.
+    for (let attempt = 0; !truncated && passive.busy === 0 && passive.log === passive.checkpointed && attempt < workerData.truncateAttempts; attempt += 1) {
+      if (attempt > 0) Atomics.wait(pause, 0, 0, workerData.truncatePauseMs);
+      truncated = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0;
+    }
     parentPort.postMessage({ done: true, frames: passive.checkpointed, truncated });
   } catch (error) {
     parentPort.postMessage({ done: true, failed: String(error && error.message) });
@@ -55,6 +61,14 @@ const CLOSE_WAIT_MS = 10_000;
 /** The same for a thread that has not said it is ready (it may be failing to start). */
 const STARTING_CLOSE_WAIT_MS = 2_000;
 
+/**
+ * Tries at emptying the log after a checkpoint, and the pause between them
+ * (ms, on the thread): a read under way keeps the log's frames in use, and a
+ * log left full would stay its size on disk (a whole refresh) until then.
+ */
+const TRUNCATE_ATTEMPTS = 40;
+const TRUNCATE_PAUSE_MS = 50;
+
 type Message = { ready: true } | { done: true; frames?: number; truncated?: boolean; failed?: string };
 
 /**
@@ -73,6 +87,7 @@ export class WalCheckpointer {
   #running = false;
   #pending = false;
   #closed = false;
+  #warned = false;
   #waiters: Array<(outcome: CheckpointOutcome) => void> = [];
   /** Set to 1 by the thread once its connection is closed. */
   readonly #closedFlag = new Int32Array(new SharedArrayBuffer(4));
@@ -86,21 +101,24 @@ export class WalCheckpointer {
   constructor(file: string, key: Buffer, fallback: () => CheckpointOutcome, warn: (message: string) => void) {
     this.#fallback = fallback;
     this.#warn = warn;
-    let worker: Worker | null = null;
+    this.#worker = this.#startWorker(file, key);
+  }
+
+  #startWorker(file: string, key: Buffer): Worker | null {
     try {
       const { module, binding } = sqliteLocation();
-      worker = new Worker(CHECKPOINT_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), closed: this.#closedFlag } });
+      const worker = new Worker(CHECKPOINT_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), closed: this.#closedFlag, truncateAttempts: TRUNCATE_ATTEMPTS, truncatePauseMs: TRUNCATE_PAUSE_MS } });
       worker.unref();
       worker.on('message', (message: Message) => this.#onMessage(message));
       worker.on('error', (error: Error) => this.#fail(error.message));
       worker.on('exit', (code) => {
         if (!this.#closed) this.#fail(`the checkpoint thread stopped (exit code ${code})`);
       });
+      return worker;
     } catch (error) {
-      worker = null;
       queueMicrotask(() => this.#fail(error instanceof Error ? error.message : String(error)));
+      return null;
     }
-    this.#worker = worker;
   }
 
   /** True while checkpoints run on the thread (false once it failed and the main thread took over). */
@@ -163,16 +181,16 @@ export class WalCheckpointer {
   }
 
   #fail(reason: string): void {
-    if (this.#closed || !this.#worker) {
-      if (!this.#closed && this.#waiters.length > 0) this.#settle(this.#runFallback());
-      return;
+    if (this.#closed) return;
+    if (!this.#warned) {
+      this.#warned = true;
+      this.#warn(`the replica's checkpoint thread could not run (${reason}); checkpoints run on the main thread`);
     }
-    this.#warn(`the replica's checkpoint thread could not run (${reason}); checkpoints run on the main thread`);
     const worker = this.#worker;
     this.#worker = null;
     this.#running = false;
     this.#pending = false;
-    void worker.terminate().catch(() => undefined);
+    if (worker) void worker.terminate().catch(() => undefined);
     if (this.#waiters.length > 0) this.#settle(this.#runFallback());
   }
 
