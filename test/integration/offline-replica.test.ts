@@ -71,6 +71,8 @@ describe('CurrentReplica over the replica database', () => {
     const { offline, rows, dataDir } = await filled(secrets);
     await offline.queryCapacities({ limit: 10 });
     await (await offline.replica())!.warm();
+    // The refresh's checkpoint (on its thread) has folded the log into the file.
+    await (await offline.replica())!.settled();
     const cacheDir = (await offline.replica())!.dir;
     const journal = join(cacheDir, 'replica.db-wal');
     const before = (await stat(journal).catch(() => ({ size: 0 }))).size;

@@ -12,16 +12,32 @@ export type Connection = Database.Database;
  * files only (electron-builder.yml) and Electron loads the binding from
  * app.asar.unpacked as it does keytar's.
  */
-let sqlite: { readonly open: typeof Database; readonly binding: string } | null = null;
-export function openConnection(file: string): Connection {
+let sqlite: { readonly open: typeof Database; readonly root: string; readonly binding: string } | null = null;
+function loadSqlite(): { readonly open: typeof Database; readonly root: string; readonly binding: string } {
   if (!sqlite) {
     const require = createRequire(import.meta.url);
     const root = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
-    sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
+    sqlite = { open: require('better-sqlite3-multiple-ciphers') as typeof Database, root, binding: join(root, 'build', 'Release', 'better_sqlite3.node') };
   }
+  return sqlite;
+}
+
+/** Where the module and its binding are, for a worker thread that opens a connection of its own. */
+export function sqliteLocation(): { readonly module: string; readonly binding: string } {
+  const { root, binding } = loadSqlite();
+  return { module: root, binding };
+}
+
+export function openConnection(file: string): Connection {
+  const { open, binding } = loadSqlite();
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm the database's mode.
   if (file !== ':memory:') preparePrivateFileSync(file, [`${file}-wal`, `${file}-shm`]);
-  return new sqlite.open(file, { nativeBinding: sqlite.binding });
+  return new open(file, { nativeBinding: binding });
+}
+
+/** The pragmas that open a SQLCipher 4 file with a 256-bit key, in order (every connection to a replica runs them). */
+export function keyPragmas(key: Buffer): string[] {
+  return [`cipher = 'sqlcipher'`, 'legacy = 4', `key = "x'${key.toString('hex')}'"`];
 }
 
 /**
@@ -31,9 +47,7 @@ export function openConnection(file: string): Connection {
 export function openKeyed(file: string, key: Buffer, cacheKib: number): Connection {
   const db = openConnection(file);
   try {
-    db.pragma(`cipher = 'sqlcipher'`);
-    db.pragma('legacy = 4');
-    db.pragma(`key = "x'${key.toString('hex')}'"`);
+    for (const pragma of keyPragmas(key)) db.pragma(pragma);
     // Reading the schema is the first access that needs the key.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     db.pragma(`cache_size = -${cacheKib}`);

@@ -1,9 +1,12 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
+import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
 import { OVERVIEW_INDEXES } from '../overview/replica-overview.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { accountKey } from '../../../shared/customers/matching.js';
@@ -11,19 +14,35 @@ import { accountKey } from '../../../shared/customers/matching.js';
 const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
 
-/** Rows written between yields during a full refresh: a few milliseconds each, so the main process never stalls. */
-const WRITE_BATCH = 2_000;
+/**
+ * How long a full refresh works before it yields (ms of wall time): rows are
+ * written, old rows deleted and the full-text index filled until this has
+ * passed, so a slice stays short whatever the machine's load (fixed batches of
+ * 2,000 rows took 160-620 ms each).
+ */
+const SLICE_MS = 8;
+/** Old rows deleted, or rows added to the full-text index, per statement within a slice. */
+const SLICE_ROWS = 100;
 /**
  * Decrypted pages kept in memory (KiB): the slim table and its indexes of
  * 100,000 policies fit, so a search decrypts nothing after the first one.
  */
 const PAGE_CACHE_KIB = 96 * 1024;
-/** The writer's page cache (KiB): enough for a full refresh to not spill, small beside the reader's. */
-const WRITER_CACHE_KIB = 24 * 1024;
+/**
+ * The writer's page cache (KiB). Small on purpose: once it is full, SQLite
+ * spills dirty pages to the write-ahead log during the transaction
+ * (cache_spill), so a full refresh's COMMIT has few pages left to encrypt.
+ * Measured at 100,000 the COMMIT still takes ~130-150 ms of CPU with 1 or
+ * 4 MB: SQLite re-reads the log from the first frame the transaction
+ * rewrote to sum it again; 4 MB re-reads fewer pages while writing.
+ */
+const WRITER_CACHE_KIB = 4 * 1024;
+/** A log this large is checkpointed after a small write too: about SQLite's default of 1,000 pages. */
+const LOG_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 /** Rows read between yields by the background check of every page (whole records: keep each slice short). */
 const VERIFY_BATCH = 500;
-/** Slim rows read between yields while they load in the background (a few milliseconds each). */
-const SLIM_BATCH = 2_000;
+/** Slim rows read per statement while they load in the background; a slice of SLICE_MS reads several. */
+const SLIM_BATCH = 250;
 /** Names the layout of the tables; a file that says otherwise was written by another version. */
 export const REPLICA_FORMAT = 'capacity-desk-replica/1';
 
@@ -77,15 +96,25 @@ CREATE INDEX IF NOT EXISTS capacities_created ON capacities (created_date);
 CREATE INDEX IF NOT EXISTS capacities_launch ON capacities (launch_ms);
 CREATE INDEX IF NOT EXISTS capacities_end ON capacities (end_ms);
 CREATE VIRTUAL TABLE IF NOT EXISTS capacities_text USING fts5 (search, content = 'capacities', content_rowid = 'rid', tokenize = 'trigram');
+CREATE TRIGGER IF NOT EXISTS capacities_text_update AFTER UPDATE ON capacities BEGIN
+  INSERT INTO capacities_text (capacities_text, rowid, search) VALUES ('delete', old.rid, old.search);
+  INSERT INTO capacities_text (rowid, search) VALUES (new.rid, new.search);
+END;
+`;
+
+/**
+ * The full-text index follows each row written (write-throughs). A full refresh
+ * drops these two inside its transaction, clears the index at once and fills it
+ * from the new rows in slices (measured at 100,000: the triggers cost ~11 s of
+ * CPU, the fill ~1 s), then creates them again before its COMMIT; readers see
+ * neither change (another connection), and a rollback brings them back.
+ */
+const ROW_TEXT_TRIGGERS = `
 CREATE TRIGGER IF NOT EXISTS capacities_text_insert AFTER INSERT ON capacities BEGIN
   INSERT INTO capacities_text (rowid, search) VALUES (new.rid, new.search);
 END;
 CREATE TRIGGER IF NOT EXISTS capacities_text_delete AFTER DELETE ON capacities BEGIN
   INSERT INTO capacities_text (capacities_text, rowid, search) VALUES ('delete', old.rid, old.search);
-END;
-CREATE TRIGGER IF NOT EXISTS capacities_text_update AFTER UPDATE ON capacities BEGIN
-  INSERT INTO capacities_text (capacities_text, rowid, search) VALUES ('delete', old.rid, old.search);
-  INSERT INTO capacities_text (rowid, search) VALUES (new.rid, new.search);
 END;
 `;
 
@@ -115,12 +144,23 @@ export class CapacityReplicaDb {
   readonly file: string | null;
   readonly #upsertRow: Database.Statement;
   readonly #upsertBody: Database.Statement;
+  /** Null in memory; on a file, checkpoints run on a thread of their own. */
+  readonly #checkpointer: WalCheckpointer | null;
+  readonly #onCheckpoint: ((done: Promise<CheckpointOutcome>) => void) | undefined;
   #writing = false;
 
-  private constructor(db: Connection, read: Connection, file: string | null) {
+  private constructor(
+    db: Connection,
+    read: Connection,
+    file: string | null,
+    checkpointer: WalCheckpointer | null,
+    onCheckpoint?: (done: Promise<CheckpointOutcome>) => void,
+  ) {
     this.#db = db;
     this.#read = read;
     this.file = file;
+    this.#checkpointer = checkpointer;
+    this.#onCheckpoint = onCheckpoint;
     // The customer filter's key of a row, as the in-memory index reads it (one call a row: a scan stays linear in the rows).
     read.function('account_of', { deterministic: true }, (search: unknown) => accountKey(accountOfSearchText(String(search))));
     this.#upsertRow = db.prepare(`
@@ -143,17 +183,23 @@ export class CapacityReplicaDb {
    * first page or a file of another version throws here (SQLITE_NOTADB,
    * SQLITE_CORRUPT, ReplicaFormatError), not later.
    */
-  static open(file: string, key: Buffer): CapacityReplicaDb {
+  static open(file: string, key: Buffer, options: ReplicaDbOptions = {}): CapacityReplicaDb {
     const db = openKeyed(file, key, WRITER_CACHE_KIB);
     let read: Connection | null = null;
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
+      // Checkpoints are the thread's (WalCheckpointer), never a commit's on the main thread.
+      db.pragma('wal_autocheckpoint = 0');
       prepareSchema(db);
       read = openKeyed(file, key, PAGE_CACHE_KIB);
       read.pragma('query_only = ON');
-      return new CapacityReplicaDb(db, read, file);
+      const writer = db;
+      const warn = options.warn ?? ((message: string) => console.warn(message));
+      // The fallback is the checkpoint as it ran before the thread: on the writer connection.
+      const checkpointer = new WalCheckpointer(file, key, () => checkpointOn(writer), warn);
+      return new CapacityReplicaDb(db, read, file, checkpointer, options.onCheckpoint);
     } catch (error) {
       read?.close();
       db.close();
@@ -166,7 +212,7 @@ export class CapacityReplicaDb {
     const db = openConnection(':memory:');
     db.pragma('foreign_keys = ON');
     prepareSchema(db);
-    return new CapacityReplicaDb(db, db, null);
+    return new CapacityReplicaDb(db, db, null, null);
   }
 
   /** True while a full refresh is under way (in memory, reads then see it half done and must wait). */
@@ -199,17 +245,39 @@ export class CapacityReplicaDb {
     }
   }
 
-  /** A full refresh: the new list replaces the old one in a single commit. */
+  /**
+   * A full refresh: the new list replaces the old one in a single commit. The
+   * work inside the transaction runs in slices of SLICE_MS that yield, so the
+   * main process keeps answering; the checkpoint after it runs on its thread.
+   */
   async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = []): Promise<void> {
-    // One transaction keeps the old list whole until the new one is; batches inside it yield.
+    // One transaction keeps the old list whole until the new one is; the slices inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
     this.#writing = true;
     try {
-      this.#db.exec('DELETE FROM capacity_bodies; DELETE FROM capacities;');
-      for (let start = 0; start < policies.length; start += WRITE_BATCH) {
-        for (const policy of policies.slice(start, start + WRITE_BATCH)) this.#write(policy);
-        await yieldToEventLoop();
+      this.#db.exec(`DROP TRIGGER IF EXISTS capacities_text_insert; DROP TRIGGER IF EXISTS capacities_text_delete;
+        INSERT INTO capacities_text (capacities_text) VALUES ('delete-all');`);
+      for (const table of ['capacity_bodies', 'capacities']) {
+        const deleteSome = this.#db.prepare(`DELETE FROM ${table} WHERE rid IN (SELECT rid FROM ${table} ORDER BY rid LIMIT ${SLICE_ROWS})`);
+        await inSlices(() => deleteSome.run().changes > 0);
       }
+      let next = 0;
+      await inSlices(() => {
+        const policy = policies[next++];
+        if (policy) this.#write(policy);
+        return next < policies.length;
+      });
+      const addText = this.#db.prepare(`INSERT INTO capacities_text (rowid, search) SELECT rid, search FROM capacities WHERE rid > ? ORDER BY rid LIMIT ${SLICE_ROWS} RETURNING rowid`).pluck();
+      let after = 0;
+      await inSlices(() => {
+        const added = addText.all(after) as number[];
+        after = added.length > 0 ? Math.max(after, ...added) : after;
+        return added.length === SLICE_ROWS;
+      });
+      // The index's last pending terms are written now, in a step of their own, rather than by the COMMIT.
+      this.#db.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('flush')`);
+      await yieldToEventLoop();
+      this.#db.exec(ROW_TEXT_TRIGGERS);
       this.#setMeta('capacities.fetchedAt', fetchedAt);
       this.#setMeta('capacities.leftOut', JSON.stringify(leftOut));
       this.#db.exec('COMMIT');
@@ -219,13 +287,27 @@ export class CapacityReplicaDb {
     } finally {
       this.#writing = false;
     }
-    // The refresh sits in the WAL until a checkpoint; moving it into the file now keeps the WAL small.
-    if (this.file) this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    // The refresh sits in the WAL until a checkpoint: the thread moves it into the file (not awaited).
+    this.#committed(true);
+  }
+
+  /**
+   * Asks for the write-ahead log to be moved into the file (on the checkpoint
+   * thread); resolves when it has been. Each commit asks for it by itself.
+   */
+  checkpoint(): Promise<CheckpointOutcome> {
+    return this.#checkpointer?.request() ?? Promise.resolve({ frames: 0, truncated: false });
+  }
+
+  /** True while checkpoints run on their thread (false in memory, or once the thread failed). */
+  get checkpointsThreaded(): boolean {
+    return this.#checkpointer?.threaded ?? false;
   }
 
   /** Write-through of one policy the service just answered with. */
   upsert(policy: CapacityRow): void {
     this.#db.transaction(() => this.#write(policy))();
+    this.#committed(false);
   }
 
   #write(policy: CapacityRow): void {
@@ -241,6 +323,7 @@ export class CapacityReplicaDb {
       for (const doc of documents) insert.run(kind, doc.id, doc.fetchedAt, doc.body);
       this.#setMeta(`${kind}.fetchedAt`, fetchedAt);
     })();
+    this.#committed(false);
   }
 
   /** One record of a kind, added or replaced; the others stay as they are. */
@@ -251,6 +334,7 @@ export class CapacityReplicaDb {
         .run(kind, document.id, document.fetchedAt, document.body);
       if (this.meta(`${kind}.fetchedAt`) === null) this.#setMeta(`${kind}.fetchedAt`, document.fetchedAt);
     })();
+    this.#committed(false);
   }
 
   documents(kind: string): StoredDocument[] {
@@ -352,13 +436,14 @@ export class CapacityReplicaDb {
     // On a file, a read transaction pins the snapshot across the yields (the writer is another connection).
     if (!inMemory) this.#read.exec('BEGIN');
     try {
-      for (let after = 0; ; ) {
+      // 2,000 rows between yields took 100-170 ms at load 10 after a refresh: the reading is time-sliced too.
+      let after = 0;
+      await inSlices(() => {
         const tuples = batch.all(after) as SlimTuple[];
         for (const tuple of tuples) rows.push(slimRow(tuple));
-        if (tuples.length < SLIM_BATCH) break;
-        after = (tuples[tuples.length - 1] as SlimTuple)[0];
-        await yieldToEventLoop();
-      }
+        after = tuples.length > 0 ? (tuples[tuples.length - 1] as SlimTuple)[0] : after;
+        return tuples.length === SLIM_BATCH;
+      });
     } finally {
       if (!inMemory && this.#read.inTransaction) this.#read.exec('COMMIT');
     }
@@ -426,8 +511,21 @@ export class CapacityReplicaDb {
   }
 
   close(): void {
+    this.#checkpointer?.close();
     if (this.#read !== this.#db) this.#read.close();
     this.#db.close();
+  }
+
+  /**
+   * After a commit: the log is moved into the file by the checkpoint thread
+   * after every full refresh, and after a small write once the log has grown
+   * past LOG_CHECKPOINT_BYTES (SQLite's own automatic threshold); whoever
+   * watches the files is told.
+   */
+  #committed(fullRefresh: boolean): void {
+    if (!this.#checkpointer || !this.file) return;
+    if (!fullRefresh && logBytes(this.file) < LOG_CHECKPOINT_BYTES) return;
+    this.#onCheckpoint?.(this.#checkpointer.request());
   }
 
   #setMeta(key: string, value: string): void {
@@ -475,6 +573,47 @@ export async function verifyReplicaFile(file: string, key: Buffer, shouldStop: (
   }
 }
 
+/** What opening a replica file may be told besides the file and its key. */
+export interface ReplicaDbOptions {
+  /** Told when the checkpoint thread could not run and the main thread checkpoints instead (default: console.warn). */
+  readonly warn?: (message: string) => void;
+  /**
+   * Told of each checkpoint a commit asked for, as it starts: the files on
+   * disk change until it settles, by this app's hand (PolicyCache's disk check).
+   */
+  readonly onCheckpoint?: (done: Promise<CheckpointOutcome>) => void;
+}
+
+/**
+ * Runs `step` until SLICE_MS of wall time has passed, yields, and goes on
+ * until it returns false: each slice is as long as the machine allows in that
+ * time, never a fixed number of rows.
+ */
+async function inSlices(step: () => boolean): Promise<void> {
+  for (;;) {
+    const until = performance.now() + SLICE_MS;
+    do {
+      if (!step()) return;
+    } while (performance.now() < until);
+    await yieldToEventLoop();
+  }
+}
+
+/** The write-ahead log's size (0 when there is none). */
+function logBytes(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The checkpoint on the main thread's writer connection: the fallback when the thread cannot run. */
+function checkpointOn(db: Connection): CheckpointOutcome {
+  const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; checkpointed: number }>;
+  return { frames: result?.checkpointed ?? 0, truncated: result?.busy === 0 };
+}
+
 /** The WHERE of a partial index's CREATE INDEX statement (ours: no string holds the word). */
 export function partialCondition(sql: string | null): string | null {
   const match = sql ? /\)\s*WHERE\s+([\s\S]+)$/i.exec(sql) : null;
@@ -498,6 +637,7 @@ function prepareSchema(db: Connection): void {
   const found = hasMeta ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined)?.value : undefined;
   if (found !== undefined && found !== REPLICA_FORMAT) throw new ReplicaFormatError(found);
   db.exec(SCHEMA);
+  db.exec(ROW_TEXT_TRIGGERS);
   addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
   db.exec(OVERVIEW_INDEXES);
   db.exec(ACCOUNT_INDEX);

@@ -28,7 +28,8 @@ export interface ReplicaSyncDeps {
 
 /**
  * One full refresh of a replica from the service, as the app runs it: the
- * capacity list (written in one commit, by the replica's writer thread), the
+ * capacity list (written in one commit on the main connection, in time slices
+ * that yield; its checkpoint runs on a thread of its own), the
  * details opened and the newest ones, linked accounts, the DR lists of the
  * remembered customers and their details; progress reported phase by phase.
  * Whoever calls it keeps one refresh at a time and turns an abort into

@@ -8,7 +8,7 @@ import { markLaunch } from '../diagnostics/launch-marks.js';
 import { ownerFolder, type Owner } from '../platform/owner.js';
 import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { CapacityReplicaDb, verifyReplicaFile } from './capacity-replica-db.js';
+import { CapacityReplicaDb, verifyReplicaFile, type ReplicaDbOptions } from './capacity-replica-db.js';
 import { CapacityReplica } from './capacity-replica.js';
 import { transientFailure, unreadableReason } from './replica-failure.js';
 import {
@@ -95,6 +95,8 @@ export class Replica {
   #seen: string | null = null;
   /** Writes of ours under way: the disk is then changing by our hand, not behind our back. */
   #pendingWrites = 0;
+  /** Checkpoints under way on the replica's thread: the files change by our hand until they settle. */
+  readonly #checkpoints = new Set<Promise<unknown>>();
   /** Every write, one after another: a database has one writer. */
   #queue: Promise<void> = Promise.resolve();
   /** The background read of every page of a file just opened. */
@@ -151,6 +153,7 @@ export class Replica {
   /** Resolves when every write under way has landed (or failed). */
   async settled(): Promise<void> {
     await this.#queue.catch(() => undefined);
+    await Promise.all(this.#checkpoints);
   }
 
   /** Resolves once the pages of the file opened last have all been read (or the copy declared unreadable). */
@@ -289,7 +292,7 @@ export class Replica {
       return this.#open;
     }
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    this.#open = new CapacityReplica(CapacityReplicaDb.open(file, key));
+    this.#open = new CapacityReplica(CapacityReplicaDb.open(file, key, this.#replicaOptions()));
     return this.#open;
   }
 
@@ -303,7 +306,7 @@ export class Replica {
     const file = this.#file;
     const key = this.#key;
     try {
-      this.#open = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      this.#open = new CapacityReplica(CapacityReplicaDb.open(file, key, this.#replicaOptions()));
       markLaunch('replica opened');
     } catch (error) {
       await this.#failed(error);
@@ -404,6 +407,22 @@ export class Replica {
     const replica = this.#open;
     this.#open = this.#file ? null : replica;
     if (this.#file && replica) replica.close();
+  }
+
+  #replicaOptions(): ReplicaDbOptions {
+    return {
+      warn: (message) => (this.#logger ? this.#logger.warn('offline-cache', message) : console.warn(message)),
+      // Counted as a write of ours until it settles, so the disk check does not take it for a change behind our back.
+      onCheckpoint: (done) => {
+        this.#pendingWrites += 1;
+        const epoch = this.epoch;
+        const tracked = done.then(() => this.#noteDiskState(epoch)).finally(() => {
+          this.#pendingWrites -= 1;
+          this.#checkpoints.delete(tracked);
+        });
+        this.#checkpoints.add(tracked);
+      },
+    };
   }
 
   /** Remembers the files on disk as matching what is open, unless trust moved on meanwhile. */
