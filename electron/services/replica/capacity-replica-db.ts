@@ -579,7 +579,7 @@ export interface ReplicaDbOptions {
   readonly warn?: (message: string) => void;
   /**
    * Told of each checkpoint a commit asked for, as it starts: the files on
-   * disk change until it settles, by this app's hand (PolicyCache's disk check).
+   * disk change until it settles, by this app's hand (the Replica's disk check).
    */
   readonly onCheckpoint?: (done: Promise<CheckpointOutcome>) => void;
 }
