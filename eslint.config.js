@@ -36,7 +36,7 @@ const RAW_IPC = {
 };
 
 export default tseslint.config(
-  { ignores: ['test-results-*/**', 'dist/**', 'dist-dev/**', '.dev-data/**', 'out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'artifacts/**'] },
+  { ignores: ['test-results-*/**', '.svelte-check/**', 'dist/**', 'dist-dev/**', '.dev-data/**', 'out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,
