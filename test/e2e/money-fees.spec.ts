@@ -35,13 +35,13 @@ test('after a cancel the Fee column, the CSV and the overview show the fee the s
   await page.getByRole('searchbox', { name: 'Search policies' }).fill(policy.cidrId);
   await expect(table.getByRole('row').filter({ hasText: policy.cidrId })).toContainText(shown);
 
-  // The CSV carries the column as a plain amount.
+  // The CSV carries the column as a plain amount, to the cent (save-sheet writes every amount with two decimals).
   const downloading = page.waitForEvent('download');
   await page.getByTestId('export-csv').click();
   const rows = readCsv((await readFile((await (await downloading).path()) as string, 'utf8')).slice(1));
   const fee = rows[0]?.indexOf('Cancellation fee') ?? -1;
   expect(fee).toBeGreaterThan(0);
-  expect(rows.slice(1).map((row) => [row[0], row[fee]])).toEqual([[policy.cidrId, String(stated)]]);
+  expect(rows.slice(1).map((row) => [row[0], row[fee]])).toEqual([[policy.cidrId, (stated ?? Number.NaN).toFixed(2)]]);
 
   // This calendar month's stated fees: this cancel's only.
   await navTo(page, 'Overview');
