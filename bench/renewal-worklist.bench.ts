@@ -40,7 +40,7 @@ export default async function renewalWorklist(): Promise<Figure[]> {
     for (let i = 0; i < 1_000; i += 1) {
       entries.set(`sc_${100000 + i * 7}`, { state: i % 2 ? 'contacted' : 'renewing', note: `note ${i}`, snoozedUntil: null, updatedAt: NOW.toISOString() });
     }
-    const states: WorklistStates = { all: async () => entries, set: () => Promise.reject(new Error('not in the benchmark')) };
+    const states: WorklistStates = { all: async () => entries, update: () => Promise.reject(new Error('not in the benchmark')) };
     const offline = benchCurrentReplica(dataDir, secrets);
     const worklist = new RenewalWorklist({ replica: offline, states, now: () => NOW });
 

@@ -47,12 +47,21 @@ export type WorklistEntry = z.infer<typeof WorklistEntry>;
 /** What a policy shows before anyone changed its entry. */
 export const UNTOUCHED_ENTRY: Omit<WorklistEntry, 'updatedAt'> = { state: 'to-do', note: '', snoozedUntil: null };
 
-export const WorklistEntryInput = z.strictObject({
-  cidrId: z.string().min(1).max(64),
-  state: WorklistState,
-  note: z.string().max(WORKLIST_NOTE_MAX),
-  snoozedUntil: z.iso.date().nullable(),
-});
+/**
+ * A change to one policy's entry: only the fields given change, the others
+ * keep what is stored (a state chosen while a note is being saved must not
+ * put the old state back, nor the note's save the old state).
+ */
+export const WorklistEntryInput = z
+  .strictObject({
+    cidrId: z.string().min(1).max(64),
+    state: WorklistState.optional(),
+    note: z.string().max(WORKLIST_NOTE_MAX).optional(),
+    snoozedUntil: z.iso.date().nullable().optional(),
+  })
+  .refine((input) => input.state !== undefined || input.note !== undefined || input.snoozedUntil !== undefined, {
+    message: 'Say what to change: a state, a note or a snooze date.',
+  });
 export type WorklistEntryInput = z.infer<typeof WorklistEntryInput>;
 
 export const WorklistQuery = z.strictObject({

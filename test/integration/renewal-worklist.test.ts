@@ -120,6 +120,29 @@ describe('worklist.setEntry', () => {
     expect((await worklist({ horizonDays: 90, includeSnoozed: true })).rows.some((r) => r.policy.cidrId === row.policy.cidrId)).toBe(true);
   });
 
+  it('changes only the fields given: a state and a note sent at once both land (a note saved with the row’s old state put it back)', async () => {
+    const [row] = (await worklist({ horizonDays: 90, states: ['to-do'] })).rows;
+    if (!row) throw new Error('no policy to work on');
+    const cidrId = row.policy.cidrId;
+    // As the row's state control and the note dialog send them, both in flight together.
+    const [stateKept, noteKept] = await Promise.all([
+      app.call('worklist.setEntry', { cidrId, state: 'renewing' }),
+      app.call('worklist.setEntry', { cidrId, note: 'Renewal call on Monday', snoozedUntil: null }),
+    ]);
+    expect(stateKept.ok && noteKept.ok).toBe(true);
+    const after = (await worklist({ horizonDays: 90, states: ['renewing'] })).rows.find((r) => r.policy.cidrId === cidrId);
+    expect(after?.entry).toMatchObject({ state: 'renewing', note: 'Renewal call on Monday', snoozedUntil: null });
+    // A note alone leaves the state; a state alone leaves the note.
+    value(await app.call('worklist.setEntry', { cidrId, note: 'Sent the quote' }));
+    value(await app.call('worklist.setEntry', { cidrId, state: 'handled' }));
+    const last = (await worklist({ horizonDays: 90, states: ['handled'] })).rows.find((r) => r.policy.cidrId === cidrId);
+    expect(last?.entry).toMatchObject({ state: 'handled', note: 'Sent the quote' });
+    // Nothing to change is refused, saying what is expected.
+    const empty = await app.call('worklist.setEntry', { cidrId });
+    expect(empty.ok).toBe(false);
+    if (!empty.ok) expect(empty.error.message).toContain('Say what to change');
+  });
+
   it('refuses a hostile or malformed entry with a clear message', async () => {
     const proto = await app.call('worklist.setEntry', { cidrId: '__proto__', state: 'contacted', note: '', snoozedUntil: null });
     expect(proto.ok).toBe(true);

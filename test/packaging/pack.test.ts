@@ -16,6 +16,7 @@ import { appUpdateProblems } from '../../scripts/lib/update-feed.js';
 import { ROOT } from './support/builder-config.js';
 import { writeElectronStandIn } from './support/electron-standin.js';
 import { distDir, packLinuxDir, type PackResult } from './support/pack.js';
+import { runtimeSpecifiers } from './support/runtime-specifiers.js';
 
 /**
  * Packs the app with electron-builder itself (`--linux dir`, a stand-in
@@ -54,18 +55,6 @@ function packagesIn(files: readonly string[]): Set<string> {
     if (match?.[1]) names.add(match[1]);
   }
   return names;
-}
-
-/**
- * Module names a bundle loads at run time: import statements, dynamic imports, and require() calls
- * (esbuild renames a local require to require2 and so on). Text inside strings does not start a line
- * with `import`, so messages that happen to say "from" are not taken for imports.
- */
-function runtimeSpecifiers(code: string): string[] {
-  const names = new Set<string>();
-  const patterns = [/^\s*import\s[^;]*?\bfrom\s*["']([^"']+)["']/gm, /^\s*import\s*["']([^"']+)["']/gm, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, /\brequire\d*\s*\(\s*["']([^"']+)["']\s*\)/g];
-  for (const pattern of patterns) for (const match of code.matchAll(pattern)) if (match[1] && !match[1].startsWith('.')) names.add(match[1]);
-  return [...names].sort();
 }
 
 /** Node's own modules, including those newer than the Node running the tests (Electron's is newer: node:sqlite). */
@@ -121,6 +110,11 @@ describe('the packed app (release configuration)', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the rule that finds what a bundle loads reads calls and imports, not text that quotes them', () => {
+    const code = `import a from "pkg-a"; export * from "pkg-b"; const m = "require('quoted')"; require2("pkg-c"); import("pkg-d"); require("./local"); console.log(\`import x from "templated"\`);`;
+    expect(runtimeSpecifiers(code)).toEqual(['pkg-a', 'pkg-b', 'pkg-c', 'pkg-d']);
   });
 
   it('the list of native modules is every installed run-time package with a compiled binding', async () => {

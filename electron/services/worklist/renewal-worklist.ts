@@ -79,10 +79,10 @@ export class RenewalWorklist {
     };
   }
 
-  /** Keeps the account manager's entry for one policy; answers it as kept. */
+  /** Changes the fields given of the account manager's entry for one policy (the others stay); answers it as kept. */
   async setEntry(input: WorklistEntryInput): Promise<WorklistEntry> {
     const { cidrId, ...fields } = WorklistEntryInput.parse(input);
-    return this.#deps.states.set(cidrId, { ...fields, note: fields.note.trim() });
+    return this.#deps.states.update(cidrId, fields.note === undefined ? fields : { ...fields, note: fields.note.trim() });
   }
 
   #now(): Date {

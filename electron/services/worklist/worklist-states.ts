@@ -8,9 +8,18 @@ import type { OwnDataService } from '../own-data/own-data-service.js';
  */
 export interface WorklistStates {
   all(): Promise<ReadonlyMap<string, WorklistEntry>>;
-  /** Keeps the entry; answers it as kept (with when). */
-  set(cidrId: string, entry: Omit<WorklistEntry, 'updatedAt'>): Promise<WorklistEntry>;
+  /**
+   * Changes the fields given of one entry (a policy with none starts from "to do", no note, not snoozed);
+   * answers it as kept (with when). Changes are applied one after another, each over the one before.
+   */
+  update(cidrId: string, change: WorklistEntryChange): Promise<WorklistEntry>;
 }
+
+/** The fields of an entry a change may give (an absent or undefined one stays as stored). */
+export type WorklistEntryChange = { readonly [K in keyof Omit<WorklistEntry, 'updatedAt'>]?: WorklistEntry[K] | undefined };
+
+/** A policy's entry before the account manager has said anything of it. */
+const UNTOUCHED: Omit<WorklistEntry, 'updatedAt'> = { state: 'to-do', note: '', snoozedUntil: null };
 
 /** What is kept per policy: the record's own time stamp is the entry's updatedAt. */
 const WorklistBody = WorklistEntry.omit({ updatedAt: true });
@@ -18,14 +27,23 @@ const WorklistBody = WorklistEntry.omit({ updatedAt: true });
 /** The entries as records of kind `worklist` in the current owner's own data (one per policy id). */
 export function worklistStatesIn(ownData: Pick<OwnDataService, 'records'>): WorklistStates {
   const records = () => ownData.records('worklist', WorklistBody);
+  // Read, merge and write of one change finish before the next starts: two changes in flight both land.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     async all() {
       const list = await (await records()).list();
       return new Map(list.map((record) => [record.id, { ...record.body, updatedAt: record.updatedAt }]));
     },
-    async set(cidrId, body) {
-      const kept = await (await records()).put(cidrId, body);
-      return { ...kept.body, updatedAt: kept.updatedAt };
+    update(cidrId, change) {
+      const done = queue.then(async () => {
+        const store = await records();
+        const stored = (await store.get(cidrId))?.body ?? UNTOUCHED;
+        const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+        const kept = await store.put(cidrId, { ...stored, ...given });
+        return { ...kept.body, updatedAt: kept.updatedAt };
+      });
+      queue = done.catch(() => undefined);
+      return done;
     },
   };
 }
