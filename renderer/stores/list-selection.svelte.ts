@@ -141,6 +141,13 @@ export class ListSelection<T> {
     for (const row of rows) if (this.#rows.has(this.#idOf(row))) this.#rows.set(this.#idOf(row), row);
   }
 
+  /** A row that left the list as shown (its entry changed under a filter): no bulk action may reach it. */
+  drop(id: string): void {
+    if (!this.selection.has(id)) return;
+    this.selection.keepOnly([...this.selection.ids].filter((kept) => kept !== id));
+    this.#rows.delete(id);
+  }
+
   clear(): void {
     this.#generation += 1;
     this.selection.clear();

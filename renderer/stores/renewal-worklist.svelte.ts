@@ -1,6 +1,6 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
-import { WORKLIST_PAGE, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_PAGE, type WorklistEntry, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { api } from '../lib/api.js';
 import { readInWindows, type WindowsRead } from '../lib/read-in-windows.js';
 import { Resource } from '../lib/resource.svelte.js';
@@ -126,8 +126,15 @@ export class RenewalWorklistStore {
       return false;
     }
     this.saveError = null;
+    // A row its new entry takes out of the list as shown leaves the selection too: a bulk action reaches only rows shown.
+    if (this.#leavesList(result.value)) this.selection.drop(input.cidrId);
     await this.#readAgain();
     return true;
+  }
+
+  /** Whether an entry is outside the state filter, or snoozed while snoozed rows are left out (then dropping it is the safe side). */
+  #leavesList(entry: WorklistEntry): boolean {
+    return (this.state !== null && entry.state !== this.state) || (!this.includeSnoozed && entry.snoozedUntil !== null);
   }
 
   /** The rows shown read again (after a change they may move or leave); the old ones stay until the first page answers. */

@@ -2,7 +2,7 @@ import { answer, calls, resetFakeApi } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RenewalWorklistStore } from '../../renderer/stores/renewal-worklist.svelte.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
-import type { WorklistRow, WorklistWindow } from '../../shared/ipc/worklist.js';
+import type { WorklistRow, WorklistState, WorklistWindow } from '../../shared/ipc/worklist.js';
 
 const EMPTY: WorklistWindow = {
   rows: [],
@@ -100,5 +100,32 @@ describe('the worklist’s rows, read a page at a time as they come into view', 
     await worklist.selection.toggleAll();
     expect(worklist.selection.size).toBe(0);
     worklist.reset();
+  });
+});
+
+describe('a row whose entry takes it out of the list as shown', () => {
+  it('leaves the selection, so a bulk action never reaches it; a row that stays is kept', async () => {
+    const ids = answerWorklistOf(20);
+    answer('worklist.setEntry', (input) => {
+      const { state, snoozedUntil } = input as { state?: WorklistState; snoozedUntil?: string | null };
+      return { ok: true, value: { state: state ?? 'to-do', note: '', snoozedUntil: snoozedUntil ?? null, updatedAt: '2026-11-26T10:00:00.000Z' } };
+    });
+    const worklist = new RenewalWorklistStore();
+    await worklist.setState('to-do');
+    await settle();
+    await worklist.selection.toggle(0);
+    await worklist.selection.toggle(1);
+    await worklist.selection.toggle(7);
+    expect(worklist.selection.size).toBe(3);
+
+    // Chosen "renewing" under the "to do" filter: the row leaves the list, and the selection.
+    expect(await worklist.saveEntry({ cidrId: ids[0]!, state: 'renewing' })).toBe(true);
+    // Snoozed while snoozed rows are left out: it leaves too (__proto__ as an id included).
+    expect(await worklist.saveEntry({ cidrId: ids[7]!, snoozedUntil: '2026-12-24' })).toBe(true);
+    // Still "to do": it stays selected.
+    expect(await worklist.saveEntry({ cidrId: ids[1]!, state: 'to-do' })).toBe(true);
+    expect(worklist.selection.size).toBe(1);
+    expect(worklist.selection.has(ids[1]!)).toBe(true);
+    expect(worklist.selection.rows.map((row) => row.policy.cidrId)).toEqual([ids[1]]);
   });
 });

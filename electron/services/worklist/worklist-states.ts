@@ -35,8 +35,12 @@ export function worklistStatesIn(ownData: Pick<OwnDataService, 'records'>): Work
       return new Map(list.map((record) => [record.id, { ...record.body, updatedAt: record.updatedAt }]));
     },
     update(cidrId, change) {
+      // Whose data it goes into is settled when the change is asked, not when its turn comes (a user may switch meanwhile).
+      const owned = records();
+      // Its failure is met (and answered) when its turn comes; until then it is not an unhandled rejection.
+      owned.catch(() => undefined);
       const done = queue.then(async () => {
-        const store = await records();
+        const store = await owned;
         const stored = (await store.get(cidrId))?.body ?? UNTOUCHED;
         const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
         const kept = await store.put(cidrId, { ...stored, ...given });
