@@ -99,7 +99,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await host.close();
       await services.close();
-      await rm(dataDir, { recursive: true, force: true });
+      // A write begun before the close can still land a file as the folder goes (ENOTEMPTY once in a full run): retried.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
