@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The closing count of `npm test` (scripts/test-summary.ts). CI keeps only the start and the end of
+ * a long output; a run once ended "1 failed" with the failing test's name cut out of the middle,
+ * so the end names each failure and its first error lines.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'summary-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, report: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(report));
+  return path;
+}
+
+async function summarize(...files: string[]): Promise<{ out: string; code: number }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/test-summary.ts', ...files]);
+    return { out: stdout, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; code: number };
+    return { out: failed.stdout, code: failed.code };
+  }
+}
+
+const vitestReport = {
+  numPassedTests: 1,
+  numFailedTests: 1,
+  numPendingTests: 0,
+  numTodoTests: 0,
+  testResults: [
+    {
+      name: join(process.cwd(), 'test/unit/money.test.ts'),
+      status: 'failed',
+      assertionResults: [
+        { fullName: 'fees round to the cent', status: 'passed', failureMessages: [] },
+        {
+          fullName: 'fees keep a zero cent',
+          status: 'failed',
+          failureMessages: ['\u001b[31mAssertionError: expected "1.5" to be "1.50"\u001b[39m\n    at money.test.ts:9:3'],
+        },
+      ],
+    },
+    { name: join(process.cwd(), 'test/unit/broken.test.ts'), status: 'failed', message: 'Cannot find module ./gone', assertionResults: [] },
+  ],
+};
+
+const playwrightReport = {
+  stats: { expected: 2, unexpected: 1, flaky: 0, skipped: 0 },
+  suites: [
+    {
+      title: 'renewals.spec.ts',
+      file: 'renewals.spec.ts',
+      specs: [],
+      suites: [
+        {
+          title: 'Renewals',
+          file: 'renewals.spec.ts',
+          specs: [
+            {
+              title: 'a bulk change reaches twenty policies',
+              line: 42,
+              tests: [{ projectName: 'e2e', status: 'unexpected', results: [{ errors: [{ message: 'Error: 19 of 20 changed' }] }] }],
+            },
+            { title: 'a reminder', line: 80, tests: [{ projectName: 'e2e', status: 'expected', results: [{}] }] },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+describe('npm test closing count', () => {
+  it('names each failed test, where it is and its first error lines, without colour codes, before the count', async () => {
+    const { out, code } = await summarize(write('v.json', vitestReport), write('p.json', playwrightReport));
+    expect(code).toBe(1);
+    const lines = out.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('3 passed, 3 failed, 0 skipped');
+    expect(out).toContain('FAILED test/unit/money.test.ts > fees keep a zero cent\n    AssertionError: expected "1.5" to be "1.50"');
+    expect(out).toContain('FAILED test/unit/broken.test.ts\n    Cannot find module ./gone');
+    expect(out).toContain('FAILED [e2e] renewals.spec.ts:42 > Renewals > a bulk change reaches twenty policies\n    Error: 19 of 20 changed');
+    expect(out).not.toContain('\u001b[');
+    expect(out).not.toContain('fees round to the cent');
+    expect(out).not.toContain('a reminder');
+  });
+
+  it('says nothing of failures when none failed, and ends well', async () => {
+    const passing = { ...vitestReport, numFailedTests: 0, testResults: [] };
+    const { out, code } = await summarize(write('ok.json', passing));
+    expect(code).toBe(0);
+    expect(out).not.toContain('FAILED');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 0 skipped');
+  });
+});
