@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { startHost, type Host } from './support/app-page.js';
+import { HOST_ENTRY, startHost, type Host } from './support/app-page.js';
 import { dropFromPageCache, timeLaunch, type LaunchTiming } from './support/launch-timing.js';
 import { stopProcess } from './support/sandbox-process.js';
 import { PAGE_RUNS, withSyncedApp } from './support/synced-app.js';
@@ -15,39 +15,70 @@ import type { Figure } from './figure.js';
  * after the host was spawned) on stderr; the figures are medians, the load
  * averages of the runs beside them. app-path times the same launch after its
  * own first sync; this one repeats only the launch, so it takes minutes, not an hour.
+ *
+ * BENCH_BASE_HOST (the host.mjs of an earlier build, e.g. a copy of its dist/ kept under node_modules/.cache
+ * so that its imports resolve) times that build's launch alternately with this one's on the same copy, in one
+ * sitting, and prints its figures and the ratio beside: the load swings too much for figures from two sittings.
  */
 const POLICIES = Number(process.env.BENCH_LAUNCH_POLICIES ?? 100_000);
+const BASE_HOST = process.env.BENCH_BASE_HOST;
+
+type Run = LaunchTiming & { load: number };
 
 export default async function launch(): Promise<Figure[]> {
   return withSyncedApp(POLICIES, async ({ host: first, dataDir, browser, policies }) => {
     await stopProcess(first.child);
-    const runs: Array<LaunchTiming & { load: number }> = [];
+    const builds = BASE_HOST ? [{ label: 'base', entry: BASE_HOST }, { label: 'this build', entry: HOST_ENTRY }] : [{ label: '', entry: HOST_ENTRY }];
+    const runs = new Map<string, Run[]>(builds.map((build) => [build.label, []]));
     for (let run = 0; run < PAGE_RUNS; run++) {
-      const advised = await dropFromPageCache(dataDir);
-      let host: Host | null = null;
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      try {
-        host = await startHost(dataDir);
-        const timing = await timeLaunch(host, page);
-        runs.push({ ...timing, launch: Math.round(timing.launch), overviewCold: Math.round(timing.overviewCold), load: loadavg()[0] as number });
-        process.stderr.write(`  launch run ${run + 1} (${advised} files dropped from the page cache, load ${(loadavg()[0] as number).toFixed(1)}): launch ${Math.round(timing.launch)} ms, overview cold ${Math.round(timing.overviewCold)} ms, host CPU to the paint ${timing.hostCpuMs} ms\n`);
-        for (const [step, at] of Object.entries(timing.steps).sort(([, a], [, b]) => a - b)) process.stderr.write(`    ${String(at).padStart(6)} ms  ${step}\n`);
-      } finally {
-        await page.close();
-        if (host) await stopProcess(host.child);
+      for (const build of builds) {
+        const advised = await dropFromPageCache(dataDir);
+        let host: Host | null = null;
+        const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+        try {
+          host = await startHost(dataDir, build.entry);
+          const timing = await timeLaunch(host, page);
+          const load = loadavg()[0] as number;
+          runs.get(build.label)?.push({ ...timing, launch: Math.round(timing.launch), overviewCold: Math.round(timing.overviewCold), load });
+          process.stderr.write(
+            `  launch run ${run + 1}${build.label ? ` (${build.label})` : ''} (${advised} files dropped from the page cache, load ${load.toFixed(1)}): launch ${Math.round(timing.launch)} ms, overview cold ${Math.round(timing.overviewCold)} ms, host CPU to the paint ${timing.hostCpuMs} ms\n`,
+          );
+          for (const [step, at] of Object.entries(timing.steps).sort(([, a], [, b]) => a - b)) process.stderr.write(`    ${String(at).padStart(6)} ms  ${step}\n`);
+        } finally {
+          await page.close();
+          if (host) await stopProcess(host.child);
+        }
       }
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-    const loads = runs.map((r) => r.load.toFixed(1)).join('/');
     const at = `${Math.round(policies / 1000)}k`;
-    const launchMs = median(runs.map((r) => r.launch));
-    const coldMs = median(runs.map((r) => r.overviewCold));
-    const cpuMs = median(runs.map((r) => r.hostCpuMs));
     const goals = policies >= 90_000 && policies <= 110_000;
-    return [
-      { name: `${at}: launch to overview painted, copy on disk and out of the page cache (host spawned to frame painted)`, value: launchMs, unit: 'ms', load: loads, ...(goals ? { budget: '<= 1500', withinBudget: launchMs <= 1500 } : {}) },
-      { name: `${at}: overview cold (the window's page start to frame painted; copy out of the page cache)`, value: coldMs, unit: 'ms', load: loads, ...(goals ? { budget: '<= 300', withinBudget: coldMs <= 300 } : {}) },
-      { name: `${at}:   the host's CPU time from its start to the paint (its own work, less stretched by the load)`, value: cpuMs, unit: 'ms', load: loads },
-    ];
+    const figures = builds.flatMap((build) => launchFigures(`${at}${build.label ? ` (${build.label})` : ''}`, runs.get(build.label) ?? [], goals));
+    if (BASE_HOST) {
+      const base = runs.get('base') ?? [];
+      const now = runs.get('this build') ?? [];
+      const ratio = (of: (run: Run) => number) => Math.round((100 * median(now.map(of))) / median(base.map(of)));
+      const loads = [...base, ...now].map((r) => r.load.toFixed(1)).join('/');
+      figures.push(
+        { name: `${at}: overview cold, this build / base (same sitting, runs alternated)`, value: ratio((r) => r.overviewCold), unit: '%', load: loads },
+        { name: `${at}: launch to overview painted, this build / base`, value: ratio((r) => r.launch), unit: '%', load: loads },
+      );
+    }
+    return figures;
   });
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+}
+
+function launchFigures(at: string, runs: readonly Run[], goals: boolean): Figure[] {
+  const loads = runs.map((r) => r.load.toFixed(1)).join('/');
+  const launchMs = median(runs.map((r) => r.launch));
+  const coldMs = median(runs.map((r) => r.overviewCold));
+  const cpuMs = median(runs.map((r) => r.hostCpuMs));
+  return [
+    { name: `${at}: launch to overview painted, copy on disk and out of the page cache (host spawned to frame painted)`, value: launchMs, unit: 'ms', load: loads, ...(goals ? { budget: '<= 1500', withinBudget: launchMs <= 1500 } : {}) },
+    { name: `${at}: overview cold (the window's page start to frame painted; copy out of the page cache)`, value: coldMs, unit: 'ms', load: loads, ...(goals ? { budget: '<= 300', withinBudget: coldMs <= 300 } : {}) },
+    { name: `${at}:   the host's CPU time from its start to the paint (its own work, less stretched by the load)`, value: cpuMs, unit: 'ms', load: loads },
+  ];
 }

@@ -22,11 +22,14 @@ export interface Host {
   probe(request: BenchProbeRequest['benchProbe']): Promise<BenchProbeReading>;
 }
 
-export async function startHost(dataDir: string): Promise<Host> {
+/** The host as `npm start` builds it; another build's host.mjs (a copy of an earlier dist/) can be timed beside it. */
+export const HOST_ENTRY = 'dist/host/host.mjs';
+
+export async function startHost(dataDir: string, entry: string = HOST_ENTRY): Promise<Host> {
   const spawnedAt = Date.now();
   // BENCH_HOST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the host: Node refuses --cpu-prof in NODE_OPTIONS.
   const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/host/host.mjs', '--no-open', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [...nodeArgs, entry, '--no-open', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, [BENCH_PROBE_ENV]: '1' },
   });

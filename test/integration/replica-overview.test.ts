@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replicaOverview } from '../../electron/services/overview/replica-overview.js';
+import { RECOUNTED_STATUSES, keptStatusCounts, replicaOverview } from '../../electron/services/overview/replica-overview.js';
 import { summarizeCapacities, type SummaryOptions } from '../../electron/services/overview/summarize.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
+import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { CapacityRow } from '../../shared/api/readers.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 
@@ -143,4 +144,63 @@ describe('the overview counted by the replica', () => {
       replica.close();
     }
   });
+
+  it('keeps its counts by status equal to a full recount through a refresh, a purchase, a cancel, a new status, a policy gone, a day change and a reopen', async () => {
+    const file = join(dir, 'kept.db');
+    const key = randomBytes(32);
+    const policies = syntheticPolicies(600);
+    let replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+    // The kept rows against the rows themselves, and the overview against the row-by-row pass.
+    const expectKeptAsRecounted = (at: Date) => {
+      const recounted = replica.db.readWith((c) => c.prepare(RECOUNTED_STATUSES).raw().all() as Array<[string, number, number]>);
+      expect(replica.db.readWith(keptStatusCounts)).toEqual(recounted.map(([status, count]) => [status, count]));
+      expect(replica.db.count).toBe(recounted.reduce((sum, [, count]) => sum + count, 0));
+      expect(replica.overview(at)).toEqual(summarizeCapacities(replica.db.slimRows(), at));
+    };
+    try {
+      expect(replica.db.count).toBe(0);
+      await replica.replaceAll(policies, asOf.toISOString());
+      expectKeptAsRecounted(asOf);
+      // A purchase's write-through: ready to active. The first row of its status, so that status's first row moves.
+      const ready = policies.find((p) => p.policyStatus === 'READY_FOR_PURCHASE')!;
+      replica.upsert({ ...ready, policyStatus: 'ACTIVE' });
+      expectKeptAsRecounted(asOf);
+      // A cancel's write-through: active to canceled.
+      replica.upsert({ ...policies[0]!, policyStatus: 'CANCELED' });
+      expectKeptAsRecounted(asOf);
+      // A status no policy had, on a new row and then on an existing one; the last of a status leaves it.
+      replica.upsert({ ...policies[1]!, cidrId: 'sc_new', policyStatus: '__proto__' });
+      replica.upsert({ ...policies[2]!, policyStatus: 'constructor' });
+      replica.upsert({ ...policies[2]!, policyStatus: 'ACTIVE' });
+      expectKeptAsRecounted(asOf);
+      expect(replica.db.readWith(keptStatusCounts).map(([status]) => status)).not.toContain('constructor');
+      // The next day: the counts by status do not depend on it, the window's figures (counted when asked) do.
+      expectKeptAsRecounted(new Date(asOf.getTime() + DAY));
+      // A refresh with fewer policies, some moved to another account and another status.
+      const next = policies.slice(50).map((p, i) => (i % 7 ? p : { ...p, cspAccountName: 'morgan-new', policyStatus: 'EXPIRED' }));
+      await replica.replaceAll(next, asOf.toISOString());
+      expectKeptAsRecounted(asOf);
+      replica.close();
+      // Reopened: the counts are read, not recounted; a copy made before them is counted once at its open.
+      replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      expectKeptAsRecounted(asOf);
+      replica.close();
+      dropKeptCounts(file, key);
+      replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      expectKeptAsRecounted(asOf);
+      expect(replica.db.count).toBe(next.length);
+    } finally {
+      replica.close();
+    }
+  });
 });
+
+/** A copy as the version before the kept counts wrote it: no table, no triggers. */
+function dropKeptCounts(file: string, key: Buffer): void {
+  const connection = openKeyed(file, key, 1024);
+  try {
+    connection.exec('DROP TRIGGER overview_status_insert; DROP TRIGGER overview_status_delete; DROP TRIGGER overview_status_update; DROP TABLE overview_status;');
+  } finally {
+    connection.close();
+  }
+}

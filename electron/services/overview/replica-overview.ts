@@ -31,6 +31,57 @@ CREATE INDEX IF NOT EXISTS capacities_overview_launch ON capacities (launch_ms, 
 CREATE INDEX IF NOT EXISTS capacities_overview_end ON capacities (end_ms, policy_status, auto_renewal);
 `;
 
+/**
+ * The list's count by status, kept as each row is written (issue 25): the overview's status counts and total,
+ * and the list's size, read a handful of rows instead of the 492-page status index (cold at 100,000, the
+ * largest read of the overview). Kept by triggers, so every write of the list keeps it (a full refresh, one
+ * that rewrites only what changed, a write-through) with no call to forget; `first_rid` keeps the order in
+ * which a pass over the rows meets each status. Counts of whole policies only: the window's figures depend on
+ * the hour they are read at and the savings are sums of fractions whose rounding depends on their order, so
+ * both are still counted from their indexes when asked.
+ */
+const KEPT_STATUS_COUNTS = `
+CREATE TABLE IF NOT EXISTS overview_status (policy_status TEXT PRIMARY KEY, policies INTEGER NOT NULL, first_rid INTEGER NOT NULL) STRICT;
+CREATE TRIGGER IF NOT EXISTS overview_status_insert AFTER INSERT ON capacities BEGIN
+  INSERT INTO overview_status (policy_status, policies, first_rid) VALUES (new.policy_status, 1, new.rid)
+    ON CONFLICT (policy_status) DO UPDATE SET policies = policies + 1, first_rid = min(first_rid, excluded.first_rid);
+END;
+CREATE TRIGGER IF NOT EXISTS overview_status_delete AFTER DELETE ON capacities BEGIN
+  DELETE FROM overview_status WHERE policy_status = old.policy_status AND policies = 1;
+  UPDATE overview_status SET policies = policies - 1,
+    first_rid = CASE WHEN first_rid = old.rid THEN (SELECT min(rid) FROM capacities WHERE policy_status = old.policy_status) ELSE first_rid END
+    WHERE policy_status = old.policy_status;
+END;
+CREATE TRIGGER IF NOT EXISTS overview_status_update AFTER UPDATE OF policy_status ON capacities WHEN old.policy_status IS NOT new.policy_status BEGIN
+  DELETE FROM overview_status WHERE policy_status = old.policy_status AND policies = 1;
+  UPDATE overview_status SET policies = policies - 1,
+    first_rid = CASE WHEN first_rid = old.rid THEN (SELECT min(rid) FROM capacities WHERE policy_status = old.policy_status) ELSE first_rid END
+    WHERE policy_status = old.policy_status;
+  INSERT INTO overview_status (policy_status, policies, first_rid) VALUES (new.policy_status, 1, new.rid)
+    ON CONFLICT (policy_status) DO UPDATE SET policies = policies + 1, first_rid = min(first_rid, excluded.first_rid);
+END;
+`;
+
+/** The counts by status as a pass over every row makes them: what the kept table must always equal. */
+export const RECOUNTED_STATUSES = 'SELECT policy_status, count(*), min(rid) FROM capacities GROUP BY policy_status ORDER BY min(rid)';
+
+/**
+ * Creates the kept counts with the replica's schema; a copy made before them is counted once, at its next open
+ * (one read of the status index), in the same transaction as the table's creation.
+ */
+export function keepStatusCounts(db: Connection): void {
+  db.transaction(() => {
+    const isNew = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'overview_status'`).get() === undefined;
+    db.exec(KEPT_STATUS_COUNTS);
+    if (isNew) db.exec(`INSERT INTO overview_status (policy_status, policies, first_rid) ${RECOUNTED_STATUSES.replace(' ORDER BY min(rid)', '')}`);
+  })();
+}
+
+/** The kept counts, in the order a pass over the rows meets each status. */
+export function keptStatusCounts(db: Connection): Array<[string, number]> {
+  return db.prepare('SELECT policy_status, policies FROM overview_status ORDER BY first_rid').raw().all() as Array<[string, number]>;
+}
+
 /** The replica's statuses as SQL text: the constant, never what a row holds. */
 const UPCOMING_SQL = UPCOMING_STATUSES.map((status) => `'${status}'`).join(', ');
 
@@ -61,7 +112,7 @@ export function replicaOverview(db: Connection, asOf: Date, leftOut: readonly Sk
 
   // Known statuses in contract order, then any other in the order its first policy was written (as a pass over the rows meets them).
   const byStatus = new Map<string, number>(CAPACITY_STATUSES.map((status) => [status, 0]));
-  const statuses = db.prepare('SELECT policy_status, count(*) FROM capacities GROUP BY policy_status ORDER BY min(rid)').raw().all() as Array<[string, number]>;
+  const statuses = keptStatusCounts(db);
   for (const [status, count] of statuses) byStatus.set(status, count);
 
   const timeline = Array.from({ length: windowDays }, (_, day) => ({ day, launches: 0, ends: 0 }));

@@ -7,7 +7,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
-import { OVERVIEW_INDEXES } from '../overview/replica-overview.js';
+import { OVERVIEW_INDEXES, keepStatusCounts, keptStatusCounts } from '../overview/replica-overview.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
@@ -220,8 +220,9 @@ export class CapacityReplicaDb {
     return this.#writing;
   }
 
+  /** From the kept counts by status: a launch's first calls read no index of the list to size it. */
   get count(): number {
-    return (this.#read.prepare('SELECT count(*) AS n FROM capacities').get() as { n: number }).n;
+    return keptStatusCounts(this.#read).reduce((sum, [, policies]) => sum + policies, 0);
   }
 
   get fetchedAt(): string | null {
@@ -640,6 +641,7 @@ function prepareSchema(db: Connection): void {
   db.exec(ROW_TEXT_TRIGGERS);
   addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
   db.exec(OVERVIEW_INDEXES);
+  keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
 }
