@@ -3,10 +3,17 @@ import App from './App.svelte';
 import './styles/app.css';
 
 import { loadViewState } from './lib/persisted.js';
+import { scopeOf } from './lib/session-scope.js';
+import { overview } from './stores/overview.svelte.js';
+import { session } from './stores/session.svelte.js';
 import { showServiceTextSafely } from './lib/visible-service-text.js';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');
+// The first screen's calls go out together (issue 25): before, the views' state, then the session, then (from the
+// mounted view) the overview were asked one after another, a round trip each before the overview's count began.
+const sessionLoaded = session.load();
+overview.askEarly(sessionLoaded.then(() => scopeOf(session.status)));
 // The views' kept state (list filter, sort, place) is in the main process: read it before the first view opens.
 await loadViewState();
 // Bidi controls and zero-width characters in the service's text are shown, not obeyed, wherever the app shows it.

@@ -1,4 +1,4 @@
-import type { AppError } from '../../shared/ipc/result.js';
+import type { AppError, Result } from '../../shared/ipc/result.js';
 import type { SourcedOverview } from '../../shared/ipc/sourced.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';
@@ -12,9 +12,25 @@ import { sessionScope } from '../lib/session-scope.js';
  */
 class OverviewStore {
   readonly figures = new Resource<SourcedOverview>();
+  /** The figures asked as the window starts (null: no one was signed in): taken by the first load; another user's session drops them. */
+  #early: Promise<Promise<Result<SourcedOverview>> | null> | null = null;
 
   constructor() {
-    sessionScope.register(() => this.figures.reset());
+    sessionScope.register(() => {
+      this.#early = null;
+      this.figures.reset();
+    });
+  }
+
+  /**
+   * Asks for the figures as soon as the window's first status says who is signed in, before any view is
+   * mounted (issue 25): the first screen no longer waits for the views' state, then the mounted view, to ask.
+   * Signed out, nothing is asked (the main process's first screen is the one after the sign-in).
+   * The connectivity store may not be listening yet when the answer comes: at a launch it says nothing that
+   * store does not already assume (an answer from the copy, or a live one while the service is up).
+   */
+  askEarly(scope: Promise<string | null>): void {
+    this.#early = scope.catch(() => null).then((signedIn) => (signedIn === null ? null : api.overview.summary()));
   }
 
   get summary(): SourcedOverview | null {
@@ -30,7 +46,10 @@ class OverviewStore {
   }
 
   async load(): Promise<void> {
-    await this.figures.load(() => api.overview.summary());
+    const early = this.#early;
+    this.#early = null;
+    const ask = () => api.overview.summary();
+    await this.figures.load(() => (early ? early.then((answer) => answer ?? ask()) : ask()));
   }
 }
 

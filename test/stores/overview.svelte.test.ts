@@ -1,4 +1,4 @@
-import { hold, nth, resetFakeApi } from './support/fake-api.js';
+import { calls, hold, nth, resetFakeApi } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import { overview } from '../../renderer/stores/overview.svelte.js';
@@ -63,5 +63,57 @@ describe('the overview store', () => {
     sessionScope.use(null);
     sessionScope.use(`sandbox\u0000alex-${runs}`);
     expect(overview.summary?.totalPolicies).toBe(5);
+  });
+
+  describe('asked as the window starts (issue 25)', () => {
+    const me = () => `sandbox\u0000alex-${runs}`;
+    const asked = () => calls.filter((call) => call.channel === 'overview.summary').length;
+
+    it('asks once the status says who is signed in, before any view, and the first load shows that answer', async () => {
+      const reads = hold('overview.summary');
+      overview.askEarly(Promise.resolve(me()));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(asked()).toBe(1);
+      nth(reads, 0).ok(overviewOf(9));
+      await overview.load();
+      expect(asked()).toBe(1);
+      expect(overview.summary?.totalPolicies).toBe(9);
+      // Taken once: the next load (Refresh) asks again.
+      const again = overview.load();
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(asked()).toBe(2);
+      nth(reads, 1).ok(overviewOf(10));
+      await again;
+      expect(overview.summary?.totalPolicies).toBe(10);
+    });
+
+    it('asks nothing while signed out, and the load after the sign-in asks for itself', async () => {
+      const reads = hold('overview.summary');
+      overview.askEarly(Promise.resolve(null));
+      const load = overview.load();
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(asked()).toBe(1);
+      nth(reads, 0).ok(overviewOf(3));
+      await load;
+      expect(overview.summary?.totalPolicies).toBe(3);
+    });
+
+    it("never shows the answer asked for one user to another who signed in before the view loaded", async () => {
+      const reads = hold('overview.summary');
+      overview.askEarly(Promise.resolve(me()));
+      await Promise.resolve();
+      sessionScope.use(`sandbox\u0000jordan-${runs}`);
+      const load = overview.load();
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(asked()).toBe(2);
+      nth(reads, 0).ok(overviewOf(7));
+      nth(reads, 1).ok(overviewOf(2));
+      await load;
+      expect(overview.summary?.totalPolicies).toBe(2);
+    });
   });
 });
