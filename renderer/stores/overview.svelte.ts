@@ -13,7 +13,7 @@ import { sessionScope } from '../lib/session-scope.js';
 class OverviewStore {
   readonly figures = new Resource<SourcedOverview>();
   /** The figures asked as the window starts (null: no one was signed in): taken by the first load; another user's session drops them. */
-  #early: Promise<Promise<Result<SourcedOverview>> | null> | null = null;
+  #early: Promise<Result<SourcedOverview> | null> | null = null;
 
   constructor() {
     sessionScope.register(() => {
