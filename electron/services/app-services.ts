@@ -138,6 +138,8 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 const FIRST_SCREEN_WAIT: FirstScreenWait = { afterWindowMs: 10_000, withoutWindowMs: 60_000 };
 /** From the overview's answer to the deferred work's start: the window's paint of the figures comes first. */
 const FIRST_SCREEN_PAINT_MS = 500;
+/** How long the overview counted at the start stands for the window's first ask (its figures are as of that count). */
+const FIRST_SCREEN_PREPARED_MS = 15_000;
 
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
@@ -211,7 +213,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     onUnreadable: unreadableFiles.report,
   });
   // The overview a launch and a sign-in land on: what must not wait behind work the person did not ask for.
-  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS });
+  const whoIsSignedIn = () => {
+    const status = session.status();
+    return status.signedIn ? `${status.profileId}\n${status.username ?? ''}` : null;
+  };
+  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS, preparedForMs: FIRST_SCREEN_PREPARED_MS, whose: () => whoIsSignedIn() ?? '' });
   const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
   const replica = new CurrentReplica({
     afterFirstScreen,
@@ -333,10 +339,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   backgroundRefresh.start();
   // The replica is filled (or refreshed) right after each sign-in, in the background: the views page the service meanwhile.
-  const whoIsSignedIn = () => {
-    const status = session.status();
-    return status.signedIn ? `${status.profileId}\n${status.username ?? ''}` : null;
-  };
   const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
   let signedIn = whoIsSignedIn();
   // With a copy on disk the overview the sign-in opens on answers from it: its refresh waits for those figures (its
@@ -352,6 +354,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       void backgroundRefresh.tick('sign-in');
     })();
   if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
+  // A launch with a kept session and a copy on disk: the overview it opens on is counted while the window loads
+  // its code (cold, at 100,000, the count read from the disk was most of the window's wait). Without a copy the
+  // overview pages the service: nothing is asked before a window does.
+  if (signedIn)
+    void (async () => {
+      if (await replica.read(capacitiesFetchedAt).catch(() => null)) firstScreen.prepare();
+    })();
   events.subscribe((event) => {
     if (event !== 'session.changed' || !refreshAtSignIn) return;
     // Only a new sign-in: token refreshes and keychain notices announce a session change too.

@@ -95,4 +95,51 @@ describe('FirstScreen with a time to paint', () => {
     await waiting;
     expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(140);
   });
+
+  describe('an overview prepared before any window asks (issue 25)', () => {
+    const counting = (answers: Array<() => Promise<string>>) => {
+      let counted = 0;
+      const overview = () => (answers[counted++] ?? (() => Promise.resolve(`count ${counted}`)))();
+      return { overview, counted: () => counted };
+    };
+
+    it('is taken by the window\'s first ask (counted once), and lets the waiting work go only at that ask', async () => {
+      const firstScreen = new FirstScreen({ preparedForMs: 60_000, whose: () => 'alex' });
+      const { overview, counted } = counting([() => Promise.resolve('prepared')]);
+      const handlers = firstScreen.watch({ 'overview.summary': overview } as unknown as Handlers);
+      const waiting = firstScreen.next(LONG);
+      firstScreen.prepare();
+      expect(counted()).toBe(1);
+      await sleep(20);
+      expect(await settled(waiting)).toBe(false);
+      expect(await handlers['overview.summary'](undefined)).toBe('prepared');
+      expect(counted()).toBe(1);
+      expect(await settled(waiting)).toBe(true);
+      // Taken once: the next ask counts anew.
+      expect(await handlers['overview.summary'](undefined)).toBe('count 2');
+    });
+
+    it('is counted anew for another session, when too old, or when the prepared count failed', async () => {
+      let who = 'alex';
+      const other = new FirstScreen({ preparedForMs: 60_000, whose: () => who });
+      const a = counting([() => Promise.resolve('for alex')]);
+      const otherHandlers = other.watch({ 'overview.summary': a.overview } as unknown as Handlers);
+      other.prepare();
+      who = 'jordan';
+      expect(await otherHandlers['overview.summary'](undefined)).toBe('count 2');
+
+      const old = new FirstScreen({ preparedForMs: 10, whose: () => 'alex' });
+      const b = counting([() => Promise.resolve('old')]);
+      const oldHandlers = old.watch({ 'overview.summary': b.overview } as unknown as Handlers);
+      old.prepare();
+      await sleep(50);
+      expect(await oldHandlers['overview.summary'](undefined)).toBe('count 2');
+
+      const failed = new FirstScreen({ preparedForMs: 60_000, whose: () => 'alex' });
+      const c = counting([() => Promise.reject(new Error('database busy'))]);
+      const failedHandlers = failed.watch({ 'overview.summary': c.overview } as unknown as Handlers);
+      failed.prepare();
+      expect(await failedHandlers['overview.summary'](undefined)).toBe('count 2');
+    });
+  });
 });
