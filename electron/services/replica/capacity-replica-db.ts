@@ -7,7 +7,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
-import { OVERVIEW_INDEXES, keepStatusCounts, keptStatusCounts } from '../overview/replica-overview.js';
+import { OVERVIEW_INDEXES, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
@@ -258,6 +258,7 @@ export class CapacityReplicaDb {
     try {
       this.#db.exec(`DROP TRIGGER IF EXISTS capacities_text_insert; DROP TRIGGER IF EXISTS capacities_text_delete;
         INSERT INTO capacities_text (capacities_text) VALUES ('delete-all');`);
+      pauseStatusCounts(this.#db);
       for (const table of ['capacity_bodies', 'capacities']) {
         const deleteSome = this.#db.prepare(`DELETE FROM ${table} WHERE rid IN (SELECT rid FROM ${table} ORDER BY rid LIMIT ${SLICE_ROWS})`);
         await inSlices(() => deleteSome.run().changes > 0);
@@ -279,6 +280,7 @@ export class CapacityReplicaDb {
       this.#db.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('flush')`);
       await yieldToEventLoop();
       this.#db.exec(ROW_TEXT_TRIGGERS);
+      recountStatusCounts(this.#db);
       this.#setMeta('capacities.fetchedAt', fetchedAt);
       this.#setMeta('capacities.leftOut', JSON.stringify(leftOut));
       this.#db.exec('COMMIT');
