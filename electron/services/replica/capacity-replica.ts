@@ -5,7 +5,7 @@ import { replicaOverview } from '../overview/replica-overview.js';
 import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
-import { accountOfSearchText, type CapacityReplicaDb, type SlimCapacityRow } from './capacity-replica-db.js';
+import { accountOfSearchText, type CapacityReplicaDb, type RefreshWrites, type SlimCapacityRow } from './capacity-replica-db.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
 
@@ -132,10 +132,11 @@ export class CapacityReplica {
     return { rows: this.#db.bodies(rows.map((r) => r.rid)), total };
   }
 
-  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = []): Promise<void> {
+  /** A full refresh of the list (CapacityReplicaDb.replaceAll); `keep`: rows written through since it began. */
+  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = [], keep?: ReadonlySet<string>): Promise<RefreshWrites> {
     this.#generation += 1;
     try {
-      await this.#db.replaceAll(policies, fetchedAt, leftOut);
+      return await this.#db.replaceAll(policies, fetchedAt, leftOut, keep);
     } finally {
       // Also on failure: the old list stands, but the rows in memory are read again to be sure.
       this.#generation += 1;
