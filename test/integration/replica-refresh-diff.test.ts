@@ -4,9 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../electron/services/api-client/api-client.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
+import { Replica } from '../../electron/services/replica/replica.js';
+import { capacityWindow, readKind } from '../../electron/services/replica/replica-reads.js';
+import { refreshReplica, type ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
+import { upsertCapacity } from '../../electron/services/replica/replica-writes.js';
+import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { startSandbox } from '../../sandbox/server.js';
+import { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CapacityRow } from '../../shared/api/readers.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 
 /**
@@ -194,4 +203,59 @@ describe('a refresh over a copy', () => {
       reopened.close();
     }
   });
+});
+
+describe('a refresh as the app runs it (refreshReplica, the sandbox over HTTP)', () => {
+  it('keeps a cancel and a purchase written through while its list pages were read, though the page it read is older', async () => {
+    const sandbox = await startSandbox({ scale: 400 });
+    const client = new ApiClient({ baseUrl: sandbox.url });
+    const owner = { profileId: 'diff', username: 'diff@example.com' };
+    const replica = await Replica.open({ dataDir: dir, secrets: new FixedSecretStore(), owner, verifyDelayMs: 0 });
+    try {
+      const user = SANDBOX_USERS[0]!;
+      const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+      /** Runs before each call of the refresh's, so a test can act between its requests. */
+      let beforeCall: () => Promise<void> = async () => undefined;
+      const deps: ReplicaSyncDeps = {
+        session: {
+          status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+          authorized: async (work) => {
+            await beforeCall();
+            return work(client, token);
+          },
+        },
+        logger: { warn: () => undefined },
+      };
+      const first = await refreshReplica(replica, deps, new AbortController().signal, () => undefined);
+      expect(first.capacities).toBeGreaterThan(100);
+      const stored = (await readKind(replica, 'capacities'))!.value;
+      const canceled = { ...CapacityPolicy.parse(stored[10]), policyStatus: 'CANCELED' as const, policyName: 'canceled while the pages were read' };
+      const bought = { ...CapacityPolicy.parse(stored[11]), cidrId: 'sc_bought_meanwhile', policyName: 'bought while the pages were read' };
+      let wroteThrough = false;
+      // Written through as the first list page of the second refresh is asked for: that page, and every other, predates neither.
+      beforeCall = async () => {
+        if (wroteThrough) return;
+        wroteThrough = true;
+        expect(await upsertCapacity(replica, canceled)).toBe(true);
+        expect(await upsertCapacity(replica, bought)).toBe(true);
+      };
+      const second = await refreshReplica(replica, deps, new AbortController().signal, () => undefined);
+      expect(wroteThrough).toBe(true);
+      expect(second.capacities).toBe(first.capacities);
+      const window = (text: string) => capacityWindow(replica, { text, status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 10 });
+      expect((await window('canceled while'))?.rows).toEqual([canceled]);
+      expect((await window('bought while'))?.rows).toEqual([bought]);
+      expect((await readKind(replica, 'capacities'))!.value).toHaveLength(first.capacities + 1);
+      // The next refresh, with nothing written through meanwhile, takes the service's list as it is.
+      beforeCall = async () => undefined;
+      await refreshReplica(replica, deps, new AbortController().signal, () => undefined);
+      expect((await window('canceled while'))?.total).toBe(0);
+      expect((await window('bought while'))?.total).toBe(0);
+      expect((await readKind(replica, 'capacities'))!.value).toHaveLength(first.capacities);
+    } finally {
+      await replica.close();
+      await client.close();
+      await sandbox.close();
+    }
+  }, 120_000);
 });
