@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../electron/services/api-client/api-client.js';
+import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { Replica } from '../../electron/services/replica/replica.js';
@@ -55,7 +56,7 @@ describe('a refresh over a copy', () => {
     const db = CapacityReplicaDb.open(file, key);
     try {
       const old = syntheticPolicies(ROWS, 'oldtag');
-      expect(await db.replaceAll(old, '2026-11-22T10:00:00.000Z')).toEqual({ written: ROWS, deleted: 0, rewrote: true });
+      expect(await db.replaceAll(old, '2026-11-22T10:00:00.000Z')).toMatchObject({ written: ROWS, deleted: 0, rewrote: true });
       const before = ridsOf(db);
       const renamed = { ...old[ROWS - 1]!, policyName: 'zebra renamed by the service' };
       const gone = old[1500]!;
@@ -64,7 +65,7 @@ describe('a refresh over a copy', () => {
 
       const writes = await db.replaceAll(fresh, '2026-11-22T11:00:00.000Z');
 
-      expect(writes).toEqual({ written: 2, deleted: 1, rewrote: false });
+      expect(writes).toMatchObject({ written: 2, deleted: 1, rewrote: false });
       const after = ridsOf(db);
       expect(after.size).toBe(ROWS);
       expect(after.has(gone.cidrId)).toBe(false);
@@ -89,8 +90,8 @@ describe('a refresh over a copy', () => {
       const list = syntheticPolicies(ROWS, 'same');
       await db.replaceAll(list, '2026-11-22T10:00:00.000Z');
       const before = ridsOf(db);
-      expect(await db.replaceAll(list, '2026-11-22T11:00:00.000Z')).toEqual({ written: 0, deleted: 0, rewrote: false });
-      expect(await db.replaceAll([...list].reverse(), '2026-11-22T12:00:00.000Z')).toEqual({ written: 0, deleted: 0, rewrote: false });
+      expect(await db.replaceAll(list, '2026-11-22T11:00:00.000Z')).toMatchObject({ written: 0, deleted: 0, rewrote: false });
+      expect(await db.replaceAll([...list].reverse(), '2026-11-22T12:00:00.000Z')).toMatchObject({ written: 0, deleted: 0, rewrote: false });
       expect(ridsOf(db)).toEqual(before);
       expect(db.fetchedAt).toBe('2026-11-22T12:00:00.000Z');
       expect(textTotal(db, 'same')).toBe(ROWS);
@@ -117,7 +118,7 @@ describe('a refresh over a copy', () => {
         readsMeanwhile += 1;
         await nextTurn();
       }
-      expect(await refresh).toEqual({ written: ROWS / 5, deleted: 0, rewrote: false });
+      expect(await refresh).toMatchObject({ written: ROWS / 5, deleted: 0, rewrote: false });
       // It yielded: reads ran between its slices.
       expect(readsMeanwhile).toBeGreaterThan(0);
       expect(textTotal(db, 'newtag')).toBe(ROWS / 5);
@@ -146,7 +147,7 @@ describe('a refresh over a copy', () => {
       expect(textTotal(db, 'newtag')).toBe(0);
       checkTextIndex(file);
       fresh[ROWS - 10] = { ...old[ROWS - 10]!, policyName: `newtag ${ROWS - 10}` };
-      expect(await db.replaceAll(fresh, '2026-11-22T12:00:00.000Z')).toEqual({ written: ROWS / 10, deleted: 0, rewrote: false });
+      expect(await db.replaceAll(fresh, '2026-11-22T12:00:00.000Z')).toMatchObject({ written: ROWS / 10, deleted: 0, rewrote: false });
       expect(textTotal(db, 'newtag')).toBe(ROWS / 10);
     } finally {
       db.close();
@@ -165,7 +166,7 @@ describe('a refresh over a copy', () => {
       db.upsert(bought);
       // The list read before the cancel and the purchase: its page still shows the policy as it was.
       const writes = await db.replaceAll(old, '2026-11-22T11:00:00.000Z', [], new Set([canceled.cidrId, bought.cidrId]));
-      expect(writes).toEqual({ written: 0, deleted: 0, rewrote: false });
+      expect(writes).toMatchObject({ written: 0, deleted: 0, rewrote: false });
       expect(db.query({ ...query, text: 'canceled while' }).rows).toEqual([canceled]);
       expect(db.query({ ...query, text: 'bought while' }).rows).toEqual([bought]);
       expect(db.count).toBe(ROWS + 1);
@@ -176,6 +177,41 @@ describe('a refresh over a copy', () => {
       expect(db.query({ ...query, text: 'bought while' }).rows).toEqual([bought]);
       expect(textTotal(db, 'newtag')).toBe(ROWS - 1);
       checkTextIndex(file);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('moves the changed rows within the slim rows in memory (not read again), answering as a fresh read of the copy does', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'replica.db'), key);
+    try {
+      const replica = new CapacityReplica(db);
+      const old = syntheticPolicies(ROWS, 'oldtag');
+      await replica.replaceAll(old, '2026-11-22T10:00:00.000Z');
+      replica.load();
+      expect(replica.query({ ...query, limit: 1 }).rows[0]?.cidrId).toBe(old[ROWS - 1]!.cidrId);
+      const moved = { ...old[5]!, policyName: 'moved to the front', createdDate: '2027-01-01T00:00:00.000Z' };
+      const renamed = { ...old[6]!, policyName: '__proto__ constructor \u202e' + 'x'.repeat(500) };
+      const fresh = old.map((p) => (p.cidrId === moved.cidrId ? moved : p.cidrId === renamed.cidrId ? renamed : p));
+      expect(await replica.replaceAll(fresh, '2026-11-22T11:00:00.000Z')).toMatchObject({ written: 2, deleted: 0, rewrote: false });
+      expect(replica.loaded).toBe(true);
+      expect(replica.query({ ...query, limit: 1 }).rows).toEqual([moved]);
+      expect(replica.query({ ...query, text: 'moved to the front' }).rows).toEqual([moved]);
+      expect(replica.query({ ...query, text: '__proto__ constructor' }).rows).toEqual([renamed]);
+      expect(replica.query({ ...query, text: 'oldtag', limit: 10_000 }).total).toBe(ROWS - 2);
+      const readAgain = new CapacityReplica(db);
+      readAgain.load();
+      for (const asked of [
+        { ...query, limit: 200 },
+        { ...query, sortBy: 'policyName', sortOrder: 'asc', limit: 200 },
+        { ...query, text: 'reservation 1', sortBy: 'ourPrice', limit: 200 },
+      ] as const) {
+        expect(replica.query(asked).rows.map((r) => r.cidrId)).toEqual(readAgain.query(asked).rows.map((r) => r.cidrId));
+      }
+      // One gone: the rows in memory are read again.
+      await replica.replaceAll(fresh.slice(1), '2026-11-22T12:00:00.000Z');
+      expect(replica.loaded).toBe(false);
+      expect(replica.count).toBe(ROWS - 1);
     } finally {
       db.close();
     }
@@ -197,7 +233,7 @@ describe('a refresh over a copy', () => {
     const reopened = CapacityReplicaDb.open(file, key);
     try {
       expect((await reopened.replaceAll(list, '2026-11-22T11:00:00.000Z')).rewrote).toBe(true);
-      expect(await reopened.replaceAll(list, '2026-11-22T12:00:00.000Z')).toEqual({ written: 0, deleted: 0, rewrote: false });
+      expect(await reopened.replaceAll(list, '2026-11-22T12:00:00.000Z')).toMatchObject({ written: 0, deleted: 0, rewrote: false });
       expect(textTotal(reopened, 'same')).toBe(ROWS);
     } finally {
       reopened.close();

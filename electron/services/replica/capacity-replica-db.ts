@@ -314,7 +314,7 @@ export class CapacityReplicaDb {
       }
       return deleted < gone.length;
     });
-    return { written: changed.length, deleted: gone.length, rewrote: false };
+    return { written: changed.length, writtenIds: changed.map((i) => (list[i] as CapacityRow).cidrId), deleted: gone.length, rewrote: false };
   }
 
   /**
@@ -348,7 +348,7 @@ export class CapacityReplicaDb {
     this.#db.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('flush')`);
     await yieldToEventLoop();
     this.#db.exec(ROW_TEXT_TRIGGERS);
-    return { written: list.length, deleted: before, rewrote: true };
+    return { written: list.length, writtenIds: [], deleted: before, rewrote: true };
   }
 
   /**
@@ -707,6 +707,8 @@ type SlimTuple = [number, string, string, string, string, string, number, string
 /** What a full refresh wrote: rows written (new or changed) and deleted, and whether it rewrote the whole list. */
 export interface RefreshWrites {
   readonly written: number;
+  /** The ids of the rows written, when it did not rewrite the whole list (empty when it did). */
+  readonly writtenIds: readonly string[];
   readonly deleted: number;
   readonly rewrote: boolean;
 }
