@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -216,6 +217,34 @@ describe('a refresh over a copy', () => {
       db.close();
     }
   });
+
+  it('killed in the middle of its write (every changed row but one written) leaves the old list whole, with its text index', async () => {
+    const file = join(dir, 'crash.db');
+    for (let round = 1; round <= 3; round += 1) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/replica-diff-writer-child.ts', file, key.toString('hex'), String(round)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const said = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+      expect(said).toBe('mid\n');
+      child.kill('SIGKILL');
+      expect(await exited).toBeNull();
+      const db = CapacityReplicaDb.open(file, key);
+      try {
+        expect(db.count).toBe(3_000);
+        // The list of the refresh before (version 0 on the first round, the parent's refresh on the next).
+        expect(textTotal(db, `v${round - 1} renamed`)).toBe(600);
+        expect(textTotal(db, `v${round} renamed`)).toBe(0);
+        expect(textTotal(db, 'base')).toBe(2_400);
+        checkTextIndex(file);
+        // And the next refresh over it goes through, writing what changed.
+        const next = syntheticPolicies(3_000, 'base').map((p, i) => (i % 5 === 0 ? { ...p, policyName: `v${round} renamed ${i}` } : p));
+        expect(await db.replaceAll(next, new Date().toISOString())).toMatchObject({ written: 600, deleted: 0, rewrote: false });
+      } finally {
+        db.close();
+      }
+    }
+  }, 300_000);
 
   it('over a copy written before the record hash was kept rewrites it whole once, then only what changes', async () => {
     const file = join(dir, 'replica.db');
