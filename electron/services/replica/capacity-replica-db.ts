@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { statSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
+import { inSlices } from './time-slices.js';
+import { contentHash, diffWithStored, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
 import { OVERVIEW_INDEXES, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { accountKey } from '../../../shared/customers/matching.js';
@@ -14,13 +15,6 @@ import { accountKey } from '../../../shared/customers/matching.js';
 const LeftOut = z.array(SkippedItem);
 import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
 
-/**
- * How long a full refresh works before it yields (ms of wall time): rows are
- * written, old rows deleted and the full-text index filled until this has
- * passed, so a slice stays short whatever the machine's load (fixed batches of
- * 2,000 rows took 160-620 ms each).
- */
-const SLICE_MS = 8;
 /** Old rows deleted, or rows added to the full-text index, per statement within a slice. */
 const SLICE_ROWS = 100;
 /**
@@ -103,7 +97,8 @@ END;
 `;
 
 /**
- * The full-text index follows each row written (write-throughs). A full refresh
+ * The full-text index follows each row written (write-throughs, and the rows a
+ * refresh over the copy found changed). A refresh that rewrites the whole list
  * drops these two inside its transaction, clears the index at once and fills it
  * from the new rows in slices (measured at 100,000: the triggers cost ~11 s of
  * CPU, the fill ~1 s), then creates them again before its COMMIT; readers see
@@ -165,15 +160,15 @@ export class CapacityReplicaDb {
     read.function('account_of', { deterministic: true }, (search: unknown) => accountKey(accountOfSearchText(String(search))));
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account)
+        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, body_hash)
       VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account)
+        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @bodyHash)
       ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
         policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
         platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
         launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
         our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
-        account = excluded.account
+        account = excluded.account, body_hash = excluded.body_hash
       RETURNING rid`);
     this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
   }
@@ -247,40 +242,26 @@ export class CapacityReplicaDb {
   }
 
   /**
-   * A full refresh: the new list replaces the old one in a single commit. The
-   * work inside the transaction runs in slices of SLICE_MS that yield, so the
-   * main process keeps answering; the checkpoint after it runs on its thread.
+   * A full refresh: the new list replaces the old one in a single commit, the
+   * old list whole until then. Over a copy, each fetched row is compared with
+   * the stored one (the hash of its record) and only the rows that changed
+   * are written, only the gone ones deleted, each with its full-text entry
+   * (the row triggers); a first sync, or one where most rows changed, rewrites
+   * the whole list with the index filled in bulk. Rows in `keep` (written
+   * through since the refresh began) stay as written. The work runs in slices
+   * of SLICE_MS that yield, so the main process keeps answering; the
+   * checkpoint after it runs on its thread.
    */
-  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = []): Promise<void> {
+  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = [], keep: ReadonlySet<string> = new Set()): Promise<RefreshWrites> {
     // One transaction keeps the old list whole until the new one is; the slices inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
     this.#writing = true;
+    let writes: RefreshWrites;
     try {
-      this.#db.exec(`DROP TRIGGER IF EXISTS capacities_text_insert; DROP TRIGGER IF EXISTS capacities_text_delete;
-        INSERT INTO capacities_text (capacities_text) VALUES ('delete-all');`);
-      pauseStatusCounts(this.#db);
-      for (const table of ['capacity_bodies', 'capacities']) {
-        const deleteSome = this.#db.prepare(`DELETE FROM ${table} WHERE rid IN (SELECT rid FROM ${table} ORDER BY rid LIMIT ${SLICE_ROWS})`);
-        await inSlices(() => deleteSome.run().changes > 0);
-      }
-      let next = 0;
-      await inSlices(() => {
-        const policy = policies[next++];
-        if (policy) this.#write(policy);
-        return next < policies.length;
-      });
-      const addText = this.#db.prepare(`INSERT INTO capacities_text (rowid, search) SELECT rid, search FROM capacities WHERE rid > ? ORDER BY rid LIMIT ${SLICE_ROWS} RETURNING rowid`).pluck();
-      let after = 0;
-      await inSlices(() => {
-        const added = addText.all(after) as number[];
-        after = added.length > 0 ? Math.max(after, ...added) : after;
-        return added.length === SLICE_ROWS;
-      });
-      // The index's last pending terms are written now, in a step of their own, rather than by the COMMIT.
-      this.#db.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('flush')`);
-      await yieldToEventLoop();
-      this.#db.exec(ROW_TEXT_TRIGGERS);
-      recountStatusCounts(this.#db);
+      const list = withWrittenThrough(policies, keep, (cidrId) => this.#storedRecord(cidrId));
+      const stored = await this.#storedRows();
+      const diff = await diffWithStored(list, stored);
+      writes = diff.rewrite ? await this.#rewriteAll(list) : await this.#writeChanges(list, diff.changed, diff.gone);
       this.#setMeta('capacities.fetchedAt', fetchedAt);
       this.#setMeta('capacities.leftOut', JSON.stringify(leftOut));
       this.#db.exec('COMMIT');
@@ -292,6 +273,86 @@ export class CapacityReplicaDb {
     }
     // The refresh sits in the WAL until a checkpoint: the thread moves it into the file (not awaited).
     this.#committed(true);
+    return writes;
+  }
+
+  /** Every stored row's id, row id and record hash, read in slices on the writer (inside its transaction). */
+  async #storedRows(): Promise<Map<string, StoredRow>> {
+    const rows = new Map<string, StoredRow>();
+    const batch = this.#db.prepare(`SELECT rid, cidr_id, body_hash FROM capacities WHERE rid > ? ORDER BY rid LIMIT ${SLIM_BATCH}`).raw();
+    let after = 0;
+    await inSlices(() => {
+      const tuples = batch.all(after) as Array<[number, string, string | null]>;
+      for (const [rid, cidrId, hash] of tuples) {
+        rows.set(cidrId, { rid, hash });
+        after = rid;
+      }
+      return tuples.length === SLIM_BATCH;
+    });
+    return rows;
+  }
+
+  #storedRecord(cidrId: string): CapacityRow | null {
+    const body = this.#db.prepare('SELECT b.body FROM capacities AS c JOIN capacity_bodies AS b USING (rid) WHERE c.cidr_id = ?').pluck().get(cidrId) as string | undefined;
+    return body === undefined ? null : (JSON.parse(body) as CapacityRow);
+  }
+
+  /** The rows that changed written (new ones added), the gone ones deleted; the index follows each by its triggers. */
+  async #writeChanges(list: readonly CapacityRow[], changed: readonly number[], gone: readonly number[]): Promise<RefreshWrites> {
+    let next = 0;
+    await inSlices(() => {
+      const policy = list[changed[next++] ?? -1];
+      if (policy) this.#write(policy);
+      return next < changed.length;
+    });
+    const remove = this.#db.prepare('DELETE FROM capacities WHERE rid = ?');
+    let deleted = 0;
+    await inSlices(() => {
+      const rid = gone[deleted];
+      if (rid !== undefined) {
+        remove.run(rid);
+        deleted += 1;
+      }
+      return deleted < gone.length;
+    });
+    return { written: changed.length, writtenIds: changed.map((i) => (list[i] as CapacityRow).cidrId), deleted: gone.length, rewrote: false };
+  }
+
+  /**
+   * The whole list rewritten: the row triggers of the index are dropped inside
+   * the transaction, the index is cleared at once (`delete-all`) and filled
+   * from the new rows in slices, and the triggers are created again before
+   * the COMMIT (a rollback brings them back).
+   */
+  async #rewriteAll(list: readonly CapacityRow[]): Promise<RefreshWrites> {
+    const before = this.#db.prepare('SELECT count(*) FROM capacities').pluck().get() as number;
+    this.#db.exec(`DROP TRIGGER IF EXISTS capacities_text_insert; DROP TRIGGER IF EXISTS capacities_text_delete;
+      INSERT INTO capacities_text (capacities_text) VALUES ('delete-all');`);
+    // The kept counts by status: their triggers on every row cost seconds at 100,000; counted once before the COMMIT.
+    pauseStatusCounts(this.#db);
+    for (const table of ['capacity_bodies', 'capacities']) {
+      const deleteSome = this.#db.prepare(`DELETE FROM ${table} WHERE rid IN (SELECT rid FROM ${table} ORDER BY rid LIMIT ${SLICE_ROWS})`);
+      await inSlices(() => deleteSome.run().changes > 0);
+    }
+    let next = 0;
+    await inSlices(() => {
+      const policy = list[next++];
+      if (policy) this.#write(policy);
+      return next < list.length;
+    });
+    const addText = this.#db.prepare(`INSERT INTO capacities_text (rowid, search) SELECT rid, search FROM capacities WHERE rid > ? ORDER BY rid LIMIT ${SLICE_ROWS} RETURNING rowid`).pluck();
+    let after = 0;
+    await inSlices(() => {
+      const added = addText.all(after) as number[];
+      after = added.length > 0 ? Math.max(after, ...added) : after;
+      return added.length === SLICE_ROWS;
+    });
+    // The index's last pending terms are written now, in a step of their own, rather than by the COMMIT.
+    this.#db.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('flush')`);
+    await yieldToEventLoop();
+    this.#db.exec(ROW_TEXT_TRIGGERS);
+    recountStatusCounts(this.#db);
+    return { written: list.length, writtenIds: [], deleted: before, rewrote: true };
   }
 
   /**
@@ -313,9 +374,11 @@ export class CapacityReplicaDb {
     this.#committed(false);
   }
 
+  /** The one place a policy's row, record and record hash are written (the index follows by its triggers, when they are in place). */
   #write(policy: CapacityRow): void {
-    const { rid } = this.#upsertRow.get(toRow(policy)) as { rid: number };
-    this.#upsertBody.run(rid, JSON.stringify(policy));
+    const body = storedBody(policy);
+    const { rid } = this.#upsertRow.get({ ...toRow(policy), bodyHash: contentHash(body) }) as { rid: number };
+    this.#upsertBody.run(rid, body);
   }
 
   /** Every record of a kind, replaced in one commit. */
@@ -587,21 +650,6 @@ export interface ReplicaDbOptions {
   readonly onCheckpoint?: (done: Promise<CheckpointOutcome>) => void;
 }
 
-/**
- * Runs `step` until SLICE_MS of wall time has passed, yields, and goes on
- * until it returns false: each slice is as long as the machine allows in that
- * time, never a fixed number of rows.
- */
-async function inSlices(step: () => boolean): Promise<void> {
-  for (;;) {
-    const until = performance.now() + SLICE_MS;
-    do {
-      if (!step()) return;
-    } while (performance.now() < until);
-    await yieldToEventLoop();
-  }
-}
-
 /** The write-ahead log's size (0 when there is none). */
 function logBytes(file: string): number {
   try {
@@ -642,6 +690,8 @@ function prepareSchema(db: Connection): void {
   db.exec(SCHEMA);
   db.exec(ROW_TEXT_TRIGGERS);
   addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
+  // The hash of the stored record, so a refresh over the copy writes only what changed (empty in older copies: all taken as changed once).
+  addColumnIfMissing(db, 'capacities', 'body_hash', 'TEXT');
   db.exec(OVERVIEW_INDEXES);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
@@ -658,6 +708,15 @@ const SLIM_SELECT = `SELECT rid, cidr_id, created_date, policy_name, policy_stat
   launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search FROM capacities`;
 
 type SlimTuple = [number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string];
+
+/** What a full refresh wrote: rows written (new or changed) and deleted, and whether it rewrote the whole list. */
+export interface RefreshWrites {
+  readonly written: number;
+  /** The ids of the rows written, when it did not rewrite the whole list (empty when it did). */
+  readonly writtenIds: readonly string[];
+  readonly deleted: number;
+  readonly rewrote: boolean;
+}
 
 /** A policy launching or ending soon, as the worklist filters it before reading whole records. */
 export interface UpcomingCapacity {

@@ -5,11 +5,15 @@ import { replicaOverview } from '../overview/replica-overview.js';
 import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
-import { accountOfSearchText, type CapacityReplicaDb, type SlimCapacityRow } from './capacity-replica-db.js';
+import { accountOfSearchText, type CapacityReplicaDb, type RefreshWrites, type SlimCapacityRow } from './capacity-replica-db.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
+import { inSlices } from './time-slices.js';
 
 type Query = ParsedLocalCapacityQuery;
+
+/** A refresh that wrote at most this many rows (and deleted none) is followed in memory row by row, not read again. */
+const IN_PLACE_ROWS = 500;
 
 const SORT_KEYS: Readonly<Record<RecordSortColumn, (row: SlimCapacityRow) => Key>> = {
   createdDate: (r) => r.createdDate,
@@ -132,24 +136,55 @@ export class CapacityReplica {
     return { rows: this.#db.bodies(rows.map((r) => r.rid)), total };
   }
 
-  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = []): Promise<void> {
+  /**
+   * A full refresh of the list (CapacityReplicaDb.replaceAll); `keep`: rows
+   * written through since it began. The slim rows in memory follow a refresh
+   * that wrote a few rows and deleted none row by row, as write-throughs do
+   * (reading all of them again and rebuilding the index took ~90 ms in one
+   * piece at 100,000); after any other they are read again.
+   */
+  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = [], keep?: ReadonlySet<string>): Promise<RefreshWrites> {
     this.#generation += 1;
+    const before = this.#rows;
+    let writes: RefreshWrites;
     try {
-      await this.#db.replaceAll(policies, fetchedAt, leftOut);
-    } finally {
-      // Also on failure: the old list stands, but the rows in memory are read again to be sure.
-      this.#generation += 1;
-      this.#rows = null;
-      this.#index = null;
+      writes = await this.#db.replaceAll(policies, fetchedAt, leftOut, keep);
+    } catch (error) {
+      // The old list stands, but the rows in memory are read again to be sure.
+      this.#forgetRows();
+      throw error;
     }
+    if (!before || this.#rows !== before || writes.rewrote || writes.deleted > 0 || writes.writtenIds.length > IN_PLACE_ROWS) {
+      this.#forgetRows();
+      return writes;
+    }
+    let next = 0;
+    await inSlices(() => {
+      const cidrId = writes.writtenIds[next++];
+      if (cidrId !== undefined && this.#rows === before) this.#place(cidrId);
+      return next < writes.writtenIds.length && this.#rows === before;
+    });
+    this.#generation += 1;
+    return writes;
+  }
+
+  #forgetRows(): void {
+    this.#generation += 1;
+    this.#rows = null;
+    this.#index = null;
   }
 
   /** Write-through of one policy: one row on disk, one slim row in memory, moved to its place in the sort orders. */
   upsert(policy: CapacityRow): void {
     this.#generation += 1;
     this.#db.upsert(policy);
+    this.#place(policy.cidrId);
+  }
+
+  /** The slim row of a policy just written, put in its place in memory (when the rows are there). */
+  #place(cidrId: string): void {
     if (!this.#rows) return;
-    const row = this.#db.slimRow(policy.cidrId);
+    const row = this.#db.slimRow(cidrId);
     if (!row) return;
     const at = this.#rows.findIndex((r) => r.rid === row.rid);
     // The index moves the one row within the sort orders it keeps (a rebuild took ~90 ms at 100,000).

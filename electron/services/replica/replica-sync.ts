@@ -37,18 +37,7 @@ export interface ReplicaSyncDeps {
  */
 export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
   const started = Date.now();
-  const synced = await syncCapacities(deps.session, {
-    signal,
-    concurrency: CONCURRENCY,
-    onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
-  });
-  // Stored newest first: the first rows are then the default first screen of the list.
-  const capacities = synced.rows.reverse();
-  if (synced.leftOut.length > 0) deps.logger.warn('replica', `${synced.leftOut.length} items of the capacity list had no id and were not kept`);
-  const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
-  if (miscount) deps.logger.warn('replica', miscount);
-  const fetchedAt = new Date();
-  await writeCapacities(replica, capacities, fetchedAt, synced.leftOut);
+  const { synced, capacities, miscount, fetchedAt } = await refreshList(replica, deps, signal, progress);
   replica.warm().catch(() => undefined);
 
   const opened = await recordIds(replica, 'capacityViews');
@@ -122,6 +111,32 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   };
   progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...doneMessage(miscount, synced.leftOut.length, cyberLeftOut) });
   return summary;
+}
+
+/**
+ * The capacity list fetched and written in one commit. A purchase or a cancel
+ * written through while its pages are read is newer than the page that holds
+ * it: the write keeps those rows as written.
+ */
+async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
+  const writeThroughs = replica.watchWriteThroughs();
+  try {
+    const synced = await syncCapacities(deps.session, {
+      signal,
+      concurrency: CONCURRENCY,
+      onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
+    });
+    // Stored newest first: the first rows are then the default first screen of the list.
+    const capacities = synced.rows.reverse();
+    if (synced.leftOut.length > 0) deps.logger.warn('replica', `${synced.leftOut.length} items of the capacity list had no id and were not kept`);
+    const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
+    if (miscount) deps.logger.warn('replica', miscount);
+    const fetchedAt = new Date();
+    await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.ids);
+    return { synced, capacities, miscount, fetchedAt };
+  } finally {
+    writeThroughs.stop();
+  }
 }
 
 async function fetchEach<T>(

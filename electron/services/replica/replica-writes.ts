@@ -2,7 +2,7 @@ import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { CyberListItem } from '../../../shared/api/cyber.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
-import type { StoredDocument } from './capacity-replica-db.js';
+import type { RefreshWrites, StoredDocument } from './capacity-replica-db.js';
 import type { Replica } from './replica.js';
 import { readCyberList } from './replica-reads.js';
 import { ACCOUNTS_ID, type RecordKind, type RecordValue, type ReplicaKind, type ReplicaValue } from './replica-kinds.js';
@@ -43,24 +43,37 @@ export async function upsertCapacity(replica: Replica, policy: CapacityPolicy): 
     open.upsert(policy);
     written = true;
   }, false);
+  if (written) replica.wroteThrough(policy.cidrId);
   return written;
 }
 
 /**
  * A full refresh of the capacity list in a single commit, with the items it
- * could not keep (no id), so every view can say what was left out.
+ * could not keep (no id), so every view can say what was left out; the rows
+ * in `keep` (written through since the refresh began) stay as written.
  */
-export async function writeCapacities(replica: Replica, rows: readonly CapacityRow[], fetchedAt: Date = new Date(), leftOut: readonly SkippedItem[] = []): Promise<void> {
+export async function writeCapacities(
+  replica: Replica,
+  rows: readonly CapacityRow[],
+  fetchedAt: Date = new Date(),
+  leftOut: readonly SkippedItem[] = [],
+  keep?: ReadonlySet<string>,
+): Promise<RefreshWrites | null> {
   const at = fetchedAt.toISOString();
+  let writes: RefreshWrites | null = null;
   await replica.writing(async (open) => {
-    await open.replaceAll(rows, at, leftOut);
+    writes = await open.replaceAll(rows, at, leftOut, keep);
     await replica.freshListWritten(rows.length);
   });
+  return writes;
 }
 
 /** Replaces one kind in a single commit. */
 export async function writeKind<K extends ReplicaKind>(replica: Replica, kind: K, value: ReplicaValue<K>, fetchedAt: Date = new Date()): Promise<void> {
-  if (kind === 'capacities') return writeCapacities(replica, value as ReplicaValue<'capacities'>, fetchedAt);
+  if (kind === 'capacities') {
+    await writeCapacities(replica, value as ReplicaValue<'capacities'>, fetchedAt);
+    return;
+  }
   const at = fetchedAt.toISOString();
   const documents: StoredDocument[] =
     kind === 'accounts'

@@ -101,6 +101,8 @@ export class Replica {
   #queue: Promise<void> = Promise.resolve();
   /** The background read of every page of a file just opened. */
   #verifying: Promise<void> = Promise.resolve();
+  /** Per refresh under way, the policies written through since it began. */
+  readonly #writeThroughWatches = new Set<Set<string>>();
 
   private constructor(options: ReplicaOptions, key: Buffer | null) {
     this.owner = options.owner;
@@ -192,6 +194,22 @@ export class Replica {
     await removeUnreadableNote(this.dir);
     this.#unreadable = null;
     this.#declaring = null;
+  }
+
+  /**
+   * Notes, from now until `stop`, the ids of the policies written through
+   * (upsertCapacity): a refresh started now keeps them as written, since the
+   * list page it read may be older than the service's answer to the action.
+   */
+  watchWriteThroughs(): { readonly ids: ReadonlySet<string>; stop(): void } {
+    const ids = new Set<string>();
+    this.#writeThroughWatches.add(ids);
+    return { ids, stop: () => this.#writeThroughWatches.delete(ids) };
+  }
+
+  /** Told by each write-through of one policy, once it is written. */
+  wroteThrough(cidrId: string): void {
+    for (const ids of this.#writeThroughWatches) ids.add(cidrId);
   }
 
   async wipe(): Promise<void> {

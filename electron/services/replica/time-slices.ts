@@ -1,0 +1,25 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
+
+/**
+ * How long a full refresh works before it yields (ms of wall time): rows are
+ * compared, written, deleted and the full-text index filled until this has
+ * passed, so a slice stays short whatever the machine's load (fixed batches of
+ * 2,000 rows took 160-620 ms each).
+ */
+export const SLICE_MS = 8;
+
+/**
+ * Runs `step` until SLICE_MS of wall time has passed, yields, and goes on
+ * until it returns false: each slice is as long as the machine allows in that
+ * time, never a fixed number of rows.
+ */
+export async function inSlices(step: () => boolean): Promise<void> {
+  for (;;) {
+    const until = performance.now() + SLICE_MS;
+    do {
+      if (!step()) return;
+    } while (performance.now() < until);
+    await yieldToEventLoop();
+  }
+}
