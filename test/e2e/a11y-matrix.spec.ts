@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import { MAIN_WINDOW_LIMITS } from '../../electron/services/desktop/app-identity.js';
 import { ALEX, SandboxClient, showCustomer } from './cyber-support.js';
 import { openAccountMenu } from './fixtures.js';
+import { axeOn } from './support/axe.js';
 import { expect, firstWithStatus, navTo, openDetail, openList, signInAs, test } from './support/capacity.js';
 
 /**
@@ -50,7 +50,7 @@ class Findings {
 
   async axe(page: Page, where: string): Promise<void> {
     if (!this.runAxe) return;
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await axeOn(page).analyze();
     for (const v of violations) {
       this.list.push(`${where}: axe ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
     }

@@ -28,6 +28,8 @@ test('terminate: 201 creates the event, a second window then gets 200 "already t
   app,
   context,
 }) => {
+  // Two windows, six axe runs and three screenshots: past the default 30 s at load 25-30 (it timed out there twice, inside axe).
+  test.setTimeout(90_000);
   const page = await openApp();
   await signInTo(page);
   const [policy] = await untouchedPolicies(app);

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { keychainService } from '../../electron/services/secrets/secret-store.js';
 import { loadKeytar } from '../../electron/services/secrets/keytar-secret-store.js';
@@ -6,6 +5,7 @@ import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { KEYCHAIN_REQUIRED } from '../support/keychain.js';
 import type { TestApp } from '../support/test-app.js';
 import { expect, signIn, test } from './fixtures.js';
+import { axeOn } from './support/axe.js';
 import { sandboxAccess } from '../support/test-app.js';
 
 const alex = SANDBOX_USERS[0] as (typeof SANDBOX_USERS)[number];
@@ -49,7 +49,7 @@ test.describe('re-sign-in over the current view', () => {
     await expect(dialog).toContainText('The service ended your session');
     await expect(dialog.getByTestId('reauth-username')).toHaveText(alex.username);
     await expect(dialog.getByLabel('Password')).toBeFocused();
-    expect((await new AxeBuilder({ page }).include('[data-testid="reauth-dialog"]').analyze()).violations).toEqual([]);
+    expect((await axeOn(page).include('[data-testid="reauth-dialog"]').analyze()).violations).toEqual([]);
 
     // The view is still there, untouched, under the modal; the sign-in screen never came.
     await expect(page.locator('#accounts-search')).toHaveValue('analytics');
@@ -139,7 +139,7 @@ test.describe('environments', () => {
     );
     // The browser host has no Chromium network stack of its own: every environment goes through undici.
     await expect(manager.getByTestId('profile-row').nth(1).getByTestId('profile-route')).toHaveText('Route: Node (undici)');
-    expect((await new AxeBuilder({ page }).include('[data-testid="profile-manager"]').analyze()).violations).toEqual([]);
+    expect((await axeOn(page).include('[data-testid="profile-manager"]').analyze()).violations).toEqual([]);
 
     await manager.getByRole('button', { name: 'Done' }).click();
     await expect(page.getByLabel('Environment')).toHaveValue('staging');

@@ -1,5 +1,4 @@
 import { LocalCapacityQuery as LocalCapacityQueryInput, type LocalCapacityQuery } from '../../../shared/ipc/offline.js';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import type { FaultRuleInput } from '../../../sandbox/controls/faults.js';
 import type { EndpointName } from '../../../shared/api/endpoints.js';
 import { sandboxAccess, startTestApp, type TestApp } from '../../support/test-app.js';
 import { expect, signIn, test as appTest } from '../fixtures.js';
+import { axeOn } from './axe.js';
 
 /** Helpers of the capacity specs: sign-in, the sandbox's controls, a second window, axe and screenshots. */
 
@@ -138,7 +138,7 @@ export async function signInAgain(page: Page, user: SandboxUser = ALEX): Promise
 export async function expectAccessible(page: Page, label: string, include?: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    let builder = new AxeBuilder({ page });
+    let builder = axeOn(page);
     if (include) builder = builder.include(include);
     const { violations } = await builder.analyze();
     const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);

@@ -1,0 +1,12 @@
+import { expect, test } from '@playwright/test';
+import { axeOn } from './support/axe.js';
+
+/** The axe runs of the other specs are only as good as this: run in the page, it still finds what is wrong. */
+test('axe run inside the page finds a violation, and refuses a page with a frame it would not check', async ({ page }) => {
+  await page.setContent('<!doctype html><html lang="en"><head><title>t</title></head><body><main><img src="data:,"></main></body></html>');
+  const { violations } = await axeOn(page).analyze();
+  expect(violations.map((v) => v.id)).toContain('image-alt');
+
+  await page.setContent('<!doctype html><html lang="en"><head><title>t</title></head><body><main><iframe title="f" srcdoc="<p>x</p>"></iframe></main></body></html>');
+  expect(() => axeOn(page)).toThrow(/checks no frames/);
+});
