@@ -99,7 +99,7 @@ describe('CapacityIndex, query after query', () => {
 });
 
 /** Account keys a customer filter lists: one the synthetic rows hold, and ones only a change brings (hostile names too). */
-const ACCOUNT_KEYS = [accountKey(syntheticPolicies(1)[0]?.cspAccountName), 'fresh-account', '__proto__', 'constructor', accountKey('e\u0301cole')];
+const ACCOUNT_KEYS = [accountKey(syntheticPolicies(1)[0]?.cspAccountName ?? ''), 'fresh-account', '__proto__', 'constructor', accountKey('e\u0301cole')];
 
 describe('SortedRowIndex, by customer', () => {
   it('counts a row written through under an account the filter lists that no row held when the filter was first asked', () => {
