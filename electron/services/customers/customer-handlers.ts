@@ -55,7 +55,14 @@ export class CustomerHandlers {
    * changes the name its policies carry, and a customer holding the account by
    * id must own them under the new name at once.
    */
-  #kept: { readonly owner: string; readonly version: number; readonly accounts: string; readonly matcher: CustomerMatcher } | null = null;
+  #kept: {
+    readonly owner: string;
+    readonly version: number;
+    /** The linked accounts as read (the copy hands back the same list until a commit), and as one comparable text. */
+    readonly linked: readonly AccountAlias[];
+    readonly accounts: string;
+    readonly matcher: CustomerMatcher;
+  } | null = null;
 
   constructor(deps: CustomerHandlerDeps) {
     this.#deps = deps;
@@ -123,11 +130,15 @@ export class CustomerHandlers {
     // From the copy as it is open, without checking its files again: every keystroke of a filtered search
     // asks, the query that follows checks them (a directory read, up to 15 ms and more on a loaded machine).
     const linked = (await this.#deps.replica.read(readAccounts, { checkFiles: false }))?.value ?? [];
-    const accounts = aliasesOf(linked);
     const kept = this.#kept;
-    if (kept?.owner === owner && kept.version === version && kept.accounts === accounts) return kept.matcher;
+    if (kept?.owner === owner && kept.version === version && kept.linked === linked) return kept.matcher;
+    const accounts = aliasesOf(linked);
+    if (kept?.owner === owner && kept.version === version && kept.accounts === accounts) {
+      this.#kept = { ...kept, linked };
+      return kept.matcher;
+    }
     const matcher = await this.#matcher(undefined, linked);
-    this.#kept = { owner, version, accounts, matcher };
+    this.#kept = { owner, version, linked, accounts, matcher };
     return matcher;
   }
 

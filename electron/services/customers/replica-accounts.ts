@@ -35,10 +35,17 @@ SELECT name FROM names WHERE name IS NOT NULL`;
 /** The names as of a version of the file; the connection sees another commit as another data_version. */
 const kept = new WeakMap<Connection, { readonly version: string; readonly names: readonly string[] }>();
 
+/**
+ * Which version of the file a connection sees: it moves with every commit. data_version moves with another
+ * connection's commits, total_changes with this one's (in memory, one connection does both).
+ */
+export function copyVersion(connection: Connection): string {
+  return `${String(connection.pragma('data_version', { simple: true }))}:${String(connection.prepare('SELECT total_changes()').pluck().get())}`;
+}
+
 /** The account names the copy's policies carry, each once; read again only after a commit. */
 export function accountNames(connection: Connection): readonly string[] {
-  // data_version moves with another connection's commits, total_changes with this one's (in memory, one connection does both).
-  const version = `${String(connection.pragma('data_version', { simple: true }))}:${String(connection.prepare('SELECT total_changes()').pluck().get())}`;
+  const version = copyVersion(connection);
   const known = kept.get(connection);
   if (known?.version === version) return known.names;
   const names = connection.prepare(DISTINCT_ACCOUNTS).pluck().all() as string[];
@@ -67,23 +74,24 @@ export function accountCondition(connection: Connection, filter: AccountFilter, 
 
 /** What a customer page reads of each of their policies: the slim columns and the processing fee, as a CapacityRow. */
 export interface CustomerCapacities {
-  /** Every policy of theirs, as much of it as the page's figures read; newest first. */
+  /** Every policy of theirs, as much of it as the page's figures and its list read; newest first. */
   readonly rows: CapacityRow[];
-  /** The first `first` of them in full (the rows the page lists). */
+  /** The first `first` of them (the rows the page lists). */
   readonly newest: CapacityRow[];
 }
 
 /**
- * One customer's policies for their page in one read: the figures' columns of
- * every policy of theirs (no record read whole, but the fee, which has no
- * column, read out of the record of a bought policy only), and the newest
- * `first` records whole.
+ * One customer's policies for their page in one read: the columns of every
+ * policy of theirs that the figures and the page's list show (no record read
+ * whole, but the fee, which has no column, read out of the record of a bought
+ * policy only). The list was read as 200 whole records (about 150 KB to parse,
+ * check and send, for six columns shown).
  */
 export function customerCapacities(connection: Connection, filter: AccountFilter, first: number, bought: readonly string[]): CustomerCapacities {
   const where = accountCondition(connection, filter, 'c.account', 'c.search');
   const tuples = connection
     .prepare(
-      `SELECT c.rid, c.cidr_id, c.policy_name, c.policy_status, c.launch_at, c.end_at, c.auto_renewal, c.our_price, c.savings,
+      `SELECT c.rid, c.cidr_id, c.policy_name, c.policy_status, c.launch_at, c.end_at, c.auto_renewal, c.our_price, c.savings, c.account,
          CASE WHEN c.policy_status IN (SELECT value FROM json_each(@bought)) THEN
            (SELECT coalesce(json_extract(b.body, '$.pricing.creditCardProcessingFee'), json_extract(b.body, '$.pricing.bankAccountProcessingFee'))
             FROM capacity_bodies AS b WHERE b.rid = c.rid)
@@ -94,31 +102,34 @@ export function customerCapacities(connection: Connection, filter: AccountFilter
     .raw()
     .all({ ...where.params, bought: JSON.stringify(bought) }) as CustomerTuple[];
   const rows = tuples.map(figuresRow);
-  const newestRids = tuples.slice(0, first).map((tuple) => tuple[0]);
-  const bodies = new Map(
-    (
-      connection.prepare('SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(newestRids)) as Array<[number, string]>
-    ).map(([rid, body]) => [rid, body]),
-  );
-  const newest = newestRids.flatMap((rid) => {
-    const body = bodies.get(rid);
-    return body === undefined ? [] : [JSON.parse(body) as CapacityRow];
-  });
-  return { rows, newest };
+  return { rows, newest: rows.slice(0, first) };
 }
 
-type CustomerTuple = [rid: number, cidrId: string, name: string, status: string, launchAt: string, endAt: string, autoRenewal: number, ourPrice: number | null, savings: number | null, fee: unknown];
+type CustomerTuple = [
+  rid: number,
+  cidrId: string,
+  name: string,
+  status: string,
+  launchAt: string,
+  endAt: string,
+  autoRenewal: number,
+  ourPrice: number | null,
+  savings: number | null,
+  account: string | null,
+  fee: unknown,
+];
 
 /**
  * A policy as the page's figures read it. The slim table keeps a missing text
  * as empty and a missing figure as NULL: both read as "not known" here, as
  * they do in the record. The fee is kept only when it is a number.
  */
-function figuresRow([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, fee]: CustomerTuple): CapacityRow {
+function figuresRow([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee]: CustomerTuple): CapacityRow {
   return {
     cidrId,
     ...(name ? { policyName: name } : {}),
     ...(status ? { policyStatus: status as CapacityRow['policyStatus'] } : {}),
+    ...(account !== null ? { cspAccountName: account } : {}),
     capacityConfiguration: {
       ...(launchAt ? { launchDateTime: launchAt } : {}),
       ...(endAt ? { endDateTime: endAt } : {}),

@@ -55,10 +55,15 @@ export class SortedRowIndex<Row> {
   /** Two buffers taken in turn: the last matches live in one while the next query fills the other. */
   #buffers: [Uint32Array, Uint32Array];
   #turn = 0;
-  /** Each row's account key, for the customer filter. */
-  readonly #accounts: string[];
-  /** The last customer filter as a set, kept while the same filter is asked again (each keystroke). */
-  #accountFilter: { readonly key: string; readonly keys: ReadonlySet<string>; readonly inside: boolean } | null = null;
+  /**
+   * Each row's account key as a number (#accountIds), for the customer filter: a row is then tested by an array
+   * read, where a set of 2,750 account keys took a string compare a row (23 ms over 100,000 at load 18, on
+   * every keystroke of a search under "no customer").
+   */
+  readonly #accounts: number[];
+  readonly #accountIds = new Map<string, number>();
+  /** The last customer filter, by account number, kept while the same filter is asked again (each keystroke). */
+  #accountFilter: { readonly key: string; readonly listed: Uint8Array; readonly inside: boolean } | null = null;
 
   /** The index reads `rows` in place; change them only through replace() and append(). */
   constructor(rows: Row[], view: RowView<Row>) {
@@ -69,7 +74,7 @@ export class SortedRowIndex<Row> {
     this.#column = new TextColumn(this.#haystacks);
     this.#hits = new Uint8Array(rows.length);
     this.#buffers = [new Uint32Array(rows.length), new Uint32Array(rows.length)];
-    this.#accounts = rows.map((row) => view.account(row));
+    this.#accounts = rows.map((row) => this.#accountId(view.account(row)));
   }
 
   get size(): number {
@@ -109,7 +114,7 @@ export class SortedRowIndex<Row> {
       const index = candidates[i] as number;
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
       if (match && !sameOffering(this.#view.offering(this.#rows[index] as Row), match)) continue;
-      if (accounts && accounts.keys.has(this.#accounts[index] as string) !== accounts.inside) continue;
+      if (accounts && (accounts.listed[this.#accounts[index] as number] === 1) !== accounts.inside) continue;
       if (filters && !passes(this.#view, this.#rows[index] as Row, filters, account)) continue;
       if (scanned) {
         if (hits[index] === 0) continue;
@@ -130,8 +135,22 @@ export class SortedRowIndex<Row> {
   #accountsFilter(filter: ParsedLocalCapacityQuery['accounts']) {
     if (!filter) return null;
     const key = `${filter.inside ? 'in' : 'out'}\u0002${filter.keys.join('\u0002')}`;
-    if (this.#accountFilter?.key !== key) this.#accountFilter = { key, keys: new Set(filter.keys), inside: filter.inside };
+    if (this.#accountFilter?.key === key) return this.#accountFilter;
+    // A key no row holds yet gets its number now, so a row written through later under it is in the filter too.
+    const numbers = filter.keys.map((account) => this.#accountId(account));
+    const listed = new Uint8Array(this.#accountIds.size);
+    for (const id of numbers) listed[id] = 1;
+    this.#accountFilter = { key, listed, inside: filter.inside };
     return this.#accountFilter;
+  }
+
+  #accountId(account: string): number {
+    let id = this.#accountIds.get(account);
+    if (id === undefined) {
+      id = this.#accountIds.size;
+      this.#accountIds.set(account, id);
+    }
+    return id;
   }
 
   /** Computes a sort order ahead of the first query that needs it (the first keystroke would otherwise wait for it). */
@@ -142,7 +161,7 @@ export class SortedRowIndex<Row> {
   /** One row changed (a write-through): its text and its place in each kept order follow. */
   replace(index: number, row: Row): void {
     this.#rows[index] = row;
-    this.#accounts[index] = this.#view.account(row);
+    this.#accounts[index] = this.#accountId(this.#view.account(row));
     this.#haystacks[index] = this.#view.searchText(row).toLowerCase();
     this.#masks[index] = charMask(this.#haystacks[index] as string);
     this.#column.changed(index);
@@ -159,7 +178,7 @@ export class SortedRowIndex<Row> {
   append(row: Row): void {
     const index = this.#rows.length;
     this.#rows.push(row);
-    this.#accounts.push(this.#view.account(row));
+    this.#accounts.push(this.#accountId(this.#view.account(row)));
     this.#haystacks.push(this.#view.searchText(row).toLowerCase());
     const masks = new Uint32Array(index + 1);
     masks.set(this.#masks);

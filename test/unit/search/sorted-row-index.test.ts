@@ -5,6 +5,7 @@ import { CapacityIndex, POLICY_VIEW } from '../../support/policy-index.js';
 import { charMask } from '../../../electron/services/search/char-mask.js';
 import { SortedRowIndex } from '../../../electron/services/search/sorted-row-index.js';
 import { syntheticPolicies } from '../../support/synthetic-policies.js';
+import { accountKey } from '../../../shared/customers/matching.js';
 
 
 function policy(i: number, over: { status?: string; name?: string; price?: number; zone?: string } = {}): CapacityPolicy {
@@ -97,6 +98,24 @@ describe('CapacityIndex, query after query', () => {
   });
 });
 
+/** Account keys a customer filter lists: one the synthetic rows hold, and ones only a change brings (hostile names too). */
+const ACCOUNT_KEYS = [accountKey(syntheticPolicies(1)[0]?.cspAccountName ?? ''), 'fresh-account', '__proto__', 'constructor', accountKey('e\u0301cole')];
+
+describe('SortedRowIndex, by customer', () => {
+  it('counts a row written through under an account the filter lists that no row held when the filter was first asked', () => {
+    const rows = syntheticPolicies(20);
+    const index = new SortedRowIndex([...rows], POLICY_VIEW);
+    const theirs = { ...base, limit: 50, accounts: { keys: ['fresh-account'], inside: true } };
+    const nobodys = { ...base, limit: 50, accounts: { keys: ['fresh-account'], inside: false } };
+    expect(index.query(nobodys).total).toBe(20);
+    expect(index.query(theirs).total).toBe(0);
+    // The same filter asked again after the write (each keystroke asks it): the new row is theirs.
+    index.append({ ...(rows[0] as CapacityPolicy), cidrId: 'sc_new', cspAccountName: 'Fresh-Account ' });
+    expect(index.query(theirs).rows.map((row) => row.cidrId)).toEqual(['sc_new']);
+    expect(index.query(nobodys).total).toBe(20);
+  });
+});
+
 describe('SortedRowIndex, written through', () => {
   it('after any mix of changed and new rows, answers exactly as an index built afresh over the same rows', async () => {
     const fc = (await import('fast-check')).default;
@@ -107,6 +126,8 @@ describe('SortedRowIndex, written through', () => {
       sortBy: fc.constantFrom<RecordSortColumn>('createdDate', 'ourPrice', 'policyName', 'end', 'qty', 'cidrId'),
       sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
       offset: fc.integer({ min: 0, max: 280 }),
+      // A customer's accounts (or every assigned one, inside false), some held by no row until a change brings them.
+      accounts: fc.option(fc.record({ keys: fc.subarray([...ACCOUNT_KEYS]), inside: fc.boolean() }), { nil: undefined }),
     });
     const change = fc.record({
       at: fc.integer({ min: 0, max: 400 }),
@@ -114,6 +135,7 @@ describe('SortedRowIndex, written through', () => {
       name: fc.constantFrom('renamed a', 'Renamed b', 'zz last', 'aa first'),
       end: fc.constantFrom('2026-02-01T00:00:00+00:00', '2031-01-01T00:00:00+00:00', 'not a date'),
       status: fc.constantFrom('ACTIVE', 'EXPIRED', 'CANCELLED'),
+      account: fc.constantFrom(undefined, 'Fresh-Account ', '__proto__', 'constructor', 'e\u0301cole'),
     });
     const step = fc.oneof(query.map((q) => ({ query: q })), change.map((c) => ({ change: c })));
     fc.assert(
@@ -122,10 +144,11 @@ describe('SortedRowIndex, written through', () => {
         const index = new SortedRowIndex(rows, POLICY_VIEW);
         for (const s of steps) {
           if ('change' in s) {
-            const { at, price, name, end, status } = s.change;
+            const { at, price, name, end, status, account } = s.change;
             const base = (rows[at] ?? start[at % start.length]) as CapacityPolicy;
             const changed: CapacityPolicy = {
               ...base,
+              ...(account === undefined ? {} : { cspAccountName: account }),
               cidrId: at < rows.length ? base.cidrId : `sc_new_${rows.length}`,
               policyName: name,
               policyStatus: status,
@@ -140,6 +163,10 @@ describe('SortedRowIndex, written through', () => {
           const expected = new SortedRowIndex([...rows], POLICY_VIEW).query(q);
           const actual = index.query(q);
           expect(actual.total).toBe(expected.total);
+          if (q.accounts && !q.text && !q.status) {
+            const listed = new Set(q.accounts.keys);
+            expect(actual.total).toBe(rows.filter((row) => listed.has(accountKey(row.cspAccountName)) === q.accounts?.inside).length);
+          }
           expect(actual.rows.map((r) => r.cidrId)).toEqual(expected.rows.map((r) => r.cidrId));
         }
       }),
