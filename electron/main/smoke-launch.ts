@@ -64,7 +64,7 @@ function nativeSelfCheck(): ReturnType<typeof runSelfCheck> {
       const dir = await mkdtemp(join(tmpdir(), 'capacity-desk-smoke-replica-'));
       try {
         const db = CapacityReplicaDb.open(join(dir, 'replica.db'), randomBytes(32));
-        db.close();
+        await db.close();
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

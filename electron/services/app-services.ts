@@ -238,9 +238,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   // Opened as soon as someone signs in: the activity record an older version kept in the replica
   // moves to own data before anything (a wipe at sign-out, a rebuilt copy) can take the replica away.
+  // Set by close: the work deferred here starts nothing after it, and its waits for the first screen end
+  // (a window that never asks would hold them a minute).
+  let closed = false;
+  let announceClosed = () => {};
+  const closing = new Promise<void>((resolve) => (announceClosed = resolve));
   const openOwnData = () => void ownData.current().catch((error: unknown) => logger.warn('own-data', 'own data could not be opened', error));
   events.subscribe((event) => {
-    if (event === 'session.changed') openOwnData();
+    if (event === 'session.changed' && !closed) openOwnData();
   });
   openOwnData();
   const scheduler = options.desktop?.scheduler ?? systemScheduler;
@@ -343,12 +348,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   let signedIn = whoIsSignedIn();
   // With a copy on disk the overview the sign-in opens on answers from it: its refresh waits for those figures (its
   // fetching and writing would slow that first screen). Without a copy the fill starts at once, the views paging the service.
-  let closed = false;
   const refreshAfterFirstScreen = () =>
     void (async () => {
       // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
       const firstScreenAnswered = afterFirstScreen();
-      if (await replica.read(capacitiesFetchedAt).catch(() => null)) await firstScreenAnswered;
+      if (await replica.read(capacitiesFetchedAt).catch(() => null)) await Promise.race([firstScreenAnswered, closing]);
       if (closed) return;
       markLaunch('sign-in refresh started');
       void backgroundRefresh.tick('sign-in');
@@ -390,16 +394,21 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     unreadableFiles,
     async close() {
       closed = true;
+      announceClosed();
       desktop.stop();
       reminderRounds?.stop();
-      backgroundRefresh.stop();
-      // A refresh under way stops and is waited for, and the replica is closed (its journal folded in):
-      // nothing is written to the copy after close.
+      // No refresh starts from here on; the look under way ends once the replica's refresh is stopped.
+      const refreshStopped = backgroundRefresh.stop();
+      // A refresh under way stops and is waited for, an opening, a load or a check of every page under way
+      // ends, and the replica is closed (its journal folded in, its checkpoint thread gone): nothing is
+      // written to the copy after close, and nothing opens it again.
       await replica.close();
+      await refreshStopped;
       await ownData.close();
       session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
-      await Promise.all([logger.flush(), auditLog.flush()]);
+      // The log a host passed in is the host's to close (the shell logs its quit after this).
+      await Promise.all([options.logger ? logger.flush() : logger.close(), auditLog.close()]);
     },
   };
 }

@@ -36,7 +36,7 @@ async function activityOf(cidrId: string, policyKind: 'capacity' | 'cyber' = 'ca
 }
 
 async function signIn(user = ALEX) {
-  value(await app.call('session.signIn', { profileId: 'sandbox', username: user.username, password: user.password }));
+  await app.signIn('sandbox', user);
 }
 
 beforeAll(async () => {

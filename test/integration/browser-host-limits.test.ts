@@ -56,6 +56,10 @@ function post(
         port: target.port,
         path,
         method,
+        // A connection of its own each time. Node's global agent keeps connections alive, and the host closes an idle
+        // one after 5 s: one left idle while a test builds its large body (seconds under load) was reused just as the
+        // host closed it, and the upload was reset (ECONNRESET, met once in a full run).
+        agent: false,
         headers: { host: new URL(target.origin).host, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       },
       (res) => {

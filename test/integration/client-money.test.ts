@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
-import { value, take, moneyStock } from '../support/ipc-result.js';
+import { take, moneyStock } from '../support/ipc-result.js';
 
 let app: FastApp;
 let ready: CapacityPolicy[];
@@ -17,7 +17,7 @@ let cyber: CyberListItem[];
 beforeAll(async () => {
   // The last read-back 2.6 s after the timeout: after a purchase carried out 3 s after it was sent (below).
   app = await startFastApp({ shortTimeouts: true, moneyCheckDelaysMs: [0, 300, 2_300] });
-  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+  await app.signIn('sandbox', ALEX);
   ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(() => app.close());

@@ -109,7 +109,7 @@ describe('a customer page from the account index', () => {
         { numRuns: 120 },
       );
     } finally {
-      db.close();
+      await db.close();
     }
   }, 120_000);
 
@@ -124,7 +124,7 @@ describe('a customer page from the account index', () => {
       db.upsert({ ...policy, cidrId: 'sc_2', cspAccountName: 'Second ' });
       expect(count(['second'])).toBe(1);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

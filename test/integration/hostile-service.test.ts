@@ -38,7 +38,7 @@ beforeAll(async () => {
   app = await startFastApp({ shortTimeouts: true, totalMs: TOTAL_MS, moneyCheckDelaysMs: [0, 100] });
   proxy = await startHostileProxy(app.services.sandbox.url, sandboxAccess(app.services));
   const hostile = value<{ id: string }>(await app.call('profiles.save', { name: 'Hostile', baseUrl: proxy.url })).id;
-  value(await app.call('session.signIn', { profileId: hostile, username: ALEX.username, password: ALEX.password }));
+  await app.signIn(hostile, ALEX);
   ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(async () => {

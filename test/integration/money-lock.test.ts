@@ -50,7 +50,7 @@ beforeAll(async () => {
   app.services.events.subscribe((event, payload) => {
     if (event === 'money.changed') pushed.push(payload as MoneyState);
   });
-  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+  await app.signIn('sandbox', ALEX);
   ({ ready, active, cyber } = await moneyStock(app));
 });
 afterAll(() => app.close());

@@ -18,14 +18,14 @@ let mirror = '';
 
 const signIn = async (profileId: string, user: { username: string; password: string }) => {
   value(await app.call('session.signOut'));
-  value(await app.call('session.signIn', { profileId, username: user.username, password: user.password }));
+  await app.signIn(profileId, user);
 };
 const state = async (cidrId: string) => value<MoneyState>(await app.call('money.state', { cidrId }));
 
 beforeAll(async () => {
   // The first read-back waits half a second: time enough to switch environments before it.
   app = await startFastApp({ shortTimeouts: true, moneyCheckDelaysMs: [500, 300], moneyFinalAfterMs: 8_000 });
-  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+  await app.signIn('sandbox', ALEX);
   // A second environment on the same service: the same policy ids, a different environment.
   mirror = value<{ id: string }>(await app.call('profiles.save', { name: 'Mirror', baseUrl: app.services.sandbox.url })).id;
   ready = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'READY_FOR_PURCHASE', limit: 20 })).rows;

@@ -21,7 +21,7 @@ let dataDir = '';
 
 async function start(): Promise<FastApp> {
   const app = await startFastApp({ dataDir, shortTimeouts: true, moneyCheckDelaysMs: [0], moneyFinalAfterMs: FINAL_AFTER_MS });
-  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+  await app.signIn('sandbox', ALEX);
   return app;
 }
 const readyPolicies = async (app: FastApp) =>

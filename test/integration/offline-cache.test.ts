@@ -16,6 +16,14 @@ const alex = SANDBOX_USERS[0]!;
 const owner = { profileId: 'sandbox', username: alex.username };
 const dirs: string[] = [];
 let app: TestApp | null = null;
+/** Every replica a test opens is closed before its folder goes: its checkpoint thread may still be opening the file. */
+const opened: Array<{ close(): Promise<void> }> = [];
+
+async function openReplica(options: Parameters<typeof Replica.open>[0]): Promise<Replica> {
+  const replica = await Replica.open(options);
+  opened.push(replica);
+  return replica;
+}
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cd-cache-'));
@@ -34,6 +42,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 afterEach(async () => {
   await app?.close();
   app = null;
+  for (const replica of opened.splice(0)) await replica.close();
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
@@ -80,26 +89,26 @@ describe('the encrypted policy cache', () => {
   it('discards files it cannot open with the key, cleanly, and starts over', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
-    const first = await Replica.open({ dataDir, secrets, owner });
+    const first = await openReplica({ dataDir, secrets, owner });
     await writeKind(first, 'accounts', alex.linkedAccounts.slice());
     // Another key appears in the keychain (restored backup, another machine's key...).
     await secrets.set(replicaKeyService('sandbox'), alex.username, Buffer.alloc(32, 7).toString('base64'));
-    const second = await Replica.open({ dataDir, secrets, owner });
+    const second = await openReplica({ dataDir, secrets, owner });
     expect(await readKind(second, 'accounts')).toBeNull();
     expect(second.discarded).toBe(1);
     expect(second.unreadable).toMatchObject({ state: 'unreadable', reason: 'damaged' });
     // Only the note that tells the user what was lost stays; no file of the copy does.
     expect(await filesUnder(second.dir)).toEqual([join(second.dir, 'unreadable.json')]);
     await writeKind(second, 'accounts', alex.linkedAccounts.slice(0, 1));
-    expect((await readKind(await Replica.open({ dataDir, secrets, owner }), 'accounts'))?.value).toHaveLength(1);
+    expect((await readKind(await openReplica({ dataDir, secrets, owner }), 'accounts'))?.value).toHaveLength(1);
   });
 
   it('a missing key means the old files are removed, not read', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
-    await writeKind(await Replica.open({ dataDir, secrets, owner }), 'accounts', alex.linkedAccounts.slice());
+    await writeKind(await openReplica({ dataDir, secrets, owner }), 'accounts', alex.linkedAccounts.slice());
     secrets.entries.clear();
-    const reopened = await Replica.open({ dataDir, secrets, owner });
+    const reopened = await openReplica({ dataDir, secrets, owner });
     expect(await readKind(reopened, 'accounts')).toBeNull();
   });
 
@@ -124,11 +133,11 @@ describe('the encrypted policy cache', () => {
     }
     const dataDir = await tempDir();
     const realOwner = { profileId: `test-${process.pid}`, username: alex.username };
-    const cache = await Replica.open({ dataDir, secrets: keychain.store, owner: realOwner });
+    const cache = await openReplica({ dataDir, secrets: keychain.store, owner: realOwner });
     await writeKind(cache, 'accounts', alex.linkedAccounts.slice());
     const stored = await keychain.keytar.getPassword(replicaKeyService(realOwner.profileId), realOwner.username);
     expect(Buffer.from(stored ?? '', 'base64')).toHaveLength(32);
-    expect((await readKind(await Replica.open({ dataDir, secrets: keychain.store, owner: realOwner }), 'accounts'))?.value).toHaveLength(
+    expect((await readKind(await openReplica({ dataDir, secrets: keychain.store, owner: realOwner }), 'accounts'))?.value).toHaveLength(
       alex.linkedAccounts.length,
     );
     await keychain.keytar.deletePassword(replicaKeyService(realOwner.profileId), realOwner.username);
@@ -143,7 +152,7 @@ describe('loading a large cache', () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
     const rows = syntheticPolicies(2500).reverse(); // newest first, as a sync stores them
-    const writer = await Replica.open({ dataDir, secrets, owner });
+    const writer = await openReplica({ dataDir, secrets, owner });
     await writeKind(writer, 'capacities', rows);
     await writer.close();
     const session = {
@@ -160,6 +169,7 @@ describe('loading a large cache', () => {
       lastUsername: () => owner.username,
       logger: { warn: () => undefined },
     });
+    opened.push(offline);
     // The first answer may come from SQL while the slim rows load; the same rows either way.
     const full = await offline.queryCapacities({ limit: 50 });
     expect(full.total).toBe(2500);

@@ -31,7 +31,7 @@ describe('the check of every page of a replica file', () => {
     const file = join(dir, 'replica.db');
     const db = CapacityReplicaDb.open(file, key);
     await db.replaceAll(syntheticPolicies(3_000), '2026-11-22T10:00:00.000Z');
-    db.close();
+    await db.close();
     const reader = openKeyed(file, key, 1024);
     const pageSize = Number(reader.pragma('page_size', { simple: true }));
     const trees = reader.prepare(`SELECT name, rootpage, sql FROM sqlite_master WHERE rootpage > 1 ORDER BY name`).all() as Array<{ name: string; rootpage: number; sql: string | null }>;
@@ -60,7 +60,7 @@ describe('capacity replica database', () => {
     const file = join(dir, 'replica.db');
     const db = CapacityReplicaDb.open(file, key);
     await db.replaceAll(syntheticPolicies(500, 'secret-customer'), '2026-11-22T10:00:00.000Z');
-    db.close();
+    await db.close();
     const bytes = await readFile(file);
     expect(bytes.subarray(0, 16).toString('latin1')).not.toContain('SQLite format');
     expect(bytes.includes(Buffer.from('secret-customer'))).toBe(false);
@@ -69,7 +69,7 @@ describe('capacity replica database', () => {
     const again = CapacityReplicaDb.open(file, key);
     expect(again.count).toBe(500);
     expect(again.fetchedAt).toBe('2026-11-22T10:00:00.000Z');
-    again.close();
+    await again.close();
   });
 
   it('answers search, filter and sort like a plain scan of the list', async () => {
@@ -87,7 +87,7 @@ describe('capacity replica database', () => {
         expect.soft(answer.rows.map((r) => r.cidrId), `${text}/${status}`).toEqual(expected.slice(0, 100).map((p) => p.cidrId));
       }
     }
-    db.close();
+    await db.close();
   });
 
   it('takes any search text literally, hostile ones included', async () => {
@@ -109,7 +109,7 @@ describe('capacity replica database', () => {
       }),
       { numRuns: 300 },
     );
-    db.close();
+    await db.close();
   });
 
   it('writes one changed policy through without touching the others', async () => {
@@ -122,7 +122,7 @@ describe('capacity replica database', () => {
     const before = db.query({ ...query, text: policies[10]!.policyName, limit: 500 }).rows;
     expect(before.some((r) => r.cidrId === policies[10]!.cidrId)).toBe(false);
     expect(before.length).toBeGreaterThan(0);
-    db.close();
+    await db.close();
   });
 
   it('is old or new after a crash at any moment of a refresh, never torn', async () => {
@@ -142,7 +142,7 @@ describe('capacity replica database', () => {
         expect(tags.size).toBe(1);
         expect(db.query({ ...query, text: 'reservation', limit: 1 }).total).toBe(3_000);
       }
-      db.close();
+      await db.close();
     }
   }, 60_000);
 
@@ -170,7 +170,7 @@ describe('capacity replica database', () => {
       expect.soft(byIndex.rows.map((r) => r.cidrId).sort(), JSON.stringify(accounts)).toEqual(want);
       expect.soft(bySql[i]?.rows.map((r) => r.cidrId).sort(), JSON.stringify(accounts)).toEqual(want);
     });
-    replica.close();
+    await replica.close();
   });
 
   it('answers through the in-memory index exactly as the index over whole records does, before and after a write-through', async () => {
@@ -206,7 +206,7 @@ describe('capacity replica database', () => {
     expect(replica.query({ ...query, text: 'zeta changed' }).rows).toEqual([changed]);
     expect(replica.query({ ...query, sortBy: 'policyName', sortOrder: 'desc', limit: 1 }).rows).toEqual([changed]);
     expect(replica.overview(asOf)).toEqual(summarizeCapacities(after, asOf));
-    replica.close();
+    await replica.close();
   });
 
   it('filters by account (any case), instance type, zone and launch window alike in SQL and in the index, against a plain scan', async () => {
@@ -240,6 +240,6 @@ describe('capacity replica database', () => {
       expect.soft(bySql[i], `sql ${JSON.stringify(filters)}`).toEqual(expected);
       expect.soft(replica.query({ ...query, filters, limit: 500 }).rows.map((r) => r.cidrId).sort(), `index ${JSON.stringify(filters)}`).toEqual(expected);
     });
-    replica.close();
+    await replica.close();
   });
 });

@@ -81,7 +81,7 @@ describe('the overview counted by the replica', () => {
         { numRuns: 150 },
       );
     } finally {
-      db.close();
+      await db.close();
     }
     // 150 full replaces of an encrypted file, each through the writer thread: a loaded machine takes a minute.
   }, 120_000);
@@ -118,7 +118,7 @@ describe('the overview counted by the replica', () => {
         for (const detail of plan.filter((d) => /^(SCAN|SEARCH) capacities\b/.test(d))) expect({ sql, detail }).toEqual({ sql, detail: expect.stringMatching(/COVERING INDEX/) });
       }
     } finally {
-      db.close();
+      await db.close();
     }
   });
 
@@ -141,7 +141,7 @@ describe('the overview counted by the replica', () => {
       expect(after.byStatus.at(-1)).toEqual({ status: 'LATER_STATUS', count: 1 });
       expect(after.totalPolicies).toBe(3_001);
     } finally {
-      replica.close();
+      await replica.close();
     }
   });
 

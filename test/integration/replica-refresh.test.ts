@@ -60,7 +60,7 @@ describe('a full refresh of the replica', () => {
       db.upsert(added);
       expect(db.query({ ...query, text: 'bought after the refresh' }).rows).toEqual([added]);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 
@@ -89,7 +89,7 @@ describe('a full refresh of the replica', () => {
       expect(textTotal(db, 'after the failure')).toBe(0);
       expect(db.count).toBe(ROWS);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 
@@ -123,7 +123,7 @@ describe('a full refresh of the replica', () => {
       expect(checkpoints).toHaveLength(1);
       expect((await stat(`${file}-wal`)).size).toBeGreaterThan(0);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
@@ -150,7 +150,7 @@ describe('the checkpoint thread', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/checkpoint thread could not run .*checkpoints run on the main thread/);
     } finally {
-      checkpointer.close();
+      await checkpointer.close();
     }
   });
 });

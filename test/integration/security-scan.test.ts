@@ -19,16 +19,18 @@ afterAll(async () => {
 });
 
 /** Scans a copy of the app's real main-process sources, changed by `edit`. */
-async function scan(edit: (dir: string) => Promise<void>): Promise<{ code: number; output: string }> {
+async function scan(edit: (dir: string) => Promise<void>): Promise<{ code: number; output: string; errors: string }> {
   const dir = join(fixtures, `case-${Math.random().toString(36).slice(2)}`);
   await cp('electron', dir, { recursive: true });
   await edit(dir);
   try {
-    const { stdout } = await run('npx', ['tsx', 'scripts/security-scan.ts', '--sources', relative(process.cwd(), dir)]);
-    return { code: 0, output: stdout };
+    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/security-scan.ts', '--sources', relative(process.cwd(), dir)]);
+    return { code: 0, output: stdout, errors: stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, output: failed.stdout };
+    // What the scan printed to stderr (or why it could not run) goes with a failed assertion: a full run once saw
+    // all three scans end with no output at all, and nothing said why.
+    const failed = error as { code: number; stdout?: string; stderr?: string; message?: string };
+    return { code: failed.code, output: failed.stdout ?? '', errors: `${failed.stderr ?? ''}\n${failed.message ?? ''}` };
   }
 }
 
@@ -43,7 +45,7 @@ describe.concurrent('security scan gate', () => {
       ),
     );
     expect(result.code).toBe(1);
-    expect(result.output).toMatch(/HIGH CONTEXT_ISOLATION_JS_CHECK .*zz-fixture\.ts/);
+    expect(result.output, result.errors).toMatch(/HIGH CONTEXT_ISOLATION_JS_CHECK .*zz-fixture\.ts/);
   }, SCAN_MS);
 
   // This case is also the gate itself: npm test fails when the real sources have a HIGH or MEDIUM finding.
@@ -56,16 +58,16 @@ describe.concurrent('security scan gate', () => {
         await writeFile(file, text.replace(/^.*electronegativity-accept OPEN_EXTERNAL_JS_CHECK.*$/m, ''));
       }),
     ]);
-    expect(asIs.output).toMatch(/0 failing/);
+    expect(asIs.output, asIs.errors).toMatch(/0 failing/);
     expect(asIs.code).toBe(0);
     // The output first: when this fails, the report says what the scan saw.
-    expect(unjustified.output).toMatch(/MEDIUM OPEN_EXTERNAL_JS_CHECK .*main\/window\.ts/);
+    expect(unjustified.output, unjustified.errors).toMatch(/MEDIUM OPEN_EXTERNAL_JS_CHECK .*main\/window\.ts/);
     expect(unjustified.code).toBe(1);
   }, SCAN_MS);
 
   it('fails on a source file it cannot parse, rather than passing what it never read', async () => {
     const result = await scan((dir) => writeFile(join(dir, 'main', 'zz-unparsable.ts'), 'export const = ;\n'));
-    expect(result.output).toMatch(/NOT SCANNED .*zz-unparsable\.ts/);
+    expect(result.output, result.errors).toMatch(/NOT SCANNED .*zz-unparsable\.ts/);
     expect(result.code).toBe(1);
   }, SCAN_MS);
 });

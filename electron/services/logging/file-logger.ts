@@ -44,6 +44,8 @@ export class FileLogger implements Logger {
   readonly #echo: boolean;
   readonly #now: () => Date;
   #queue: Promise<void> = Promise.resolve();
+  /** Set by close: the folder may be gone (a test removes it, a wipe follows), so lines go to stderr instead. */
+  #closed = false;
 
   constructor(options: FileLoggerOptions) {
     this.redactor = options.redactor ?? new Redactor();
@@ -77,10 +79,17 @@ export class FileLogger implements Logger {
     return this.#queue;
   }
 
+  /** Resolves when every line logged so far is on disk; a line logged after is printed to stderr, never written into the folder. */
+  close(): Promise<void> {
+    this.#closed = true;
+    return this.#queue;
+  }
+
   #write(level: LogLevel, scope: string, message: string, detail?: unknown): void {
     const rendered = detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : inspect(detail, { depth: 4, breakLength: Infinity })}`;
     const line = escapeControls(this.redactor.redact(`${this.#now().toISOString()} ${level.toUpperCase().padEnd(5)} [${scope}] ${message}${rendered}`));
-    if (this.#echo) process.stderr.write(`${line}\n`);
+    if (this.#echo || this.#closed) process.stderr.write(`${line}\n`);
+    if (this.#closed) return;
     this.#queue = this.#queue.then(() => this.#append(`${line}\n`)).catch(() => undefined);
   }
 

@@ -29,6 +29,8 @@ export interface OwnDataDeps {
 export class OwnDataService {
   readonly #deps: OwnDataDeps;
   readonly #stores = new Map<string, Promise<OwnDataStore>>();
+  /** Set by close: no store is opened after it (a deferred opening would write into the data folder). */
+  #closed = false;
 
   constructor(deps: OwnDataDeps) {
     this.#deps = deps;
@@ -43,6 +45,7 @@ export class OwnDataService {
   /** The own data of one owner, opened once (parallel callers share the opening). */
   of(owner: Owner): Promise<OwnDataStore> {
     const id = `${owner.profileId}\n${owner.username}`;
+    if (this.#closed) return Promise.reject(new AppFailure({ kind: 'internal', message: 'Capacity Desk is closing; nothing more is written now.' }));
     let store = this.#stores.get(id);
     if (!store) {
       const legacy = this.#deps.legacyActivity;
@@ -110,6 +113,7 @@ export class OwnDataService {
 
   /** Closes every store (at quit), after the writes under way. */
   async close(): Promise<void> {
+    this.#closed = true;
     const stores = [...this.#stores.values()];
     this.#stores.clear();
     await Promise.allSettled(stores.map(async (store) => (await store).close()));

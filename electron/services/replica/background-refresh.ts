@@ -23,6 +23,8 @@ export class BackgroundRefresh {
   #timer: ReturnType<typeof setInterval> | null = null;
   #running = false;
   #stopped = false;
+  /** The looks under way (and their syncs), which stop waits for. */
+  readonly #looks = new Set<Promise<boolean>>();
   readonly #now: () => number;
 
   constructor(private readonly deps: BackgroundRefreshDeps) {
@@ -30,22 +32,32 @@ export class BackgroundRefresh {
   }
 
   start(): void {
-    this.stop();
+    void this.stop();
     this.#stopped = false;
     this.#timer = setInterval(() => void this.tick(), this.deps.checkEveryMs ?? 60_000);
     this.#timer.unref?.();
   }
 
-  /** No new refresh starts after this, not even one whose look is under way. */
-  stop(): void {
+  /**
+   * No new refresh starts after this, not even one whose look is under way; resolves once the look under way
+   * has ended (a sync it started ends when the replica's refresh is stopped: the app stops that too).
+   */
+  async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
+    await Promise.allSettled(this.#looks);
   }
 
   /** One look: syncs when due (always after a sign-in). Returns whether it synced. */
-  async tick(reason: 'interval' | 'sign-in' = 'interval'): Promise<boolean> {
-    if (this.#running || !this.deps.signedIn()) return false;
+  tick(reason: 'interval' | 'sign-in' = 'interval'): Promise<boolean> {
+    if (this.#running || !this.deps.signedIn()) return Promise.resolve(false);
+    const look = this.#look(reason).finally(() => this.#looks.delete(look));
+    this.#looks.add(look);
+    return look;
+  }
+
+  async #look(reason: 'interval' | 'sign-in'): Promise<boolean> {
     const minutes = this.deps.intervalMinutes();
     const last = await this.deps.lastFetchedAt();
     const due = !last || reason === 'sign-in' || (minutes > 0 && this.#now() - Date.parse(last) >= minutes * 60_000);

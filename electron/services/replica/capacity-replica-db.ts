@@ -576,8 +576,9 @@ export class CapacityReplicaDb {
     return (this.#read.prepare('SELECT body FROM capacity_bodies ORDER BY rid').pluck().all() as string[]).map((b) => JSON.parse(b) as CapacityRow);
   }
 
-  close(): void {
-    this.#checkpointer?.close();
+  /** Resolves once the checkpoint thread has exited and both connections are closed: nothing of this database writes after. */
+  async close(): Promise<void> {
+    await this.#checkpointer?.close();
     if (this.#read !== this.#db) this.#read.close();
     this.#db.close();
   }

@@ -207,7 +207,7 @@ export class CapacityReplica {
     return totalsByAccount(this.#rows ?? [], SLIM_VIEW.account, (row) => row.ourPrice);
   }
 
-  close(): void {
-    this.#db.close();
+  close(): Promise<void> {
+    return this.#db.close();
   }
 }

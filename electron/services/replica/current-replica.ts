@@ -59,12 +59,19 @@ export class CurrentReplica {
   #opening: { readonly id: string; readonly replica: Promise<Replica> } | null = null;
   /** Set while reviewing offline without a session. */
   #offlineOwner: Owner | null = null;
+  /** Set by close: no replica is opened again after it (a deferred load or check would write into the data folder). */
+  #closed = false;
+  /** Work started here in the background (a previous owner's close, a load of the slim rows): close waits for it. */
+  readonly #background = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: CurrentReplicaDeps) {
     this.refresh = new ReplicaRefreshRunner({ ...deps, replica: () => this.replica() });
     // After the first screen: loading 100,000 slim rows takes the process for seconds under load, and the
     // overview a sign-in or launch lands on is counted by SQL without them (issue 25).
-    const warmAfterFirstScreen = () => void (deps.afterFirstScreen?.() ?? Promise.resolve()).then(() => this.warm());
+    const warmAfterFirstScreen = () =>
+      void (deps.afterFirstScreen?.() ?? Promise.resolve()).then(() => {
+        if (!this.#closed) this.warm();
+      });
     deps.events.subscribe((event) => {
       if (event === 'session.changed' && deps.session.status().signedIn) warmAfterFirstScreen();
     });
@@ -80,7 +87,7 @@ export class CurrentReplica {
   /** The replica of the signed-in user, or of the offline owner, opened if need be; null when neither. Writes use it as it is. */
   async replica(): Promise<Replica | null> {
     const owner = this.owner();
-    if (!owner) return null;
+    if (!owner || this.#closed) return null;
     if (this.#held && sameOwner(this.#held.owner, owner)) return this.#held;
     // One opening per owner however many callers ask at once: two would each judge the copy, and report it twice.
     const id = `${owner.profileId}\n${owner.username}`;
@@ -99,7 +106,7 @@ export class CurrentReplica {
             const previous = this.#held;
             this.#held = replica;
             this.#opening = null;
-            if (previous && previous !== replica) void previous.close().catch(() => undefined);
+            if (previous && previous !== replica) this.#inBackground(previous.close());
           }
           return replica;
         },
@@ -217,9 +224,13 @@ export class CurrentReplica {
    * at start), so that search and sort answer from memory before anyone asks.
    */
   warm(): void {
-    void this.verified()
-      .then((replica) => replica?.warm())
-      .catch(() => undefined);
+    this.#inBackground(this.verified().then((replica) => replica?.warm()));
+  }
+
+  /** Tracks work of the background until it ends (its failure is met where it arises). */
+  #inBackground(work: Promise<unknown>): void {
+    const tracked = work.catch(() => undefined).finally(() => this.#background.delete(tracked));
+    this.#background.add(tracked);
   }
 
   /**
@@ -234,8 +245,12 @@ export class CurrentReplica {
     return legacyActivity(replica);
   }
 
+  /**
+   * Removes the copy (the person's choice, at sign-out): a refresh under way is cancelled and waited for
+   * first, so nothing it fetched is written back after the wipe.
+   */
   async wipe(): Promise<CacheStatus> {
-    await (await this.replica())?.wipe();
+    await this.refresh.stoppedWhile(async () => (await this.replica())?.wipe());
     return this.status();
   }
 
@@ -244,12 +259,20 @@ export class CurrentReplica {
    * Not closing is safe too (the next start recovers the journal), only slower.
    */
   async close(): Promise<void> {
+    this.#closed = true;
     // A refresh under way and every write-through stop writing first.
     await this.refresh.stop();
-    await this.#held?.settled();
-    const replica = this.#held;
-    this.#held = null;
+    // An opening under way (a keychain read, a key created, the file opened) lands first, then is closed with the rest.
+    const opening = this.#opening?.replica.catch(() => null);
     this.#opening = null;
-    await replica?.close();
+    const opened = await opening;
+    const held = this.#held;
+    this.#held = null;
+    for (const replica of new Set([held, opened])) {
+      if (!replica) continue;
+      await replica.settled();
+      await replica.close();
+    }
+    while (this.#background.size > 0) await Promise.all(this.#background);
   }
 }

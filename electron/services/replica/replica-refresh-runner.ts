@@ -18,6 +18,8 @@ export class ReplicaRefreshRunner {
   #controller: AbortController | null = null;
   /** The refresh under way, and whose replica it fills. */
   #running: { readonly owner: string; readonly summary: Promise<SyncSummary> } | null = null;
+  /** Work under way that no refresh may write beside (a wipe of the copy). */
+  #holds = 0;
 
   constructor(private readonly deps: ReplicaRefreshRunnerDeps) {}
 
@@ -28,6 +30,7 @@ export class ReplicaRefreshRunner {
   run(): Promise<SyncSummary> {
     const status = this.deps.session.status();
     const owner = `${status.profileId}\n${status.username ?? ''}`;
+    if (this.#holds > 0) return Promise.reject(new AppFailure({ kind: 'conflict', message: 'The offline copy is being removed. Try again in a moment.' }));
     if (this.#running) {
       if (this.#running.owner === owner) return this.#running.summary;
       return Promise.reject(new AppFailure({ kind: 'conflict', message: 'A sync of another session is still finishing. Try again in a moment.' }));
@@ -51,6 +54,20 @@ export class ReplicaRefreshRunner {
     const running = this.#running?.summary;
     this.cancel();
     await running?.catch(() => undefined);
+  }
+
+  /**
+   * Runs work with no refresh beside it: one under way is cancelled and waited for first, and none starts
+   * until the work is done (a refresh that ended after a wipe would write the copy back).
+   */
+  async stoppedWhile<T>(work: () => Promise<T>): Promise<T> {
+    this.#holds += 1;
+    try {
+      await this.stop();
+      return await work();
+    } finally {
+      this.#holds -= 1;
+    }
   }
 
   async #runOnce(): Promise<SyncSummary> {

@@ -97,6 +97,10 @@ export class Replica {
   #pendingWrites = 0;
   /** Checkpoints under way on the replica's thread: the files change by our hand until they settle. */
   readonly #checkpoints = new Set<Promise<unknown>>();
+  /** Databases being closed (their checkpoint thread ending): the files change by our hand until they are. */
+  readonly #closings = new Set<Promise<void>>();
+  /** The read of every page under way, once it has begun (not while it waits for the first screen). */
+  #checking: Promise<void> = Promise.resolve();
   /** Every write, one after another: a database has one writer. */
   #queue: Promise<void> = Promise.resolve();
   /** The background read of every page of a file just opened. */
@@ -152,10 +156,11 @@ export class Replica {
     return this.#unreadable;
   }
 
-  /** Resolves when every write under way has landed (or failed). */
+  /** Resolves when every write under way has landed (or failed), and every database closed here is. */
   async settled(): Promise<void> {
     await this.#queue.catch(() => undefined);
     await Promise.all(this.#checkpoints);
+    await Promise.all(this.#closings);
   }
 
   /** Resolves once the pages of the file opened last have all been read (or the copy declared unreadable). */
@@ -174,7 +179,7 @@ export class Replica {
     const fingerprint = await diskFingerprint(this.dir);
     // A write of ours that started or finished meanwhile is not a change behind our back.
     if (fingerprint === seen || this.#seen !== seen || this.#pendingWrites > 0) return;
-    this.#closeReplica();
+    void this.#closeReplica();
     this.#seen = null;
     this.epoch += 1;
     // Changed by something other than this app: every page is read before anything more is served from it.
@@ -214,13 +219,17 @@ export class Replica {
 
   async wipe(): Promise<void> {
     await this.#queue.catch(() => undefined);
-    this.#closeReplica();
     this.#seen = null;
     this.epoch += 1;
-    if (this.#file) await rm(this.dir, { recursive: true, force: true });
-    else {
-      this.#open?.close();
+    if (this.#file) {
+      // Nothing of the database (its checkpoint thread, the read of every page) may write once the folder goes.
+      await this.#closeReplica();
+      await this.#quiet();
+      await rm(this.dir, { recursive: true, force: true });
+    } else {
+      const open = this.#open;
       this.#open = new CapacityReplica(CapacityReplicaDb.inMemory());
+      await open?.close();
     }
     // Wiped by the user's choice: there is nothing left to report either.
     this.#unreadable = null;
@@ -233,7 +242,15 @@ export class Replica {
     this.epoch += 1;
     const replica = this.#open;
     this.#open = null;
-    replica?.close();
+    await replica?.close();
+    await this.#quiet();
+  }
+
+  /** Resolves once nothing started here touches the files: checkpoints, closings, and a read of every page (stopped by the epoch's move). */
+  async #quiet(): Promise<void> {
+    await this.#checking;
+    await Promise.all(this.#checkpoints);
+    await Promise.all(this.#closings);
   }
 
   /** The open replica for a read: opened from disk if need be; in memory, after a full refresh under way. */
@@ -338,7 +355,10 @@ export class Replica {
       .then(async () => {
         if (stale()) return;
         markLaunch('full check started');
-        await verifyReplicaFile(file, key, stale);
+        const checking = verifyReplicaFile(file, key, stale);
+        // A close or wipe waits for it: its connection, closed last, would fold and delete the log files.
+        this.#checking = checking.catch(() => undefined);
+        await checking;
         markLaunch('full check ended');
       })
       .catch((error: unknown) => (epoch === this.epoch ? this.#failed(error) : undefined))
@@ -392,7 +412,7 @@ export class Replica {
    * the user, and stays until a fresh copy is written.
    */
   #declareUnreadable(reason: UnreadableReason): Promise<void> {
-    this.#closeReplica();
+    void this.#closeReplica();
     this.#seen = null;
     this.epoch += 1;
     this.#declaring ??= this.#recordUnreadable(reason);
@@ -415,16 +435,24 @@ export class Replica {
       `offline copy ${basename(this.dir)} could not be read (${reason}); it held ${note.recordsLost ?? 'an unknown number of'} policies, ` +
         `last written ${note.lastWrittenAt ?? 'at an unknown time'}; nothing from it is served, its files are removed, a fresh sync is needed`,
     );
-    this.#closeReplica();
+    await this.#closeReplica();
+    await Promise.all(this.#closings);
     await rm(this.dir, { recursive: true, force: true });
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await writeUnreadableNote(this.dir, note);
   }
 
-  #closeReplica(): void {
+  /** Takes the open database out of use at once; resolves when it is closed (tracked, so close and wipe wait for it). */
+  #closeReplica(): Promise<void> {
     const replica = this.#open;
     this.#open = this.#file ? null : replica;
-    if (this.#file && replica) replica.close();
+    if (!this.#file || !replica) return Promise.resolve();
+    const closing = replica
+      .close()
+      .catch((error: unknown) => this.#logger?.warn('offline-cache', `offline copy ${basename(this.dir)} could not be closed`, error))
+      .finally(() => this.#closings.delete(closing));
+    this.#closings.add(closing);
+    return closing;
   }
 
   #replicaOptions(): ReplicaDbOptions {

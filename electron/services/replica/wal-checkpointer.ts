@@ -24,8 +24,6 @@ parentPort.postMessage({ ready: true });
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
-    Atomics.store(workerData.closed, 0, 1);
-    Atomics.notify(workerData.closed, 0);
     parentPort.close();
     return;
   }
@@ -87,10 +85,10 @@ export class WalCheckpointer {
   #running = false;
   #pending = false;
   #closed = false;
+  /** The thread's end, once close was asked. */
+  #closing: Promise<void> | null = null;
   #warned = false;
   #waiters: Array<(outcome: CheckpointOutcome) => void> = [];
-  /** Set to 1 by the thread once its connection is closed. */
-  readonly #closedFlag = new Int32Array(new SharedArrayBuffer(4));
   readonly #fallback: () => CheckpointOutcome;
   readonly #warn: (message: string) => void;
 
@@ -107,7 +105,7 @@ export class WalCheckpointer {
   #startWorker(file: string, key: Buffer): Worker | null {
     try {
       const { module, binding } = sqliteLocation();
-      const worker = new Worker(CHECKPOINT_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), closed: this.#closedFlag, truncateAttempts: TRUNCATE_ATTEMPTS, truncatePauseMs: TRUNCATE_PAUSE_MS } });
+      const worker = new Worker(CHECKPOINT_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), truncateAttempts: TRUNCATE_ATTEMPTS, truncatePauseMs: TRUNCATE_PAUSE_MS } });
       worker.unref();
       worker.on('message', (message: Message) => this.#onMessage(message));
       worker.on('error', (error: Error) => this.#fail(error.message));
@@ -137,22 +135,36 @@ export class WalCheckpointer {
   }
 
   /**
-   * Stops the thread and waits (blocking, at most CLOSE_WAIT_MS) until its
-   * connection is closed, so the writer's close, the last one, folds the log
-   * into the file as before.
+   * Stops the thread and resolves once it has exited: its connection is then
+   * closed, so the writer's close, the last one, folds the log into the file
+   * as before, and nothing of the thread can open or write the file after (a
+   * wipe or a removal of the folder may follow at once). A thread that has not
+   * closed within CLOSE_WAIT_MS (STARTING_CLOSE_WAIT_MS before it said it was
+   * ready: it may be failing to start) is terminated, and that end is awaited too.
    */
-  close(): void {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
     this.#closed = true;
     const worker = this.#worker;
     this.#worker = null;
-    if (worker) {
-      worker.postMessage('close');
-      // A thread still starting closes as soon as it has opened; one that cannot start never answers.
-      Atomics.wait(this.#closedFlag, 0, 0, this.#ready ? CLOSE_WAIT_MS : STARTING_CLOSE_WAIT_MS);
-      if (Atomics.load(this.#closedFlag, 0) === 0) void worker.terminate().catch(() => undefined);
-    }
     this.#settle({ frames: 0, truncated: false });
+    this.#closing = worker ? this.#stop(worker) : Promise.resolve();
+    return this.#closing;
+  }
+
+  async #stop(worker: Worker): Promise<void> {
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('close');
+    // A thread still starting closes as soon as it has opened; one that cannot start never answers.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.#ready ? CLOSE_WAIT_MS : STARTING_CLOSE_WAIT_MS);
+    });
+    const outcome = await Promise.race([exited, late]);
+    clearTimeout(timer);
+    // Terminating ends the thread's environment, which closes its connection; its end is awaited all the same.
+    if (outcome === 'late') await worker.terminate().catch(() => undefined);
+    await exited;
   }
 
   #start(): void {
