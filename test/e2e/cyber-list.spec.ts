@@ -135,14 +135,14 @@ test('name search is debounced and server-side; status, sort and pages follow th
   // pause, and then the search rightly goes out between them.
   await page.getByLabel('Policy name').evaluate((input) => {
     const times: number[] = [];
-    (window as unknown as { keyTimes: number[] }).keyTimes = times;
+    (globalThis as unknown as { keyTimes: number[] }).keyTimes = times;
     input.addEventListener('input', () => times.push(performance.now()));
   });
   await page.getByLabel('Policy name').pressSequentially(word.toUpperCase(), { delay: 40 });
   await expect(rows).toHaveCount(Math.min(10, matching.length));
   for (const name of await rows.locator('td:nth-child(2)').allInnerTexts()) expect(name.toLowerCase()).toContain(word.toLowerCase());
   // One request for the whole word, not one per keystroke (one more for each pause the typing took).
-  const keyTimes = await page.evaluate(() => (window as unknown as { keyTimes: number[] }).keyTimes);
+  const keyTimes = await page.evaluate(() => (globalThis as unknown as { keyTimes: number[] }).keyTimes);
   expect(keyTimes).toHaveLength(word.length);
   const pauses = keyTimes.slice(1).filter((time, i) => time - keyTimes[i]! >= searchPauseMs).length;
   const requests = (await sandboxStats(app)).listCyberPolicies - before;
