@@ -26,7 +26,8 @@ export async function startHost(dataDir: string): Promise<Host> {
   const spawnedAt = Date.now();
   // BENCH_HOST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the host: Node refuses --cpu-prof in NODE_OPTIONS.
   const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/host/host.mjs', '--no-open', '--data-dir', dataDir], {
+  // BENCH_DIST names another build (a copy of an earlier dist/ inside this folder, so its packages resolve) to time before and after in one sitting.
+  const child = spawn(process.execPath, [...nodeArgs, `${process.env.BENCH_DIST ?? 'dist'}/host/host.mjs`, '--no-open', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, [BENCH_PROBE_ENV]: '1' },
   });

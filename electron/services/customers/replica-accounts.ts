@@ -1,6 +1,7 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 import type { Connection } from '../platform/sqlcipher.js';
+import { commitVersion } from '../replica/commit-version.js';
 
 /**
  * The replica's policies by account, for the customer filter and the customer
@@ -37,8 +38,7 @@ const kept = new WeakMap<Connection, { readonly version: string; readonly names:
 
 /** The account names the copy's policies carry, each once; read again only after a commit. */
 export function accountNames(connection: Connection): readonly string[] {
-  // data_version moves with another connection's commits, total_changes with this one's (in memory, one connection does both).
-  const version = `${String(connection.pragma('data_version', { simple: true }))}:${String(connection.prepare('SELECT total_changes()').pluck().get())}`;
+  const version = commitVersion(connection);
   const known = kept.get(connection);
   if (known?.version === version) return known.names;
   const names = connection.prepare(DISTINCT_ACCOUNTS).pluck().all() as string[];

@@ -3,7 +3,8 @@ import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import { customerCapacities as accountCapacities, type AccountFilter } from '../customers/replica-accounts.js';
-import type { StoredDocument, UpcomingCapacity } from './capacity-replica-db.js';
+import type { StoredDocument } from './capacity-replica-db.js';
+import { upcomingOf, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
 import { incompatible, type Replica } from './replica.js';
 import {
   REPLICA_KINDS,
@@ -137,11 +138,11 @@ export function upcomingCapacities(
   fromMs: number,
   toMs: number,
   pick: (upcoming: readonly UpcomingCapacity[]) => readonly number[],
-): Promise<{ fetchedAt: string; upcoming: UpcomingCapacity[]; picked: CapacityRow[] } | null> {
+): Promise<{ fetchedAt: string; upcoming: readonly UpcomingCapacity[]; picked: CapacityRow[] } | null> {
   return replica.reading((open) => {
     const fetchedAt = open.fetchedAt;
     if (!fetchedAt) return null;
-    const upcoming = open.db.upcoming(fromMs, toMs);
+    const upcoming = open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs));
     return { fetchedAt, upcoming, picked: open.db.bodies(pick(upcoming)) };
   });
 }

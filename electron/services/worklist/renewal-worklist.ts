@@ -2,7 +2,7 @@ import { WORKLIST_STATES, WorklistEntryInput, WorklistQuery, type WorklistEntry,
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
 import { upcomingCapacities } from '../replica/replica-reads.js';
-import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
+import type { UpcomingCapacity } from './replica-upcoming.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
 import type { WorklistStates } from './worklist-states.js';
 
