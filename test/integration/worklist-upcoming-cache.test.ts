@@ -33,7 +33,7 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function replicaWith(secrets: SecretStore, policies: readonly CapacityPolicy[]): Promise<Replica> {
+async function replicaWith(secrets: SecretStore, policies: CapacityPolicy[]): Promise<Replica> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-cache-'));
   const replica = await Replica.open({ dataDir, secrets, owner: BENCH_OWNER });
   cleanup.push(async () => {
