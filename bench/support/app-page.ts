@@ -22,8 +22,11 @@ export interface Host {
   probe(request: BenchProbeRequest['benchProbe']): Promise<BenchProbeReading>;
 }
 
-/** The host as `npm start` builds it; another build's host.mjs (a copy of an earlier dist/) can be timed beside it. */
-export const HOST_ENTRY = 'dist/host/host.mjs';
+/**
+ * The host as `npm start` builds it; another build's host.mjs (a copy of an earlier dist/) can be timed beside it,
+ * or BENCH_DIST names that build (a copy inside this folder, so its packages resolve) for the whole bench.
+ */
+export const HOST_ENTRY = `${process.env.BENCH_DIST ?? 'dist'}/host/host.mjs`;
 
 export async function startHost(dataDir: string, entry: string = HOST_ENTRY): Promise<Host> {
   const spawnedAt = Date.now();

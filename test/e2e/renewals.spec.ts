@@ -98,6 +98,30 @@ async function openWorklist90(page: Page, app: Parameters<typeof otherWindow>[0]
   return answer;
 }
 
+test('opening Renewals asks for its first rows once, as the route is entered, without waiting for the view’s chunk', async ({ openApp, page }) => {
+  // The view's chunk is held (the idle preload's fetch too) until the first rows have been asked for.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/RenewalWorklistView-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openApp();
+  const queries: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/ipc/worklist.query')) queries.push(request.url());
+  });
+  await signInAs(page);
+  await replicaReady(page);
+
+  await page.getByTestId('tile-ending').getByRole('button', { name: 'Open in the renewal worklist' }).click();
+  await expect.poll(() => queries.length).toBe(1);
+  await expect(page.getByRole('heading', { level: 1, name: 'Renewals' })).toBeHidden();
+  release();
+  await expect(worklistRows(page).first()).toBeVisible();
+  expect(queries.length).toBe(1);
+});
+
 test('a policy’s state and note are the account manager’s own: kept when the copy is deleted and synced again, and across a restart of the app', async ({ openApp, app }) => {
   test.setTimeout(180_000);
   const page = await openApp();

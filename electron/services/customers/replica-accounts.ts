@@ -1,6 +1,7 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 import type { Connection } from '../platform/sqlcipher.js';
+import { commitVersion } from '../replica/commit-version.js';
 
 /**
  * The replica's policies by account, for the customer filter and the customer
@@ -35,17 +36,9 @@ SELECT name FROM names WHERE name IS NOT NULL`;
 /** The names as of a version of the file; the connection sees another commit as another data_version. */
 const kept = new WeakMap<Connection, { readonly version: string; readonly names: readonly string[] }>();
 
-/**
- * Which version of the file a connection sees: it moves with every commit. data_version moves with another
- * connection's commits, total_changes with this one's (in memory, one connection does both).
- */
-export function copyVersion(connection: Connection): string {
-  return `${String(connection.pragma('data_version', { simple: true }))}:${String(connection.prepare('SELECT total_changes()').pluck().get())}`;
-}
-
 /** The account names the copy's policies carry, each once; read again only after a commit. */
 export function accountNames(connection: Connection): readonly string[] {
-  const version = copyVersion(connection);
+  const version = commitVersion(connection);
   const known = kept.get(connection);
   if (known?.version === version) return known.names;
   const names = connection.prepare(DISTINCT_ACCOUNTS).pluck().all() as string[];

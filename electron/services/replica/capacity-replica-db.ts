@@ -521,37 +521,6 @@ export class CapacityReplicaDb {
     return tuple ? slimRow(tuple) : null;
   }
 
-  /**
-   * The policies still to launch or end in (fromMs, toMs], soonest end first:
-   * a ready or active policy whose launch falls there, an active one whose end
-   * does. The account comes from its own column, so no record is read here.
-   */
-  upcoming(fromMs: number, toMs: number): UpcomingCapacity[] {
-    return (
-      this.#read
-        .prepare(
-          // The unary + keeps SQLite off the status index (it would scan every active policy), so the
-          // launch and end indexes answer the two ranges. A copy written before the account column
-          // existed reads the account out of the record until its next sync.
-          `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.end_ms,
-             coalesce(c.account, (SELECT json_extract(b.body, '$.cspAccountName') FROM capacity_bodies AS b WHERE b.rid = c.rid)) AS account
-           FROM capacities AS c
-           WHERE (c.launch_ms > @from AND c.launch_ms <= @to AND +c.policy_status IN ('READY_FOR_PURCHASE', 'ACTIVE'))
-              OR (c.end_ms > @from AND c.end_ms <= @to AND +c.policy_status = 'ACTIVE')
-           ORDER BY c.end_ms, c.rid`,
-        )
-        .raw()
-        .all({ from: fromMs, to: toMs }) as Array<[number, string, string, number | null, number | null, unknown]>
-    ).map(([rid, cidrId, policyStatus, launchMs, endMs, account]) => ({
-      rid,
-      cidrId,
-      policyStatus,
-      launchMs,
-      endMs,
-      account: typeof account === 'string' ? account : null,
-    }));
-  }
-
   /** Runs a read of its own (the overview's counts, electron/services/overview) on the reading connection. */
   readWith<T>(read: (connection: Connection) => T): T {
     return read(this.#read);
@@ -717,17 +686,6 @@ export interface RefreshWrites {
   readonly writtenIds: readonly string[];
   readonly deleted: number;
   readonly rewrote: boolean;
-}
-
-/** A policy launching or ending soon, as the worklist filters it before reading whole records. */
-export interface UpcomingCapacity {
-  readonly rid: number;
-  readonly cidrId: string;
-  readonly policyStatus: string;
-  readonly launchMs: number | null;
-  readonly endMs: number | null;
-  /** The linked account's name (cspAccountName); null when the record has none. */
-  readonly account: string | null;
 }
 
 /** One policy as the slim table holds it: as much of a policy as search, sort and the overview read. */

@@ -2,8 +2,10 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
-import { copyVersion, customerCapacities as accountCapacities, type AccountFilter } from '../customers/replica-accounts.js';
-import type { CapacityReplicaDb, StoredDocument, UpcomingCapacity } from './capacity-replica-db.js';
+import { customerCapacities as accountCapacities, type AccountFilter } from '../customers/replica-accounts.js';
+import type { CapacityReplicaDb, StoredDocument } from './capacity-replica-db.js';
+import { upcomingOf, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
+import { commitVersion } from './commit-version.js';
 import { incompatible, type Replica } from './replica.js';
 import {
   REPLICA_KINDS,
@@ -72,7 +74,7 @@ const keptAccounts = new WeakMap<CapacityReplicaDb, { readonly version: string; 
 /** The linked accounts, with when they were fetched; null when not kept. Read again only after a commit. */
 export function readAccounts(replica: Replica): Promise<ReplicaEntry<'accounts'> | null> {
   return replica.reading((open) => {
-    const version = open.db.readWith(copyVersion);
+    const version = open.db.readWith(commitVersion);
     const kept = keptAccounts.get(open.db);
     if (kept?.version === version) return kept.entry;
     const entry = documentsOfKind(open.db, 'accounts');
@@ -153,11 +155,11 @@ export function upcomingCapacities(
   fromMs: number,
   toMs: number,
   pick: (upcoming: readonly UpcomingCapacity[]) => readonly number[],
-): Promise<{ fetchedAt: string; upcoming: UpcomingCapacity[]; picked: CapacityRow[] } | null> {
+): Promise<{ fetchedAt: string; upcoming: readonly UpcomingCapacity[]; picked: CapacityRow[] } | null> {
   return replica.reading((open) => {
     const fetchedAt = open.fetchedAt;
     if (!fetchedAt) return null;
-    const upcoming = open.db.upcoming(fromMs, toMs);
+    const upcoming = open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs));
     return { fetchedAt, upcoming, picked: open.db.bodies(pick(upcoming)) };
   });
 }

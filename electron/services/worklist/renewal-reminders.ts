@@ -3,7 +3,7 @@ import type { ReminderDigest } from '../../../shared/ipc/reminders.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
 import { upcomingCapacities } from '../replica/replica-reads.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
-import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
+import type { UpcomingCapacity } from './replica-upcoming.js';
 
 const DAY_MS = 86_400_000;
 

@@ -2,7 +2,7 @@ import { WORKLIST_STATES, WorklistEntryInput, WorklistQuery, type WorklistEntry,
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
 import { upcomingCapacities } from '../replica/replica-reads.js';
-import type { UpcomingCapacity } from '../replica/capacity-replica-db.js';
+import type { UpcomingCapacity } from './replica-upcoming.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
 import type { WorklistStates } from './worklist-states.js';
 
@@ -45,7 +45,10 @@ export class RenewalWorklist {
     const wanted = new Set(query.states);
 
     const pick = (upcoming: readonly UpcomingCapacity[]): number[] => {
+      // From nothing each time: a read met by a change on disk is made again.
       matching = [];
+      customers.clear();
+      for (const state of WORKLIST_STATES) stateCounts[state] = 0;
       for (const policy of upcoming) {
         const entry = entries.get(policy.cidrId);
         if (!query.includeSnoozed && entry?.snoozedUntil && entry.snoozedUntil > today) continue;
@@ -61,7 +64,7 @@ export class RenewalWorklist {
       return matching.slice(query.offset, query.offset + query.limit).map((row) => row.rid);
     };
 
-    const { answer, unreadable } = await this.#deps.replica.readWithHealth((replica) => upcomingCapacities(replica, fromMs, toMs, pick));
+    const { answer, unreadable } = await this.#deps.replica.readWithHealth((replica) => upcomingCapacities(replica, fromMs, toMs, pick), { checkFiles: 'while-reading' });
     const base = { offset: query.offset, stateCounts, ...(unreadable ? { unreadable } : {}) };
     if (!answer) return { ...base, rows: [], total: 0, customers: [], origin: null };
     const page = matching.slice(query.offset, query.offset + query.limit);

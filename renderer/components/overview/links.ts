@@ -14,9 +14,9 @@ export function openCapacityList(status: CapacityStatus | null): void {
   navigation.go({ view: 'capacity-list' });
 }
 
-/** Opens the renewal worklist with the overview's horizon (it looks 30 days ahead too). */
+/** Opens the renewal worklist with the overview's horizon (it looks 30 days ahead too); entering the route reads it. */
 export function openRenewals(): void {
-  void renewalWorklist.setHorizon(30);
+  renewalWorklist.horizonDays = 30;
   navigation.go({ view: 'renewals' });
 }
 
