@@ -35,6 +35,11 @@ for (const file of process.argv.slice(2)) {
     total.skipped += stats.skipped;
     collectSkips(report, notRun);
     collectPlaywrightFailures(report, [], failures);
+    // An error outside any test (global set-up, a file that would not load) ran nothing and fails the run.
+    for (const error of (report.errors ?? []) as Array<{ message?: string }>) {
+      failures.push(failureLine(`${file}: outside any test`, error.message));
+      total.failed += 1;
+    }
   }
 }
 

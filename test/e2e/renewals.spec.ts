@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { WorklistQuery, type WorklistRow, type WorklistWindow } from '../../shared/ipc/worklist.js';
-import { applyTwentyWithOneFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+import { JORDAN, applyTwentyWithOneFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+import { openAccountMenu } from './fixtures.js';
 
 /**
  * Issue 28: the renewal worklist, across every customer, from the local copy,
@@ -120,6 +121,20 @@ test('opening Renewals asks for its first rows once, as the route is entered, wi
   release();
   await expect(worklistRows(page).first()).toBeVisible();
   expect(queries.length).toBe(1);
+});
+
+test('Renewals left open at a sign-out shows the next user’s worklist once they sign in, not an empty or old one', async ({ openApp, page }) => {
+  await openApp();
+  await signInAs(page);
+  await replicaReady(page);
+  await navTo(page, 'Renewals');
+  await expect(worklistRows(page).first()).toBeVisible();
+  await openAccountMenu(page);
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
+  await signInAs(page, JORDAN);
+  await expect(page.getByRole('heading', { level: 1, name: 'Renewals' })).toBeVisible();
+  await expect(worklistRows(page).first()).toBeVisible({ timeout: 30_000 });
 });
 
 test('a policy’s state and note are the account manager’s own: kept when the copy is deleted and synced again, and across a restart of the app', async ({ openApp, app }) => {

@@ -90,6 +90,14 @@ describe('npm test closing count', () => {
     expect(out).not.toContain('a reminder');
   });
 
+  it('counts an error outside any test (a global set-up that threw) as a failure, with its message', async () => {
+    const setUpFailed = { stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 }, suites: [], errors: [{ message: 'Error: dist/ is older than renderer/App.svelte' }] };
+    const { out, code } = await summarize(write('setup.json', setUpFailed));
+    expect(code).toBe(1);
+    expect(out).toContain('outside any test\n    Error: dist/ is older than renderer/App.svelte');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped');
+  });
+
   it('says nothing of failures when none failed, and ends well', async () => {
     const passing = { ...vitestReport, numFailedTests: 0, testResults: [] };
     const { out, code } = await summarize(write('ok.json', passing));

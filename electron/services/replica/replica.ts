@@ -88,6 +88,14 @@ export class Replica {
   readonly #verifyDelayMs: number;
   readonly #afterFirstScreen: () => Promise<void>;
   #open: CapacityReplica | null = null;
+  /**
+   * Set by close, for good: a read or write that was handed this replica before
+   * it closed must not open its files again (they would outlive the close, or
+   * be left open on a folder about to be removed).
+   */
+  #closed = false;
+  /** While a wipe removes the folder: reads answer nothing and writes wait, so nothing opens the files it removes. */
+  #wiping: Promise<void> | null = null;
   #unreadable: UnreadableCopy | null = null;
   /** The one report of the current unreadable copy, so parallel readers log it once. */
   #declaring: Promise<void> | null = null;
@@ -217,7 +225,15 @@ export class Replica {
     for (const ids of this.#writeThroughWatches) ids.add(cidrId);
   }
 
-  async wipe(): Promise<void> {
+  wipe(): Promise<void> {
+    const wiping = this.#wipe().finally(() => {
+      if (this.#wiping === wiping) this.#wiping = null;
+    });
+    this.#wiping = wiping;
+    return wiping;
+  }
+
+  async #wipe(): Promise<void> {
     await this.#queue.catch(() => undefined);
     this.#seen = null;
     this.epoch += 1;
@@ -238,7 +254,9 @@ export class Replica {
 
   /** Closes the database (the app quits, or another user signs in); in memory, its content goes with it. */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#queue.catch(() => undefined);
+    await this.#wiping;
     this.epoch += 1;
     const replica = this.#open;
     this.#open = null;
@@ -255,6 +273,8 @@ export class Replica {
 
   /** The open replica for a read: opened from disk if need be; in memory, after a full refresh under way. */
   async opened(): Promise<CapacityReplica | null> {
+    // Closed, or its folder being removed: there is no copy to read (and opening one would bring it back).
+    if (this.#closed || this.#wiping) return null;
     if (!this.#file) {
       // One connection in memory: a refresh's rows are visible to it before they commit.
       while (this.#open?.db.writing) await this.#queue.catch(() => undefined);
@@ -319,6 +339,9 @@ export class Replica {
   }
 
   async #writable(): Promise<CapacityReplica> {
+    // A write queued while a wipe runs lands in the fresh copy after it, never in the folder being removed.
+    await this.#wiping;
+    if (this.#closed) throw new AppFailure({ kind: 'cancelled', message: 'The local copy was closed; nothing was written.' });
     if (this.#open) return this.#open;
     const file = this.#file;
     const key = this.#key;
@@ -337,7 +360,7 @@ export class Replica {
    * has had verifyDelayMs), so a launch's first screen does not share the process with a read of every page.
    */
   async #openExisting(check: 'now' | 'after the first screen' = 'after the first screen'): Promise<void> {
-    if (!this.#file || !this.#key || this.#open || !existsSync(this.#file)) return;
+    if (this.#closed || this.#wiping || !this.#file || !this.#key || this.#open || !existsSync(this.#file)) return;
     const file = this.#file;
     const key = this.#key;
     try {
