@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { keychainService } from '../../electron/services/secrets/secret-store.js';
+import { workerKeychainService } from '../support/worker-keychain.js';
 import { loadKeytar } from '../../electron/services/secrets/keytar-secret-store.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { KEYCHAIN_REQUIRED } from '../support/keychain.js';
@@ -78,7 +79,7 @@ test.describe('re-sign-in over the current view', () => {
     await expect(page.getByTestId('account-row')).toHaveCount(1);
     await expect(page.getByTestId('account-row')).toContainText('morgan-analytics');
     if (KEYCHAIN_REQUIRED) {
-      await expect.poll(() => loadKeytar().getPassword(keychainService('sandbox'), alex.username)).not.toBeNull();
+      await expect.poll(() => loadKeytar().getPassword(workerKeychainService(keychainService('sandbox')), alex.username)).not.toBeNull();
     }
   });
 

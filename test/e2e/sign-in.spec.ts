@@ -1,4 +1,5 @@
 import { keychainService } from '../../electron/services/secrets/secret-store.js';
+import { workerKeychainService } from '../support/worker-keychain.js';
 import { loadKeytar } from '../../electron/services/secrets/keytar-secret-store.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { KEYCHAIN_REQUIRED } from '../support/keychain.js';
@@ -24,7 +25,7 @@ test('a sandbox user signs in through the UI and sees their linked accounts', as
 
   if (KEYCHAIN_REQUIRED) {
     expect(app.services.secrets.status.kind).toBe('keychain');
-    expect(await loadKeytar().getPassword(keychainService('sandbox'), alex.username)).not.toBeNull();
+    expect(await loadKeytar().getPassword(workerKeychainService(keychainService('sandbox')), alex.username)).not.toBeNull();
   }
 });
 
@@ -53,13 +54,13 @@ test('signing out returns to sign-in and deletes the keychain entry', async ({ o
   await expect(page.getByTestId('signed-in-user')).toHaveText(jordan.username);
   expect(app.services.secrets.status.kind).toBe('keychain');
   const keytar = loadKeytar();
-  expect(await keytar.getPassword(keychainService('sandbox'), jordan.username)).not.toBeNull();
+  expect(await keytar.getPassword(workerKeychainService(keychainService('sandbox')), jordan.username)).not.toBeNull();
 
   await openAccountMenu(page);
   await page.getByTestId('sign-out').click();
   await page.getByTestId('sign-out-dialog').getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
-  await expect.poll(() => keytar.getPassword(keychainService('sandbox'), jordan.username)).toBeNull();
+  await expect.poll(() => keytar.getPassword(workerKeychainService(keychainService('sandbox')), jordan.username)).toBeNull();
 });
 
 test('the built-in sandbox offers its demo accounts by name: one click signs in, and no password reaches the window', async ({ openApp, app }) => {

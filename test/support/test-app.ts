@@ -5,6 +5,7 @@ import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices, type AppServices, type AppServicesOptions } from '../../electron/services/app-services.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
+import { workerKeychain } from './worker-keychain.js';
 import type { SandboxOptions } from '../../sandbox/server.js';
 
 /** The build the UI tests serve; CD_DIST_DIR lets parallel work build elsewhere. */
@@ -66,10 +67,11 @@ export function sandboxAccess(services: AppServices): Record<string, string> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
   await options.prepareDataDir?.(dataDir);
+  const secrets = options.secrets ?? (await workerKeychain());
   const startServices = async () => {
     const started = await createAppServices({
       dataDir,
-      secrets: options.secrets,
+      secrets,
       startSandbox: builtInSandbox({ controls: true, ...options.sandbox }),
       http: options.http,
       moneyCheckDelaysMs: options.moneyCheckDelaysMs,
