@@ -8,11 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { replicaKeyService, Replica } from '../../electron/services/replica/replica.js';
 import { DATABASE_KEY_BYTES } from '../../electron/services/secrets/database-key.js';
-import { CRASH_TEST_ROWS } from '../support/crash-test-constants.js';
+import { CRASH_TEST_ROWS, type CrashPoint } from '../support/crash-test-constants.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { capacityWindow, readKind } from '../../electron/services/replica/replica-reads.js';
 
-const ITERATIONS = 40;
+/**
+ * Kill points are spread over the write by its own progress (crashPoint), not drawn at random over a wall-clock
+ * window: 24 cover its start, middle and end, after-commit and running-on kills (40 random ones, most landing
+ * between writes, took 111 s of CI and ran past 600 s at load 28).
+ */
+const ITERATIONS = 24;
 const owner = { profileId: 'crash', username: 'crash@example.com' };
 let work: string;
 let childScript: string;
@@ -28,39 +33,58 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function runAndKill(dataDir: string, key: string, delayMs: number): Promise<void> {
+interface ChildRun {
+  /** Where the child said it stopped: inside its first write, or just after it resolved. */
+  readonly at: 'in-write' | 'after-write' | null;
+  /** The versions it reported committed, in order. */
+  readonly wrote: string[];
+  /** Yields its last whole write made (0 when none finished). */
+  readonly yieldsPerWrite: number;
+}
+
+/** Starts a writer, kills it (SIGKILL) as soon as it says it has reached `point`, and tells what it reported. */
+function runAndKill(dataDir: string, key: string, tag: string, point: CrashPoint): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     // The bundle lives in a temp folder; the database module (native, loaded by name) is found through NODE_PATH.
     const env = { ...process.env, NODE_PATH: join(process.cwd(), 'node_modules') };
-    const child = spawn(process.execPath, [childScript, dataDir, key], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const child = spawn(process.execPath, [childScript, dataDir, key, tag, JSON.stringify(point)], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    let at: ChildRun['at'] = null;
+    const wrote: string[] = [];
+    let yieldsPerWrite = 0;
+    let pending = '';
     child.once('error', reject);
-    child.stdout.once('data', () => setTimeout(() => child.kill('SIGKILL'), delayMs));
-    child.once('exit', () => resolve());
+    child.stdout.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const [word, first, second] = line.split(' ');
+        if (word === 'wrote' && first) {
+          wrote.push(first);
+          yieldsPerWrite = Number(second);
+        }
+        if (word === 'at' && !at) {
+          at = first as 'in-write' | 'after-write';
+          child.kill('SIGKILL');
+        }
+      }
+    });
+    child.once('exit', () => resolve({ at, wrote, yieldsPerWrite }));
   });
 }
 
 /**
- * How long one whole write takes here and now (from "ready" to the first
- * "wrote"): the kills then land at random within two and a half writes, so on a
- * quiet or a loaded machine some land mid-write and some after a write.
+ * Where iteration i stops its writer, spread over the whole write by the
+ * write's own progress (so the spread is the same on a quiet or a loaded
+ * machine): every fourth just after a write (the checkpoint thread may be
+ * moving the log into the file), the others at a yield spread over the write;
+ * half of those stop dead there, half write on and are killed a moment later,
+ * wherever that lands (inside a statement, the COMMIT, the next write).
  */
-function timeOneWrite(dataDir: string, key: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, NODE_PATH: join(process.cwd(), 'node_modules') };
-    const child = spawn(process.execPath, [childScript, dataDir, key], { stdio: ['ignore', 'pipe', 'inherit'], env });
-    child.once('error', reject);
-    let readyAt = 0;
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (!readyAt && text.includes('ready')) readyAt = Date.now();
-      if (readyAt && text.includes('wrote')) {
-        const took = Date.now() - readyAt;
-        child.once('exit', () => resolve(took));
-        child.kill('SIGKILL');
-      }
-    });
-  });
+function crashPoint(i: number, yieldsPerWrite: number): CrashPoint {
+  if (i % 4 === 0) return { atYield: 'end', pause: true };
+  const spread = (i * 0.618034) % 1;
+  return { atYield: 1 + Math.floor(spread * yieldsPerWrite), pause: i % 2 === 1 };
 }
 
 /** Files of an owner's folder that are not the replica, its journal, or the plain facts beside it. */
@@ -80,27 +104,49 @@ async function journalBytes(dataDir: string): Promise<number> {
 }
 
 describe('cache writes are crash-safe', () => {
-  it(`leaves a complete previous or new version after ${ITERATIONS} kills at random moments`, async () => {
+  it(`leaves the complete previous or new version after ${ITERATIONS} kills spread over a write`, async () => {
     const dataDir = join(work, 'data');
     const key = randomBytes(DATABASE_KEY_BYTES).toString('base64');
     const secrets = new FixedSecretStore({ [FixedSecretStore.key(replicaKeyService(owner.profileId), owner.username)]: key });
     const seenVersions = new Set<string>();
     let killedMidWrite = 0;
-    const writeMs = await timeOneWrite(dataDir, key);
+    let stoppedInWrite = 0;
+    // The version known to be committed (null: none yet), and how many yields a write makes here (the first run stops after its write and tells).
+    let committed: string | null = null;
+    let yieldsPerWrite = 0;
     for (let i = 0; i < ITERATIONS; i += 1) {
-      await runAndKill(dataDir, key, Math.floor(Math.random() * writeMs * 2.5));
+      // Every child writes versions of its own, so a mix of two writes shows as two tags.
+      const tag = `i${i}`;
+      const point = crashPoint(i, yieldsPerWrite);
+      const run = await runAndKill(dataDir, key, tag, point);
+      expect(run.at, `iteration ${i}: the writer never reached its stop`).not.toBeNull();
+      if (run.yieldsPerWrite > 0) yieldsPerWrite = run.yieldsPerWrite;
+      if (run.at === 'in-write' && point.pause) stoppedInWrite += 1;
       if ((await journalBytes(dataDir)) > 0) killedMidWrite += 1;
+      // What the copy may hold: stopped in its first write, the old version or that write's; stopped after it, that write's;
+      // killed while writing on, the old version, any it reported, or the one after the last it reported.
+      const first = `${tag}w1`;
+      const allowed =
+        point.pause && run.at === 'in-write'
+          ? [committed, first]
+          : point.pause
+            ? [first]
+            : [committed, ...run.wrote, `${tag}w${run.wrote.length + 1}`];
       const cache = await Replica.open({ dataDir, secrets, owner, verifyDelayMs: 0 });
       const entry = await readKind(cache, 'capacities');
       // Every page of the file is read and authenticated: a torn page would show here.
       await cache.verified();
       expect(cache.discarded, `iteration ${i}: a torn or unreadable file`).toBe(0);
+      let found: string | null = null;
       if (entry) {
         expect(entry.value).toHaveLength(CRASH_TEST_ROWS);
         const versions = new Set(entry.value.map((p) => p.policyName?.split(' ')[0]));
         expect(versions.size, `iteration ${i}: items of different versions`).toBe(1);
-        seenVersions.add(`${i}:${[...versions][0]}`);
+        found = [...versions][0] ?? null;
+        seenVersions.add(`${i}:${found}`);
       }
+      expect(allowed, `iteration ${i} (${JSON.stringify(point)}, stopped ${run.at})`).toContain(found);
+      committed = found;
       // The search index agrees with the rows: no half-indexed refresh either.
       if (entry) expect((await capacityWindow(cache, { text: 'reservation', status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 1 }))?.total).toBe(CRASH_TEST_ROWS);
       expect(await strayFiles(cache.dir)).toEqual([]);
@@ -108,8 +154,9 @@ describe('cache writes are crash-safe', () => {
     }
     // The kills must have let writes complete often enough for the check to mean something.
     expect(seenVersions.size).toBeGreaterThan(ITERATIONS / 2);
-    // ...and some kills must have landed in the middle of a write, or nothing was proven.
+    // ...and kills must have landed in the middle of a write, or nothing was proven.
+    expect(stoppedInWrite).toBeGreaterThan(0);
     expect(killedMidWrite).toBeGreaterThan(0);
-  // Forty starts, kills and full reads: about a minute on a quiet machine, several when the browser suite runs beside.
+  // 24 starts, kills and full reads: ~20 CPU-seconds; load lengthens the run but does not move the kill points.
   }, 600_000);
 });

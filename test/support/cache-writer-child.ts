@@ -1,22 +1,65 @@
 /**
  * Child process of the crash-safety test: writes the capacity cache over and
- * over, each version a list whose every item carries the version number, until
- * it is killed. Arguments: data folder, base64 cache key.
+ * over, each version a list whose every item carries the version's tag, until
+ * it is killed. Arguments: data folder, base64 cache key, the tag of this
+ * child's versions, and where to stop (CrashPoint, as JSON).
+ *
+ * The kill point is chosen by the write's own progress, not by a clock: the
+ * write's yields between its slices are counted as it makes them. At the
+ * chosen yield of its first write, or once that write has resolved, the child says where it is ("at in-write" / "at
+ * after-write") and, when told to, stops dead there (the main thread blocked,
+ * the checkpoint thread still running) until the parent kills it; otherwise it
+ * writes on and the kill lands wherever the child has got to by then.
  */
-import { Replica } from '../../electron/services/replica/replica.js';
-import { replicaKeyService } from '../../electron/services/replica/replica.js';
+import { createHook } from 'node:async_hooks';
+import { writeSync } from 'node:fs';
+import { writeKind } from '../../electron/services/replica/replica-writes.js';
+import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
+import { CRASH_TEST_ROWS, type CrashPoint } from './crash-test-constants.js';
 import { FixedSecretStore } from './fixed-key-store.js';
 import { syntheticPolicies } from './synthetic-policies.js';
-import { CRASH_TEST_ROWS } from './crash-test-constants.js';
-import { writeKind } from '../../electron/services/replica/replica-writes.js';
 
-const [dataDir, key] = process.argv.slice(2) as [string, string];
+const [dataDir, key, tag, pointJson] = process.argv.slice(2) as [string, string, string, string];
+const point = JSON.parse(pointJson) as CrashPoint;
 const owner = { profileId: 'crash', username: 'crash@example.com' };
 const secrets = new FixedSecretStore({ [FixedSecretStore.key(replicaKeyService(owner.profileId), owner.username)]: key });
+
+let writing = false;
+let yields = 0;
+let stopped = false;
+
+/** Written at once, from inside the hook too (process.stdout.write would start async work there). */
+function say(line: string): void {
+  writeSync(1, `${line}\n`);
+}
+
+function stopHere(where: 'in-write' | 'after-write'): void {
+  stopped = true;
+  say(`at ${where}`);
+  // Blocks this thread for good: the parent's SIGKILL ends it here.
+  if (point.pause) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
+
+// The write's yields between its slices are setImmediate calls: each is counted as it is made, and the child
+// stops right there, inside the write's transaction, at the chosen one (no timer of our own, nothing that spins).
+createHook({
+  init(_id, type) {
+    if (!writing || type !== 'Immediate') return;
+    yields += 1;
+    if (!stopped && point.atYield !== 'end' && yields >= point.atYield) stopHere('in-write');
+  },
+}).enable();
+
 const cache = await Replica.open({ dataDir, secrets, owner });
-process.stdout.write('ready\n');
 for (let version = 1; ; version += 1) {
-  await writeKind(cache, 'capacities', syntheticPolicies(CRASH_TEST_ROWS, `v${version}`));
-  // Tells the parent how long one whole write takes on this machine, now.
-  process.stdout.write('wrote\n');
+  const versionTag = `${tag}w${version}`;
+  const rows = syntheticPolicies(CRASH_TEST_ROWS, versionTag);
+  writing = true;
+  yields = 0;
+  await writeKind(cache, 'capacities', rows);
+  writing = false;
+  // The parent learns which version is committed, and how many yields a whole write made here.
+  say(`wrote ${versionTag} ${yields}`);
+  // A write with fewer yields than asked for stops right after it too: the child always stops in or just after its first write.
+  if (!stopped) stopHere('after-write');
 }
