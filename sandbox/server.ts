@@ -157,6 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (resolution.kind === 'found') stats.count(resolution.route.name);
     const fault = faults.active && path.startsWith(API_PREFIX) ? faults.decide(method, path) : null;
     if (fault) {
+      if (fault.held) await fault.held;
       if (fault.latencyMs > 0) await sleep(fault.latencyMs);
       if (fault.drop) {
         req.socket.destroy();
@@ -250,6 +251,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        // Requests a test left held are let go, so they finish rather than wait out the grace.
+        faults.clear();
         if (inFlight > 0) {
           const finished = new Promise<void>((resolve) => {
             drained = resolve;

@@ -13,6 +13,8 @@ export const FaultRuleInput = z
     /** Only this method; default: any. */
     method: z.enum(['GET', 'POST', 'PUT', 'DELETE']).optional(),
     latencyMs: z.number().int().min(0).max(60_000).optional(),
+    /** Holds each matching request until the rules are cleared (DELETE /sandbox/faults): a test releases it when it is ready, not after a time. */
+    hold: z.boolean().optional(),
     errorRate: rate.optional(),
     errorStatus: z.number().int().min(400).max(599).default(500),
     /** Stop injecting errors after this many (a burst when errorRate is 1). */
@@ -33,6 +35,8 @@ type FaultRule = z.output<typeof FaultRuleInput>;
 
 export interface FaultDecision {
   latencyMs: number;
+  /** Resolves when the rules are cleared; null when no rule holds the request. */
+  held: Promise<void> | null;
   drop: boolean;
   errorStatus: number | null;
   throwInHandler: boolean;
@@ -50,6 +54,9 @@ interface ActiveRule {
 export class FaultInjector {
   private rules: ActiveRule[] = [];
   private nextId = 1;
+  /** Releases the requests held by `hold` rules: called when the rules are cleared. */
+  private releaseHeld: () => void = () => undefined;
+  private held: Promise<void> | null = null;
 
   add(rule: FaultRule): number {
     const id = this.nextId++;
@@ -59,6 +66,8 @@ export class FaultInjector {
 
   clear(): void {
     this.rules = [];
+    this.releaseHeld();
+    this.held = null;
   }
 
   list(): { id: number; rule: FaultRule; fired: ActiveRule['fired'] }[] {
@@ -70,11 +79,12 @@ export class FaultInjector {
   }
 
   decide(method: string, path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0, drop: false, errorStatus: null, throwInHandler: false, malformed: false };
+    const decision: FaultDecision = { latencyMs: 0, held: null, drop: false, errorStatus: null, throwInHandler: false, malformed: false };
     for (const active of this.rules) {
       const { rule } = active;
       if (!path.startsWith(rule.pathPrefix) || (rule.method && rule.method !== method)) continue;
       decision.latencyMs += rule.latencyMs ?? 0;
+      if (rule.hold) decision.held = this.heldUntilCleared();
       if (!decision.drop && this.roll(active, 'drop', rule.dropRate, rule.dropCount)) decision.drop = true;
       if (decision.errorStatus === null && this.roll(active, 'error', rule.errorRate, rule.errorCount))
         decision.errorStatus = rule.errorStatus;
@@ -82,6 +92,13 @@ export class FaultInjector {
       if (!decision.malformed && this.roll(active, 'malformed', rule.malformedRate, rule.malformedCount)) decision.malformed = true;
     }
     return decision;
+  }
+
+  private heldUntilCleared(): Promise<void> {
+    this.held ??= new Promise<void>((resolve) => {
+      this.releaseHeld = resolve;
+    });
+    return this.held;
   }
 
   private roll(active: ActiveRule, kind: keyof ActiveRule['fired'], probability: number | undefined, limit: number | undefined): boolean {

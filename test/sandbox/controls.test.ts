@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CapacityPage } from '../../shared/api/capacity.js';
 import { MESSAGE, QUERY } from '../../shared/api/contract-choices.js';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
@@ -59,6 +59,21 @@ describe('faults', () => {
     const started = performance.now();
     expect((await list()).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+  });
+
+  it('holds a request until the rules are cleared, and only the requests it matches', async () => {
+    await sandbox.control('POST', '/faults', { method: 'GET', hold: true });
+    let answered = false;
+    const held = list().then((answer) => {
+      answered = true;
+      return answer;
+    });
+    // The held request has arrived (it is counted on arrival), and a request the rule does not match is answered meanwhile.
+    await vi.waitFor(async () => expect(((await sandbox.control('GET', '/stats')).body as { listCapacities: number }).listCapacities).toBe(1));
+    expect((await sandbox.control('GET', '/faults')).status).toBe(200);
+    expect(answered).toBe(false);
+    await sandbox.control('DELETE', '/faults');
+    expect((await held).status).toBe(200);
   });
 
   it('injects a burst of errors with the chosen status, then stops', async () => {
