@@ -67,7 +67,7 @@ export default defineConfig({
         },
       },
       {
-        // Kill loops: minutes of child processes killed at random moments (in npm test; alone: npm run test:slow).
+        // Kill loops: child writers killed at points chosen by their own progress (in npm test; alone: npm run test:slow).
         test: {
           name: 'crash',
           include: ['test/crash/**/*.test.ts'],

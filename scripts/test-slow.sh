@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The slow tests alone (npm run test:slow; npm test runs them too, in its vitest
-# lane): the kill loops (test/crash: minutes of child processes killed
-# at random moments) and the offline packaging checks (test/packaging: config
+# lane): the kill loops (test/crash: child writers killed at points chosen
+# by the write's own progress) and the offline packaging checks (test/packaging: config
 # schema, packed file list, fuses, icons, workflows). The packaging checks read
 # dist/: build first (npm run -s build); a dist/ older than the sources stops here.
 set -euo pipefail
