@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
@@ -10,6 +9,7 @@ import { replicaKeyService, Replica } from '../../electron/services/replica/repl
 import { DATABASE_KEY_BYTES } from '../../electron/services/secrets/database-key.js';
 import { CRASH_TEST_ROWS, type CrashPoint } from '../support/crash-test-constants.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { bundleScript, bundledScriptEnv } from '../support/bundled-script.js';
 import { capacityWindow, readKind } from '../../electron/services/replica/replica-reads.js';
 
 /**
@@ -24,9 +24,7 @@ let childScript: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'cd-crash-'));
-  childScript = join(work, 'cache-writer-child.mjs');
-  // Bundled once so each of the many child starts is a plain, fast `node` start.
-  await build({ entryPoints: ['test/support/cache-writer-child.ts'], outfile: childScript, bundle: true, platform: 'node', format: 'esm', logLevel: 'error' });
+  childScript = await bundleScript('test/support/cache-writer-child.ts', work);
 });
 
 afterAll(async () => {
@@ -45,9 +43,7 @@ interface ChildRun {
 /** Starts a writer, kills it (SIGKILL) as soon as it says it has reached `point`, and tells what it reported. */
 function runAndKill(dataDir: string, key: string, tag: string, point: CrashPoint): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    // The bundle lives in a temp folder; the database module (native, loaded by name) is found through NODE_PATH.
-    const env = { ...process.env, NODE_PATH: join(process.cwd(), 'node_modules') };
-    const child = spawn(process.execPath, [childScript, dataDir, key, tag, JSON.stringify(point)], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const child = spawn(process.execPath, [childScript, dataDir, key, tag, JSON.stringify(point)], { stdio: ['ignore', 'pipe', 'inherit'], env: bundledScriptEnv() });
     let at: ChildRun['at'] = null;
     const wrote: string[] = [];
     let yieldsPerWrite = 0;

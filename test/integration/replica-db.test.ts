@@ -11,6 +11,7 @@ import { CapacityReplicaDb, verifyReplicaFile } from '../../electron/services/re
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
 import { LOCAL_SORT_COLUMNS } from '../../shared/ipc/offline.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
+import { bundleScript, bundledScriptEnv } from '../support/bundled-script.js';
 import { accountKey } from '../../shared/customers/matching.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 
@@ -128,8 +129,9 @@ describe('capacity replica database', () => {
   it('is old or new after a crash at any moment of a refresh, never torn', async () => {
     const key = randomBytes(32);
     const file = join(dir, 'crash.db');
+    const writer = await bundleScript('test/support/replica-writer-child.ts', dir);
     for (let round = 0; round < 6; round += 1) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/replica-writer-child.ts', file, key.toString('hex')], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [writer, file, key.toString('hex')], { stdio: ['ignore', 'pipe', 'inherit'], env: bundledScriptEnv() });
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
       await new Promise((r) => setTimeout(r, 150 + Math.random() * 400));
       child.kill('SIGKILL');
