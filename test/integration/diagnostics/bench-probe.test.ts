@@ -1,15 +1,27 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BENCH_PROBE_ENV, BenchProbeReading } from '../../../electron/services/diagnostics/bench-probe.js';
+import { bundleScript } from '../../support/bundled-script.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill();
 });
 
+let work = '';
+let childScript = '';
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'cd-bench-probe-'));
+  childScript = await bundleScript('test/support/bench-probe-child.ts', work);
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
 async function startChild(env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork('test/support/bench-probe-child.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } });
+  const child = fork(childScript, [], { env: { ...process.env, ...env } });
   children.push(child);
   await once(child, 'message');
   return child;
@@ -44,6 +56,11 @@ describe('the bench probe', () => {
 
   it('is off without its environment variable: nothing answers', async () => {
     const child = await startChild({ [BENCH_PROBE_ENV]: '' });
-    expect(await ask(child, 'read')).toBeNull();
+    // Messages keep their order and the probe answers at once: an answer to the read would come before the child's
+    // answer to the stall sent after it (rather than waiting ten seconds for nothing).
+    const first = once(child, 'message');
+    child.send({ benchProbe: 'read' });
+    child.send({ stall: 0 });
+    expect((await first)[0]).toEqual({ stalled: true });
   }, 30_000);
 });
