@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
 import { ENDPOINTS, type EndpointName } from '../../shared/api/endpoints.js';
 import type { UiState } from '../../shared/ipc/ui-state.js';
 import { SANDBOX_USERS, type SandboxUser } from '../../sandbox/accounts.js';
@@ -57,9 +58,9 @@ export const test = base.extend<
     }
     if (Object.keys(appOptions).length > 0) throw new Error('a shared app starts with the default options: drop shareApp or appOptions');
     const app = await workerApp.get();
-    const viewState = await app.services.handlers['views.state'](undefined);
+    const found = { viewState: await app.services.handlers['views.state'](undefined), auditedBefore: await auditTrail(app) };
     await use(app);
-    await leaveAsFound(app, viewState);
+    await leaveAsFound(app, found);
   },
   openApp: async ({ app, page, shareApp }, use) => {
     await use(async () => {
@@ -105,6 +106,15 @@ function replicaFilled(app: TestApp): Promise<void> {
   });
 }
 
+/** The app's audit trail as written so far: every call that changes something, one line each. */
+async function auditTrail(app: TestApp): Promise<string> {
+  await app.services.auditLog.flush();
+  return readFile(app.services.auditLog.file, 'utf8').catch(() => '');
+}
+
+/** What a test on the shared app may change in the app: the session (the next test signs in or out as it needs). */
+const SESSION_CHANGES = new Set(['session.signIn', 'session.signOut']);
+
 /** The service's endpoints that change something there (every one but the reads and the sign-in). */
 const CHANGES: readonly EndpointName[] = (Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => name !== 'signIn' && ENDPOINTS[name].method !== 'GET');
 
@@ -112,26 +122,31 @@ const CHANGES: readonly EndpointName[] = (Object.keys(ENDPOINTS) as EndpointName
  * Puts a shared app back as the test found it: the sandbox's faults and request counts cleared, the views' kept
  * state (filters, sort, columns) as it was (a key the test added is set to null, which every view reads as its
  * default). The session is kept when it is the signed-in user's (the next `openSignedIn` uses it). A test that
- * sent a change to the service fails: what it changed would be read by the tests after it.
+ * sent a change to the service, or made any other change the app audits (a remembered customer, preferences,
+ * own data), fails: what it changed would be read by the tests after it.
  */
-async function leaveAsFound(app: TestApp, viewState: UiState): Promise<void> {
+async function leaveAsFound(app: TestApp, found: { viewState: UiState; auditedBefore: string }): Promise<void> {
+  const trail = await auditTrail(app);
+  // A trail shorter than before was rotated: all of it is new.
+  const added = trail.startsWith(found.auditedBefore) ? trail.slice(found.auditedBefore.length) : trail;
+  const changed = [...added.matchAll(/\[audit\] ([\w.]+)/g)].map((match) => match[1]!).filter((channel) => !SESSION_CHANGES.has(channel));
   const control = async (method: 'GET' | 'POST' | 'DELETE', path: string) => {
     const response = await fetch(`${app.services.sandbox.url}/sandbox${path}`, { method, headers: sandboxAccess(app.services) });
     if (!response.ok) throw new Error(`the shared app's sandbox refused ${method} ${path}: ${response.status}`);
     return (await response.json()) as unknown;
   };
   const counts = (await control('GET', '/stats')) as Partial<Record<EndpointName, number>>;
-  const sent = CHANGES.filter((name) => (counts[name] ?? 0) > 0);
+  const sent = [...CHANGES.filter((name) => (counts[name] ?? 0) > 0), ...new Set(changed)];
   await control('DELETE', '/faults');
   await control('POST', '/stats/reset');
   const handlers = app.services.handlers;
   for (const [key, value] of Object.entries(await handlers['views.state'](undefined))) {
-    const before = Object.hasOwn(viewState, key) ? viewState[key] : null;
+    const before = Object.hasOwn(found.viewState, key) ? found.viewState[key] : null;
     if (JSON.stringify(before) !== JSON.stringify(value)) await handlers['views.setState']({ key, value: before ?? null });
   }
   const status = await handlers['session.status'](undefined);
   if (!(status.signedIn && status.username === SIGNED_IN_USER.username)) await handlers['session.signOut'](undefined);
-  if (sent.length > 0) throw new Error(`a test on the shared app sent ${sent.join(', ')}: it is not read-only, so it needs an app of its own (drop shareApp)`);
+  if (sent.length > 0) throw new Error(`a test on the shared app changed what the tests after it read (${sent.join(', ')}): it needs an app of its own`);
 }
 
 export { expect };
