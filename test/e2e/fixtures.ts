@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { ENDPOINTS, type EndpointName } from '../../shared/api/endpoints.js';
 import type { UiState } from '../../shared/ipc/ui-state.js';
 import { SANDBOX_USERS, type SandboxUser } from '../../sandbox/accounts.js';
+import { SANDBOX_PROFILE_ID } from '../../electron/services/profiles/profile-registry.js';
 import { sandboxAccess, startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 import { workerKeychain } from '../support/worker-keychain.js';
 
@@ -16,11 +17,11 @@ const SIGNED_IN_USER = SANDBOX_USERS[0] as SandboxUser;
  *
  * A read-only spec (it changes nothing on the service, in its own data or in
  * the preferences) may say `test.use({ shareApp: true })`: its tests then use
- * one app per worker, started at its first test. `openApp` still starts at the
- * sign-in screen (the shared app signs out first); `openSignedIn` opens it signed
- * in as the first sandbox user, through the UI the first time, then on the session
- * and the filled copy the app kept: where sign-in is not the subject, a test skips
- * the sign-in and the replica's fill, most of a test's fixed cost. After each test
+ * one app per worker, started, signed in and its copy filled at its first test.
+ * `openApp` still starts at the sign-in screen (the shared app signs out first);
+ * `openSignedIn` opens it signed in as the first sandbox user, on the session and
+ * the filled copy the app kept: where sign-in is not the subject, a test skips the
+ * app's start, the sign-in and the replica's fill, most of a test's fixed cost. After each test
  * the shared app is left as found (see leaveAsFound), and a test that sent a change
  * to the service fails, so a spec that is not read-only cannot share by mistake.
  */
@@ -36,20 +37,16 @@ export const test = base.extend<
 >({
   appOptions: [{}, { option: true }],
   shareApp: [false, { option: true }],
-  // Started only when a test of the worker asks for it.
+  // Started only when a test of the worker asks for it: signed in, its copy filled (see startSharedApp).
   workerApp: [
     async ({}, use) => {
       const started: { app?: Promise<TestApp> } = {};
-      const startShared = async () => {
-        const secrets = await workerKeychain('shared app');
-        return startTestApp(secrets ? { secrets } : {});
-      };
-      await use({ get: () => (started.app ??= startShared()) });
+      await use({ get: () => (started.app ??= startSharedApp()) });
       if (started.app) await (await started.app).close();
     },
     { scope: 'worker' },
   ],
-  app: async ({ appOptions, shareApp, workerApp }, use) => {
+  app: async ({ appOptions, shareApp, workerApp }, use, testInfo) => {
     if (!shareApp) {
       const app = await startTestApp(appOptions);
       await use(app);
@@ -57,7 +54,10 @@ export const test = base.extend<
       return;
     }
     if (Object.keys(appOptions).length > 0) throw new Error('a shared app starts with the default options: drop shareApp or appOptions');
+    // The worker's one start, sign-in and fill is set-up, not the first test's own time: its timeout is kept whole.
+    const asked = Date.now();
     const app = await workerApp.get();
+    testInfo.setTimeout(testInfo.timeout + (Date.now() - asked));
     const found = { viewState: await app.services.handlers['views.state'](undefined), auditedBefore: await auditTrail(app) };
     await use(app);
     await leaveAsFound(app, found);
@@ -77,10 +77,7 @@ export const test = base.extend<
         await page.goto(app.host.newLaunchUrl());
       } else {
         await openApp();
-        // A shared app's copy is filled before its first test goes on, so every test of the worker reads the same one.
-        const filled = shareApp ? replicaFilled(app) : Promise.resolve();
         await signIn(page, SIGNED_IN_USER.username, SIGNED_IN_USER.password);
-        await filled;
       }
       await expect(page.getByTestId('signed-in-user')).toHaveText(SIGNED_IN_USER.username);
       await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
@@ -92,7 +89,20 @@ export const test = base.extend<
 /** For a read-only test in a spec whose other tests need apps of their own: the worker's shared app. */
 export const testOnSharedApp = test.extend({ shareApp: true });
 
-/** Settles when the app's replica fill after a sign-in is done; fails when it fails. */
+/**
+ * The worker's shared app, signed in (as the sign-in screen does, through the same handler) and its copy filled
+ * before any test reads it, so every test of the worker reads the same full copy.
+ */
+async function startSharedApp(): Promise<TestApp> {
+  const secrets = await workerKeychain('shared app');
+  const app = await startTestApp(secrets ? { secrets } : {});
+  const filled = replicaFilled(app);
+  await app.services.handlers['session.signIn']({ profileId: SANDBOX_PROFILE_ID, username: SIGNED_IN_USER.username, password: SIGNED_IN_USER.password });
+  await filled;
+  return app;
+}
+
+/** Settles when the app's first replica fill after a sign-in is done (a data folder without a copy starts it at once); fails when it fails. */
 function replicaFilled(app: TestApp): Promise<void> {
   return new Promise((resolve, reject) => {
     const unsubscribe = app.services.events.subscribe((event, payload) => {
