@@ -4,7 +4,7 @@ import { MAIN_WINDOW_LIMITS } from '../../electron/services/desktop/app-identity
 import { ALEX, SandboxClient, showCustomer } from './cyber-support.js';
 import { openAccountMenu } from './fixtures.js';
 import { axeOn } from './support/axe.js';
-import { expect, firstWithStatus, navTo, openDetail, openList, signInAs, test } from './support/capacity.js';
+import { expect, firstWithStatus, navTo, openDetail, openList, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 /**
  * Issue 17, "Done when": axe-core finds nothing on every view and dialog, and
@@ -304,9 +304,8 @@ for (const configuration of CONFIGURATIONS) {
   });
 }
 
-test('a required field says so by its attribute; its "*" is not part of its name (issue 17 item 6)', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('a required field says so by its attribute; its "*" is not part of its name (issue 17 item 6)', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await navTo(page, 'Search & purchase');
   const form = page.getByTestId('search-form');
   const required = { instanceType: 'Instance type', platform: 'Platform', availabilityZone: 'Availability zone', startDate: 'Start date', endDate: 'End date' };

@@ -1,4 +1,4 @@
-import { ALEX, expectAccessible, goTo, screenshot, signInTo } from './cyber-support.js';
+import { ALEX, expectAccessible, goTo, screenshot } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 
 // Reads only: one app per worker (fixtures.ts).
@@ -7,9 +7,8 @@ test.use({ shareApp: true });
 test.describe('in a German locale and the Tokyo timezone', () => {
   test.use({ locale: 'de-DE', timezoneId: 'Asia/Tokyo' });
 
-  test('linked-at is shown in the user’s locale and timezone', async ({ openApp }) => {
-    const page = await openApp();
-    await signInTo(page);
+  test('linked-at is shown in the user’s locale and timezone', async ({ openSignedIn }) => {
+    const page = await openSignedIn();
     await goTo(page, 'Linked accounts');
     const table = page.getByTestId('accounts-table');
     for (const account of ALEX.linkedAccounts) {
@@ -22,10 +21,9 @@ test.describe('in a German locale and the Tokyo timezone', () => {
   });
 });
 
-test('search, sort by any column, and copy an id to the clipboard', async ({ openApp, context }) => {
+test('search, sort by any column, and copy an id to the clipboard', async ({ openSignedIn, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await openApp();
-  await signInTo(page);
+  const page = await openSignedIn();
   await goTo(page, 'Linked accounts');
   const rows = page.getByTestId('account-row');
   await expect(rows).toHaveCount(ALEX.linkedAccounts.length);
@@ -72,9 +70,8 @@ test('search, sort by any column, and copy an id to the clipboard', async ({ ope
   await expect(page.getByTestId('announcer')).toHaveText('Copied account ID');
 });
 
-test('the accounts view is accessible in light and dark, and looks right', async ({ openApp }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('the accounts view is accessible in light and dark, and looks right', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await goTo(page, 'Linked accounts');
   await expect(page.getByTestId('account-row').first()).toBeVisible();
   await expectAccessible(page, 'linked accounts');

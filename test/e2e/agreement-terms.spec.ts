@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { formatMoney } from '../../shared/format/money.js';
 import { readCsv } from './cyber-support.js';
-import { expect, expectAccessible, firstWithStatus, openList, signInAs, test } from './support/capacity.js';
+import { expect, expectAccessible, firstWithStatus, openList, test, testOnSharedApp } from './support/capacity.js';
 
 /** Agreement terms kept with each environment: the currency on every amount, the fee schedule as rows. */
 
@@ -51,9 +51,8 @@ test('an environment’s currency and fee schedule are entered in its editor and
   await expect(manager.getByLabel('times the share of the window still to run')).not.toBeChecked();
 });
 
-test('every amount of the Sandbox environment names its currency, on screen and in the CSV', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('every amount of the Sandbox environment names its currency, on screen and in the CSV', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const active = await firstWithStatus(app, 'ACTIVE');
   await openList(page);
   await expect(page.getByTestId('currency-note')).toHaveCount(0);

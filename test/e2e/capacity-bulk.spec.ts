@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
 import readXlsxFile from 'read-excel-file/node';
 import type { CapacityRow } from '../../shared/api/readers.js';
-import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, requestCount, sandboxControl, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 /**
  * Issues 27 and 28: the capacity list's selection (mouse, Shift, keyboard)
@@ -156,9 +156,8 @@ test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk can
   await expect(rowAt(page, 0)).not.toContainText(highestFirst[0]!.id);
 });
 
-test('a quote from a mixed selection holds only the ready policies, says which were left out and why, and the PDF names them', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('a quote from a mixed selection holds only the ready policies, says which were left out and why, and the PDF names them', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openLocalList(page, 'All');
   const rows = await shownRows(app);
   const ready = rows.map((row, index) => ({ row, index })).filter(({ row }) => row.policyStatus === 'READY_FOR_PURCHASE').slice(0, 2);
@@ -192,9 +191,8 @@ test('a quote from a mixed selection holds only the ready policies, says which w
   expect(text).not.toContain(other.row.cidrId);
 });
 
-test('the selection exports as CSV and Excel with the columns shown; a selection with no ready policy offers no quote and says why', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('the selection exports as CSV and Excel with the columns shown; a selection with no ready policy offers no quote and says why', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openLocalList(page, 'Active');
   const [first, second] = await shownRows(app, 'ACTIVE', 2);
   await boxOf(page, first!).click();

@@ -16,6 +16,7 @@ import {
   signInAgain,
   signInAs,
   test,
+  testOnSharedApp,
   listFromOtherWindow,
   typeCancelConfirmation,
 } from './support/capacity.js';
@@ -48,9 +49,8 @@ async function expectRule(page: Page, label: string, value: string, rule: string
   }
 }
 
-test('every group of the policy is shown, with only the actions its status allows', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('every group of the policy is shown, with only the actions its status allows', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const active = await firstWithStatus(app, 'ACTIVE', supportedActive);
   await openDetail(page, active.cidrId);
 
@@ -209,9 +209,8 @@ test("the service's refusal lands on the field it names; an unsupported instance
   await expect(error).toContainText(`Instance type ${retired.policyInstance.instanceType} with platform ${retired.policyInstance.platformCode} is not supported`);
 });
 
-test('unsaved configuration changes are not lost by navigating away by accident', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('unsaved configuration changes are not lost by navigating away by accident', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
   await openDetail(page, policy.cidrId);
   await openConfigForm(page);

@@ -16,6 +16,7 @@ import {
   signInAgain,
   signInAs,
   test,
+  testOnSharedApp,
   listFromOtherWindow,
 } from './support/capacity.js';
 
@@ -30,9 +31,8 @@ async function newestFirst(app: Parameters<typeof otherWindow>[0], status?: Capa
 
 test.describe.configure({ timeout: 60_000 });
 
-test('the list shows every column of each policy, newest first, and a row opens its detail', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('the list shows every column of each policy, newest first, and a row opens its detail', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openList(page);
   const expected = await newestFirst(app);
 

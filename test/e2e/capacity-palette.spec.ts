@@ -1,11 +1,10 @@
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import { expect, expectAccessible, screenshot, signInAs, test, listFromOtherWindow } from './support/capacity.js';
+import { expect, expectAccessible, screenshot, test, listFromOtherWindow, testOnSharedApp } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
 
-test('Ctrl+K jumps to a policy by name or id, to a filtered list and to every view', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('Ctrl+K jumps to a policy by name or id, to a filtered list and to every view', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const newest = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'desc' });
   const target = newest.rows[7] as CapacityPolicy;
 
@@ -62,9 +61,8 @@ test('Ctrl+K jumps to a policy by name or id, to a filtered list and to every vi
   await expect(page.getByTestId('search-view')).toBeVisible();
 });
 
-test('Ctrl+K forgives a typo and separators, and finds policies by instance type and zone', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('Ctrl+K forgives a typo and separators, and finds policies by instance type and zone', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const newest = await listFromOtherWindow(app, { offset: 0, limit: 100, sortOrder: 'desc' });
   const target = newest.rows[5] as CapacityPolicy;
   const palette = page.getByRole('dialog', { name: 'Go to…' });

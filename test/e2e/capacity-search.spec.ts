@@ -17,6 +17,7 @@ import {
   screenshot,
   signInAs,
   test,
+  testOnSharedApp,
 } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
@@ -43,9 +44,8 @@ function fieldError(page: Page, label: string) {
   return form(page).locator('.field', { has: page.getByLabel(label) }).getByTestId('field-error');
 }
 
-test('a search shows the offerings with their status; dates picked in the locale go out as MM/dd/yyyy with the OS offset', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('a search shows the offerings with their status; dates picked in the locale go out as MM/dd/yyyy with the OS offset', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   const sample = await firstWithStatus(app, 'READY_FOR_PURCHASE');
 
@@ -73,9 +73,8 @@ test('a search shows the offerings with their status; dates picked in the locale
   await screenshot(page, 'search-results');
 });
 
-test('an offering status the app does not know is shown exactly as it came', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('an offering status the app does not know is shown exactly as it came', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   await page.route('**/ipc/capacity.search', (route) =>
     route.fulfill({
@@ -95,9 +94,8 @@ test('an offering status the app does not know is shown exactly as it came', asy
   await expect(badge).toHaveAttribute('data-status', 'WAITLISTED');
 });
 
-test('an unsupported instance type is refused by the service and said next to the form', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('an unsupported instance type is refused by the service and said next to the form', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   await fillSearch(page, { instanceType: 'z9.mega', platform: 'Linux/UNIX', zone: 'use1-az1', start: '2027-03-01', end: '2027-03-05' });
   await form(page).getByRole('button', { name: 'Search availability' }).click();
@@ -116,9 +114,8 @@ test('an unsupported instance type is refused by the service and said next to th
   await expect(form(page).getByLabel('Instance type')).not.toHaveAttribute('aria-invalid', 'true');
 });
 
-test('a bad date range and missing fields are caught as the user types, and nothing is sent', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('a bad date range and missing fields are caught as the user types, and nothing is sent', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   await fillSearch(page, { instanceType: 'm5.large', platform: 'Linux/UNIX', zone: 'use1-az1', start: '2027-03-10', end: '2027-03-01' });
   await expect(fieldError(page, 'End date')).toHaveText('The end date cannot be before the start date');
@@ -253,9 +250,8 @@ function toWire(isoDate: string): string {
   return `${m}/${d}/${y}`;
 }
 
-test('the search narrows the ready policies to what was searched and puts each fit, with its price, beside its offering', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('the search narrows the ready policies to what was searched and puts each fit, with its price, beside its offering', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   const everyReady = Number((await page.getByTestId('ready-count').textContent())?.replace(/\D/g, ''));
   const { policy, start, end } = await readyPolicyWhollyOffered(app);
@@ -300,9 +296,8 @@ test('the search narrows the ready policies to what was searched and puts each f
 test.describe('a search made in another offset than the computer', () => {
   test.use({ timezoneId: 'America/Sao_Paulo' });
 
-  test('its times are read in the offset of the search, and the offset is named', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  testOnSharedApp('its times are read in the offset of the search, and the offset is named', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     await openSearch(page);
     const sample = await firstWithStatus(app, 'READY_FOR_PURCHASE');
     await form(page).getByLabel('UTC offset (hours)').fill('5.5');

@@ -2,16 +2,15 @@ import { readFile } from 'node:fs/promises';
 import readXlsxFile from 'read-excel-file/node';
 import type { Page } from '@playwright/test';
 import { openAccountMenu } from './fixtures.js';
-import { JORDAN, expect, expectAccessible, listFromOtherWindow, openList, screenshot, signInAs, test } from './support/capacity.js';
+import { JORDAN, expect, expectAccessible, listFromOtherWindow, openList, screenshot, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 const table = (page: Page) => page.getByTestId('capacity-table');
 const header = (page: Page, name: RegExp) => table(page).getByRole('columnheader', { name });
 
 test.describe.configure({ timeout: 120_000 });
 
-test('one scroll area at 1280x800: the window does not scroll and the pager stays in view', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('one scroll area at 1280x800: the window does not scroll and the pager stays in view', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await openList(page);
   await expect(page.getByRole('navigation', { name: 'Policy pages' })).toBeInViewport();
   // The window itself does not scroll: only the grid does.
@@ -25,9 +24,8 @@ test('one scroll area at 1280x800: the window does not scroll and the pager stay
   await screenshot(page, 'list-one-scroll-area');
 });
 
-test('headers sort with aria-sort from the keyboard, and no "Sort by" select is left', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('headers sort with aria-sort from the keyboard, and no "Sort by" select is left', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await openList(page);
   await expect(page.getByLabel('Sort by')).toHaveCount(0);
   const name = header(page, /Policy name/);
@@ -84,9 +82,8 @@ test('the column chooser and widths are kept per user, across a reload', async (
   await expect(header(page, /Linked account/)).toBeVisible();
 });
 
-test('the export holds the columns shown, typed, in a dated CSV and an XLSX another reader reads', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('the export holds the columns shown, typed, in a dated CSV and an XLSX another reader reads', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await openList(page);
   await page.getByTestId('status-filter').getByRole('radio', { name: 'Active' }).check();
   const shown = await table(page).getByRole('columnheader').allTextContents();
@@ -123,9 +120,8 @@ test('the export holds the columns shown, typed, in a dated CSV and an XLSX anot
   expect(line).toMatch(/,\d+(\.\d+)?%$/);
 });
 
-test('filters by account, instance type, zone and launch days beside the status; a saved view comes back from the navigation and the palette', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('filters by account, instance type, zone and launch days beside the status; a saved view comes back from the navigation and the palette', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openList(page);
   const all = (await listFromOtherWindow(app, { limit: 500 })).rows;
   const target = all[3]!;

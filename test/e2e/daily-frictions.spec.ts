@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, openDetail, policiesWithStatus, signInAs, test } from './support/capacity.js';
+import { expect, openDetail, policiesWithStatus, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 /** Issue 29, "Smaller, each seen": the frictions a daily user met, each kept fixed here. */
 
@@ -48,9 +48,8 @@ for (const size of [
 test.describe('in New York', () => {
   test.use({ timezoneId: 'America/New_York', locale: 'en-US' });
 
-  test('a policy\'s dates each name the zone they fall in (EST or EDT), not one zone for all in the heading', async ({ app, openApp }) => {
-    const page = await openApp();
-    await signInAs(page);
+  testOnSharedApp('a policy\'s dates each name the zone they fall in (EST or EDT), not one zone for all in the heading', async ({ app, openSignedIn }) => {
+    const page = await openSignedIn();
     const zoneAt = (iso: string) =>
       new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')!.value;
     const policies = await policiesWithStatus(app, 'ACTIVE');

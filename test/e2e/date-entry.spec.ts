@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { WorklistQuery } from '../../shared/ipc/worklist.js';
-import { expect, expectAccessible, navTo, otherWindow, signInAs, test } from './support/capacity.js';
+import { expect, expectAccessible, navTo, otherWindow, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
 // A zone without daylight saving, so the search's offset taken from the OS is known: +05:30.
@@ -18,9 +18,8 @@ async function retype(page: Page, text: string): Promise<void> {
   if (text) await page.keyboard.type(text);
 }
 
-test('search dates: typed in the locale order, Up/Down a day, Page Up/Down a month, an impossible year said and never sent', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('search dates: typed in the locale order, Up/Down a day, Page Up/Down a month, an impossible year said and never sent', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await navTo(page, 'Search & purchase');
   const form = page.getByTestId('search-form');
   const start = form.getByLabel('Start date');

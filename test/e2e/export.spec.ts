@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ALEX, SandboxClient, addFault, goTo, showCustomer, readCsv, signInTo } from './cyber-support.js';
-import { expect, test } from './fixtures.js';
+import { expect, test, testOnSharedApp } from './fixtures.js';
 
 const CUSTOMER = ALEX.customers[0]!.cidExt;
 
@@ -56,9 +56,8 @@ test('the DR list exports every matching policy, filters and sort applied, as a 
   expect(downloads).toBe(0);
 });
 
-test('linked accounts export the rows shown (search applied) in the order shown', async ({ openApp }) => {
-  const page = await openApp();
-  await signInTo(page);
+testOnSharedApp('linked accounts export the rows shown (search applied) in the order shown', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await goTo(page, 'Linked accounts');
   await page.getByLabel('Search').fill('linked');
   await page.getByTestId('sort-linkedAt').click();

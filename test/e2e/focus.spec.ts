@@ -1,15 +1,14 @@
 import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { expect, openAccountMenu } from './fixtures.js';
-import { firstWithStatus, listFromOtherWindow, openList, signInAs, test } from './support/capacity.js';
+import { firstWithStatus, listFromOtherWindow, openList, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 /**
  * Issue 17, item 7: focus is never lost to the page. After a dialog or a
  * form closes it is back where the person was; a view opened with Enter
  * takes it on its heading.
  */
-test('a policy opened from the list with Enter takes focus on its heading', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('a policy opened from the list with Enter takes focus on its heading', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openList(page);
   const newest = CapacityPolicy.parse((await listFromOtherWindow(app, { limit: 1 })).rows[0]);
   await page.getByTestId('capacity-table').focus();
@@ -18,9 +17,8 @@ test('a policy opened from the list with Enter takes focus on its heading', asyn
   await expect(page.getByRole('heading', { level: 1, name: newest.policyName })).toBeFocused();
 });
 
-test('closing Preferences or the sign-out dialog gives focus back to the account menu', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('closing Preferences or the sign-out dialog gives focus back to the account menu', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   const menuButton = page.getByTestId('account-menu-button');
 
   await openAccountMenu(page);
@@ -37,9 +35,8 @@ test('closing Preferences or the sign-out dialog gives focus back to the account
   await expect(menuButton).toBeFocused();
 });
 
-test('closing the configuration form gives focus back to "Edit configuration"', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('closing the configuration form gives focus back to "Edit configuration"', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const active = await firstWithStatus(app, 'ACTIVE', (p) => p.policyInstance.instanceType !== 'm4.large');
   await page.keyboard.press('Control+k');
   await page.getByRole('dialog', { name: 'Go to…' }).getByRole('combobox').fill(active.cidrId);

@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import { expect, expectAccessible, firstWithStatus, openDetail, signInAs, test } from './support/capacity.js';
+import { expect, expectAccessible, firstWithStatus, openDetail, test } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
 // Reads only: one app per worker (fixtures.ts).
@@ -14,9 +14,8 @@ async function cellUnder(table: Locator, header: string): Promise<string> {
   return ((await firstRow.locator('th, td').nth(column).textContent()) ?? '').trim();
 }
 
-test('the capacity detail puts each instance figure under its own header (issue 17, item 2)', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the capacity detail puts each instance figure under its own header (issue 17, item 2)', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const active = await firstWithStatus(app, 'ACTIVE', (p) => p.policyInstance.instanceType !== 'm4.large');
   await openDetail(page, active.cidrId);
 
@@ -29,11 +28,10 @@ test('the capacity detail puts each instance figure under its own header (issue 
   expect(await cellUnder(table, 'Quantity')).toBe(instance.qty.toLocaleString('en-US'));
 });
 
-test('at 200 % zoom the instances table can be reached and scrolled by keyboard, and axe finds nothing (issue 17, item 7)', async ({ openApp, app }) => {
-  const page = await openApp();
+test('at 200 % zoom the instances table can be reached and scrolled by keyboard, and axe finds nothing (issue 17, item 7)', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   // 1280x800 at 200 % zoom is a 640x400 CSS viewport.
   await page.setViewportSize({ width: 640, height: 400 });
-  await signInAs(page);
   const active = await firstWithStatus(app, 'ACTIVE', (p) => p.policyInstance.instanceType !== 'm4.large');
   await openDetail(page, active.cidrId);
 

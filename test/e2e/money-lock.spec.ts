@@ -10,6 +10,7 @@ import {
   screenshot,
   signInAs,
   test as base,
+  testOnSharedApp,
 } from './support/capacity.js';
 
 /**
@@ -86,9 +87,9 @@ test('a purchase that times out locks the policy: the dialog explains and offers
   expect(await requestCount(app, 'purchaseCapacity')).toBe(1);
 });
 
-test('the purchase confirmation opens on Cancel: Enter, Enter buys nothing', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+// Opening a confirmation needs no short timeouts: this test and the next take the worker's shared app.
+testOnSharedApp('the purchase confirmation opens on Cancel: Enter, Enter buys nothing', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const ready = await firstWithStatus(app, 'READY_FOR_PURCHASE');
   await openDetail(page, ready.cidrId);
   await sandboxControl(app, 'POST', '/stats/reset');
@@ -106,9 +107,8 @@ test('the purchase confirmation opens on Cancel: Enter, Enter buys nothing', asy
   expect(await requestCount(app, 'purchaseCapacity')).toBe(0);
 });
 
-test('the cancel confirmation opens on Keep policy', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('the cancel confirmation opens on Keep policy', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const active = await firstWithStatus(app, 'ACTIVE');
   await openDetail(page, active.cidrId);
   await page.getByTestId('policy-actions').getByRole('button', { name: 'Cancel policy…' }).click();

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { CAPACITY_STATUSES } from '../../shared/api/contract-choices.js';
 import { JORDAN, SandboxClient, addFault, clearFaults, expectAccessible, screenshot, signInTo } from './cyber-support.js';
-import { expect, test } from './fixtures.js';
+import { expect, test, testOnSharedApp } from './fixtures.js';
 
 const DAY = 86_400_000;
 
@@ -80,17 +80,15 @@ test('the overview’s figures agree with the sandbox’s data, and only figures
   expect(JSON.stringify(policies).length).toBeGreaterThan(10 * Math.max(...summaryAnswers));
 });
 
-test('a status tile opens the capacity list filtered by that status', async ({ openApp }) => {
-  const page = await openApp();
-  await signInTo(page);
+testOnSharedApp('a status tile opens the capacity list filtered by that status', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await page.getByTestId('status-counts').locator('[data-status="EXPIRED"]').click();
   await expect(page.getByRole('heading', { name: 'Capacity policies', level: 1 })).toBeVisible();
   await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Expired' })).toBeChecked();
 });
 
-test('a date-window tile opens only what it counts: no link to every policy of a status (issue 17 item 10)', async ({ openApp }) => {
-  const page = await openApp();
-  await signInTo(page);
+testOnSharedApp('a date-window tile opens only what it counts: no link to every policy of a status (issue 17 item 10)', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   // The service lists capacity policies by status only, so "launching in 30 days: 4 active" cannot open as a list:
   // the counts are words, not links to all active policies.
   // Their one link is the renewal worklist (issue 28), which lists from the local copy exactly what launches or ends in the window.
@@ -121,9 +119,8 @@ test('a failing service is explained, and Try again recovers', async ({ openApp,
   await expect(error).toHaveCount(0);
 });
 
-test('the overview is accessible in light and dark, and looks right', async ({ openApp }) => {
-  const page = await openApp();
-  await signInTo(page);
+testOnSharedApp('the overview is accessible in light and dark, and looks right', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await expect(page.getByTestId('tile-savings').getByTestId('figure-value')).toBeVisible();
   await expectAccessible(page, 'overview');
   await screenshot(page, 'overview');

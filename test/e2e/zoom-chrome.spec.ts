@@ -4,7 +4,7 @@
  * compact, and both scroll away with the page. Measured on each main view.
  */
 import type { Page } from '@playwright/test';
-import { expect, navTo, openList, signInAs, test } from './support/capacity.js';
+import { expect, navTo, openList, test, testOnSharedApp } from './support/capacity.js';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -43,9 +43,8 @@ async function scrollTo(page: Page, at: (scrollHeight: number, viewportHeight: n
 test.describe('at 200 % zoom', () => {
   test.use({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
 
-  test('the header and the status area take at most a third of the height at the top, and scroll away below it', async ({ openApp }) => {
-    const page = await openApp();
-    await signInAs(page);
+  testOnSharedApp('the header and the status area take at most a third of the height at the top, and scroll away below it', async ({ openSignedIn }) => {
+    const page = await openSignedIn();
     await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
     for (const view of VIEWS) {
       await open(page, view);
@@ -60,9 +59,8 @@ test.describe('at 200 % zoom', () => {
   });
 });
 
-test('in a full-size window the status area stays in view at the foot', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+testOnSharedApp('in a full-size window the status area stays in view at the foot', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await open(page, 'Overview');
   await scrollTo(page, (height) => height);
   const box = await page.getByTestId('replica-status').boundingBox();

@@ -32,6 +32,9 @@ export const test = appTest.extend({
   },
 });
 
+/** `test` on the worker's shared app, for a read-only test in a spec whose other tests need apps of their own (fixtures.ts). */
+export const testOnSharedApp = test.extend({ shareApp: true });
+
 /** The same app as `test`, with the sandbox seeded at `scale` policies. */
 export function scaledTest(scale: number) {
   return test.extend<{ app: TestApp }>({
