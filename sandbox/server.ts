@@ -186,6 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     if (fault?.throwInHandler) throw new Error(`injected handler failure in ${route.name}`);
     const reply = await route.handler(context, services);
+    if (fault?.hold) await faults.hold();
     return fault?.malformed ? { status: reply.status, json: truncate(reply.json) } : reply;
   };
 

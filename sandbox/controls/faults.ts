@@ -24,6 +24,11 @@ export const FaultRuleInput = z
     /** Makes the real handler throw, to reach the server's own 500 path. */
     throwRate: rate.optional(),
     throwCount: count.optional(),
+    /**
+     * The answer is made at once, from the state as it is then, and held back until the faults are cleared
+     * (DELETE /sandbox/faults, or a reset): a page read before an action that arrives after it, without a timer.
+     */
+    holdAnswers: z.boolean().optional(),
     /** Seed of the rule's dice, so a run repeats. */
     seed: z.number().int().default(1),
   })
@@ -37,6 +42,7 @@ export interface FaultDecision {
   errorStatus: number | null;
   throwInHandler: boolean;
   malformed: boolean;
+  hold: boolean;
 }
 
 interface ActiveRule {
@@ -50,6 +56,11 @@ interface ActiveRule {
 export class FaultInjector {
   private rules: ActiveRule[] = [];
   private nextId = 1;
+  /** Lets the answers held until now go: the faults were cleared. */
+  private release: () => void = () => undefined;
+  private released: Promise<void> = this.nextRelease();
+  /** Answers made and held back now (holdAnswers). */
+  private heldNow = 0;
 
   add(rule: FaultRule): number {
     const id = this.nextId++;
@@ -59,6 +70,29 @@ export class FaultInjector {
 
   clear(): void {
     this.rules = [];
+    this.release();
+    this.released = this.nextRelease();
+  }
+
+  /** An answer already made, held back until the faults are next cleared (holdAnswers). */
+  async hold(): Promise<void> {
+    this.heldNow += 1;
+    try {
+      await this.released;
+    } finally {
+      this.heldNow -= 1;
+    }
+  }
+
+  /** How many answers are held back now. */
+  get held(): number {
+    return this.heldNow;
+  }
+
+  private nextRelease(): Promise<void> {
+    return new Promise((resolve) => {
+      this.release = resolve;
+    });
   }
 
   list(): { id: number; rule: FaultRule; fired: ActiveRule['fired'] }[] {
@@ -70,7 +104,7 @@ export class FaultInjector {
   }
 
   decide(method: string, path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0, drop: false, errorStatus: null, throwInHandler: false, malformed: false };
+    const decision: FaultDecision = { latencyMs: 0, drop: false, errorStatus: null, throwInHandler: false, malformed: false, hold: false };
     for (const active of this.rules) {
       const { rule } = active;
       if (!path.startsWith(rule.pathPrefix) || (rule.method && rule.method !== method)) continue;
@@ -80,6 +114,7 @@ export class FaultInjector {
         decision.errorStatus = rule.errorStatus;
       if (!decision.throwInHandler && this.roll(active, 'throw', rule.throwRate, rule.throwCount)) decision.throwInHandler = true;
       if (!decision.malformed && this.roll(active, 'malformed', rule.malformedRate, rule.malformedCount)) decision.malformed = true;
+      if (rule.holdAnswers) decision.hold = true;
     }
     return decision;
   }
