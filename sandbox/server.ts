@@ -157,7 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (resolution.kind === 'found') stats.count(resolution.route.name);
     const fault = faults.active && path.startsWith(API_PREFIX) ? faults.decide(method, path) : null;
     if (fault) {
-      if (fault.held) await fault.held;
+      if (fault.holdRequest) await faults.hold();
       if (fault.latencyMs > 0) await sleep(fault.latencyMs);
       if (fault.drop) {
         req.socket.destroy();
@@ -187,6 +187,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     if (fault?.throwInHandler) throw new Error(`injected handler failure in ${route.name}`);
     const reply = await route.handler(context, services);
+    if (fault?.holdAnswer) await faults.hold();
     return fault?.malformed ? { status: reply.status, json: truncate(reply.json) } : reply;
   };
 

@@ -396,16 +396,22 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       closed = true;
       announceClosed();
       desktop.stop();
-      reminderRounds?.stop();
+      // No reminder round starts from here on; the one under way records the reminders it gave, then ends.
+      const remindersStopped = Promise.all([reminderRounds?.stop(), reminders.settled()]);
       // No refresh starts from here on; the look under way ends once the replica's refresh is stopped.
       const refreshStopped = backgroundRefresh.stop();
+      // A sign-in waiting for its answer stops; one storing its token and settings is waited for.
+      await session.close();
+      // Read-backs still waiting stop, their outcome left unknown and recorded (read back at the next start, never
+      // sent again); requests under way end and are recorded. Nothing of a money action is written after this.
+      await money.close();
+      await remindersStopped;
       // A refresh under way stops and is waited for, an opening, a load or a check of every page under way
       // ends, and the replica is closed (its journal folded in, its checkpoint thread gone): nothing is
       // written to the copy after close, and nothing opens it again.
       await replica.close();
       await refreshStopped;
       await ownData.close();
-      session.dispose();
       await Promise.allSettled([agent.close(), sandbox.close()]);
       // The log a host passed in is the host's to close (the shell logs its quit after this).
       await Promise.all([options.logger ? logger.flush() : logger.close(), auditLog.close()]);

@@ -1,9 +1,8 @@
 import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import { api, onApiResult } from '../lib/api.js';
-import { originOf } from '../lib/origin-of.js';
 import { capacityList } from './capacity-list.svelte.js';
-import { customers } from './customers.svelte.js';
+import { originOf } from '../lib/origin-of.js';
 
 /** Why the app shows the offline copy. */
 export type OfflineReason = 'unreachable' | 'chosen' | 'review';
@@ -65,12 +64,8 @@ class ConnectivityStore {
     this.listening = contract.then(() => undefined);
     const stopProgress = api.on('offline.syncProgress', (progress) => {
       this.progress = progress;
-      if (progress.phase === 'done') {
-        // The list now answers from the fresh copy (search and sort included), and the notice follows the copy.
-        capacityList.replicaUpdated();
-        void customers.replicaUpdated();
-        if (!this.syncing) void this.refreshStatus();
-      }
+      // The notice follows the copy (the views read again on offline.copyChanged: copy-changes.ts).
+      if (progress.phase === 'done' && !this.syncing) void this.refreshStatus();
     });
     // Whose copy it is changes with the session: its status is read again each time.
     const stopSession = api.on('session.changed', () => void this.refreshStatus());

@@ -45,6 +45,11 @@ class OverviewStore {
     return this.figures.error;
   }
 
+  /** The copy changed: figures shown (or a failure shown) are read again, the old ones staying until then. */
+  async readAgain(): Promise<void> {
+    if (this.figures.value !== null || this.figures.error !== null) await this.figures.load(() => api.overview.summary());
+  }
+
   async load(): Promise<void> {
     const early = this.#early;
     this.#early = null;

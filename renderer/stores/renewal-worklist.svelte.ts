@@ -143,6 +143,12 @@ export class RenewalWorklistStore {
     return this.#readAgain();
   }
 
+  /** The copy changed: a list read before (rows or a failure) is read again with its filters, selection and place. */
+  readAgain(): Promise<void> {
+    if (this.read.value === null && this.read.error === null) return Promise.resolve();
+    return this.refresh();
+  }
+
   reset(): void {
     this.#generation += 1;
     clearTimeout(this.#timer);

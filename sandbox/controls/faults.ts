@@ -13,7 +13,7 @@ export const FaultRuleInput = z
     /** Only this method; default: any. */
     method: z.enum(['GET', 'POST', 'PUT', 'DELETE']).optional(),
     latencyMs: z.number().int().min(0).max(60_000).optional(),
-    /** Holds each matching request until the rules are cleared (DELETE /sandbox/faults): a test releases it when it is ready, not after a time. */
+    /** Holds each matching request, before it is handled, until the faults are cleared (DELETE /sandbox/faults): a test releases it when it is ready, not after a time. */
     hold: z.boolean().optional(),
     errorRate: rate.optional(),
     errorStatus: z.number().int().min(400).max(599).default(500),
@@ -26,6 +26,11 @@ export const FaultRuleInput = z
     /** Makes the real handler throw, to reach the server's own 500 path. */
     throwRate: rate.optional(),
     throwCount: count.optional(),
+    /**
+     * The answer is made at once, from the state as it is then, and held back until the faults are cleared
+     * (DELETE /sandbox/faults, or a reset): a page read before an action that arrives after it, without a timer.
+     */
+    holdAnswers: z.boolean().optional(),
     /** Seed of the rule's dice, so a run repeats. */
     seed: z.number().int().default(1),
   })
@@ -35,12 +40,14 @@ type FaultRule = z.output<typeof FaultRuleInput>;
 
 export interface FaultDecision {
   latencyMs: number;
-  /** Resolves when the rules are cleared; null when no rule holds the request. */
-  held: Promise<void> | null;
   drop: boolean;
   errorStatus: number | null;
   throwInHandler: boolean;
   malformed: boolean;
+  /** Held before the handler runs (`hold`). */
+  holdRequest: boolean;
+  /** Answered at once, the answer held back (`holdAnswers`). */
+  holdAnswer: boolean;
 }
 
 interface ActiveRule {
@@ -54,9 +61,11 @@ interface ActiveRule {
 export class FaultInjector {
   private rules: ActiveRule[] = [];
   private nextId = 1;
-  /** Releases the requests held by `hold` rules: called when the rules are cleared. */
-  private releaseHeld: () => void = () => undefined;
-  private held: Promise<void> | null = null;
+  /** Lets the answers held until now go: the faults were cleared. */
+  private release: () => void = () => undefined;
+  private released: Promise<void> = this.nextRelease();
+  /** Requests and answers held back now (hold, holdAnswers). */
+  private heldNow = 0;
 
   add(rule: FaultRule): number {
     const id = this.nextId++;
@@ -66,8 +75,29 @@ export class FaultInjector {
 
   clear(): void {
     this.rules = [];
-    this.releaseHeld();
-    this.held = null;
+    this.release();
+    this.released = this.nextRelease();
+  }
+
+  /** A request or an answer already made, held back until the faults are next cleared (hold, holdAnswers). */
+  async hold(): Promise<void> {
+    this.heldNow += 1;
+    try {
+      await this.released;
+    } finally {
+      this.heldNow -= 1;
+    }
+  }
+
+  /** How many requests and answers are held back now. */
+  get held(): number {
+    return this.heldNow;
+  }
+
+  private nextRelease(): Promise<void> {
+    return new Promise((resolve) => {
+      this.release = resolve;
+    });
   }
 
   list(): { id: number; rule: FaultRule; fired: ActiveRule['fired'] }[] {
@@ -79,26 +109,20 @@ export class FaultInjector {
   }
 
   decide(method: string, path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0, held: null, drop: false, errorStatus: null, throwInHandler: false, malformed: false };
+    const decision: FaultDecision = { latencyMs: 0, drop: false, errorStatus: null, throwInHandler: false, malformed: false, holdRequest: false, holdAnswer: false };
     for (const active of this.rules) {
       const { rule } = active;
       if (!path.startsWith(rule.pathPrefix) || (rule.method && rule.method !== method)) continue;
       decision.latencyMs += rule.latencyMs ?? 0;
-      if (rule.hold) decision.held = this.heldUntilCleared();
       if (!decision.drop && this.roll(active, 'drop', rule.dropRate, rule.dropCount)) decision.drop = true;
       if (decision.errorStatus === null && this.roll(active, 'error', rule.errorRate, rule.errorCount))
         decision.errorStatus = rule.errorStatus;
       if (!decision.throwInHandler && this.roll(active, 'throw', rule.throwRate, rule.throwCount)) decision.throwInHandler = true;
       if (!decision.malformed && this.roll(active, 'malformed', rule.malformedRate, rule.malformedCount)) decision.malformed = true;
+      if (rule.hold) decision.holdRequest = true;
+      if (rule.holdAnswers) decision.holdAnswer = true;
     }
     return decision;
-  }
-
-  private heldUntilCleared(): Promise<void> {
-    this.held ??= new Promise<void>((resolve) => {
-      this.releaseHeld = resolve;
-    });
-    return this.held;
   }
 
   private roll(active: ActiveRule, kind: keyof ActiveRule['fired'], probability: number | undefined, limit: number | undefined): boolean {

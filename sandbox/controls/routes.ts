@@ -74,7 +74,7 @@ export async function handleControl(method: string, path: string, body: Buffer, 
       return json(200, clockBody(deps.clock));
     }
     case 'GET /faults':
-      return json(200, { rules: deps.faults.list() });
+      return json(200, { rules: deps.faults.list(), held: deps.faults.held });
     case 'POST /faults': {
       const id = deps.faults.add(parseControlBody(body, FaultRuleInput));
       return json(201, { id, rules: deps.faults.list() });

@@ -9,7 +9,7 @@ import { CancelResult, TerminateResult } from './money-results.js';
 import { CustomerId, PolicyRef } from './policy-refs.js';
 import { DemoAccount, DemoSignInInput, SessionStatus, SignInInput } from './session.js';
 import { Profile } from './profiles.js';
-import { CacheStatus, LocalCapacityQuery, SyncProgress as OfflineSyncProgress, SyncSummary } from './offline.js';
+import { CacheStatus, CopyChanged, LocalCapacityQuery, SyncProgress as OfflineSyncProgress, SyncSummary } from './offline.js';
 import { NetworkStatus } from './network.js';
 import { ProfileIdInput, ProfileInput, RememberCustomerInput } from './profiles.js';
 import { SessionExpiring } from './session.js';
@@ -171,6 +171,7 @@ export const EVENT_PAYLOADS = {
   'session.changed': SessionStatus,
   'session.expiring': SessionExpiring,
   'offline.syncProgress': OfflineSyncProgress,
+  'offline.copyChanged': CopyChanged,
   'updates.changed': UpdateState,
   'app.command': AppCommand,
   'money.changed': MoneyState,

@@ -168,3 +168,10 @@ export const SyncSummary = z.object({
   fetchedAt: z.string(),
 });
 export type SyncSummary = z.infer<typeof SyncSummary>;
+
+/**
+ * The local copy changed under the views (a refresh committed): each view on screen reads its window again. The
+ * version only grows within one run of the main process; views need no more than "it changed".
+ */
+export const CopyChanged = z.object({ version: z.number().int().min(1) });
+export type CopyChanged = z.infer<typeof CopyChanged>;

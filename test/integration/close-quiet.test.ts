@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { builtInSandbox } from '../../sandbox/built-in.js';
-import { createAppServices, type AppServices } from '../../electron/services/app-services.js';
+import { createAppServices, type AppServices, type AppServicesOptions } from '../../electron/services/app-services.js';
+import { ENDPOINTS } from '../../shared/api/endpoints.js';
+import { keychainService } from '../../electron/services/secrets/secret-store.js';
+import type { CapacityWindow } from '../../shared/ipc/sourced.js';
+import type { MoneyState } from '../../shared/ipc/money.js';
 import type { SyncProgress } from '../../shared/ipc/offline.js';
 import { AppFailure } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
@@ -32,10 +36,13 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function start(dataDir?: string): Promise<{ services: AppServices; dataDir: string; progress: SyncProgress[] }> {
+async function start(
+  dataDir?: string,
+  options: Partial<Pick<AppServicesOptions, 'moneyCheckDelaysMs' | 'refreshReplicaAtSignIn' | 'secrets'>> = {},
+): Promise<{ services: AppServices; dataDir: string; progress: SyncProgress[] }> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'cd-close-')));
   if (!dataDir) dirs.push(dir);
-  const services = await createAppServices({ dataDir: dir, secrets, startSandbox: builtInSandbox({ controls: true, scale: 300 }) });
+  const services = await createAppServices({ dataDir: dir, secrets, startSandbox: builtInSandbox({ controls: true, scale: 300 }), ...options });
   open.push(services);
   await services.sandbox.start();
   const progress: SyncProgress[] = [];
@@ -61,13 +68,17 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   return listed;
 }
 
-/** Closes the app, then: nothing in its folder changes while watched, and the folder goes at the first try and stays gone. */
-async function closeAndWatch(services: AppServices, dataDir: string): Promise<void> {
+/**
+ * Closes the app, then: nothing in its folder changes while watched, and the folder goes at the first try and
+ * stays gone (unless kept for the next start).
+ */
+async function closeAndWatch(services: AppServices, dataDir: string, { keep = false } = {}): Promise<void> {
   open.splice(open.indexOf(services), 1);
   await services.close();
   const closed = await snapshot(dataDir);
   await new Promise((resolve) => setTimeout(resolve, WATCH_AFTER_CLOSE_MS));
   expect(await snapshot(dataDir)).toEqual(closed);
+  if (keep) return;
   // No retry: a file landing while the folder goes fails this with ENOTEMPTY.
   await rm(dataDir, { recursive: true, force: true });
   await new Promise((resolve) => setTimeout(resolve, WATCH_AFTER_CLOSE_MS / 4));
@@ -135,4 +146,53 @@ it('a wipe at sign-out cancels the refresh under way and waits for it: the copy 
   await controls.clearFaults();
   const summary = await handlers['offline.sync'](undefined);
   expect((await handlers['offline.status'](undefined)).capacityCount).toBe(summary.capacities);
+});
+
+it('closed while a money action’s outcome waits for its next read-back: the wait ends, the outcome stays recorded as unsure, and the next start locks the policy without sending again', async () => {
+  // The second read-back would come a minute after the first: only close can end the wait before it.
+  const { services, dataDir } = await start(undefined, { moneyCheckDelaysMs: [0, 60_000], refreshReplicaAtSignIn: false });
+  await signIn(services);
+  const window: CapacityWindow = await services.handlers['capacity.list']({ status: 'ACTIVE', limit: 1, text: '', sortBy: 'createdDate', sortOrder: 'desc', offset: 0 });
+  const policy = window.rows[0];
+  if (!policy) throw new Error('the seed has no active policy');
+  const controls = sandboxControls(services.sandbox.url, sandboxAccess(services));
+  // The cancel's connection is dropped before the service acts: its outcome is unknown, and the first read-back shows it active.
+  await controls.addFault({ pathPrefix: ENDPOINTS.cancelCapacity.path, method: 'POST', dropRate: 1 });
+  let answered: unknown = null;
+  const cancel = services.handlers['capacity.cancel']({ cidrId: policy.cidrId }).then(
+    () => (answered = 'sent'),
+    (error: unknown) => (answered = error),
+  );
+  await expect.poll(async () => (await controls.stats()).describeCapacity, { timeout: 20_000 }).toBeGreaterThan(0);
+  await closeAndWatch(services, dataDir, { keep: true });
+  // Answered by the time close resolved: unsure, not waiting past the close.
+  expect(answered).toBeInstanceOf(AppFailure);
+  expect((answered as AppFailure).error.message).toMatch(/closed before the policy could be read back/);
+  await cancel;
+
+  const next = await start(dataDir);
+  await signIn(next.services);
+  expect((await next.services.handlers['money.state']({ cidrId: policy.cidrId })) as MoneyState).toMatchObject({ state: 'uncertain', action: 'cancel' });
+  expect(await next.services.handlers['capacity.cancel']({ cidrId: policy.cidrId }).catch((error: unknown) => error)).toMatchObject({ error: { kind: 'unsettled' } });
+  expect((await sandboxControls(next.services.sandbox.url, sandboxAccess(next.services)).stats()).cancelCapacity).toBe(0);
+});
+
+it('closed while a sign-in waits for the service’s answer: it stops, and neither its token nor its settings are written after', async () => {
+  const ownKeychain = new FixedSecretStore();
+  const { services, dataDir } = await start(undefined, { secrets: ownKeychain });
+  const controls = sandboxControls(services.sandbox.url, sandboxAccess(services));
+  await controls.addFault({ pathPrefix: ENDPOINTS.signIn.path, method: 'POST', holdAnswers: true });
+  const signingIn = signIn(services).then(
+    () => 'signed in',
+    (error: unknown) => error,
+  );
+  await expect.poll(() => controls.heldAnswers(), { timeout: 20_000 }).toBe(1);
+  // Let go as close begins: without close owning it, the answer would store the token and settings after it.
+  const closed = closeAndWatch(services, dataDir, { keep: true });
+  await controls.clearFaults().catch(() => undefined);
+  await closed;
+  expect(await signingIn).toMatchObject({ error: { kind: 'cancelled' } });
+  expect(await ownKeychain.get(keychainService('sandbox'), ALEX.username)).toBeNull();
+  const settings = join(dataDir, 'settings.json');
+  expect(existsSync(settings) ? await readFile(settings, 'utf8') : '').not.toContain(ALEX.username);
 });

@@ -102,7 +102,7 @@ describe('renewal reminders with a controlled clock', () => {
     expect(shown).toHaveLength(1);
     shown[0]?.click();
     expect(clicked).toBe(1);
-    rounds.stop();
+    await rounds.stop();
   });
 });
 

@@ -166,17 +166,59 @@ describe('a refresh over a copy', () => {
       db.upsert(canceled);
       db.upsert(bought);
       // The list read before the cancel and the purchase: its page still shows the policy as it was.
-      const writes = await db.replaceAll(old, '2026-11-22T11:00:00.000Z', [], new Set([canceled.cidrId, bought.cidrId]));
+      const writtenThrough = new Map([canceled, bought].map((policy) => [policy.cidrId, policy]));
+      const writes = await db.replaceAll(old, '2026-11-22T11:00:00.000Z', [], writtenThrough);
       expect(writes).toMatchObject({ written: 0, deleted: 0, rewrote: false });
       expect(db.query({ ...query, text: 'canceled while' }).rows).toEqual([canceled]);
       expect(db.query({ ...query, text: 'bought while' }).rows).toEqual([bought]);
       expect(db.count).toBe(ROWS + 1);
       // Kept also when the list changed so much that it is rewritten whole.
       const rewritten = syntheticPolicies(ROWS, 'newtag');
-      expect((await db.replaceAll(rewritten, '2026-11-22T12:00:00.000Z', [], new Set([canceled.cidrId, bought.cidrId]))).rewrote).toBe(true);
+      expect((await db.replaceAll(rewritten, '2026-11-22T12:00:00.000Z', [], writtenThrough)).rewrote).toBe(true);
       expect(db.query({ ...query, text: 'canceled while' }).rows).toEqual([canceled]);
       expect(db.query({ ...query, text: 'bought while' }).rows).toEqual([bought]);
       expect(textTotal(db, 'newtag')).toBe(ROWS - 1);
+      checkTextIndex(file);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('of a list holding an id twice (offset paging shifted mid-fetch) keeps the later page’s copy, whether it writes the changed rows or the whole list; hostile ids too', async () => {
+    const file = join(dir, 'replica.db');
+    const db = CapacityReplicaDb.open(file, key);
+    try {
+      const hostileIds = ['__proto__', 'constructor', 'hasOwnProperty', `sc_${'9'.repeat(600)}`, 'sc_\u202e\u0000'];
+      const old = syntheticPolicies(ROWS, 'oldtag').map((p, i) => (i < hostileIds.length ? { ...p, cidrId: hostileIds[i]! } : p));
+      await db.replaceAll(old, '2026-11-22T10:00:00.000Z');
+      /**
+       * The list as a refresh writes it (newest first, the service's pages reversed): each of `ids` twice, its
+       * later page's copy at the head, its earlier page's copy where it was; both differ from the stored row.
+       */
+      const twice = (list: readonly CapacityRow[], ids: readonly string[]) => {
+        const byId = new Map(list.map((p) => [p.cidrId, p]));
+        const later = ids.map((id) => ({ ...byId.get(id)!, policyName: `later page copy ${id.length}` }));
+        const earlier = list.map((p) => (ids.includes(p.cidrId) ? { ...p, policyName: `earlier page copy ${p.cidrId.length}` } : p));
+        return { later, list: [...later, ...earlier] };
+      };
+      const readBack = (id: string) => db.query({ ...query, limit: ROWS + 1 }).rows.find((p) => p.cidrId === id);
+
+      // Changed rows only: the two copies of each differ from the stored row, so both were written, the earlier last.
+      const few = twice(old, [...hostileIds, old[100]!.cidrId]);
+      const diffed = await db.replaceAll(few.list, '2026-11-22T11:00:00.000Z');
+      expect(diffed).toMatchObject({ written: few.later.length, deleted: 0, rewrote: false });
+      for (const copy of few.later) expect(readBack(copy.cidrId)).toEqual(copy);
+      expect(db.count).toBe(ROWS);
+      expect(textTotal(db, 'earlier page copy')).toBe(0);
+
+      // The whole list rewritten: it wrote every copy in order, so the earlier one, last, stood.
+      const renamed = syntheticPolicies(ROWS, 'newtag').map((p, i) => (i < hostileIds.length ? { ...p, cidrId: hostileIds[i]! } : p));
+      const many = twice(renamed, [...hostileIds, renamed[200]!.cidrId]);
+      expect((await db.replaceAll(many.list, '2026-11-22T12:00:00.000Z')).rewrote).toBe(true);
+      for (const copy of many.later) expect(readBack(copy.cidrId)).toEqual(copy);
+      expect(db.count).toBe(ROWS);
+      expect(textTotal(db, 'earlier page copy')).toBe(0);
+      expect(textTotal(db, 'later page copy')).toBe(many.later.length);
       checkTextIndex(file);
     } finally {
       db.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { CapacityPage } from '../../shared/api/capacity.js';
 import { MESSAGE, QUERY } from '../../shared/api/contract-choices.js';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
-import { ALEX, Sandbox, expectBody, expectError } from './helpers.js';
+import { ALEX, Sandbox, expectBody, expectError, type Answer } from './helpers.js';
 
 describe('controls off (the default)', () => {
   it('every /sandbox/ path answers the normal 404 envelope', async () => {
@@ -139,7 +139,21 @@ describe('faults', () => {
     await sandbox.control('POST', '/faults', { errorRate: 1 });
     await sandbox.control('POST', '/reset');
     expect((await list()).status).toBe(200);
-    expect((await sandbox.control('GET', '/faults')).body).toEqual({ rules: [] });
+    expect((await sandbox.control('GET', '/faults')).body).toEqual({ rules: [], held: 0 });
+  });
+
+  it('hold an answer made at once until they are cleared: it shows the state as it was when asked', async () => {
+    const firstOf = async (answer: Promise<Answer>) => CapacityPage.parse((await answer).body).data[0]!;
+    const before = await firstOf(sandbox.call('listCapacities', token, { query: { pageSize: 1 } }));
+    await sandbox.control('POST', '/faults', { pathPrefix: ENDPOINTS.listCapacities.path, holdAnswers: true });
+    const asked = firstOf(sandbox.call('listCapacities', token, { query: { pageSize: 1 } }));
+    await expect.poll(async () => ((await sandbox.control('GET', '/faults')).body as { held: number }).held).toBe(1);
+    // Controls are never held: the policy on the held page is renamed while its answer waits.
+    expect((await sandbox.control('POST', '/rename', { cidrId: before.cidrId, policyName: 'renamed while held' })).status).toBe(200);
+    expect((await sandbox.control('DELETE', '/faults')).body).toEqual({ rules: [] });
+    expect(await asked).toEqual(before);
+    expect((await firstOf(sandbox.call('listCapacities', token, { query: { pageSize: 1 } }))).policyName).toBe('renamed while held');
+    expect((await sandbox.control('GET', '/faults')).body).toEqual({ rules: [], held: 0 });
   });
 
   it('400 for a bad rule', async () => {

@@ -56,6 +56,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     const first = await options.fetchPage(1, options.pageSize, controller.signal);
     const said = Math.max(0, first.total);
     const pageCount = Math.max(1, Math.ceil(said / options.pageSize));
+    /** Each page as it came, duplicates included (oneCopyEachByLaterPage picks among them once all are in). */
     const pages: Array<readonly T[]> = [];
     const seen = new Set<string>();
     // The last page worth keeping, lowered as pages show where the list really ends.
@@ -68,7 +69,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
         seen.add(id);
         return true;
       });
-      pages[page - 1] = fresh;
+      pages[page - 1] = answer.data;
       const held = answer.data.length + (answer.skipped?.length ?? 0);
       if (held === 0 || (answer.data.length > 0 && fresh.length === 0)) lastPage = Math.min(lastPage, page - 1);
       else if (held < options.pageSize) lastPage = Math.min(lastPage, page);
@@ -95,12 +96,29 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
       throw error;
     }
     // Pages past the end (fetched in parallel before the end was known) are not kept.
-    const items = pages.slice(0, Math.max(1, lastPage)).flatMap((page) => page ?? []);
+    const items = oneCopyEachByLaterPage(
+      pages.slice(0, Math.max(1, lastPage)).flatMap((page) => page ?? []),
+      options.idOf,
+    );
     options.onCount?.({ said, kept: items.length });
     return items;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Each id once, in page order. An id comes twice when the service's offset
+ * paging shifted while the pages were read: the copy on the later page is
+ * kept, at its place there, since the pages are asked for in order and the
+ * later one was asked for after the other: it is the newer read (the order
+ * pages happen to arrive in says nothing). The copy's refresh keeps the same
+ * one by the same reasoning (refresh-diff.ts, oneCopyEach).
+ */
+function oneCopyEachByLaterPage<T>(items: readonly T[], idOf: (item: T) => string): T[] {
+  const lastAt = new Map<string, number>();
+  items.forEach((item, at) => lastAt.set(idOf(item), at));
+  return items.filter((item, at) => lastAt.get(idOf(item)) === at);
 }
 
 function throwIfCancelled(signal: AbortSignal): void {

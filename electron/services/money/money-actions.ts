@@ -59,7 +59,19 @@ const CANCEL_OUTCOME = capacityOutcome('CANCELED', 'ACTIVE');
  * when its answer is lost the policy is read back to tell the user what happened.
  */
 export class MoneyActions {
+  /** Aborted by close: read-backs under way stop waiting, and none is made after it. */
+  readonly #closing = new AbortController();
+
   constructor(private readonly deps: MoneyActionsDeps) {}
+
+  /**
+   * The app closes: read-backs still waiting stop (their outcome stays unknown and recorded, read back at the next
+   * start, never sent again); resolves once every request and read-back started here has ended and been recorded.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await this.deps.lock.close();
+  }
 
   purchase(cidrId: string): Promise<CapacityPolicy> {
     return this.#run(
@@ -119,7 +131,8 @@ export class MoneyActions {
     const owner = this.#owner();
     const check = this.#checkFor(action, cidrId, owner);
     const isDone = async () => check.shows(await check.readBack()) === true;
-    const sent = () => sendOnce({ action, cidrId, send, isDone, ...(this.deps.checkDelaysMs ? { checkDelaysMs: this.deps.checkDelaysMs } : {}) });
+    const sent = () =>
+      sendOnce({ action, cidrId, send, isDone, closing: this.#closing.signal, ...(this.deps.checkDelaysMs ? { checkDelaysMs: this.deps.checkDelaysMs } : {}) });
     // Recorded inside the lock, once per request sent: callers who join it do not record it again.
     const activity = this.deps.activity;
     return this.deps.lock.run(owner, cidrId, action, activity ? () => activity.track(owner, subjectOf(action, cidrId), sent(), facts) : sent);

@@ -94,6 +94,12 @@ export class MoneyLock {
   readonly #record: MoneyLockOptions['record'];
   readonly #blocked: string | null;
   readonly #onRecordFailure: (error: unknown) => void;
+  /** Set as close begins: nothing more is sent or read back. */
+  #closing = false;
+  /** Set once close has waited for what was under way: nothing more is recorded. */
+  #closed = false;
+  /** Requests and read-backs under way, and writes of the record: close waits for them. */
+  readonly #running = new Set<Promise<unknown>>();
 
   constructor(options: MoneyLockOptions = {}) {
     this.#finalAfterMs = options.finalAfterMs ?? DEFAULT_FINAL_AFTER_MS;
@@ -128,7 +134,24 @@ export class MoneyLock {
   }
 
   #saveRecord(): void {
-    this.#record?.save(() => this.#pending()).catch((error: unknown) => this.#onRecordFailure(error));
+    if (this.#closed || !this.#record) return;
+    this.#track(this.#record.save(() => this.#pending()).catch((error: unknown) => this.#onRecordFailure(error)));
+  }
+
+  #track(work: Promise<unknown>): void {
+    const settled = work.catch(() => undefined).finally(() => this.#running.delete(settled));
+    this.#running.add(settled);
+  }
+
+  /**
+   * The app closes: nothing more is sent or read back, and once what is under way has ended (a request's
+   * read-backs stop at once: MoneyActions.close) and its change is recorded, nothing more is written. What is
+   * not settled then stays in the record, so the next start locks it and reads it back.
+   */
+  async close(): Promise<void> {
+    this.#closing = true;
+    while (this.#running.size > 0) await Promise.all(this.#running);
+    this.#closed = true;
   }
 
   /**
@@ -139,6 +162,7 @@ export class MoneyLock {
   run<T>(owner: MoneyOwner, cidrId: string, action: MoneyAction, work: () => Promise<T>): Promise<T> {
     const { profileId, username } = owner;
     if (this.#blocked) return Promise.reject(new AppFailure({ kind: 'unsettled', message: this.#blocked }));
+    if (this.#closing) return Promise.reject(new AppFailure({ kind: 'cancelled', message: 'Capacity Desk is closing: nothing was sent.' }));
     const current = this.#get(profileId, cidrId);
     if (current?.state === 'in-flight') {
       // Only this entry's `work` produced the outcome, and only for this action, so it has this action's type.
@@ -200,6 +224,7 @@ export class MoneyLock {
         },
       );
     this.#set(profileId, cidrId, { state: 'in-flight', action, since, username, outcome });
+    this.#track(outcome);
     return outcome;
   }
 
@@ -225,16 +250,19 @@ export class MoneyLock {
   check(owner: MoneyOwner, cidrId: string, check: OutcomeCheck): Promise<MoneyState> {
     const { profileId } = owner;
     const entry = this.#get(profileId, cidrId);
-    if (entry?.state !== 'uncertain') return Promise.resolve(this.#stateOf(profileId, cidrId, entry));
+    if (entry?.state !== 'uncertain' || this.#closing) return Promise.resolve(this.#stateOf(profileId, cidrId, entry));
     if (entry.username !== owner.username) {
       entry.message =
         `The ${WORDS[entry.action].request} of this policy was sent by ${entry.username} and its outcome is not known yet. ` +
         `Only ${entry.username}, signed in to this environment, can check it: nothing is sent for this policy until then.`;
       return Promise.resolve(this.#changed(profileId, cidrId, entry));
     }
-    entry.checking ??= this.#readBack(profileId, cidrId, entry, check).finally(() => {
-      entry.checking = null;
-    });
+    if (!entry.checking) {
+      entry.checking = this.#readBack(profileId, cidrId, entry, check).finally(() => {
+        entry.checking = null;
+      });
+      this.#track(entry.checking);
+    }
     return entry.checking;
   }
 

@@ -34,6 +34,11 @@ export interface MoneyRequest<T> {
   /** Re-reads the policy: true when it shows the action as done. */
   readonly isDone: () => Promise<boolean>;
   readonly checkDelaysMs?: readonly number[];
+  /**
+   * Aborted when the app closes: no read-back is waited for or made after it. The outcome stays unknown, and
+   * recorded (MoneyLock records a request before sending it), so the next start locks the policy and reads it back.
+   */
+  readonly closing?: AbortSignal;
 }
 
 /**
@@ -107,8 +112,10 @@ async function settle<T>(request: MoneyRequest<T>, cause: string): Promise<{ don
   const delays = request.checkDelaysMs ?? DEFAULT_CHECK_DELAYS_MS;
   let checked = 0;
   let lastProblem = '';
+  const closed = { done: false, message: `${lead} Capacity Desk closed before the policy could be read back: it is read back at the next start.` };
   for (const delay of delays) {
-    if (delay > 0) await sleep(delay);
+    if (request.closing?.aborted) return closed;
+    if (delay > 0 && !(await sleep(delay, true, request.closing ? { signal: request.closing } : {}).catch(() => false))) return closed;
     try {
       if (await request.isDone()) {
         return { done: true, message: `${lead} The policy now shows as ${words.done}: the ${words.request} went through. It was not sent again.` };

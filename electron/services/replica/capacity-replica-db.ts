@@ -7,7 +7,7 @@ import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
 import { inSlices } from './time-slices.js';
-import { contentHash, diffWithStored, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
+import { contentHash, diffWithStored, oneCopyEach, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
 import { OVERVIEW_INDEXES, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { accountKey } from '../../../shared/customers/matching.js';
@@ -247,18 +247,24 @@ export class CapacityReplicaDb {
    * the stored one (the hash of its record) and only the rows that changed
    * are written, only the gone ones deleted, each with its full-text entry
    * (the row triggers); a first sync, or one where most rows changed, rewrites
-   * the whole list with the index filled in bulk. Rows in `keep` (written
-   * through since the refresh began) stay as written. The work runs in slices
+   * the whole list with the index filled in bulk. Policies in
+   * `writtenThrough` (since the refresh began) stay as written. Each id is
+   * written once, by one rule for both paths (oneCopyEach). The work runs in slices
    * of SLICE_MS that yield, so the main process keeps answering; the
    * checkpoint after it runs on its thread.
    */
-  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = [], keep: ReadonlySet<string> = new Set()): Promise<RefreshWrites> {
+  async replaceAll(
+    policies: readonly CapacityRow[],
+    fetchedAt: string,
+    leftOut: readonly SkippedItem[] = [],
+    writtenThrough: ReadonlyMap<string, CapacityRow> = new Map(),
+  ): Promise<RefreshWrites> {
     // One transaction keeps the old list whole until the new one is; the slices inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
     this.#writing = true;
     let writes: RefreshWrites;
     try {
-      const list = withWrittenThrough(policies, keep, (cidrId) => this.#storedRecord(cidrId));
+      const list = withWrittenThrough(oneCopyEach(policies), writtenThrough);
       const stored = await this.#storedRows();
       const diff = await diffWithStored(list, stored);
       writes = diff.rewrite ? await this.#rewriteAll(list) : await this.#writeChanges(list, diff.changed, diff.gone);
@@ -290,11 +296,6 @@ export class CapacityReplicaDb {
       return tuples.length === SLIM_BATCH;
     });
     return rows;
-  }
-
-  #storedRecord(cidrId: string): CapacityRow | null {
-    const body = this.#db.prepare('SELECT b.body FROM capacities AS c JOIN capacity_bodies AS b USING (rid) WHERE c.cidr_id = ?').pluck().get(cidrId) as string | undefined;
-    return body === undefined ? null : (JSON.parse(body) as CapacityRow);
   }
 
   /** The rows that changed written (new ones added), the gone ones deleted; the index follows each by its triggers. */

@@ -137,18 +137,23 @@ export class CapacityReplica {
   }
 
   /**
-   * A full refresh of the list (CapacityReplicaDb.replaceAll); `keep`: rows
-   * written through since it began. The slim rows in memory follow a refresh
+   * A full refresh of the list (CapacityReplicaDb.replaceAll); `writtenThrough`:
+   * policies written through since it began. The slim rows in memory follow a refresh
    * that wrote a few rows and deleted none row by row, as write-throughs do
    * (reading all of them again and rebuilding the index took ~90 ms in one
    * piece at 100,000); after any other they are read again.
    */
-  async replaceAll(policies: readonly CapacityRow[], fetchedAt: string, leftOut: readonly SkippedItem[] = [], keep?: ReadonlySet<string>): Promise<RefreshWrites> {
+  async replaceAll(
+    policies: readonly CapacityRow[],
+    fetchedAt: string,
+    leftOut: readonly SkippedItem[] = [],
+    writtenThrough?: ReadonlyMap<string, CapacityRow>,
+  ): Promise<RefreshWrites> {
     this.#generation += 1;
     const before = this.#rows;
     let writes: RefreshWrites;
     try {
-      writes = await this.#db.replaceAll(policies, fetchedAt, leftOut, keep);
+      writes = await this.#db.replaceAll(policies, fetchedAt, leftOut, writtenThrough);
     } catch (error) {
       // The old list stands, but the rows in memory are read again to be sure.
       this.#forgetRows();

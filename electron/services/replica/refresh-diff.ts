@@ -62,25 +62,43 @@ export async function diffWithStored(list: readonly CapacityRow[], stored: Reado
 }
 
 /**
- * The fetched list with the rows written through since the refresh began put
- * back as they were written (a purchase or a cancel answered after the list's
- * page was read): the refresh's older page must not undo them. One written
- * through and absent from the list (bought after its last page) leads it, as
- * the newest. `storedOf` reads a kept row's record; null when it is not stored.
+ * The fetched list with the policies written through since the refresh began
+ * put back as they were written (a purchase or a cancel answered after the
+ * list's page was read): the refresh's older page must not undo them. One
+ * written through and absent from the list (bought after its last page) leads
+ * it, as the newest.
  */
-export function withWrittenThrough(list: readonly CapacityRow[], keep: ReadonlySet<string>, storedOf: (cidrId: string) => CapacityRow | null): readonly CapacityRow[] {
-  if (keep.size === 0) return list;
-  const kept = new Map<string, CapacityRow>();
-  for (const cidrId of keep) {
-    const row = storedOf(cidrId);
-    if (row) kept.set(cidrId, row);
-  }
-  if (kept.size === 0) return list;
+export function withWrittenThrough(list: readonly CapacityRow[], writtenThrough: ReadonlyMap<string, CapacityRow>): readonly CapacityRow[] {
+  if (writtenThrough.size === 0) return list;
   const inList = new Set<string>();
   const merged = list.map((policy) => {
     inList.add(policy.cidrId);
-    return kept.get(policy.cidrId) ?? policy;
+    return writtenThrough.get(policy.cidrId) ?? policy;
   });
-  const added = [...kept.values()].filter((row) => !inList.has(row.cidrId));
+  const added = [...writtenThrough.values()].filter((row) => !inList.has(row.cidrId));
   return [...added, ...merged];
+}
+
+/**
+ * The list a refresh writes, each id once. An id can come twice when the
+ * service's offset paging shifted while its pages were read (a policy moved
+ * onto a page not yet read). Of the two copies the one from the later page is
+ * kept: the pages are asked for in order, so the later page was asked for
+ * after the other, and is the newer read. A refresh's list is stored newest
+ * first (the service's oldest-first pages reversed, replica-sync.ts), so that
+ * copy is the first one here. Both ways of writing a refresh (changed rows or
+ * the whole list) write this list, so both keep the same copy.
+ */
+export function oneCopyEach(list: readonly CapacityRow[]): readonly CapacityRow[] {
+  const seen = new Set<string>();
+  let duplicates = false;
+  const kept = list.filter((policy) => {
+    if (seen.has(policy.cidrId)) {
+      duplicates = true;
+      return false;
+    }
+    seen.add(policy.cidrId);
+    return true;
+  });
+  return duplicates ? kept : list;
 }

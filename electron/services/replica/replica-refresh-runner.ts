@@ -20,6 +20,8 @@ export class ReplicaRefreshRunner {
   #running: { readonly owner: string; readonly summary: Promise<SyncSummary> } | null = null;
   /** Work under way that no refresh may write beside (a wipe of the copy). */
   #holds = 0;
+  /** Refreshes that committed, told to the views as the copy's version (offline.copyChanged). */
+  #version = 0;
 
   constructor(private readonly deps: ReplicaRefreshRunnerDeps) {}
 
@@ -85,7 +87,11 @@ export class ReplicaRefreshRunner {
     }
     const progress = (p: SyncProgress) => this.deps.events.emit('offline.syncProgress', p);
     try {
-      return await refreshReplica(replica, this.deps, controller.signal, progress);
+      const summary = await refreshReplica(replica, this.deps, controller.signal, progress);
+      // After 'done': the views on screen read their windows again from what the refresh wrote.
+      this.#version += 1;
+      this.deps.events.emit('offline.copyChanged', { version: this.#version });
+      return summary;
     } catch (error) {
       if (controller.signal.aborted) {
         progress({ phase: 'cancelled', fetched: 0, total: 0, message: 'Sync cancelled; the previous offline copy is kept.' });

@@ -116,7 +116,8 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
 /**
  * The capacity list fetched and written in one commit. A purchase or a cancel
  * written through while its pages are read is newer than the page that holds
- * it: the write keeps those rows as written.
+ * it: the write keeps those rows as written (a first sync's too, which had no
+ * list to write them into).
  */
 async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
   const writeThroughs = replica.watchWriteThroughs();
@@ -132,7 +133,7 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
     if (miscount) deps.logger.warn('replica', miscount);
     const fetchedAt = new Date();
-    await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.ids);
+    await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
     return { synced, capacities, miscount, fetchedAt };
   } finally {
     writeThroughs.stop();

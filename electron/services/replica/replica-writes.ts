@@ -33,36 +33,39 @@ export async function addCyberPage(replica: Replica, customerId: string, items: 
 /**
  * Write-through of one policy the service just answered with: one row, into
  * a copy that holds the list (a copy not yet synced stays empty: its age would
- * lie). The copy is checked against the disk first. Returns whether it was written.
+ * lie). A refresh under way is told, a first sync included, so its older page
+ * does not undo it. The copy is checked against the disk first. Returns
+ * whether the row was written now.
  */
 export async function upsertCapacity(replica: Replica, policy: CapacityPolicy): Promise<boolean> {
   await replica.revalidate();
   let written = false;
   await replica.writing((open) => {
+    // Inside the write: the refresh's own write, queued behind or ahead of it, sees it or follows it.
+    replica.wroteThrough(policy);
     if (!open.fetchedAt) return;
     open.upsert(policy);
     written = true;
   }, false);
-  if (written) replica.wroteThrough(policy.cidrId);
   return written;
 }
 
 /**
  * A full refresh of the capacity list in a single commit, with the items it
- * could not keep (no id), so every view can say what was left out; the rows
- * in `keep` (written through since the refresh began) stay as written.
+ * could not keep (no id), so every view can say what was left out; the
+ * policies in `writtenThrough` (since the refresh began) stay as written.
  */
 export async function writeCapacities(
   replica: Replica,
   rows: readonly CapacityRow[],
   fetchedAt: Date = new Date(),
   leftOut: readonly SkippedItem[] = [],
-  keep?: ReadonlySet<string>,
+  writtenThrough?: ReadonlyMap<string, CapacityRow>,
 ): Promise<RefreshWrites | null> {
   const at = fetchedAt.toISOString();
   let writes: RefreshWrites | null = null;
   await replica.writing(async (open) => {
-    writes = await open.replaceAll(rows, at, leftOut, keep);
+    writes = await open.replaceAll(rows, at, leftOut, writtenThrough);
     await replica.freshListWritten(rows.length);
   });
   return writes;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { Logger } from '../logging/file-logger.js';
@@ -113,8 +114,8 @@ export class Replica {
   #queue: Promise<void> = Promise.resolve();
   /** The background read of every page of a file just opened. */
   #verifying: Promise<void> = Promise.resolve();
-  /** Per refresh under way, the policies written through since it began. */
-  readonly #writeThroughWatches = new Set<Set<string>>();
+  /** Per refresh under way, the policies written through since it began, as written (the last of each id). */
+  readonly #writeThroughWatches = new Set<Map<string, CapacityRow>>();
 
   private constructor(options: ReplicaOptions, key: Buffer | null) {
     this.owner = options.owner;
@@ -210,19 +211,21 @@ export class Replica {
   }
 
   /**
-   * Notes, from now until `stop`, the ids of the policies written through
-   * (upsertCapacity): a refresh started now keeps them as written, since the
-   * list page it read may be older than the service's answer to the action.
+   * Notes, from now until `stop`, the policies written through
+   * (upsertCapacity), as written: a refresh started now keeps them so, since
+   * the list page it read may be older than the service's answer to the
+   * action. A first sync has no list to write them into yet: this is then
+   * the only place they are kept until its commit.
    */
-  watchWriteThroughs(): { readonly ids: ReadonlySet<string>; stop(): void } {
-    const ids = new Set<string>();
-    this.#writeThroughWatches.add(ids);
-    return { ids, stop: () => this.#writeThroughWatches.delete(ids) };
+  watchWriteThroughs(): { readonly policies: ReadonlyMap<string, CapacityRow>; stop(): void } {
+    const policies = new Map<string, CapacityRow>();
+    this.#writeThroughWatches.add(policies);
+    return { policies, stop: () => this.#writeThroughWatches.delete(policies) };
   }
 
-  /** Told by each write-through of one policy, once it is written. */
-  wroteThrough(cidrId: string): void {
-    for (const ids of this.#writeThroughWatches) ids.add(cidrId);
+  /** Told by each write-through of one policy, inside its write (before the refresh's, or after it). */
+  wroteThrough(policy: CapacityRow): void {
+    for (const policies of this.#writeThroughWatches) policies.set(policy.cidrId, policy);
   }
 
   wipe(): Promise<void> {

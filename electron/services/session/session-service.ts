@@ -67,6 +67,10 @@ export class SessionService {
   #ended: EndedSession | null = null;
   /** Sign-ins under way, by profile: their environment's URL must not change under them. */
   readonly #pendingSignIns = new Map<string, number>();
+  /** Aborted by close: a sign-in waiting for its answer stops, and none stores a token or settings after it. */
+  readonly #closing = new AbortController();
+  /** Sign-ins under way: close waits for them (one may be writing the keychain or the settings). */
+  readonly #signIns = new Set<Promise<unknown>>();
   readonly #now: () => Date;
   readonly #timers: ExpiryTimers;
 
@@ -110,7 +114,15 @@ export class SessionService {
     return this.status();
   }
 
-  async signIn(input: SignInInput): Promise<SessionStatus> {
+  signIn(input: SignInInput): Promise<SessionStatus> {
+    if (this.#closing.signal.aborted) return Promise.reject(new AppFailure({ kind: 'cancelled', message: 'Capacity Desk is closing.' }));
+    const signingIn = this.#signIn(input);
+    const settled = signingIn.catch(() => undefined).finally(() => this.#signIns.delete(settled));
+    this.#signIns.add(settled);
+    return signingIn;
+  }
+
+  async #signIn(input: SignInInput): Promise<SessionStatus> {
     if (this.deps.profiles.find(input.profileId)?.builtIn) await this.deps.startBuiltIn?.();
     // Found after the start: the built-in service's address is known once it runs.
     const profile = this.deps.profiles.find(input.profileId);
@@ -130,11 +142,13 @@ export class SessionService {
     let answer;
     try {
       answer = await this.#whileSigningIn(profile.id, () =>
-        this.deps.clientFor(baseUrl).call('signIn', { body: { username: input.username, password: input.password } }),
+        this.deps.clientFor(baseUrl).call('signIn', { body: { username: input.username, password: input.password }, signal: this.#closing.signal }),
       );
     } finally {
       release?.();
     }
+    // Answered as the app closed: the token is not kept, nor the settings written, after close.
+    if (this.#closing.signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Capacity Desk is closing.' });
     // The profile editor refuses URL changes while this was pending; a settings change that got past it still loses the token here.
     if (this.deps.profiles.find(profile.id)?.baseUrl !== baseUrl) {
       throw new AppFailure({ kind: 'conflict', field: 'baseUrl', message: "This environment's URL changed during the sign-in. Sign in again." });
@@ -227,6 +241,16 @@ export class SessionService {
   /** Stops the expiry timers (the app is closing). */
   dispose(): void {
     this.#timers.clear();
+  }
+
+  /**
+   * The app closes: a sign-in waiting for the service's answer is stopped, one already storing its token and
+   * settings is waited for, and the expiry timers stop; nothing of a sign-in is written after this resolves.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await Promise.all(this.#signIns);
+    this.dispose();
   }
 
   #begin(session: ActiveSession): void {

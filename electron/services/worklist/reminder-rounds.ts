@@ -25,11 +25,15 @@ export interface ReminderRoundsDeps {
  */
 export class ReminderRounds {
   #cancels: Cancel[] = [];
+  /** Set by stop: a round under way shows nothing after it. */
+  #stopped = false;
+  /** The rounds under way: stop waits for them (each records the reminders it gives in the own data). */
+  readonly #rounds = new Set<Promise<boolean>>();
 
   constructor(private readonly deps: ReminderRoundsDeps) {}
 
   start(): void {
-    if (this.#cancels.length > 0) return;
+    if (this.#cancels.length > 0 || this.#stopped) return;
     const { scheduler, events } = this.deps;
     this.#cancels.push(
       scheduler.every(REMINDER_INTERVAL_MS, () => void this.round()),
@@ -41,10 +45,17 @@ export class ReminderRounds {
   }
 
   /** One look; resolves to whether a notification was shown. Never throws. */
-  async round(): Promise<boolean> {
+  round(): Promise<boolean> {
+    if (this.#stopped) return Promise.resolve(false);
+    const round = this.#round().finally(() => this.#rounds.delete(round));
+    this.#rounds.add(round);
+    return round;
+  }
+
+  async #round(): Promise<boolean> {
     try {
       const digest = await this.deps.reminders.take();
-      if (!digest) return false;
+      if (!digest || this.#stopped) return false;
       this.deps.notifier.show({ title: digest.title, body: digest.body }, this.deps.onActivate);
       return true;
     } catch (error) {
@@ -54,7 +65,10 @@ export class ReminderRounds {
     }
   }
 
-  stop(): void {
+  /** No round starts from now on; resolves once the rounds under way have ended. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
     for (const cancel of this.#cancels.splice(0)) cancel();
+    await Promise.all(this.#rounds);
   }
 }

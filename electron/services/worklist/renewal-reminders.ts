@@ -94,6 +94,11 @@ export class RenewalReminders {
 
   constructor(private readonly deps: RenewalRemindersDeps) {}
 
+  /** Resolves once the rounds asked for so far have ended (the app closes: each records what it gave). */
+  async settled(): Promise<void> {
+    await this.#round.catch(() => null);
+  }
+
   /** The digest of the reminders due now, recorded as given; null when none is due. */
   take(): Promise<ReminderDigest | null> {
     const round = this.#round.catch(() => null).then(() => this.#take());

@@ -98,6 +98,8 @@ export function sandboxControls(url: string, access: Readonly<Record<string, str
   return {
     addFault: async (rule: FaultRuleInput) => void (await control('POST', '/faults', rule)),
     clearFaults: async () => void (await control('DELETE', '/faults')),
+    /** Answers made and held back now by a holdAnswers rule (they go when the faults are cleared). */
+    heldAnswers: async () => ((await control('GET', '/faults')) as { held: number }).held,
     stats: async () => (await control('GET', '/stats')) as Record<EndpointName, number>,
     resetStats: async () => void (await control('POST', '/stats/reset')),
     setClock: async (body: { now?: string; advanceSeconds?: number; frozen?: boolean }) => void (await control('POST', '/clock', body)),

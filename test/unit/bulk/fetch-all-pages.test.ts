@@ -95,4 +95,26 @@ describe('fetchAllPages', () => {
     });
     expect(all).toEqual([1, 2, 3, 4]);
   });
+
+  it('of an id on two pages (offset paging shifted mid-fetch) keeps the later page’s copy, whichever page answered first; hostile ids too', async () => {
+    const ids = ['__proto__', 'constructor', 'x'.repeat(600)];
+    let pageTwoAnswered: () => void = () => undefined;
+    const pageTwo = new Promise<void>((resolve) => {
+      pageTwoAnswered = resolve;
+    });
+    const all = await fetchAllPages({
+      pageSize: 3,
+      concurrency: 2,
+      idOf: (item: { id: string; read: string }) => item.id,
+      fetchPage: async (page) => {
+        const data = ids.map((id) => ({ id: `${id}${page === 1 ? '' : '-shifted'}`, read: `page ${page}` }));
+        // Page 3 answers after page 2: the first arrival of the shifted ids is page 2's copy.
+        if (page === 3) await pageTwo;
+        if (page === 2) setImmediate(pageTwoAnswered);
+        return { data: page === 3 ? [...data.slice(0, 2), { id: 'last', read: 'page 3' }] : data, total: 9 };
+      },
+    });
+    expect(all.map((item) => item.id)).toEqual([...ids, `${ids[2]}-shifted`, '__proto__-shifted', 'constructor-shifted', 'last']);
+    expect(all.filter((item) => item.id.endsWith('-shifted') && item.id !== `${ids[2]}-shifted`).map((item) => item.read)).toEqual(['page 3', 'page 3']);
+  });
 });
