@@ -360,7 +360,7 @@ export class CapacityReplicaDb {
       }
       throw error;
     }
-    return { written: list.length, writtenIds: [], deleted: before, rewrote: true };
+    return { written: list.length, writtenIds: [], deleted: before, rewrote: true, onThread: true };
   }
 
   /** Every stored row's id, row id and record hash, read in slices on the writer (inside its transaction). */
@@ -402,7 +402,7 @@ export class CapacityReplicaDb {
       }
       return deleted < gone.length;
     });
-    return { written: changed.length, writtenIds: changed.map((i) => (list[i] as CapacityRow).cidrId), deleted: gone.length, rewrote: false };
+    return { written: changed.length, writtenIds: changed.map((i) => (list[i] as CapacityRow).cidrId), deleted: gone.length, rewrote: false, onThread: false };
   }
 
   /**
@@ -439,7 +439,7 @@ export class CapacityReplicaDb {
     await yieldToEventLoop();
     this.#db.exec(ROW_TEXT_TRIGGERS);
     recountStatusCounts(this.#db);
-    return { written: list.length, writtenIds: [], deleted: before, rewrote: true };
+    return { written: list.length, writtenIds: [], deleted: before, rewrote: true, onThread: false };
   }
 
   /**
@@ -773,6 +773,8 @@ export interface RefreshWrites {
   readonly writtenIds: readonly string[];
   readonly deleted: number;
   readonly rewrote: boolean;
+  /** True when a thread of its own wrote it (a whole rewrite of a file), not the main thread. */
+  readonly onThread: boolean;
 }
 
 /** One policy as the slim table holds it: as much of a policy as search, sort and the overview read. */
