@@ -339,18 +339,19 @@ export class CapacityReplicaDb {
     try {
       let next = 0;
       let chunk: RewriteRow[] = [];
-      await inSlices(() => {
-        const policy = list[next++];
-        if (policy) {
-          const body = storedBody(policy);
-          chunk.push([{ ...toRow(policy), bodyHash: contentHash(body) }, body]);
-        }
-        if (chunk.length >= THREAD_CHUNK_ROWS || next >= list.length) {
-          thread.add(chunk);
-          chunk = [];
-        }
-        return next < list.length;
-      });
+      do {
+        // One chunk prepared in slices, then handed over (waiting while the thread has enough queued).
+        await inSlices(() => {
+          const policy = list[next++];
+          if (policy) {
+            const body = storedBody(policy);
+            chunk.push([{ ...toRow(policy), bodyHash: contentHash(body) }, body]);
+          }
+          return chunk.length < THREAD_CHUNK_ROWS && next < list.length;
+        });
+        await thread.add(chunk);
+        chunk = [];
+      } while (next < list.length);
       await thread.finish(meta);
     } catch (error) {
       await thread.abandon();
