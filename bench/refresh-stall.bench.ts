@@ -13,11 +13,14 @@ import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import type { Figure } from './figure.js';
 import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
+import { stallLines, traceStalls } from './support/stall-tracer.js';
 
 /** Policies of the first sandbox user (about 60 % of the seeded ones); BENCH_1M=1 adds the 1M curve. */
 const SIZES = (process.env.REFRESH_STALL_SIZES ?? `100000${process.env.BENCH_1M === '1' ? ',1000000' : ''}`).split(',').map(Number);
 const SCALE_PER_POLICY = 1 / 0.6;
-const RUNS = 3;
+const RUNS = Number(process.env.REFRESH_STALL_RUNS ?? 3);
+/** STALL_TRACE=1: each run's longest stalls are printed with the code that ran in them (a sampling profiler: figures a little slower). */
+const TRACE = process.env.STALL_TRACE === '1';
 /** The round trip of every capacity call (list pages and details), as the issue's sync goal states it. */
 const RTT_MS = 50;
 const STALL_GOAL_MS = 50;
@@ -41,8 +44,15 @@ interface Run {
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const loadNow = () => (loadavg()[0] as number).toFixed(1);
 
-/** Runs `work` while watching the event loop's longest stall and the process's resident memory. */
-async function watched<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; stallMs: number; peakRssMb: number }> {
+/** Runs `work` while watching the event loop's longest stall and the process's resident memory (and, with STALL_TRACE=1, names what ran in the stalls). */
+async function watched<T>(work: () => Promise<T>, label = ''): Promise<{ value: T; ms: number; stallMs: number; peakRssMb: number }> {
+  if (!TRACE || !label) return watchedOnly(work);
+  const traced = await traceStalls(() => watchedOnly(work), STALL_GOAL_MS);
+  process.stderr.write(stallLines(label, traced.stalls));
+  return traced.value;
+}
+
+async function watchedOnly<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; stallMs: number; peakRssMb: number }> {
   const delay = monitorEventLoopDelay({ resolution: 5 });
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => {
@@ -108,14 +118,14 @@ async function atSize(size: number): Promise<Figure[]> {
       const load = loadNow();
       try {
         const cache = await Replica.open({ dataDir, secrets: new FixedSecretStore(), owner, verifyDelayMs: 600_000 });
-        const first = await watched(() => refreshReplica(cache, deps, new AbortController().signal, () => undefined));
+        const first = await watched(() => refreshReplica(cache, deps, new AbortController().signal, () => undefined), 'first sync');
         const policies = first.value.capacities;
         // Its checkpoint is the thread's, not the main process's: settled before the next figure, so they do not overlap.
         await cache.settled();
         const paths = pagePaths(Math.ceil(policies / SYNC_PAGE_SIZE));
         const parseOnly = await watched(() => fetchEveryPage(pool, token, paths, CONCURRENCY, (text) => JSON.parse(text)));
         await changeSome(client, token, CHANGED_BETWEEN);
-        const again = await watched(() => refreshReplica(cache, deps, new AbortController().signal, () => undefined));
+        const again = await watched(() => refreshReplica(cache, deps, new AbortController().signal, () => undefined), 'refresh over the copy');
         await cache.settled();
         await cache.close();
         runs.push({

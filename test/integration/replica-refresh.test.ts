@@ -35,18 +35,27 @@ describe('a full refresh of the replica', () => {
     try {
       await db.replaceAll(syntheticPolicies(ROWS, 'oldtag'), '2026-11-22T10:00:00.000Z');
       const refresh = db.replaceAll(syntheticPolicies(ROWS, 'newtag'), '2026-11-22T11:00:00.000Z');
-      let readsMeanwhile = 0;
+      // Each read sees the old list whole or the new one whole (on a file the rewrite thread commits
+      // before the main thread hears of it), never a half or an empty list, and never the old one after the new.
+      const seen: Array<'old' | 'new'> = [];
+      const saw = (old: boolean, fresh: boolean) => {
+        expect(old !== fresh).toBe(true);
+        seen.push(old ? 'old' : 'new');
+      };
       while (db.writing) {
         expect(db.count).toBe(ROWS);
-        expect(textTotal(db, 'oldtag')).toBe(ROWS);
-        expect(textTotal(db, 'newtag')).toBe(0);
-        expect(db.fetchedAt).toBe('2026-11-22T10:00:00.000Z');
-        readsMeanwhile += 1;
+        const oldTotal = textTotal(db, 'oldtag');
+        saw(oldTotal === ROWS, oldTotal === 0);
+        const newTotal = textTotal(db, 'newtag');
+        saw(newTotal === 0, newTotal === ROWS);
+        const fetchedAt = db.fetchedAt;
+        saw(fetchedAt === '2026-11-22T10:00:00.000Z', fetchedAt === '2026-11-22T11:00:00.000Z');
         await nextTurn();
       }
       await refresh;
-      // The refresh yielded many times: reads ran between its slices.
-      expect(readsMeanwhile).toBeGreaterThan(3);
+      expect(seen.join(' ')).toMatch(/^(old )*(new ?)*$/);
+      // The refresh yielded many times: reads ran between its slices, on the old list.
+      expect(seen.filter((s) => s === 'old').length).toBeGreaterThan(9);
       expect(db.count).toBe(ROWS);
       expect(textTotal(db, 'oldtag')).toBe(0);
       expect(textTotal(db, 'newtag')).toBe(ROWS);

@@ -84,14 +84,18 @@ export function keepStatusCounts(db: Connection): void {
  * The write calls this before its first row, inside its transaction...
  */
 export function pauseStatusCounts(db: Connection): void {
-  db.exec('DROP TRIGGER IF EXISTS overview_status_insert; DROP TRIGGER IF EXISTS overview_status_delete; DROP TRIGGER IF EXISTS overview_status_update;');
+  db.exec(PAUSE_STATUS_COUNTS);
 }
 
 /** ...and this after its last, before its COMMIT: the counts of the new list, and the triggers back for the writes after it. */
 export function recountStatusCounts(db: Connection): void {
-  db.exec(`DELETE FROM overview_status; INSERT INTO overview_status (policy_status, policies, first_rid) ${RECOUNTED_STATUSES.replace(' ORDER BY min(rid)', '')};`);
-  db.exec(KEPT_STATUS_COUNTS);
+  db.exec(RECOUNT_STATUS_COUNTS);
 }
+
+/** The two steps as SQL text, for a rewrite run by a thread with a connection of its own (replica/rewrite-thread.ts). */
+export const PAUSE_STATUS_COUNTS = 'DROP TRIGGER IF EXISTS overview_status_insert; DROP TRIGGER IF EXISTS overview_status_delete; DROP TRIGGER IF EXISTS overview_status_update;';
+export const RECOUNT_STATUS_COUNTS = `DELETE FROM overview_status; INSERT INTO overview_status (policy_status, policies, first_rid) ${RECOUNTED_STATUSES.replace(' ORDER BY min(rid)', '')};
+${KEPT_STATUS_COUNTS}`;
 
 /** The kept counts, in the order a pass over the rows meets each status. */
 export function keptStatusCounts(db: Connection): Array<[string, number]> {

@@ -8,7 +8,8 @@ import { openConnection, openKeyed, type Connection } from '../platform/sqlciphe
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
 import { inSlices } from './time-slices.js';
 import { contentHash, diffWithStored, oneCopyEach, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
-import { OVERVIEW_INDEXES, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
+import { OVERVIEW_INDEXES, PAUSE_STATUS_COUNTS, RECOUNT_STATUS_COUNTS, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
+import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from './rewrite-thread.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
@@ -31,6 +32,10 @@ const PAGE_CACHE_KIB = 96 * 1024;
  * rewrote to sum it again; 4 MB re-reads fewer pages while writing.
  */
 const WRITER_CACHE_KIB = 4 * 1024;
+/** The rewrite thread's page cache (KiB): its COMMIT stalls no one, so it may keep more pages than the main writer. */
+const THREAD_CACHE_KIB = 16 * 1024;
+/** Rows prepared on the main thread per message to the rewrite thread. */
+const THREAD_CHUNK_ROWS = 250;
 /** A log this large is checkpointed after a small write too: about SQLite's default of 1,000 pages. */
 const LOG_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 /** Rows read between yields by the background check of every page (whole records: keep each slice short). */
@@ -113,6 +118,36 @@ CREATE TRIGGER IF NOT EXISTS capacities_text_delete AFTER DELETE ON capacities B
 END;
 `;
 
+/** A policy's slim row and record hash, written or replaced by its id (write-throughs, changed rows, the rewrite thread). */
+const UPSERT_ROW = `
+  INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
+    launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, body_hash)
+  VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
+    @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @bodyHash)
+  ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
+    policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
+    platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
+    launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
+    our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
+    account = excluded.account, body_hash = excluded.body_hash
+  RETURNING rid`;
+const UPSERT_BODY = 'INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body';
+
+/**
+ * A whole-list rewrite as the rewrite thread runs it, inside its one
+ * transaction: the same steps as #rewriteAll on the main thread, each in one
+ * piece (they stall only the thread). The full-text index is rebuilt from the
+ * new rows once ('rebuild' reads the content table), the kept counts by status
+ * counted once.
+ */
+const THREAD_REWRITE: RewriteSql = {
+  begin: `DROP TRIGGER IF EXISTS capacities_text_insert; DROP TRIGGER IF EXISTS capacities_text_delete; ${PAUSE_STATUS_COUNTS}
+    DELETE FROM capacity_bodies; DELETE FROM capacities;`,
+  insertRow: UPSERT_ROW,
+  insertBody: UPSERT_BODY,
+  finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS}`,
+};
+
 type Query = ParsedLocalCapacityQuery;
 
 /** One stored record of a kind other than the capacity list. */
@@ -142,6 +177,8 @@ export class CapacityReplicaDb {
   /** Null in memory; on a file, checkpoints run on a thread of their own. */
   readonly #checkpointer: WalCheckpointer | null;
   readonly #onCheckpoint: ((done: Promise<CheckpointOutcome>) => void) | undefined;
+  /** On a file: what a rewrite thread opens it with, and where it says it could not run. Null in memory. */
+  readonly #threaded: { readonly key: Buffer; readonly warn: (message: string) => void } | null;
   #writing = false;
 
   private constructor(
@@ -149,28 +186,18 @@ export class CapacityReplicaDb {
     read: Connection,
     file: string | null,
     checkpointer: WalCheckpointer | null,
-    onCheckpoint?: (done: Promise<CheckpointOutcome>) => void,
+    options: { readonly onCheckpoint?: ((done: Promise<CheckpointOutcome>) => void) | undefined; readonly threaded?: { readonly key: Buffer; readonly warn: (message: string) => void } } = {},
   ) {
     this.#db = db;
     this.#read = read;
     this.file = file;
     this.#checkpointer = checkpointer;
-    this.#onCheckpoint = onCheckpoint;
+    this.#onCheckpoint = options.onCheckpoint;
+    this.#threaded = options.threaded ?? null;
     // The customer filter's key of a row, as the in-memory index reads it (one call a row: a scan stays linear in the rows).
     read.function('account_of', { deterministic: true }, (search: unknown) => accountKey(accountOfSearchText(String(search))));
-    this.#upsertRow = db.prepare(`
-      INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, body_hash)
-      VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @bodyHash)
-      ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
-        policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
-        platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
-        launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
-        our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
-        account = excluded.account, body_hash = excluded.body_hash
-      RETURNING rid`);
-    this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
+    this.#upsertRow = db.prepare(UPSERT_ROW);
+    this.#upsertBody = db.prepare(UPSERT_BODY);
   }
 
   /**
@@ -194,7 +221,7 @@ export class CapacityReplicaDb {
       const warn = options.warn ?? ((message: string) => console.warn(message));
       // The fallback is the checkpoint as it ran before the thread: on the writer connection.
       const checkpointer = new WalCheckpointer(file, key, () => checkpointOn(writer), warn);
-      return new CapacityReplicaDb(db, read, file, checkpointer, options.onCheckpoint);
+      return new CapacityReplicaDb(db, read, file, checkpointer, { onCheckpoint: options.onCheckpoint, threaded: { key, warn } });
     } catch (error) {
       read?.close();
       db.close();
@@ -247,11 +274,12 @@ export class CapacityReplicaDb {
    * the stored one (the hash of its record) and only the rows that changed
    * are written, only the gone ones deleted, each with its full-text entry
    * (the row triggers); a first sync, or one where most rows changed, rewrites
-   * the whole list with the index filled in bulk. Policies in
+   * the whole list with the index filled in bulk: on a file, by a thread of its
+   * own (RewriteThread), the main thread only preparing rows. Policies in
    * `writtenThrough` (since the refresh began) stay as written. Each id is
-   * written once, by one rule for both paths (oneCopyEach). The work runs in slices
-   * of SLICE_MS that yield, so the main process keeps answering; the
-   * checkpoint after it runs on its thread.
+   * written once, by one rule for both paths (oneCopyEach). The main thread's
+   * work runs in slices of SLICE_MS that yield, so the main process keeps
+   * answering; the checkpoint after it runs on its thread.
    */
   async replaceAll(
     policies: readonly CapacityRow[],
@@ -262,15 +290,26 @@ export class CapacityReplicaDb {
     // One transaction keeps the old list whole until the new one is; the slices inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
     this.#writing = true;
-    let writes: RefreshWrites;
+    let writes: RefreshWrites | null = null;
     try {
       const list = withWrittenThrough(oneCopyEach(policies), writtenThrough);
       const stored = await this.#storedRows();
       const diff = await diffWithStored(list, stored);
-      writes = diff.rewrite ? await this.#rewriteAll(list) : await this.#writeChanges(list, diff.changed, diff.gone);
-      this.#setMeta('capacities.fetchedAt', fetchedAt);
-      this.#setMeta('capacities.leftOut', JSON.stringify(leftOut));
-      this.#db.exec('COMMIT');
+      const meta = [
+        ['capacities.fetchedAt', fetchedAt],
+        ['capacities.leftOut', JSON.stringify(leftOut)],
+      ] as const;
+      if (diff.rewrite && this.#threaded) {
+        // Nothing written yet: the thread takes the write lock (the replica's queue keeps every other write behind this one).
+        this.#db.exec('ROLLBACK');
+        writes = await this.#rewriteOnThread(list, stored.size, meta, this.#threaded);
+        if (!writes) this.#db.exec('BEGIN IMMEDIATE');
+      }
+      if (!writes) {
+        writes = diff.rewrite ? await this.#rewriteAll(list) : await this.#writeChanges(list, diff.changed, diff.gone);
+        for (const [key, value] of meta) this.#setMeta(key, value);
+        this.#db.exec('COMMIT');
+      }
     } catch (error) {
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
       throw error;
@@ -280,6 +319,55 @@ export class CapacityReplicaDb {
     // The refresh sits in the WAL until a checkpoint: the thread moves it into the file (not awaited).
     this.#committed(true);
     return writes;
+  }
+
+  /**
+   * The whole list rewritten by a thread with its own connection, in its one
+   * transaction (meta included); the main thread prepares each row (its slim
+   * columns, record and hash) in slices and posts them in chunks. Null when
+   * the thread could not start or open the file (said once): nothing was
+   * written, and the main thread rewrites instead.
+   */
+  async #rewriteOnThread(
+    list: readonly CapacityRow[],
+    before: number,
+    meta: ReadonlyArray<readonly [string, string]>,
+    threaded: { readonly key: Buffer; readonly warn: (message: string) => void },
+  ): Promise<RefreshWrites | null> {
+    const file = this.file as string;
+    let thread: RewriteThread;
+    try {
+      thread = RewriteThread.start(file, threaded.key, THREAD_REWRITE, THREAD_CACHE_KIB);
+    } catch (error) {
+      threaded.warn(`the replica's rewrite thread could not start (${error instanceof Error ? error.message : String(error)}); the list is written on the main thread`);
+      return null;
+    }
+    try {
+      let next = 0;
+      let chunk: RewriteRow[] = [];
+      do {
+        // One chunk prepared in slices, then handed over (waiting while the thread has enough queued).
+        await inSlices(() => {
+          const policy = list[next++];
+          if (policy) {
+            const body = storedBody(policy);
+            chunk.push([{ ...toRow(policy), bodyHash: contentHash(body) }, body]);
+          }
+          return chunk.length < THREAD_CHUNK_ROWS && next < list.length;
+        });
+        await thread.add(chunk);
+        chunk = [];
+      } while (next < list.length);
+      await thread.finish(meta);
+    } catch (error) {
+      await thread.abandon();
+      if (error instanceof RewriteFailure && error.beforeStart && !error.code?.startsWith('SQLITE_CORRUPT') && error.code !== 'SQLITE_NOTADB') {
+        threaded.warn(`the replica's rewrite thread could not run (${error.message}); the list is written on the main thread`);
+        return null;
+      }
+      throw error;
+    }
+    return { written: list.length, writtenIds: [], deleted: before, rewrote: true, onThread: true };
   }
 
   /** Every stored row's id, row id and record hash, read in slices on the writer (inside its transaction). */
@@ -316,7 +404,7 @@ export class CapacityReplicaDb {
       }
       return deleted < gone.length;
     });
-    return { written: changed.length, writtenIds: changed.map((i) => (list[i] as CapacityRow).cidrId), deleted: gone.length, rewrote: false };
+    return { written: changed.length, writtenIds: changed.map((i) => (list[i] as CapacityRow).cidrId), deleted: gone.length, rewrote: false, onThread: false };
   }
 
   /**
@@ -353,7 +441,7 @@ export class CapacityReplicaDb {
     await yieldToEventLoop();
     this.#db.exec(ROW_TEXT_TRIGGERS);
     recountStatusCounts(this.#db);
-    return { written: list.length, writtenIds: [], deleted: before, rewrote: true };
+    return { written: list.length, writtenIds: [], deleted: before, rewrote: true, onThread: false };
   }
 
   /**
@@ -687,6 +775,8 @@ export interface RefreshWrites {
   readonly writtenIds: readonly string[];
   readonly deleted: number;
   readonly rewrote: boolean;
+  /** True when a thread of its own wrote it (a whole rewrite of a file), not the main thread. */
+  readonly onThread: boolean;
 }
 
 /** One policy as the slim table holds it: as much of a policy as search, sort and the overview read. */

@@ -4,7 +4,7 @@ import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared
 import { replicaOverview } from '../overview/replica-overview.js';
 import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
+import { RowParts, SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
 import { accountOfSearchText, type CapacityReplicaDb, type RefreshWrites, type SlimCapacityRow } from './capacity-replica-db.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
@@ -114,14 +114,28 @@ export class CapacityReplica {
 
   /**
    * Builds the search index and the default order in the background once the
-   * rows are in, each step its own turn of the event loop (about 30 and 60 ms
-   * at 100,000): measured, the first keystroke otherwise waited ~100 ms for both.
+   * rows are in: each row's parts in time slices, then the index and the
+   * default order each in a turn of the event loop of their own (about 30
+   * and 60 ms at 100,000): measured, the first keystroke otherwise waited
+   * ~100 ms for both.
    */
   async #prepareIndex(rows: SlimCapacityRow[]): Promise<void> {
-    await yieldToEventLoop();
-    // A write or a refresh since then has already moved on: what it left stands.
+    let parts: RowParts<SlimCapacityRow>;
+    for (;;) {
+      // A refresh since then has already moved on (or a query built the index): what it left stands.
+      if (this.#rows !== rows || this.#index) return;
+      const generation = this.#generation;
+      const ahead = new RowParts(rows, SLIM_VIEW);
+      await inSlices(() => this.#generation === generation && ahead.step());
+      await yieldToEventLoop();
+      // A write-through placed a row meanwhile (the rows read so far may have changed): worked out again.
+      if (this.#generation === generation) {
+        parts = ahead;
+        break;
+      }
+    }
     if (this.#rows !== rows || this.#index) return;
-    const index = new SortedRowIndex(rows, SLIM_VIEW);
+    const index = new SortedRowIndex(rows, SLIM_VIEW, parts);
     this.#index = index;
     await yieldToEventLoop();
     if (this.#index === index) index.prepare('createdDate');

@@ -28,8 +28,9 @@ export interface ReplicaSyncDeps {
 
 /**
  * One full refresh of a replica from the service, as the app runs it: the
- * capacity list (written in one commit on the main connection, in time slices
- * that yield; its checkpoint runs on a thread of its own), the
+ * capacity list (written in one commit: what changed on the main connection,
+ * in time slices that yield; a whole rewrite, as a first sync, by a thread of
+ * its own; its checkpoint runs on a thread of its own too), the
  * details opened and the newest ones, linked accounts, the DR lists of the
  * remembered customers and their details; progress reported phase by phase.
  * Whoever calls it keeps one refresh at a time and turns an abort into

@@ -3,7 +3,7 @@ import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { RecordSortColumn } from '../../../shared/ipc/offline.js';
 import { CapacityIndex, POLICY_VIEW } from '../../support/policy-index.js';
 import { charMask } from '../../../electron/services/search/char-mask.js';
-import { SortedRowIndex } from '../../../electron/services/search/sorted-row-index.js';
+import { RowParts, SortedRowIndex } from '../../../electron/services/search/sorted-row-index.js';
 import { syntheticPolicies } from '../../support/synthetic-policies.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
@@ -272,5 +272,42 @@ describe('SortedRowIndex, by the stated fee (own data, given with the query)', (
     const status = rows[30]!.policyStatus as 'ACTIVE';
     const filtered = index.query({ ...base, limit: 500, sortBy: 'fee', sortOrder: 'desc', statedFees: fees, status });
     expect(filtered.rows.every((r) => r.policyStatus === status)).toBe(true);
+  });
+});
+
+describe('an index built from row parts worked out ahead (RowParts, in slices by the replica)', () => {
+  const query = { status: undefined, text: '', sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 50 } as const;
+  const searches = ['', 'm5', 'p', 'morgan-prod', 'sc_1000', 'policy 1', 'zz'];
+  const accounts = { inside: true, keys: [accountKey('morgan-prod')] };
+
+  it('answers every search, sort and account filter as one built in one piece', () => {
+    const rows = syntheticPolicies(500);
+    const parts = new RowParts(rows, POLICY_VIEW);
+    let steps = 0;
+    while (parts.step()) steps += 1;
+    expect(steps).toBe(rows.length - 1);
+    expect(parts.complete).toBe(true);
+    const ahead = new SortedRowIndex(rows, POLICY_VIEW, parts);
+    const inOnePiece = new SortedRowIndex([...rows], POLICY_VIEW);
+    for (const text of searches) {
+      for (const sortBy of ['createdDate', 'policyName', 'ourPrice'] as const) {
+        expect(ahead.query({ ...query, text, sortBy })).toEqual(inOnePiece.query({ ...query, text, sortBy }));
+        expect(ahead.query({ ...query, text, sortBy, accounts })).toEqual(inOnePiece.query({ ...query, text, sortBy, accounts }));
+      }
+    }
+  });
+
+  it('that are not complete, or of other rows, are not used: the index reads the rows itself', () => {
+    const rows = syntheticPolicies(50);
+    const half = new RowParts(rows, POLICY_VIEW);
+    for (let i = 0; i < 10; i += 1) half.step();
+    expect(half.complete).toBe(false);
+    const others = new RowParts(syntheticPolicies(50, 'other'), POLICY_VIEW);
+    while (others.step());
+    for (const parts of [half, others]) {
+      const index = new SortedRowIndex(rows, POLICY_VIEW, parts);
+      expect(index.query({ ...query, text: 'reservation 49' }).total).toBe(1);
+      expect(index.query({ ...query, text: 'other' }).total).toBe(0);
+    }
   });
 });

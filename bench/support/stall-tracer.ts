@@ -1,0 +1,114 @@
+import { Session } from 'node:inspector/promises';
+
+/** One stretch of the main thread that did not return to the event loop, with what ran in it. */
+export interface TracedStall {
+  readonly ms: number;
+  /** How much of it the profiler saw this thread run (the rest it waited for a core, or the profiler missed). */
+  readonly sampledMs: number;
+  /** The app's functions (electron/, shared/) seen innermost in the stretch's samples, by time, longest first. */
+  readonly inApp: ReadonlyArray<readonly [string, number]>;
+  /** The functions that spent the stretch's time themselves (SQLite, JSON.parse, zod...), longest first. */
+  readonly self: ReadonlyArray<readonly [string, number]>;
+}
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly children?: readonly number[];
+}
+
+interface Profile {
+  readonly startTime: number;
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+/**
+ * Names the code behind each long stall of this thread (STALL_TRACE=1 in
+ * bench/refresh-stall): a 1 ms timer notes when the event loop turns, and
+ * V8's sampling profiler runs in this process meanwhile; a gap between two
+ * turns over `overMs` is one stall, and the samples inside it say which code
+ * ran (few samples in a long gap: the process waited for a core).
+ * monitorEventLoopDelay says how long; this says where.
+ */
+export async function traceStalls<T>(work: () => Promise<T>, overMs: number): Promise<{ value: T; stalls: TracedStall[] }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  const turns: number[] = [];
+  const heartbeat = setInterval(() => turns.push(nowMicros()), 1);
+  try {
+    const value = await work();
+    clearInterval(heartbeat);
+    const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+    return { value, stalls: stallsIn(profile, turns, overMs) };
+  } finally {
+    clearInterval(heartbeat);
+    session.disconnect();
+  }
+}
+
+/** The monotonic clock the profiler's timestamps use, in microseconds. */
+function nowMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+function stallsIn(profile: Profile, turns: readonly number[], overMs: number): TracedStall[] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const times: number[] = [];
+  let at = profile.startTime;
+  for (const delta of profile.timeDeltas) times.push((at += delta));
+  const stalls: TracedStall[] = [];
+  let sample = 0;
+  for (let i = 1; i < turns.length; i += 1) {
+    const from = turns[i - 1] as number;
+    const to = turns[i] as number;
+    if (to - from <= overMs * 1000) continue;
+    while (sample < times.length && (times[sample] as number) < from) sample += 1;
+    const first = sample;
+    while (sample < times.length && (times[sample] as number) <= to) sample += 1;
+    stalls.push(describe(profile, times, byId, parent, first, sample, (to - from) / 1000));
+  }
+  return stalls.sort((a, b) => b.ms - a.ms);
+}
+
+function describe(profile: Profile, times: readonly number[], byId: Map<number, ProfileNode>, parent: Map<number, number>, start: number, end: number, ms: number): TracedStall {
+  const inApp = new Map<string, number>();
+  const self = new Map<string, number>();
+  let sampledMs = 0;
+  for (let i = start; i < end; i += 1) {
+    const id = profile.samples[i] as number;
+    const delta = ((times[i + 1] ?? times[i] ?? 0) - (times[i] ?? 0)) / 1000;
+    const leaf = byId.get(id);
+    if (!leaf || leaf.callFrame.functionName === '(idle)') continue;
+    sampledMs += delta;
+    self.set(frameName(leaf), (self.get(frameName(leaf)) ?? 0) + delta);
+    for (let up: number | undefined = id; up !== undefined; up = parent.get(up)) {
+      const node = byId.get(up);
+      if (node && /\/(electron|shared)\//.test(node.callFrame.url)) {
+        inApp.set(frameName(node), (inApp.get(frameName(node)) ?? 0) + delta);
+        break;
+      }
+    }
+  }
+  const top = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, v]) => [k, Math.round(v)] as const);
+  return { ms, sampledMs, inApp: top(inApp), self: top(self) };
+}
+
+function frameName(node: ProfileNode): string {
+  const file = node.callFrame.url.replace(/^.*\/(electron|shared|node_modules)\//, '$1/');
+  return `${node.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${node.callFrame.lineNumber + 1}` : ''}`;
+}
+
+/** The stalls as lines for the bench's log: the longest few, each with where its time went. */
+export function stallLines(label: string, stalls: readonly TracedStall[], count = 5): string {
+  return stalls
+    .slice(0, count)
+    .map((s) => `  ${label}: stall ${s.ms.toFixed(0)} ms (${s.sampledMs.toFixed(0)} ms sampled running); app: ${s.inApp.map(([n, v]) => `${n} ${v}`).join(', ')}; self: ${s.self.map(([n, v]) => `${n} ${v}`).join(', ')}\n`)
+    .join('');
+}
