@@ -10,6 +10,7 @@ import { inSlices } from './time-slices.js';
 import { contentHash, diffWithStored, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
 import { OVERVIEW_INDEXES, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
+import { processingFee } from '../customers/customer-summary.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
 const LeftOut = z.array(SkippedItem);
@@ -160,15 +161,15 @@ export class CapacityReplicaDb {
     read.function('account_of', { deterministic: true }, (search: unknown) => accountKey(accountOfSearchText(String(search))));
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, body_hash)
+        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, body_hash)
       VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @bodyHash)
+        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @fee, @bodyHash)
       ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
         policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
         platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
         launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
         our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
-        account = excluded.account, body_hash = excluded.body_hash
+        account = excluded.account, fee = excluded.fee, body_hash = excluded.body_hash
       RETURNING rid`);
     this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
   }
@@ -662,6 +663,9 @@ function prepareSchema(db: Connection): void {
   addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
   // The hash of the stored record, so a refresh over the copy writes only what changed (empty in older copies: all taken as changed once).
   addColumnIfMissing(db, 'capacities', 'body_hash', 'TEXT');
+  // The processing fee (customers/replica-accounts.ts): a customer page sums it over their bought policies, which
+  // read out of each record took most of a large customer's page. Empty in older copies until the row is written again.
+  addColumnIfMissing(db, 'capacities', 'fee', 'REAL');
   db.exec(OVERVIEW_INDEXES);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
@@ -767,6 +771,7 @@ function toRow(policy: CapacityRow): Record<string, string | number | null> {
     savings: policy.pricing?.savings ?? null,
     savingsPct: policy.pricing?.savingsPercentage ?? null,
     account: policy.cspAccountName ?? null,
+    fee: processingFee(policy),
     search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
       .map((part) => part ?? '')
       .join(SEARCH_PARTS)
