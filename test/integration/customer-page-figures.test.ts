@@ -140,26 +140,38 @@ describe('a customer page from the account index', () => {
     ].map((raw) => CapacityRow.parse(raw));
     const fees = (db: CapacityReplicaDb) =>
       db.readWith((connection) => summarizeCustomer(customerCapacities(connection, { keys: ['acct'], inside: true }, 10, BOUGHT_STATUSES).rows, [], asOf).totals.processingFees);
+    const change = (sql: string) => {
+      const connection = openKeyed(file, key, 1024);
+      try {
+        connection.exec(sql);
+      } finally {
+        connection.close();
+      }
+    };
     let db = CapacityReplicaDb.open(file, key);
     try {
       await db.replaceAll(policies, asOf.toISOString());
-      // The column holds each policy's fee as the record states it: the page reads no record for it.
       const column = db.readWith((connection) => connection.prepare('SELECT cidr_id, fee FROM capacities ORDER BY cidr_id').raw().all());
       expect(column).toEqual([...policies].sort((a, b) => a.cidrId.localeCompare(b.cidrId)).map((policy) => [policy.cidrId, processingFee(policy)]));
+    } finally {
+      await db.close();
+    }
+    // The records say otherwise now: the page's sum is the columns', no record is read for it.
+    change(`UPDATE capacity_bodies SET body = json_set(body, '$.pricing.creditCardProcessingFee', 1000) WHERE rid IN (SELECT rid FROM capacities WHERE cidr_id IN ('sc_card', 'sc_none'))`);
+    db = CapacityReplicaDb.open(file, key);
+    try {
       expect(fees(db)).toBe(15.75);
     } finally {
       await db.close();
     }
-    // A copy written before the column existed: it is empty there, and the fee is read out of the record.
-    const older = openKeyed(file, key, 1024);
-    try {
-      older.exec('UPDATE capacities SET fee = NULL');
-    } finally {
-      older.close();
-    }
+    // A copy written before the columns existed: its rows gain them unwritten, and each fee is read out of its record.
+    change('ALTER TABLE capacities DROP COLUMN fee; ALTER TABLE capacities DROP COLUMN fee_written;');
     db = CapacityReplicaDb.open(file, key);
     try {
-      expect(fees(db)).toBe(15.75);
+      expect(fees(db)).toBe(2003.25);
+      // Written again (a write-through), a row's fee is its column's.
+      db.upsert(policies[0] as CapacityRow);
+      expect(fees(db)).toBe(1015.75);
     } finally {
       await db.close();
     }

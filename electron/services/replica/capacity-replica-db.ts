@@ -161,15 +161,15 @@ export class CapacityReplicaDb {
     read.function('account_of', { deterministic: true }, (search: unknown) => accountKey(accountOfSearchText(String(search))));
     this.#upsertRow = db.prepare(`
       INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, body_hash)
+        launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, fee_written, body_hash)
       VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @fee, @bodyHash)
+        @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @fee, 1, @bodyHash)
       ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
         policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
         platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
         launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
         our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
-        account = excluded.account, fee = excluded.fee, body_hash = excluded.body_hash
+        account = excluded.account, fee = excluded.fee, fee_written = 1, body_hash = excluded.body_hash
       RETURNING rid`);
     this.#upsertBody = db.prepare('INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body');
   }
@@ -664,8 +664,10 @@ function prepareSchema(db: Connection): void {
   // The hash of the stored record, so a refresh over the copy writes only what changed (empty in older copies: all taken as changed once).
   addColumnIfMissing(db, 'capacities', 'body_hash', 'TEXT');
   // The processing fee (customers/replica-accounts.ts): a customer page sums it over their bought policies, which
-  // read out of each record took most of a large customer's page. Empty in older copies until the row is written again.
+  // read out of each record took most of a large customer's page. A row of an older copy reads fee_written 0 (no
+  // row is rewritten to add them) until it is written again: its fee is then read out of its record.
   addColumnIfMissing(db, 'capacities', 'fee', 'REAL');
+  addColumnIfMissing(db, 'capacities', 'fee_written', 'INTEGER NOT NULL DEFAULT 0');
   db.exec(OVERVIEW_INDEXES);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
