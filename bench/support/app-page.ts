@@ -80,14 +80,27 @@ export async function signIn(page: Page): Promise<void> {
  * until then; a refresh may replace the table meanwhile, so it is looked up
  * anew). Null when no answer came within 10 s.
  */
-export async function keystroke(page: Page, text: string): Promise<number | null> {
+export function keystroke(page: Page, text: string): Promise<number | null> {
+  return changeToPaint(page, '[data-testid="list-search"]', `() => ${JSON.stringify(text)}`, 'input');
+}
+
+/**
+ * The list's customer filter set to the customer named `name` (its option's text), timed as a keystroke is:
+ * the customer filter's first rows.
+ */
+export function chooseCustomer(page: Page, name: string): Promise<number | null> {
+  return changeToPaint(page, '[data-testid="customer-filter"]', `(select) => [...select.options].find((option) => option.text === ${JSON.stringify(name)})?.value ?? ''`, 'change');
+}
+
+/** Sets the control `selector` finds to what `valueOf` (in-page, given the control) answers, and times the table's answer to its paint. */
+async function changeToPaint(page: Page, selector: string, valueOf: string, event: 'input' | 'change'): Promise<number | null> {
   // Polled from here: the app's CSP refuses the eval that waitForFunction's string predicates use.
   for (let waited = 0; (await page.evaluate(`document.querySelector('[data-testid="capacity-table"]')?.getAttribute('aria-busy')`)) !== 'false'; waited += 20) {
     if (waited > 30_000) throw new Error('the capacity table stayed busy for 30 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return (await page.evaluate(`new Promise((resolve) => {
-    const input = document.querySelector('[data-testid="list-search"]');
+    const control = document.querySelector(${JSON.stringify(selector)});
     const table = () => document.querySelector('[data-testid="capacity-table"]');
     const before = table();
     let sawBusy = false;
@@ -101,8 +114,8 @@ export async function keystroke(page: Page, text: string): Promise<number | null
       }
     });
     observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
-    input.value = ${JSON.stringify(text)};
-    input.dispatchEvent(new Event('input', { bubbles: true }));
+    control.value = (${valueOf})(control);
+    control.dispatchEvent(new Event(${JSON.stringify(event)}, { bubbles: true }));
     setTimeout(() => { observer.disconnect(); resolve(null); }, 10000);
   })`)) as number | null;
 }

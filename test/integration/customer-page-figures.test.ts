@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountCondition, customerCapacities } from '../../electron/services/customers/replica-accounts.js';
-import { BOUGHT_STATUSES, summarizeCustomer } from '../../electron/services/customers/customer-summary.js';
+import { BOUGHT_STATUSES, processingFee, summarizeCustomer } from '../../electron/services/customers/customer-summary.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
+import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { CustomerMatcher } from '../../shared/customers/matching.js';
 import { CapacityRow } from '../../shared/api/readers.js';
 import type { Customer } from '../../shared/ipc/customers.js';
@@ -123,6 +124,54 @@ describe('a customer page from the account index', () => {
       expect(count(['second'])).toBe(0);
       db.upsert({ ...policy, cidrId: 'sc_2', cspAccountName: 'Second ' });
       expect(count(['second'])).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('reads the processing fee from its column, and from the record of a row written before the column existed', async () => {
+    const file = join(dir, 'fees.db');
+    const key = randomBytes(32);
+    const policies = [
+      { cidrId: 'sc_card', cspAccountName: 'acct', policyStatus: 'ACTIVE', pricing: { creditCardProcessingFee: 12.5, bankAccountProcessingFee: 1 } },
+      { cidrId: 'sc_bank', cspAccountName: 'acct', policyStatus: 'EXPIRED', pricing: { bankAccountProcessingFee: 3.25 } },
+      { cidrId: 'sc_none', cspAccountName: 'acct', policyStatus: 'CANCELED', pricing: {} },
+      { cidrId: 'sc_ready', cspAccountName: 'acct', policyStatus: 'READY_FOR_PURCHASE', pricing: { creditCardProcessingFee: 100 } },
+    ].map((raw) => CapacityRow.parse(raw));
+    const fees = (db: CapacityReplicaDb) =>
+      db.readWith((connection) => summarizeCustomer(customerCapacities(connection, { keys: ['acct'], inside: true }, 10, BOUGHT_STATUSES).rows, [], asOf).totals.processingFees);
+    const change = (sql: string) => {
+      const connection = openKeyed(file, key, 1024);
+      try {
+        connection.exec(sql);
+      } finally {
+        connection.close();
+      }
+    };
+    let db = CapacityReplicaDb.open(file, key);
+    try {
+      await db.replaceAll(policies, asOf.toISOString());
+      const column = db.readWith((connection) => connection.prepare('SELECT cidr_id, fee FROM capacities ORDER BY cidr_id').raw().all());
+      expect(column).toEqual([...policies].sort((a, b) => a.cidrId.localeCompare(b.cidrId)).map((policy) => [policy.cidrId, processingFee(policy)]));
+    } finally {
+      await db.close();
+    }
+    // The records say otherwise now: the page's sum is the columns', no record is read for it.
+    change(`UPDATE capacity_bodies SET body = json_set(body, '$.pricing.creditCardProcessingFee', 1000) WHERE rid IN (SELECT rid FROM capacities WHERE cidr_id IN ('sc_card', 'sc_none'))`);
+    db = CapacityReplicaDb.open(file, key);
+    try {
+      expect(fees(db)).toBe(15.75);
+    } finally {
+      await db.close();
+    }
+    // A copy written before the columns existed: its rows gain them unwritten, and each fee is read out of its record.
+    change('ALTER TABLE capacities DROP COLUMN fee; ALTER TABLE capacities DROP COLUMN fee_written;');
+    db = CapacityReplicaDb.open(file, key);
+    try {
+      expect(fees(db)).toBe(2003.25);
+      // Written again (a write-through), a row's fee is its column's.
+      db.upsert(policies[0] as CapacityRow);
+      expect(fees(db)).toBe(1015.75);
     } finally {
       await db.close();
     }

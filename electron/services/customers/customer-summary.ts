@@ -12,6 +12,12 @@ export const BOUGHT_STATUSES: readonly string[] = ['ACTIVE', 'COMPLETED', 'EXPIR
 const BOUGHT = new Set(BOUGHT_STATUSES);
 
 
+/** A policy's processing fee as charged (by card, else by bank account); null when its record names none. */
+export function processingFee(policy: CapacityRow): number | null {
+  const fee = policy.pricing?.creditCardProcessingFee ?? policy.pricing?.bankAccountProcessingFee;
+  return typeof fee === 'number' ? fee : null;
+}
+
 /** The part of a policy's savings that falls between `fromMs` and `toMs`: savings spread evenly over launch to end. */
 export function savingsBetween(policy: CapacityRow, fromMs: number, toMs: number): number {
   const savings = policy.pricing?.savings ?? 0;
@@ -55,7 +61,7 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
       savingsThisMonth += savingsBetween(policy, monthStart, nowMs);
       savingsYearToDate += savingsBetween(policy, yearStart, nowMs);
     }
-    if (BOUGHT.has(status)) processingFees += policy.pricing?.creditCardProcessingFee ?? policy.pricing?.bankAccountProcessingFee ?? 0;
+    if (BOUGHT.has(status)) processingFees += processingFee(policy) ?? 0;
     if (!UPCOMING_STATUSES.includes(status)) continue;
     const config = policy.capacityConfiguration;
     const moments: Array<[PolicyMilestone['kind'], string | undefined]> = [

@@ -11,6 +11,7 @@ import { contentHash, diffWithStored, oneCopyEach, storedBody, withWrittenThroug
 import { OVERVIEW_INDEXES, PAUSE_STATUS_COUNTS, RECOUNT_STATUS_COUNTS, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
 import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from './rewrite-thread.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
+import { processingFee } from '../customers/customer-summary.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
 const LeftOut = z.array(SkippedItem);
@@ -121,15 +122,15 @@ END;
 /** A policy's slim row and record hash, written or replaced by its id (write-throughs, changed rows, the rewrite thread). */
 const UPSERT_ROW = `
   INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-    launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, body_hash)
+    launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, fee_written, body_hash)
   VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-    @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @bodyHash)
+    @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @fee, 1, @bodyHash)
   ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
     policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
     platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
     launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
     our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
-    account = excluded.account, body_hash = excluded.body_hash
+    account = excluded.account, fee = excluded.fee, fee_written = 1, body_hash = excluded.body_hash
   RETURNING rid`;
 const UPSERT_BODY = 'INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body';
 
@@ -751,6 +752,11 @@ function prepareSchema(db: Connection): void {
   addColumnIfMissing(db, 'capacities', 'account', 'TEXT');
   // The hash of the stored record, so a refresh over the copy writes only what changed (empty in older copies: all taken as changed once).
   addColumnIfMissing(db, 'capacities', 'body_hash', 'TEXT');
+  // The processing fee (customers/replica-accounts.ts): a customer page sums it over their bought policies, which
+  // read out of each record took most of a large customer's page. A row of an older copy reads fee_written 0 (no
+  // row is rewritten to add them) until it is written again: its fee is then read out of its record.
+  addColumnIfMissing(db, 'capacities', 'fee', 'REAL');
+  addColumnIfMissing(db, 'capacities', 'fee_written', 'INTEGER NOT NULL DEFAULT 0');
   db.exec(OVERVIEW_INDEXES);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
@@ -858,6 +864,7 @@ function toRow(policy: CapacityRow): Record<string, string | number | null> {
     savings: policy.pricing?.savings ?? null,
     savingsPct: policy.pricing?.savingsPercentage ?? null,
     account: policy.cspAccountName ?? null,
+    fee: processingFee(policy),
     search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
       .map((part) => part ?? '')
       .join(SEARCH_PARTS)
