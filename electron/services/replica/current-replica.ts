@@ -8,6 +8,7 @@ import type { SessionService } from '../session/session-service.js';
 import { Replica } from './replica.js';
 import { capacityCount, capacityWindow, fetchedAtByKind, legacyActivity } from './replica-reads.js';
 import { ReplicaRefreshRunner } from './replica-refresh-runner.js';
+import type { SliceTurn } from './requests-first.js';
 
 export interface CurrentReplicaDeps {
   readonly dataDir: string;
@@ -27,6 +28,8 @@ export interface CurrentReplicaDeps {
    * at sign-in and the check of every page of the replica wait for it. By default nothing is waited for.
    */
   readonly afterFirstScreen?: () => Promise<void>;
+  /** What the check of every page and the slim rows' load wait for before each slice (RequestsFirst.turn); nothing by default. */
+  readonly sliceTurn?: SliceTurn;
 }
 
 /** An answer read from the replica, with what was found when the replica could not be read. */
@@ -102,6 +105,7 @@ export class CurrentReplica {
         logger: this.deps.logger,
         ...(this.deps.verifyDelayMs !== undefined ? { verifyDelayMs: this.deps.verifyDelayMs } : {}),
         ...(this.deps.afterFirstScreen ? { afterFirstScreen: this.deps.afterFirstScreen } : {}),
+        ...(this.deps.sliceTurn ? { sliceTurn: this.deps.sliceTurn } : {}),
       }).then(
         (replica) => {
           if (this.#opening?.id === id) {
