@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -102,5 +103,33 @@ export async function lastWrittenFromFiles(dir: string): Promise<string | null> 
  * without decrypting anything.
  */
 export async function diskFingerprint(dir: string): Promise<string> {
-  return (await copyFiles(dir)).map((f) => `${f.path}:${f.size}:${f.mtimeNs}:${f.ino}`).join('\n');
+  return fingerprintOf(copyFilesNow(dir));
+}
+
+function fingerprintOf(files: ReadonlyArray<{ path: string; size: bigint; mtimeNs: bigint; ino: bigint }>): string {
+  return files.map((f) => `${f.path}:${f.size}:${f.mtimeNs}:${f.ino}`).join('\n');
+}
+
+/**
+ * The copy's files as copyFiles lists them, read on the calling thread: every read the person waits on asks
+ * for them, and the folder's listing and two or three stats take 0.05 ms there, against 4 ms (24 ms at worst)
+ * through the thread pool at load 29, each hop a turn of the event loop that other work could take (issue 28).
+ */
+function copyFilesNow(dir: string): Array<{ path: string; size: bigint; mtimeNs: bigint; ino: bigint }> {
+  let entries;
+  try {
+    entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const files = entries.filter((e) => e.isFile() && isCopyFile(e.name)).map((e) => join(e.parentPath, e.name));
+  const stats = files.map((path) => {
+    try {
+      const s = statSync(path, { bigint: true });
+      return { path, size: s.size, mtimeNs: s.mtimeNs, ino: s.ino };
+    } catch {
+      return null; // removed between listing and stat: it is simply not part of the copy
+    }
+  });
+  return stats.filter((s) => s !== null).sort((a, b) => (a.path < b.path ? -1 : 1));
 }
