@@ -12,6 +12,7 @@ import type { Page } from '@playwright/test';
 import type { Figure } from './figure.js';
 import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
 import { PAGE_RUNS, clickToPaint, loadNow, median as medianOf, reloadApp, withSyncedApp } from './support/synced-app.js';
+import { waitForPhase, type Host } from './support/app-page.js';
 import { writeKind } from '../electron/services/replica/replica-writes.js';
 
 const ROWS = Number(process.env.WORKLIST_BENCH_ROWS ?? 100_000);
@@ -106,18 +107,21 @@ function median(values: number[]): number {
  * time went (`OpenPhases`).
  */
 async function worklistThroughPage(policies: number): Promise<Figure[]> {
-  return withSyncedApp(policies, async ({ page, policies: synced }) => {
+  return withSyncedApp(policies, async ({ page, host, policies: synced }) => {
     const times: Array<number | null> = [];
     const phases: Array<OpenPhases | null> = [];
     const loads: string[] = [];
     for (let run = 0; run < PAGE_RUNS; run += 1) {
       await reloadApp(page);
+      if (REFRESH_BESIDE) await refreshUnderWay(page, host);
       times.push(await clickToPaint(page, 'nav[aria-label="Main"] button', '[data-testid="worklist-table"] [role="row"][data-index="0"]:not(.loading)', 'Renewals'));
       phases.push(await openPhases(page, times[run] ?? null));
       loads.push(loadNow());
+      // The next run starts with no refresh of this one still going.
+      if (REFRESH_BESIDE) await waitForPhase(host, 'done', 30 * 60_000);
       const p = phases[run];
       process.stderr.write(
-        `  worklist through the page, run ${run + 1}: ${Math.round(times[run] ?? NaN)} ms, load ${loads[run]}` +
+        `  worklist through the page${REFRESH_BESIDE ? ' (a refresh beside)' : ''}, run ${run + 1}: ${Math.round(times[run] ?? NaN)} ms, load ${loads[run]}` +
           (p
             ? ` (click to query sent ${p.beforeQuery} ms, view chunk ${p.chunk}; worklist.query round trip ${p.query} ms, of which to its first byte ${p.firstByte} ms; answer to paint ${p.afterAnswer} ms; worklist.query calls ${p.calls})\n`
             : ' (no worklist.query seen)\n'),
@@ -125,7 +129,7 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
     }
     const value = Math.round(medianOf(times) * 10) / 10;
     const of = (pick: (p: OpenPhases) => number) => Math.round(medianOf(phases.map((p) => (p ? pick(p) : null))) * 10) / 10;
-    const label = `${Math.round(synced / 1000)}k policies, through the page`;
+    const label = `${Math.round(synced / 1000)}k policies, through the page${REFRESH_BESIDE ? ', a refresh of the copy beside' : ''}`;
     return [
       {
         name: `${label}: Renewals opened, click to first rows painted (median of ${PAGE_RUNS})`,
@@ -140,6 +144,20 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
       { name: `${label}: of which its answer to the frame painted (median)`, value: of((p) => p.afterAnswer), unit: 'ms', load: loads.join('/') },
     ];
   });
+}
+
+/**
+ * BENCH_REFRESH_BESIDE=1: each opening is clicked while a refresh of the copy runs in the host (asked as the
+ * account menu's "Sync now" asks it), once the refresh is fetching the list: its pages parsed, then the rows
+ * compared and written in slices, beside the person's read.
+ */
+const REFRESH_BESIDE = process.env.BENCH_REFRESH_BESIDE === '1';
+
+async function refreshUnderWay(page: Page, host: Host): Promise<void> {
+  await host.probe('reset');
+  // Not awaited in the page: its answer comes when the refresh ends.
+  await page.evaluate(`void fetch('/ipc/offline.sync', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'same-origin' })`);
+  await waitForPhase(host, 'capacities', 5 * 60_000);
 }
 
 /** Where one opening's time went, from the click (ms), by the page's resource timings of the browser host's calls. */

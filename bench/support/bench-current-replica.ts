@@ -1,12 +1,12 @@
-import { CurrentReplica } from '../../electron/services/replica/current-replica.js';
+import { CurrentReplica, type CurrentReplicaDeps } from '../../electron/services/replica/current-replica.js';
 import { AppEvents } from '../../electron/services/events.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 
 /** The benchmarks' owner of a replica: one signed-in user who never reaches the service. */
 export const BENCH_OWNER = { profileId: 'bench', username: 'bench@example.com' } as const;
 
-/** The offline service over a data folder as the app builds it, for that owner. */
-export function benchCurrentReplica(dataDir: string, secrets: SecretStore): CurrentReplica {
+/** The offline service over a data folder as the app builds it, for that owner (`more`: deps a test sets). */
+export function benchCurrentReplica(dataDir: string, secrets: SecretStore, more: Partial<CurrentReplicaDeps> = {}): CurrentReplica {
   return new CurrentReplica({
     dataDir,
     secrets,
@@ -17,5 +17,6 @@ export function benchCurrentReplica(dataDir: string, secrets: SecretStore): Curr
     events: new AppEvents(),
     lastUsername: () => BENCH_OWNER.username,
     logger: { warn: () => undefined },
+    ...more,
   });
 }

@@ -12,6 +12,7 @@ import { BackgroundRefresh } from './replica/background-refresh.js';
 import { FirstScreen, type FirstScreenWait } from './overview/first-screen.js';
 import { markLaunch } from './diagnostics/launch-marks.js';
 import { CurrentReplica } from './replica/current-replica.js';
+import { RequestsFirst } from './replica/requests-first.js';
 import { capacitiesFetchedAt } from './replica/replica-reads.js';
 import { OwnDataService } from './own-data/own-data-service.js';
 import type { SaveFileHost } from './files/save-file.js';
@@ -219,8 +220,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
   const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS, preparedForMs: FIRST_SCREEN_PREPARED_MS, whose: () => whoIsSignedIn() ?? '' });
   const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
+  // The person's requests before the copy's check of every page and the slim rows' load (issue 28).
+  const requestsFirst = new RequestsFirst();
   const replica = new CurrentReplica({
     afterFirstScreen,
+    sliceTurn: () => requestsFirst.turn(),
     dataDir: options.dataDir,
     secrets,
     session,
@@ -294,7 +298,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     return ({ account }: { readonly account: string | null }) => named(account);
   };
   const handlers: Handlers = withAuditLog(
-    firstScreen.watch({
+    requestsFirst.watch(firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
       ...createPolicyHandlers({
         session,
@@ -329,7 +333,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         unreadableFiles,
         uiState,
       }),
-    }),
+    }), ['customers.overview', 'offline.wipe', 'offline.sync']),
     auditLog,
   );
 
@@ -400,6 +404,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const remindersStopped = Promise.all([reminderRounds?.stop(), reminders.settled()]);
       // No refresh starts from here on; the look under way ends once the replica's refresh is stopped.
       const refreshStopped = backgroundRefresh.stop();
+      // A load or check under way ends without waiting for the requests still open.
+      requestsFirst.stop();
       // A sign-in waiting for its answer stops; one storing its token and settings is waited for.
       await session.close();
       // Read-backs still waiting stop, their outcome left unknown and recorded (read back at the next start, never

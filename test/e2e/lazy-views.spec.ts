@@ -54,3 +54,35 @@ test('every lazy chunk is fetched after the first paint under the CSP, and each 
   expect(scripts.length).toBe(before);
   expect(refused).toEqual([]);
 });
+
+/**
+ * A main view's chunk is asked for when the pointer comes onto its link or the link takes the focus (issue 28),
+ * not only by the idle preload: here the preload is held at its first chunk (its request is not answered), so
+ * only the link can ask for the Renewals' chunk.
+ */
+test('the pointer on a main link, or the focus, fetches that view’s chunk before the click', async ({ openApp, page }) => {
+  let releasePreload = () => {};
+  const preloadHeld = new Promise<void>((resolve) => (releasePreload = resolve));
+  const asked: string[] = [];
+  await page.route(/\/assets\/CommandPalette-[^/]*\.js$/, async (route) => {
+    await preloadHeld;
+    await route.continue();
+  });
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await openApp();
+  await signInTo(page, ALEX);
+  await expect(page.getByTestId('tile-launching')).toBeVisible();
+  const chunkOf = (view: RegExp) => asked.some((path) => view.test(path));
+  expect(chunkOf(/\/RenewalWorklistView-[^/]*\.js$/)).toBe(false);
+
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Renewals', exact: true }).hover();
+  await expect.poll(() => chunkOf(/\/RenewalWorklistView-[^/]*\.js$/)).toBe(true);
+  expect(chunkOf(/\/CustomersView-[^/]*\.js$/)).toBe(false);
+  await nav.getByRole('button', { name: 'Customers', exact: true }).focus();
+  await expect.poll(() => chunkOf(/\/CustomersView-[^/]*\.js$/)).toBe(true);
+
+  await nav.getByRole('button', { name: 'Renewals', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Renewals', level: 1, exact: true })).toBeVisible();
+  releasePreload();
+});

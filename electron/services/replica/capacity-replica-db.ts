@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { SliceTurn } from './requests-first.js';
 import { statSync } from 'node:fs';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
@@ -585,7 +586,8 @@ export class CapacityReplicaDb {
    * The slim rows in batches, yielding between them so the main process keeps
    * answering; all read in one snapshot, so a write meanwhile is not half seen.
    */
-  async slimRowsInBatches(): Promise<SlimCapacityRow[]> {
+  /** `turn`: what each slice waits for besides the event loop (the requests being answered, RequestsFirst). */
+  async slimRowsInBatches(turn?: SliceTurn): Promise<SlimCapacityRow[]> {
     const rows: SlimCapacityRow[] = [];
     const batch = this.#read.prepare(`${SLIM_SELECT} WHERE rid > ? ORDER BY rid LIMIT ${SLIM_BATCH}`).raw();
     const inMemory = this.file === null;
@@ -599,7 +601,7 @@ export class CapacityReplicaDb {
         for (const tuple of tuples) rows.push(slimRow(tuple));
         after = tuples.length > 0 ? (tuples[tuples.length - 1] as SlimTuple)[0] : after;
         return tuples.length === SLIM_BATCH;
-      });
+      }, turn);
     } finally {
       if (!inMemory && this.#read.inTransaction) this.#read.exec('COMMIT');
     }
@@ -666,14 +668,20 @@ export class CapacityReplicaDb {
  * SQLITE_CORRUPT here, soon after opening, rather than when a view first
  * needs that page.
  */
-export async function verifyReplicaFile(file: string, key: Buffer, shouldStop: () => boolean = () => false): Promise<void> {
+export async function verifyReplicaFile(file: string, key: Buffer, shouldStop: () => boolean = () => false, turn?: SliceTurn): Promise<void> {
   const db = openKeyed(file, key, 2 * 1024);
   try {
     db.pragma('query_only = ON');
     const trees = db
       .prepare(`SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE rootpage > 0 AND type IN ('table', 'index') ORDER BY type DESC, name`)
       .all() as Array<{ type: 'table' | 'index'; name: string; tbl: string; sql: string | null }>;
+    // Each tree, and each batch of a table, waits for the event loop and its turn (`turn`) first.
+    const between = async () => {
+      await yieldToEventLoop();
+      await turn?.();
+    };
     for (const tree of trees) {
+      await between();
       if (shouldStop()) return;
       if (tree.type === 'index') {
         // Summing over an index scan visits every one of its pages. Not count(*): SQLite answers that
@@ -689,7 +697,7 @@ export async function verifyReplicaFile(file: string, key: Buffer, shouldStop: (
         void row;
         seen += 1;
         if (seen % VERIFY_BATCH === 0) {
-          await yieldToEventLoop();
+          await between();
           if (shouldStop()) return;
         }
       }

@@ -9,6 +9,7 @@ import { accountOfSearchText, type CapacityReplicaDb, type RefreshWrites, type S
 import { accountKey } from '../../../shared/customers/matching.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
 import { inSlices } from './time-slices.js';
+import type { SliceTurn } from './requests-first.js';
 
 type Query = ParsedLocalCapacityQuery;
 
@@ -88,20 +89,20 @@ export class CapacityReplica {
    * Loads the slim rows in batches that yield (about 0.6 s in all at 100,000),
    * while queries are answered by SQL; one load at a time.
    */
-  loadInBackground(): Promise<void> {
+  loadInBackground(turn?: SliceTurn): Promise<void> {
     if (this.#rows) return Promise.resolve();
     this.#loading ??= (async () => {
       try {
         for (;;) {
           const generation = this.#generation;
-          const rows = await this.#db.slimRowsInBatches();
+          const rows = await this.#db.slimRowsInBatches(turn);
           // A write landed while loading: what was read may predate it.
           if (generation === this.#generation) {
             this.#rows = rows;
             this.#index = null;
             markLaunch('slim rows loaded');
             // Not awaited: the overview and warm() need the rows, not the index.
-            void this.#prepareIndex(rows);
+            void this.#prepareIndex(rows, turn);
             return;
           }
         }
@@ -119,15 +120,16 @@ export class CapacityReplica {
    * and 60 ms at 100,000): measured, the first keystroke otherwise waited
    * ~100 ms for both.
    */
-  async #prepareIndex(rows: SlimCapacityRow[]): Promise<void> {
+  async #prepareIndex(rows: SlimCapacityRow[], turn?: SliceTurn): Promise<void> {
     let parts: RowParts<SlimCapacityRow>;
     for (;;) {
       // A refresh since then has already moved on (or a query built the index): what it left stands.
       if (this.#rows !== rows || this.#index) return;
       const generation = this.#generation;
       const ahead = new RowParts(rows, SLIM_VIEW);
-      await inSlices(() => this.#generation === generation && ahead.step());
+      await inSlices(() => this.#generation === generation && ahead.step(), turn);
       await yieldToEventLoop();
+      await turn?.();
       // A write-through placed a row meanwhile (the rows read so far may have changed): worked out again.
       if (this.#generation === generation) {
         parts = ahead;
@@ -138,6 +140,7 @@ export class CapacityReplica {
     const index = new SortedRowIndex(rows, SLIM_VIEW, parts);
     this.#index = index;
     await yieldToEventLoop();
+    await turn?.();
     if (this.#index === index) index.prepare('createdDate');
   }
 

@@ -66,9 +66,13 @@ function copyFiles(dir: string): Array<{ path: string; size: bigint; mtimeNs: bi
   }
   const files = entries.filter((e) => e.isFile() && isCopyFile(e.name)).map((e) => join(e.parentPath, e.name));
   const stats = files.map((path) => {
-    // Removed between listing and stat: it is simply not part of the copy.
-    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return s ? { path, size: s.size, mtimeNs: s.mtimeNs, ino: s.ino } : null;
+    try {
+      const s = statSync(path, { bigint: true });
+      return { path, size: s.size, mtimeNs: s.mtimeNs, ino: s.ino };
+    } catch {
+      // Removed (or made unreadable) between listing and stat: it is simply not part of the copy.
+      return null;
+    }
   });
   return stats.filter((s) => s !== null).sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -12,6 +12,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { CapacityReplicaDb, verifyReplicaFile, type ReplicaDbOptions } from './capacity-replica-db.js';
 import { CapacityReplica } from './capacity-replica.js';
 import { transientFailure, unreadableReason } from './replica-failure.js';
+import type { SliceTurn } from './requests-first.js';
 import {
   diskFingerprint,
   holdsCopy,
@@ -45,6 +46,8 @@ export interface ReplicaOptions {
    * seconds); the check of every page of a copy just opened waits for it. By default nothing is waited for.
    */
   readonly afterFirstScreen?: () => Promise<void>;
+  /** What the check of every page and the slim rows' load wait for before each slice (the requests first); nothing by default. */
+  readonly sliceTurn?: SliceTurn;
 }
 
 /**
@@ -88,6 +91,7 @@ export class Replica {
   readonly #logger: Pick<Logger, 'warn'> | undefined;
   readonly #verifyDelayMs: number;
   readonly #afterFirstScreen: () => Promise<void>;
+  readonly #sliceTurn: SliceTurn | undefined;
   #open: CapacityReplica | null = null;
   /**
    * Set by close, for good: a read or write that was handed this replica before
@@ -127,6 +131,7 @@ export class Replica {
     this.#logger = options.logger;
     this.#verifyDelayMs = options.verifyDelayMs ?? VERIFY_DELAY_MS;
     this.#afterFirstScreen = options.afterFirstScreen ?? (() => Promise.resolve());
+    this.#sliceTurn = options.sliceTurn;
     if (!key) this.#open = new CapacityReplica(CapacityReplicaDb.inMemory());
   }
 
@@ -381,7 +386,9 @@ export class Replica {
       .then(async () => {
         if (stale()) return;
         markLaunch('full check started');
-        const checking = verifyReplicaFile(file, key, stale);
+        // The deferred check gives way to the person's requests; one after a change behind our back is waited
+        // for by the read that found the change, so it takes its slices at once (a request would hold it).
+        const checking = verifyReplicaFile(file, key, stale, check === 'now' ? undefined : this.#sliceTurn);
         // A close or wipe waits for it: its connection, closed last, would fold and delete the log files.
         this.#checking = checking.catch(() => undefined);
         await checking;
@@ -400,7 +407,7 @@ export class Replica {
 
   /** Loads the slim rows of the list in the background; a failure is met as any read's (the copy may be declared unreadable). */
   loadRows(replica: CapacityReplica): Promise<void> {
-    return replica.loadInBackground().catch((error: unknown) => (replica === this.#open ? this.#failed(error) : undefined));
+    return replica.loadInBackground(this.#sliceTurn).catch((error: unknown) => (replica === this.#open ? this.#failed(error) : undefined));
   }
 
   /** An error of a read or write: the copy is declared unreadable when it says the file cannot be trusted; anything else is thrown on. */

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
+import type { SliceTurn } from './requests-first.js';
 
 /**
  * How long a full refresh works before it yields (ms of wall time): rows are
@@ -12,14 +13,16 @@ export const SLICE_MS = 8;
 /**
  * Runs `step` until SLICE_MS of wall time has passed, yields, and goes on
  * until it returns false: each slice is as long as the machine allows in that
- * time, never a fixed number of rows.
+ * time, never a fixed number of rows. `turn`: what background work waits for
+ * besides the event loop before its next slice (the requests being answered, RequestsFirst).
  */
-export async function inSlices(step: () => boolean): Promise<void> {
+export async function inSlices(step: () => boolean, turn?: SliceTurn): Promise<void> {
   for (;;) {
     const until = performance.now() + SLICE_MS;
     do {
       if (!step()) return;
     } while (performance.now() < until);
     await yieldToEventLoop();
+    await turn?.();
   }
 }
