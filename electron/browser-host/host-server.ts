@@ -7,9 +7,11 @@ import { SECURITY_HEADERS, developmentPolicy } from '../../shared/security/csp.j
 import type { AppEvents } from '../services/events.js';
 import { dispatch, isChannel, type InternalErrorReporter } from '../services/ipc/dispatch.js';
 import { inputTooLargeMessage, maxInputBytes, type Handlers } from '../../shared/ipc/contract.js';
-import { readStaticFile, type StaticFile } from '../services/static/static-files.js';
+import { KeptStaticFiles, type StaticFile } from '../services/static/static-files.js';
+import { markLaunch } from '../services/diagnostics/launch-marks.js';
 import { BodyBudget } from './body-budget.js';
 import { LaunchCodes } from './launch-codes.js';
+import { PageCode } from './page-code.js';
 import { RefusalLog } from '../services/logging/refusal-log.js';
 
 export const SESSION_COOKIE = 'cd_host';
@@ -41,6 +43,8 @@ export interface BrowserHostOptions {
   readonly sessionMaxMs?: number;
   /** `npm run dev` only: the renderer comes from a Vite dev server instead of rendererDir. */
   readonly devRenderer?: DevRenderer;
+  /** Called once, when the first page has been served the code it starts with (or calls the host): see page-code.ts. */
+  readonly onPageCode?: () => void;
 }
 
 /** A Vite dev server on loopback that serves the renderer with hot reload (`npm run dev`). */
@@ -91,6 +95,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let origin = '';
   let expectedHost = '';
   const streams = new Set<ServerResponse>();
+  const rendererFiles = new KeptStaticFiles(options.rendererDir);
+  const shimFiles = new KeptStaticFiles(dirname(options.shimFile));
+  const pageCode = new PageCode(() => {
+    markLaunch('page code served');
+    options.onPageCode?.();
+  });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -146,29 +156,37 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return refuse(res, 'no valid session cookie', 401, 'Your session has ended or was never opened. Open Capacity Desk from the link it printed when it started (Enter prints a new one).');
     }
 
-    if (url.pathname.startsWith(IPC_PREFIX)) return handleIpc(req, res, url.pathname.slice(IPC_PREFIX.length));
+    if (url.pathname.startsWith(IPC_PREFIX)) {
+      pageCode.pageCalled();
+      return handleIpc(req, res, url.pathname.slice(IPC_PREFIX.length));
+    }
     if (req.method === 'GET' && url.pathname === EVENTS_PATH) return openEventStream(res);
     if (req.method !== 'GET') return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed');
 
     if (url.pathname === SHIM_PATH) {
-      const shim = await readStaticFile(dirname(options.shimFile), `/${basename(options.shimFile)}`);
+      const shim = await shimFiles.read(`/${basename(options.shimFile)}`);
       if (!shim) return send(res, 500, 'text/plain; charset=utf-8', 'The browser host was not built: run npm run build');
       return send(res, 200, shim.contentType, shim.body);
     }
     const dev = options.devRenderer;
-    const file = dev ? await fetchDevFile(dev.origin, url) : await readStaticFile(options.rendererDir, url.pathname);
+    const file = dev ? await fetchDevFile(dev.origin, url) : await rendererFiles.read(url.pathname);
     if (!file) return send(res, 404, 'text/plain; charset=utf-8', 'Not found');
     if (file.contentType.startsWith('text/html')) {
+      const page = file.body.toString('utf8');
       // The shim must define window.api before the app's module script runs.
-      const html = file.body.toString('utf8').replace(/<head>/i, `<head><script src="${SHIM_PATH}"></script>`);
+      const html = page.replace(/<head>/i, `<head><script src="${SHIM_PATH}"></script>`);
       if (dev) {
         res.writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': developmentPolicy(dev) });
         res.end(html);
         return;
       }
-      return send(res, 200, file.contentType, html);
+      send(res, 200, file.contentType, html);
+      markLaunch('app page served');
+      pageCode.pageServed(page);
+      return;
     }
-    return send(res, 200, file.contentType, file.body);
+    send(res, 200, file.contentType, file.body);
+    pageCode.fileServed(url.pathname);
   }
 
   async function handleIpc(req: IncomingMessage, res: ServerResponse, channel: string): Promise<void> {

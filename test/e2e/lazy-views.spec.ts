@@ -86,3 +86,18 @@ test('the pointer on a main link, or the focus, fetches that view’s chunk befo
   await expect(page.getByRole('heading', { name: 'Renewals', level: 1, exact: true })).toBeVisible();
   releasePreload();
 });
+
+/**
+ * The page starts with its code in one file (issue 25): before, the entry and 24 shared chunks were 25 requests on
+ * the browser's six connections to a host busy starting, evaluated as one graph only once the last had come.
+ */
+test('the page names one module script and no chunk to preload: the first screen\'s code is one file', async ({ openApp, page }) => {
+  await openApp();
+  const html = (await page.evaluate(`fetch('/').then((answer) => answer.text())`)) as string;
+  const modules = [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]);
+  expect(modules).toHaveLength(1);
+  expect(html).not.toMatch(/rel="modulepreload"/);
+  // The views stay chunks of their own: the one file is not the whole app.
+  const built = (await readdir(join(process.env.CD_DIST_DIR ?? 'dist', 'renderer', 'assets'))).filter((file) => file.endsWith('.js'));
+  expect(built.length).toBeGreaterThan(10);
+});

@@ -58,10 +58,15 @@ export class FirstScreen {
    * window's ask. Taken once, by the same session, within preparedForMs; otherwise the window's ask counts anew.
    */
   prepare(): void {
-    if (!this.#overview || this.#answeredOnce) return;
+    // A window that asked first is counting already: a second count would only hold up its answer.
+    if (!this.#overview || this.#answeredOnce || this.#overviewsUnderWay > 0) return;
+    markLaunch('overview count prepared');
     const answer = this.#overview(undefined);
     // A failure here is the window's to see only if it takes it; then it is asked again (below).
-    answer.catch(() => undefined);
+    answer.then(
+      () => markLaunch('overview count prepared, done'),
+      () => undefined,
+    );
     this.#prepared = { whose: this.#whose(), at: Date.now(), answer };
   }
 

@@ -45,3 +45,30 @@ export async function readStaticFile(rootDir: string, urlPath: string): Promise<
     return null;
   }
 }
+
+/**
+ * The built renderer's files, each read from the disk once and then answered
+ * from memory: they do not change while the app runs, and at a launch the
+ * page's code is asked while the main process is busiest (a read from the
+ * disk is several turns of its event loop, each waiting behind that work).
+ * Only files that exist are kept, so the memory is bounded by the build's size.
+ */
+export class KeptStaticFiles {
+  readonly #rootDir: string;
+  readonly #kept = new Map<string, Promise<StaticFile | null>>();
+
+  constructor(rootDir: string) {
+    this.#rootDir = rootDir;
+  }
+
+  read(urlPath: string): Promise<StaticFile | null> {
+    const kept = this.#kept.get(urlPath);
+    if (kept) return kept;
+    const reading = readStaticFile(this.#rootDir, urlPath);
+    this.#kept.set(urlPath, reading);
+    void reading.then((file) => {
+      if (!file) this.#kept.delete(urlPath);
+    });
+    return reading;
+  }
+}

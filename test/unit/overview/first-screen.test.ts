@@ -141,5 +141,20 @@ describe('FirstScreen with a time to paint', () => {
       failed.prepare();
       expect(await failedHandlers['overview.summary'](undefined)).toBe('count 2');
     });
+
+    it('is not counted while a window that asked first is being answered (the count waits for the window\'s code, which may ask first)', async () => {
+      const firstScreen = new FirstScreen({ preparedForMs: 60_000, whose: () => 'alex' });
+      let answer: (figures: string) => void = () => undefined;
+      const { overview, counted } = counting([() => new Promise((resolve) => (answer = resolve))]);
+      const handlers = firstScreen.watch({ 'overview.summary': overview } as unknown as Handlers);
+      const asked = handlers['overview.summary'](undefined);
+      firstScreen.prepare();
+      expect(counted()).toBe(1);
+      answer('asked first');
+      expect(await asked).toBe('asked first');
+      // Answered once: nothing is prepared afterwards either.
+      firstScreen.prepare();
+      expect(counted()).toBe(1);
+    });
   });
 });
