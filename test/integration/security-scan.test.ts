@@ -38,24 +38,30 @@ const NODE_INTEGRATION_FIXTURE =
   "import { BrowserWindow } from 'electron';\nexport const w = new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false, sandbox: false } });\n";
 
 /**
- * Two scans, side by side: the app as it is, and one copy with three faults planted at once (nodeIntegration turned
+ * Three scans, side by side: the app as it is, one copy with three faults planted at once (nodeIntegration turned
  * on, an inline justification removed, a file that cannot be parsed). The gate fails on any failing line and counts
  * each; the copy as it is has none, so each failing line of the other is a planted fault's own, and one fault
- * cannot hide another. (Four scans of one fault each took 40 s of the vitest lane; each scan is tsx plus
+ * cannot hide another; and the MEDIUM one alone. (Four scans of one fault each took 40 s of the vitest lane; each scan is tsx plus
  * Electronegativity over the whole tree.)
  */
 let asIs: Awaited<ReturnType<typeof scan>>;
 let planted: Awaited<ReturnType<typeof scan>>;
+let mediumAlone: Awaited<ReturnType<typeof scan>>;
+async function removeJustification(dir: string): Promise<void> {
+  const file = join(dir, 'main', 'window.ts');
+  const text = await readFile(file, 'utf8');
+  await writeFile(file, text.replace(/^.*electronegativity-accept OPEN_EXTERNAL_JS_CHECK.*$/m, ''));
+}
 beforeAll(async () => {
-  [asIs, planted] = await Promise.all([
+  [asIs, planted, mediumAlone] = await Promise.all([
     scan(async () => undefined),
     scan(async (dir) => {
       await writeFile(join(dir, 'main', 'zz-fixture.ts'), NODE_INTEGRATION_FIXTURE);
-      const file = join(dir, 'main', 'window.ts');
-      const text = await readFile(file, 'utf8');
-      await writeFile(file, text.replace(/^.*electronegativity-accept OPEN_EXTERNAL_JS_CHECK.*$/m, ''));
+      await removeJustification(dir);
       await writeFile(join(dir, 'main', 'zz-unparsable.ts'), 'export const = ;\n');
     }),
+    // The least of the faults on its own: a gate that failed only beside a HIGH finding would pass the copy above.
+    scan(removeJustification),
   ]);
 }, SCAN_MS);
 
@@ -79,5 +85,11 @@ describe('security scan gate', () => {
     expect(planted.output).toMatch(new RegExp(` ${failing.length} failing`));
     expect(failing.length).toBeGreaterThanOrEqual(3);
     expect(planted.code).toBe(1);
+  });
+
+  it('fails on one MEDIUM finding alone (an inline justification removed)', () => {
+    expect(mediumAlone.output, mediumAlone.errors).toMatch(/MEDIUM OPEN_EXTERNAL_JS_CHECK .*main\/window\.ts/);
+    expect(mediumAlone.output).toMatch(/ 1 failing/);
+    expect(mediumAlone.code).toBe(1);
   });
 });

@@ -288,6 +288,7 @@ export class CapacityReplicaDb {
     fetchedAt: string,
     leftOut: readonly SkippedItem[] = [],
     writtenThrough: ReadonlyMap<string, CapacityRow> = new Map(),
+    beforeThreadCommit: () => void = () => undefined,
   ): Promise<RefreshWrites> {
     // One transaction keeps the old list whole until the new one is; the slices inside it yield.
     this.#db.exec('BEGIN IMMEDIATE');
@@ -304,7 +305,7 @@ export class CapacityReplicaDb {
       if (diff.rewrite && this.#threaded) {
         // Nothing written yet: the thread takes the write lock (the replica's queue keeps every other write behind this one).
         this.#db.exec('ROLLBACK');
-        writes = await this.#rewriteOnThread(list, stored.size, meta, this.#threaded);
+        writes = await this.#rewriteOnThread(list, stored.size, meta, this.#threaded, beforeThreadCommit);
         if (!writes) this.#db.exec('BEGIN IMMEDIATE');
       }
       if (!writes) {
@@ -335,6 +336,7 @@ export class CapacityReplicaDb {
     before: number,
     meta: ReadonlyArray<readonly [string, string]>,
     threaded: { readonly key: Buffer; readonly warn: (message: string) => void },
+    beforeCommit: () => void,
   ): Promise<RefreshWrites | null> {
     const file = this.file as string;
     let thread: RewriteThread;
@@ -360,6 +362,9 @@ export class CapacityReplicaDb {
         await thread.add(chunk);
         chunk = [];
       } while (next < list.length);
+      // From the thread's COMMIT on, readers of this file see the new list, whose row ids are not the old ones:
+      // whoever keeps rows read from the old list drops them now, before it can land.
+      beforeCommit();
       await thread.finish(meta);
     } catch (error) {
       await thread.abandon();

@@ -58,6 +58,12 @@ export class CapacityReplica {
   #loading: Promise<void> | null = null;
   /** Bumped by every write: slim rows read before it are stale and read again. */
   #generation = 0;
+  /**
+   * A whole-list rewrite by another connection (the rewrite thread) may commit
+   * at any moment: rows read meanwhile may belong to either list, whose row ids
+   * differ, so none is kept (answers come from SQL until the rewrite has ended).
+   */
+  #swapping = false;
 
   constructor(db: CapacityReplicaDb) {
     this.#db = db;
@@ -81,8 +87,11 @@ export class CapacityReplica {
   }
 
   /** Loads the slim rows at once (tests, benchmarks); the app uses loadInBackground. */
-  load(): void {
-    this.#rows ??= this.#db.slimRows();
+  load(): SlimCapacityRow[] {
+    if (this.#rows) return this.#rows;
+    const rows = this.#db.slimRows();
+    if (!this.#swapping) this.#rows = rows;
+    return rows;
   }
 
   /**
@@ -97,7 +106,7 @@ export class CapacityReplica {
           const generation = this.#generation;
           const rows = await this.#db.slimRowsInBatches(turn);
           // A write landed while loading: what was read may predate it.
-          if (generation === this.#generation) {
+          if (generation === this.#generation && !this.#swapping) {
             this.#rows = rows;
             this.#index = null;
             markLaunch('slim rows loaded');
@@ -105,6 +114,8 @@ export class CapacityReplica {
             void this.#prepareIndex(rows, turn);
             return;
           }
+          // Read again once the rewrite under way has ended (rows read during it are never kept).
+          if (this.#swapping) return;
         }
       } finally {
         this.#loading = null;
@@ -146,7 +157,7 @@ export class CapacityReplica {
 
   query(query: Query): { rows: CapacityRow[]; total: number } {
     // The fee is own data, not a column of the database: its order is made over the rows in memory, read now if need be.
-    if (!this.#rows && query.sortBy === 'fee') this.load();
+    if (!this.#rows && query.sortBy === 'fee' && !this.#swapping) this.load();
     if (!this.#rows) return this.#db.query(query);
     this.#index ??= new SortedRowIndex(this.#rows, SLIM_VIEW);
     const { rows, total } = this.#index.query(query);
@@ -170,11 +181,16 @@ export class CapacityReplica {
     const before = this.#rows;
     let writes: RefreshWrites;
     try {
-      writes = await this.#db.replaceAll(policies, fetchedAt, leftOut, writtenThrough);
+      writes = await this.#db.replaceAll(policies, fetchedAt, leftOut, writtenThrough, () => {
+        this.#swapping = true;
+        this.#forgetRows();
+      });
     } catch (error) {
       // The old list stands, but the rows in memory are read again to be sure.
       this.#forgetRows();
       throw error;
+    } finally {
+      this.#swapping = false;
     }
     if (!before || this.#rows !== before || writes.rewrote || writes.deleted > 0 || writes.writtenIds.length > IN_PLACE_ROWS) {
       this.#forgetRows();
@@ -224,9 +240,8 @@ export class CapacityReplica {
 
   /** The overview by customer's figures per account, from the slim rows. */
   totalsByAccount() {
-    this.load();
     // The slim row keeps the price beside its pricing (which holds the savings only).
-    return totalsByAccount(this.#rows ?? [], SLIM_VIEW.account, (row) => row.ourPrice);
+    return totalsByAccount(this.load(), SLIM_VIEW.account, (row) => row.ourPrice);
   }
 
   close(): Promise<void> {
