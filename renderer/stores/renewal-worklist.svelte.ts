@@ -1,6 +1,6 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
-import { WORKLIST_PAGE, type WorklistEntry, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_PAGE, localDay, snoozedOut, stateOutside, type WorklistEntry, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { api } from '../lib/api.js';
 import { readInWindows, type WindowsRead } from '../lib/read-in-windows.js';
 import { Resource } from '../lib/resource.svelte.js';
@@ -132,9 +132,9 @@ export class RenewalWorklistStore {
     return true;
   }
 
-  /** Whether an entry is outside the state filter, or snoozed while snoozed rows are left out (then dropping it is the safe side). */
+  /** Whether the list as filtered leaves out a policy with this entry (the main process's rule, shared/ipc/worklist.ts). */
   #leavesList(entry: WorklistEntry): boolean {
-    return (this.state !== null && entry.state !== this.state) || (!this.includeSnoozed && entry.snoozedUntil !== null);
+    return stateOutside(entry.state, this.state === null ? [] : [this.state]) || snoozedOut(entry, this.includeSnoozed, localDay(Date.now()));
   }
 
   /** The rows shown read again (after a change they may move or leave); the old ones stay until the first page answers. */

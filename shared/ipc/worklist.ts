@@ -44,6 +44,26 @@ export const WorklistEntry = z.object({
 });
 export type WorklistEntry = z.infer<typeof WorklistEntry>;
 
+/** The calendar day of an instant on this computer (YYYY-MM-DD), as snooze dates are picked. */
+export function localDay(instant: Date | number): string {
+  const at = typeof instant === 'number' ? new Date(instant) : instant;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+
+/**
+ * Whether the worklist as filtered leaves out a policy with this entry: snoozed until a later day while snoozed
+ * ones are not asked for, or in a state not asked for (none asked: every state). The main process reads the
+ * list by it, and the view drops a row its new entry takes out of the list from the selection by it.
+ */
+export function snoozedOut(entry: Pick<WorklistEntry, 'snoozedUntil'> | undefined, includeSnoozed: boolean, today: string): boolean {
+  return !includeSnoozed && entry?.snoozedUntil != null && entry.snoozedUntil > today;
+}
+
+export function stateOutside(state: WorklistState, wanted: readonly WorklistState[]): boolean {
+  return wanted.length > 0 && !wanted.includes(state);
+}
+
 /** What a policy shows before anyone changed its entry. */
 export const UNTOUCHED_ENTRY: Omit<WorklistEntry, 'updatedAt'> = { state: 'to-do', note: '', snoozedUntil: null };
 

@@ -1,4 +1,4 @@
-import { WORKLIST_STATES, WorklistEntryInput, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
+import { WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
 import { upcomingCapacities } from '../replica/replica-reads.js';
@@ -42,7 +42,6 @@ export class RenewalWorklist {
     let matching: Array<{ readonly rid: number; readonly customer: string | null; readonly milestone: WorklistRow['milestone'] }> = [];
     const fromMs = now.getTime();
     const toMs = fromMs + query.horizonDays * DAY_MS;
-    const wanted = new Set(query.states);
 
     const pick = (upcoming: readonly UpcomingCapacity[]): number[] => {
       // From nothing each time: a read met by a change on disk is made again.
@@ -51,13 +50,13 @@ export class RenewalWorklist {
       for (const state of WORKLIST_STATES) stateCounts[state] = 0;
       for (const policy of upcoming) {
         const entry = entries.get(policy.cidrId);
-        if (!query.includeSnoozed && entry?.snoozedUntil && entry.snoozedUntil > today) continue;
+        if (snoozedOut(entry, query.includeSnoozed, today)) continue;
         const customer = customerOf({ account: policy.account });
         if (customer !== null) customers.add(customer);
         if (query.customer !== null && customer !== query.customer) continue;
         const state = entry?.state ?? 'to-do';
         stateCounts[state] += 1;
-        if (wanted.size > 0 && !wanted.has(state)) continue;
+        if (stateOutside(state, query.states)) continue;
         const launchesSoon = policy.launchMs !== null && policy.launchMs > fromMs && policy.launchMs <= toMs;
         matching.push({ rid: policy.rid, customer, milestone: launchesSoon ? 'launch' : 'end' });
       }
@@ -91,10 +90,4 @@ export class RenewalWorklist {
   #now(): Date {
     return this.#deps.now?.() ?? new Date();
   }
-}
-
-/** The calendar day of an instant on this computer (YYYY-MM-DD), as snooze dates are picked. */
-export function localDay(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 }
