@@ -20,12 +20,8 @@ export interface StaticFile {
   readonly contentType: string;
 }
 
-/**
- * Reads a file of the built renderer for a URL path. Anything that would leave
- * the root (.., encoded separators, absolute paths) or is not a known type is
- * refused with null.
- */
-export async function readStaticFile(rootDir: string, urlPath: string): Promise<StaticFile | null> {
+/** Where a URL path's file is inside the root, and its type; null when it would leave the root or is no known type. */
+function resolveStaticPath(rootDir: string, urlPath: string): { readonly full: string; readonly contentType: string } | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -38,12 +34,25 @@ export async function readStaticFile(rootDir: string, urlPath: string): Promise<
   const full = normalize(join(root, relative));
   if (!full.startsWith(root)) return null;
   const contentType = ownEntry(CONTENT_TYPES, extname(full).toLowerCase());
-  if (!contentType) return null;
+  return contentType ? { full, contentType } : null;
+}
+
+async function readResolved(found: { readonly full: string; readonly contentType: string }): Promise<StaticFile | null> {
   try {
-    return { body: await readFile(full), contentType };
+    return { body: await readFile(found.full), contentType: found.contentType };
   } catch {
     return null;
   }
+}
+
+/**
+ * Reads a file of the built renderer for a URL path. Anything that would leave
+ * the root (.., encoded separators, absolute paths) or is not a known type is
+ * refused with null.
+ */
+export async function readStaticFile(rootDir: string, urlPath: string): Promise<StaticFile | null> {
+  const found = resolveStaticPath(rootDir, urlPath);
+  return found ? readResolved(found) : null;
 }
 
 /**
@@ -51,7 +60,9 @@ export async function readStaticFile(rootDir: string, urlPath: string): Promise<
  * from memory: they do not change while the app runs, and at a launch the
  * page's code is asked while the main process is busiest (a read from the
  * disk is several turns of its event loop, each waiting behind that work).
- * Only files that exist are kept, so the memory is bounded by the build's size.
+ * Kept by the file they resolve to, never by the URL's spelling (`//a.js`,
+ * `%61.js` and `/a.js` are one entry), and only files that exist: the memory
+ * is bounded by the build's size.
  */
 export class KeptStaticFiles {
   readonly #rootDir: string;
@@ -62,12 +73,14 @@ export class KeptStaticFiles {
   }
 
   read(urlPath: string): Promise<StaticFile | null> {
-    const kept = this.#kept.get(urlPath);
+    const found = resolveStaticPath(this.#rootDir, urlPath);
+    if (!found) return Promise.resolve(null);
+    const kept = this.#kept.get(found.full);
     if (kept) return kept;
-    const reading = readStaticFile(this.#rootDir, urlPath);
-    this.#kept.set(urlPath, reading);
+    const reading = readResolved(found);
+    this.#kept.set(found.full, reading);
     void reading.then((file) => {
-      if (!file) this.#kept.delete(urlPath);
+      if (!file) this.#kept.delete(found.full);
     });
     return reading;
   }

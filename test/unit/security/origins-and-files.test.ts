@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { isAllowedExternalUrl, isAppUrl, PROJECT_REPOSITORY } from '../../../electron/services/security/origins.js';
-import { readStaticFile } from '../../../electron/services/static/static-files.js';
+import { KeptStaticFiles, readStaticFile } from '../../../electron/services/static/static-files.js';
 
 describe('origins', () => {
   it('allows the release pages of the project package.json names', async () => {
@@ -54,6 +54,22 @@ describe('static files', () => {
     expect(await readStaticFile(dir, '/..%5csecret.json')).toBeNull();
     expect(await readStaticFile(dir, '/assets/%00app.js')).toBeNull();
     expect(await readStaticFile(dir, '/missing.js')).toBeNull();
+  });
+
+  it('keeps one copy of a file however its URL is spelled, and refuses what the reads refuse', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cd-static-kept-'));
+    await mkdir(join(root, 'renderer', 'assets'), { recursive: true });
+    await writeFile(join(root, 'renderer', 'assets', 'app.js'), 'x');
+    await writeFile(join(root, 'secret.json'), '{}');
+    const kept = new KeptStaticFiles(join(root, 'renderer'));
+    const first = await kept.read('/assets/app.js');
+    expect(first?.body.toString()).toBe('x');
+    // Each spelling kept apart would be another copy of the file in memory (a page may ask any it likes).
+    for (const spelling of ['//assets/app.js', '///assets//app.js', '/%61ssets/app.js', '/assets/./app.js']) {
+      expect(await kept.read(spelling), spelling).toBe(first);
+    }
+    expect(await kept.read('/../secret.json')).toBeNull();
+    expect(await kept.read('/%2e%2e/secret.json')).toBeNull();
   });
 });
 
