@@ -96,7 +96,7 @@ describe('the requests before the background work', () => {
     const secrets = new FixedSecretStore();
     const { dataDir, file } = await copyOnDisk(secrets);
     await damageARecordPage(file, secrets);
-    const gate = new RequestsFirst({ holdMs: 10 * 60_000, quietMs: 0 });
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 0 });
     const { counted, turn, asked } = countedTurns(gate);
     const request = latch();
     const firstScreen = latch();
@@ -132,7 +132,7 @@ describe('the requests before the background work', () => {
   it('the slim rows’ load after a sync gives way to a request, and the Renewals’ first rows are answered while it is held', async () => {
     const secrets = new FixedSecretStore();
     const { dataDir } = await copyOnDisk(secrets);
-    const gate = new RequestsFirst({ holdMs: 10 * 60_000, quietMs: 0 });
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 0 });
     const { counted, turn, asked } = countedTurns(gate);
     const offline = benchCurrentReplica(dataDir, secrets, { sliceTurn: turn });
     cleanup.push(() => offline.close());
@@ -167,7 +167,7 @@ describe('the requests before the background work', () => {
 
 describe('RequestsFirst', () => {
   it('gives the turn at once when nothing is being answered, and once every request held is answered', async () => {
-    const gate = new RequestsFirst({ holdMs: 10 * 60_000, quietMs: 0 });
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 0 });
     await gate.turn();
     const first = latch();
     const second = latch();
@@ -185,7 +185,7 @@ describe('RequestsFirst', () => {
   });
 
   it('after the last answer the work waits the quiet period (the page paints that answer first), and nothing once stopped', async () => {
-    const gate = new RequestsFirst({ holdMs: 10 * 60_000, quietMs: 60_000 });
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 60_000 });
     await gate.during(() => Promise.resolve('answered'));
     let turned = false;
     void gate.turn().then(() => (turned = true));
@@ -197,8 +197,18 @@ describe('RequestsFirst', () => {
     expect(turned).toBe(true);
   });
 
+  it('requests that keep coming still let a slice through once it has waited the longest wait (the work is never starved)', async () => {
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 1, quietMs: 0 });
+    const never = latch();
+    void gate.during(() => never.opened);
+    // Resolves while the request still holds: a test that hangs here is the failure.
+    await gate.turn();
+    expect(gate.busy).toBe(true);
+    never.open();
+  });
+
   it('a failed answer releases the work too', async () => {
-    const gate = new RequestsFirst({ holdMs: 10 * 60_000, quietMs: 0 });
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 0 });
     await expect(gate.during(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     expect(gate.busy).toBe(false);
     await gate.turn();
@@ -215,7 +225,7 @@ describe('RequestsFirst', () => {
   });
 
   it('the channels that wait for the background work are not held, and after stop nothing is', async () => {
-    const gate = new RequestsFirst({ holdMs: 10 * 60_000, quietMs: 0 });
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 0 });
     const waits = latch();
     const handlers = gate.watch({ 'customers.overview': () => waits.opened.then(() => 'totals'), 'worklist.query': () => waits.opened.then(() => 'rows') }, ['customers.overview']);
     const totals = handlers['customers.overview']();

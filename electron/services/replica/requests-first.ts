@@ -13,11 +13,21 @@ const HOLD_MS = 2_000;
  */
 const QUIET_MS = 300;
 
+/**
+ * The longest a slice of background work waits for its turn, whatever the requests: requests that overlap (the
+ * person working steadily, each answer slower while the machine is loaded) would otherwise hold it back for as
+ * long as they come, and the check of every page and the slim rows' load never end. One slice (8 ms) in this
+ * much time costs the requests little.
+ */
+const LONGEST_WAIT_MS = 250;
+
 export interface RequestsFirstOptions {
   /** How long a request holds the background work back (tests: a latch holds it instead). */
   readonly holdMs?: number;
   /** How long after the last answer the work goes on (tests: 0). */
   readonly quietMs?: number;
+  /** The longest a slice waits for its turn while requests keep coming (tests: long, a latch decides). */
+  readonly longestWaitMs?: number;
 }
 
 /**
@@ -38,6 +48,7 @@ export interface RequestsFirstOptions {
 export class RequestsFirst {
   readonly #holdMs: number;
   readonly #quietMs: number;
+  readonly #longestWaitMs: number;
   #quiet: ReturnType<typeof setTimeout> | undefined;
   /** The requests being answered that still hold the work back. */
   #holding = 0;
@@ -47,6 +58,7 @@ export class RequestsFirst {
   constructor(options: RequestsFirstOptions = {}) {
     this.#holdMs = options.holdMs ?? HOLD_MS;
     this.#quietMs = options.quietMs ?? QUIET_MS;
+    this.#longestWaitMs = options.longestWaitMs ?? LONGEST_WAIT_MS;
   }
 
   /**
@@ -97,10 +109,21 @@ export class RequestsFirst {
     }
   }
 
-  /** Resolves once no request holds the work back: each slice of background work asks it first. */
+  /**
+   * Resolves once no request holds the work back, or once the slice has waited longestWaitMs: each slice of
+   * background work asks it first.
+   */
   turn(): Promise<void> {
     if ((this.#holding === 0 && this.#quiet === undefined) || this.#stopped) return Promise.resolve();
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return new Promise((resolve) => {
+      const waited = setTimeout(go, this.#longestWaitMs);
+      waited.unref?.();
+      function go(): void {
+        clearTimeout(waited);
+        resolve();
+      }
+      this.#waiting.push(go);
+    });
   }
 
   /** True while a request is being answered (and holds the work back). */
