@@ -163,6 +163,38 @@ describe('the requests before the background work', () => {
     expect(counted.slices).toBeGreaterThan(0);
     expect(open.count).toBe(ROWS);
   });
+  it('a purchase written through while the slim rows’ load is held is seen by the next read at once, and kept by the load', async () => {
+    const secrets = new FixedSecretStore();
+    const { dataDir } = await copyOnDisk(secrets);
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 0 });
+    const { turn, asked } = countedTurns(gate);
+    const offline = benchCurrentReplica(dataDir, secrets, { sliceTurn: turn });
+    cleanup.push(() => offline.close());
+    const replica = await offline.replica();
+    const open = await replica?.opened();
+    if (!replica || !open) throw new Error('the copy did not open');
+    const [policy] = syntheticPolicies(1);
+    if (!policy) throw new Error('no policy');
+
+    const request = latch();
+    const held = gate.during(() => request.opened);
+    void replica.warm();
+    await asked;
+    await eventLoopTurns();
+    expect(open.loaded).toBe(false);
+    // The purchase's write-through, then the view reads again (from SQL: the rows are not in memory yet). A load
+    // holding a read transaction on the reading connection kept the copy as it was for every read until it ended.
+    open.upsert({ ...policy, policyName: 'bought just now' });
+    const read = { text: 'bought just now', sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 20 } as const;
+    expect(open.query(read).total).toBe(1);
+
+    request.open();
+    await held;
+    await replica.warm();
+    expect(open.loaded).toBe(true);
+    expect(open.query(read).total).toBe(1);
+    expect(open.count).toBe(ROWS);
+  });
 });
 
 describe('RequestsFirst', () => {

@@ -589,27 +589,24 @@ export class CapacityReplicaDb {
 
   /**
    * The slim rows in batches, yielding between them so the main process keeps
-   * answering; all read in one snapshot, so a write meanwhile is not half seen.
+   * answering. No read transaction pins a snapshot across the yields: it would
+   * be the reading connection's, which every person's read shares, and a
+   * purchase written through meanwhile would stay hidden from them while the
+   * load waits for requests (RequestsFirst). A write meanwhile is caught by
+   * the caller instead (CapacityReplica's generation: rows read across a write
+   * are never kept). `turn`: what each slice waits for besides the event loop.
    */
-  /** `turn`: what each slice waits for besides the event loop (the requests being answered, RequestsFirst). */
   async slimRowsInBatches(turn?: SliceTurn): Promise<SlimCapacityRow[]> {
     const rows: SlimCapacityRow[] = [];
     const batch = this.#read.prepare(`${SLIM_SELECT} WHERE rid > ? ORDER BY rid LIMIT ${SLIM_BATCH}`).raw();
-    const inMemory = this.file === null;
-    // On a file, a read transaction pins the snapshot across the yields (the writer is another connection).
-    if (!inMemory) this.#read.exec('BEGIN');
-    try {
-      // 2,000 rows between yields took 100-170 ms at load 10 after a refresh: the reading is time-sliced too.
-      let after = 0;
-      await inSlices(() => {
-        const tuples = batch.all(after) as SlimTuple[];
-        for (const tuple of tuples) rows.push(slimRow(tuple));
-        after = tuples.length > 0 ? (tuples[tuples.length - 1] as SlimTuple)[0] : after;
-        return tuples.length === SLIM_BATCH;
-      }, turn);
-    } finally {
-      if (!inMemory && this.#read.inTransaction) this.#read.exec('COMMIT');
-    }
+    // 2,000 rows between yields took 100-170 ms at load 10 after a refresh: the reading is time-sliced too.
+    let after = 0;
+    await inSlices(() => {
+      const tuples = batch.all(after) as SlimTuple[];
+      for (const tuple of tuples) rows.push(slimRow(tuple));
+      after = tuples.length > 0 ? (tuples[tuples.length - 1] as SlimTuple)[0] : after;
+      return tuples.length === SLIM_BATCH;
+    }, turn);
     return rows;
   }
 
