@@ -8,6 +8,7 @@ import { CapacityReplicaDb } from '../../electron/services/replica/capacity-repl
 import { WalCheckpointer, type CheckpointOutcome } from '../../electron/services/replica/wal-checkpointer.js';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
+import { readsWhileRefreshing } from '../support/old-list-whole.js';
 
 /**
  * A full refresh of the encrypted replica as it is written now (issue 25): in
@@ -35,15 +36,7 @@ describe('a full refresh of the replica', () => {
     try {
       await db.replaceAll(syntheticPolicies(ROWS, 'oldtag'), '2026-11-22T10:00:00.000Z');
       const refresh = db.replaceAll(syntheticPolicies(ROWS, 'newtag'), '2026-11-22T11:00:00.000Z');
-      let readsMeanwhile = 0;
-      while (db.writing) {
-        expect(db.count).toBe(ROWS);
-        expect(textTotal(db, 'oldtag')).toBe(ROWS);
-        expect(textTotal(db, 'newtag')).toBe(0);
-        expect(db.fetchedAt).toBe('2026-11-22T10:00:00.000Z');
-        readsMeanwhile += 1;
-        await nextTurn();
-      }
+      const readsMeanwhile = await readsWhileRefreshing(db, { count: ROWS, tag: 'oldtag', fetchedAt: '2026-11-22T10:00:00.000Z' }, 'newtag');
       await refresh;
       // The refresh yielded many times: reads ran between its slices.
       expect(readsMeanwhile).toBeGreaterThan(3);
