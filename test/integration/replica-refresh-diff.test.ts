@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../electron/services/api-client/api-client.js';
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
@@ -17,6 +16,7 @@ import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
 import type { CapacityRow } from '../../shared/api/readers.js';
+import { readsWhileRefreshing } from '../support/old-list-whole.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 
@@ -110,15 +110,7 @@ describe('a refresh over a copy', () => {
       // A fifth of the rows renamed: under the share that rewrites all.
       const fresh = old.map((p, i) => (i % 5 === 0 ? { ...p, policyName: `newtag ${i}` } : p));
       const refresh = db.replaceAll(fresh, '2026-11-22T11:00:00.000Z');
-      let readsMeanwhile = 0;
-      while (db.writing) {
-        expect(db.count).toBe(ROWS);
-        expect(textTotal(db, 'oldtag')).toBe(ROWS);
-        expect(textTotal(db, 'newtag')).toBe(0);
-        expect(db.fetchedAt).toBe('2026-11-22T10:00:00.000Z');
-        readsMeanwhile += 1;
-        await nextTurn();
-      }
+      const readsMeanwhile = await readsWhileRefreshing(db, { count: ROWS, tag: 'oldtag', fetchedAt: '2026-11-22T10:00:00.000Z' }, 'newtag');
       expect(await refresh).toMatchObject({ written: ROWS / 5, deleted: 0, rewrote: false });
       // It yielded: reads ran between its slices.
       expect(readsMeanwhile).toBeGreaterThan(0);
