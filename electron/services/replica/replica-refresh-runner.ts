@@ -89,10 +89,12 @@ export class ReplicaRefreshRunner {
     try {
       const summary = await refreshReplica(replica, this.deps, controller.signal, progress);
       // After 'done': the views on screen read their windows again from what the refresh wrote.
-      this.#version += 1;
-      this.deps.events.emit('offline.copyChanged', { version: this.#version });
+      this.#copyChanged();
       return summary;
     } catch (error) {
+      // The list commits before the details, the linked accounts and the DR lists are read: a refresh that
+      // failed or was cancelled after it may have changed the copy all the same (a read again costs little).
+      this.#copyChanged();
       if (controller.signal.aborted) {
         progress({ phase: 'cancelled', fetched: 0, total: 0, message: 'Sync cancelled; the previous offline copy is kept.' });
         throw new AppFailure({ kind: 'cancelled', message: 'Sync cancelled. The previous offline copy is kept.' });
@@ -102,5 +104,10 @@ export class ReplicaRefreshRunner {
     } finally {
       this.#controller = null;
     }
+  }
+
+  #copyChanged(): void {
+    this.#version += 1;
+    this.deps.events.emit('offline.copyChanged', { version: this.#version });
   }
 }
