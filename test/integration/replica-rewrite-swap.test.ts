@@ -53,3 +53,33 @@ it('a read during a thread rewrite answers the old list or the new one, never a 
     await rm(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+/**
+ * A copy closed while the rewrite thread writes it (the app quitting, a copy found unreadable whose folder is
+ * then removed): the thread's connection must not go on and commit into a file closed under it.
+ */
+it('a copy closed while the rewrite thread writes it keeps the old list, and the rewrite fails', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'replica-swap-close-'));
+  const file = join(dir, 'replica.db');
+  const key = randomBytes(32);
+  try {
+    const db = CapacityReplicaDb.open(file, key);
+    await db.replaceAll(syntheticPolicies(3000, 'old'), '2026-11-22T10:00:00.000Z');
+    let closing: Promise<void> = Promise.resolve();
+    // Closed at the last moment before the thread is told to commit: the close's word reaches it first.
+    const refresh = db.replaceAll(syntheticPolicies(3000, 'new').reverse(), '2026-11-22T11:00:00.000Z', [], new Map(), () => {
+      closing = db.close();
+    });
+    await expect(refresh).rejects.toThrow();
+    await closing;
+    const again = CapacityReplicaDb.open(file, key);
+    try {
+      expect(again.fetchedAt).toBe('2026-11-22T10:00:00.000Z');
+      expect(again.count).toBe(3000);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);

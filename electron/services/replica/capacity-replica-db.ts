@@ -180,6 +180,8 @@ export class CapacityReplicaDb {
   readonly #checkpointer: WalCheckpointer | null;
   readonly #onCheckpoint: ((done: Promise<CheckpointOutcome>) => void) | undefined;
   /** On a file: what a rewrite thread opens it with, and where it says it could not run. Null in memory. */
+  /** The rewrite thread while one writes this file (close waits for it to end). */
+  #rewrite: RewriteThread | null = null;
   readonly #threaded: { readonly key: Buffer; readonly warn: (message: string) => void } | null;
   #writing = false;
 
@@ -342,6 +344,7 @@ export class CapacityReplicaDb {
     let thread: RewriteThread;
     try {
       thread = RewriteThread.start(file, threaded.key, THREAD_REWRITE, THREAD_CACHE_KIB);
+      this.#rewrite = thread;
     } catch (error) {
       threaded.warn(`the replica's rewrite thread could not start (${error instanceof Error ? error.message : String(error)}); the list is written on the main thread`);
       return null;
@@ -373,6 +376,8 @@ export class CapacityReplicaDb {
         return null;
       }
       throw error;
+    } finally {
+      this.#rewrite = null;
     }
     return { written: list.length, writtenIds: [], deleted: before, rewrote: true, onThread: true };
   }
@@ -641,6 +646,9 @@ export class CapacityReplicaDb {
 
   /** Resolves once the checkpoint thread has exited and both connections are closed: nothing of this database writes after. */
   async close(): Promise<void> {
+    // A rewrite under way is rolled back and its thread waited for: its connection must not write into a file
+    // closed (or removed, for a copy found unreadable) under it.
+    await this.#rewrite?.abandon();
     await this.#checkpointer?.close();
     if (this.#read !== this.#db) this.#read.close();
     this.#db.close();

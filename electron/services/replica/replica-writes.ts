@@ -66,7 +66,7 @@ export async function writeCapacities(
   let writes: RefreshWrites | null = null;
   await replica.writing(async (open) => {
     writes = await open.replaceAll(rows, at, leftOut, writtenThrough);
-    await replica.freshListWritten(rows.length);
+    await replica.freshListWritten(open, rows.length);
   });
   return writes;
 }

@@ -206,8 +206,9 @@ export class Replica {
    * commit: the plain facts follow it, and a fresh list replaces whatever was
    * found unreadable before.
    */
-  async freshListWritten(capacities: number): Promise<void> {
-    if (!this.#file) return;
+  async freshListWritten(written: CapacityReplica, capacities: number): Promise<void> {
+    // A copy closed meanwhile (found unreadable, wiped, reopened) is not the one written: nothing to say of it.
+    if (!this.#file || this.#open !== written) return;
     // Written after the commit: a crash in between leaves facts one copy old, which only words a message.
     await writeCopyFacts(this.dir, { writtenAt: new Date().toISOString(), capacities });
     await removeUnreadableNote(this.dir);
