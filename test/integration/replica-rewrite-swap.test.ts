@@ -24,7 +24,7 @@ it('a read during a thread rewrite answers the old list or the new one, never a 
     const old = syntheticPolicies(3000, 'old');
     await replica.replaceAll(old, '2026-11-22T10:00:00.000Z');
     replica.load();
-    const status = old[0]!.policyStatus;
+    const status = 'ACTIVE' as const;
     const before = replica.query(query);
     // the same policies, every one changed, in the other order (their row ids change)
     const next = syntheticPolicies(3000, 'new').reverse();
