@@ -1,7 +1,7 @@
 import { answer, calls, hold, nth, push, resetFakeApi, settle } from './support/fake-api.js';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { customers } from '../../renderer/stores/customers.svelte.js';
-import { connectivity } from '../../renderer/stores/connectivity.svelte.js';
+import { followCopyChanges } from '../../renderer/stores/copy-changes.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import type { Customer, CustomerBook } from '../../shared/ipc/customers.js';
 import { SERVICE_NOW, windowOf } from './support/fixtures.js';
@@ -83,12 +83,12 @@ describe('the customer book in the window', () => {
     answer('accounts.list', () => ({ ok: true, value: { items: [{ accountId: '314159265358', accountName: 'morgan-production' }], skipped: [], origin: SERVICE_NOW } }));
     answer('offline.status', () => ({ ok: true, value: { persistent: true, fetchedAt: { capacities: SERVICE_NOW.fetchedAt }, capacityCount: 1, discarded: 0 } }));
     answer('capacity.list', () => ({ ok: true, value: windowOf([], 0) }));
-    const stop = connectivity.start();
+    // The window follows the copy as App does: a refresh that committed is told as offline.copyChanged.
+    const stop = followCopyChanges();
     try {
       await settle();
-      push('offline.syncProgress', { phase: 'done', fetched: 1, total: 1 });
-      await settle();
-      expect(customers.ofAccount('morgan-production')?.name).toBe('Northwind');
+      push('offline.copyChanged', { version: 1 });
+      await vi.waitFor(() => expect(customers.ofAccount('morgan-production')?.name).toBe('Northwind'), { timeout: 10_000 });
       expect(customers.ofAccount('morgan-prod')).toBeNull();
     } finally {
       stop();
