@@ -88,7 +88,7 @@ describe('the customer book in the window', () => {
     try {
       await settle();
       push('offline.copyChanged', { version: 1 });
-      await vi.waitFor(() => expect(customers.ofAccount('morgan-production')?.name).toBe('Northwind'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(customers.ofAccount('morgan-production')?.name).toBe('Northwind'), { timeout: 4_000 });
       expect(customers.ofAccount('morgan-prod')).toBeNull();
     } finally {
       stop();
