@@ -22,8 +22,10 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     // A failed test keeps its actions and DOM snapshots; the screencast frames are left out:
     // recording them cost about a sixth of the browser suite's CPU time (overview and capacity-table
-    // specs: 47 CPU-s with them, 41 without, 34 with no trace; load 22-25).
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // specs: 47 CPU-s with them, 41 without, 34 with no trace; load 22-25). The whole run (npm test,
+    // scripts/test.sh) records none (PW_TRACE=off): a failure there is named with its error and
+    // screenshot, and run again on its own, here, it keeps its trace.
+    trace: process.env.PW_TRACE === 'off' ? 'off' : { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
   },
   projects: [

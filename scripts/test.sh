@@ -22,6 +22,9 @@ npx tsx scripts/run-lanes.ts checks \
   "build=npm run -s build"
 
 export PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-e2e.json
+# No trace recorded in the whole run (about a sixth of the browser lane's CPU, playwright.config.ts);
+# a failing spec run on its own keeps one. PW_TRACE=on npm test records them here too.
+export PW_TRACE="${PW_TRACE:-off}"
 status=0
 # Each lane has a keyring of its own: a test signing out in one must not remove
 # the entry a test of the other is reading.
