@@ -1,5 +1,5 @@
 import { CapacityWindow } from '../../shared/ipc/sourced.js';
-import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { capacityOverview, readAccounts } from '../../electron/services/replica/replica-reads.js';
 import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
+import { flipByte } from '../support/flip-byte.js';
 
 /**
  * An offline copy that exists but cannot be read (a flipped byte, a file cut
@@ -51,21 +52,6 @@ async function tempDir(): Promise<string> {
 /** The replica database of a copy. */
 function replicaFile(cacheDir: string): string {
   return join(cacheDir, 'replica.db');
-}
-
-/** Flips one byte of a file (by default in the middle), in place (same size, as a failing disk would). */
-async function flipByte(path: string, where = 0.5): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    const { size } = await handle.stat();
-    const at = Math.floor(size * where);
-    const byte = Buffer.alloc(1);
-    await handle.read(byte, 0, 1, at);
-    byte[0] = byte[0]! ^ 0x01;
-    await handle.write(byte, 0, 1, at);
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, open, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +33,7 @@ import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
 import { writeKind } from '../../electron/services/replica/replica-writes.js';
+import { flipByte } from '../support/flip-byte.js';
 
 /** A stand-in for the customer book's body (its feature defines the real one). */
 const Customer = z.object({ name: z.string(), customerIds: z.array(z.string()) });
@@ -49,20 +50,6 @@ async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cd-own-data-'));
   dirs.push(dir);
   return dir;
-}
-
-async function flipByte(path: string, where: number): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    const { size } = await handle.stat();
-    const at = where < 1 ? Math.floor(size * where) : where;
-    const byte = Buffer.alloc(1);
-    await handle.read(byte, 0, 1, at);
-    byte[0] = byte[0]! ^ 0x01;
-    await handle.write(byte, 0, 1, at);
-  } finally {
-    await handle.close();
-  }
 }
 
 function entry(owner: Owner, cidrId: string, fee: number): ActivityEntry {

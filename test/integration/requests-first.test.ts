@@ -7,7 +7,7 @@
  * (the guarantee of offline-cache-unreadable.test.ts, kept). Every wait here
  * is a latch or a condition, never a time.
  */
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -22,6 +22,7 @@ import { RenewalWorklist } from '../../electron/services/worklist/renewal-workli
 import { BENCH_OWNER, benchCurrentReplica } from '../../bench/support/bench-current-replica.js';
 import { WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { flipByte } from '../support/flip-byte.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 
 const ROWS = 3_000;
@@ -63,15 +64,8 @@ async function damageARecordPage(file: string, secrets: FixedSecretStore): Promi
     db.close();
   }
   expect(at).toBeLessThan((await stat(file)).size);
-  const handle = await open(file, 'r+');
-  try {
-    const byte = Buffer.alloc(1);
-    await handle.read(byte, 0, 1, at);
-    byte[0] = byte[0]! ^ 0x01;
-    await handle.write(byte, 0, 1, at);
-  } finally {
-    await handle.close();
-  }
+  expect(at).toBeGreaterThanOrEqual(1);
+  await flipByte(file, at);
 }
 
 /** The slices the work has been let to take (counted after its turn came); `asked` opens when it first asks for one. */
