@@ -35,6 +35,19 @@ export async function showCustomer(page: Page, customerId: string): Promise<void
   await page.keyboard.press('Enter');
 }
 
+/**
+ * The page's own calls of an IPC channel from now on, each with its input, kept live.
+ * Counting at the sandbox instead also counts the copy's refresh, which lists every
+ * customer's DR policies beside whatever the person does (a CI run counted one of those).
+ */
+export function ipcCalls(page: Page, channel: string): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === `/ipc/${channel}`) calls.push(request.postData() ?? '');
+  });
+  return calls;
+}
+
 /** The sandbox's own API, as another client (a colleague, a second window) would use it. */
 export class SandboxClient {
   private constructor(
