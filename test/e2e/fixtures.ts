@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { ENDPOINTS, type EndpointName } from '../../shared/api/endpoints.js';
 import type { UiState } from '../../shared/ipc/ui-state.js';
 import { SANDBOX_USERS, type SandboxUser } from '../../sandbox/accounts.js';
-import { SANDBOX_PROFILE_ID } from '../../electron/services/profiles/profile-registry.js';
 import { sandboxAccess, startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 import { workerKeychain } from '../support/worker-keychain.js';
+import { nextRefreshEnd, signInQuietly } from '../support/copy-refresh.js';
 
 /** Who `openSignedIn` signs in: the first sandbox user, as most specs do. */
 const SIGNED_IN_USER = SANDBOX_USERS[0] as SandboxUser;
@@ -75,6 +75,12 @@ export const test = base.extend<
       const status = await app.services.handlers['session.status'](undefined);
       if (shareApp && status.signedIn && status.username === SIGNED_IN_USER.username) {
         await page.goto(app.host.newLaunchUrl());
+      } else if (shareApp) {
+        // A test on the shared app has no refresh beside it: the one this sign-in starts (after the first screen) is waited for.
+        const refreshed = nextRefreshEnd(app.services.events);
+        await openApp();
+        await signIn(page, SIGNED_IN_USER.username, SIGNED_IN_USER.password);
+        await refreshed;
       } else {
         await openApp();
         await signIn(page, SIGNED_IN_USER.username, SIGNED_IN_USER.password);
@@ -96,24 +102,8 @@ export const testOnSharedApp = test.extend({ shareApp: true });
 async function startSharedApp(): Promise<TestApp> {
   const secrets = await workerKeychain('shared app');
   const app = await startTestApp(secrets ? { secrets } : {});
-  const filled = replicaFilled(app);
-  await app.services.handlers['session.signIn']({ profileId: SANDBOX_PROFILE_ID, username: SIGNED_IN_USER.username, password: SIGNED_IN_USER.password });
-  await filled;
+  await signInQuietly(app.services, SIGNED_IN_USER);
   return app;
-}
-
-/** Settles when the app's first replica fill after a sign-in is done (a data folder without a copy starts it at once); fails when it fails. */
-function replicaFilled(app: TestApp): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const unsubscribe = app.services.events.subscribe((event, payload) => {
-      if (event !== 'offline.syncProgress') return;
-      const { phase, message } = payload as { phase: string; message?: string };
-      if (phase === 'done') resolve();
-      else if (phase === 'failed' || phase === 'cancelled') reject(new Error(`the shared app's replica fill ended ${phase}: ${message ?? ''}`));
-      else return;
-      unsubscribe();
-    });
-  });
 }
 
 /** The app's audit trail as written so far: every call that changes something, one line each. */
