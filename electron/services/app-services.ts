@@ -97,7 +97,10 @@ export interface AppServicesOptions {
   readonly logger?: FileLogger;
   /** The redactor `logger` was made with, so a sign-in's password is held out of it too. */
   readonly redactor?: Redactor;
-  /** Fill or refresh the local replica in the background after each sign-in (default true; request-counting tests turn it off). */
+  /**
+   * Fill or refresh the local replica in the background: after each sign-in and when the interval says (default
+   * true; request-counting tests turn it off, and then no refresh starts unless one is asked for).
+   */
   readonly refreshReplicaAtSignIn?: boolean;
   /**
    * When the window has the code it starts with (the browser host serves it; by default at once): the overview a
@@ -351,9 +354,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     sync: () => replica.refresh.run(),
     logger,
   });
-  backgroundRefresh.start();
   // The replica is filled (or refreshed) right after each sign-in, in the background: the views page the service meanwhile.
   const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
+  // Off, no refresh starts unless one is asked for: the look every minute would fill an empty copy beside a request-counting test.
+  if (refreshAtSignIn) backgroundRefresh.start();
   let signedIn = whoIsSignedIn();
   // With a copy on disk the overview the sign-in opens on answers from it: its refresh waits for those figures (its
   // fetching and writing would slow that first screen). Without a copy the fill starts at once, the views paging the service.
