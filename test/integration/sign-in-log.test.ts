@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 
 /**
@@ -51,15 +51,17 @@ describe('a failed sign-in in the logs', () => {
     const fast = app;
     const password = 'Qz9'; // short on purpose: too short for the redactor's permanent list, still a password
     const longer = 'Sunny-Day-42';
-    await fast.controls.addFault({ pathPrefix: '/', method: 'POST', latencyMs: 600 });
+    // Both sign-ins are held at the service until the lines below are logged (a fixed wait under a latency ran out
+    // under load before the lines were written, and then the sign-ins were over).
+    await fast.controls.addFault({ pathPrefix: '/', method: 'POST', hold: true });
     const pending = fast.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: longer });
     const pendingShort = fast.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await vi.waitFor(async () => expect(await fast.controls.heldAnswers()).toBe(2), { timeout: 20_000, interval: 20 });
     // Whatever part of the app logs while the sign-in runs (an error echoing a body, a proxy line) cannot name it.
     fast.services.logger.warn('network', `a request body was {"user":"x","pw":"${longer}"} and ${password}!`);
     fast.services.auditLog.warn('audit', `audit saw ${longer}`);
-    await Promise.all([pending, pendingShort]);
     await fast.controls.clearFaults();
+    await Promise.all([pending, pendingShort]);
     const during = await everyLogLine(fast);
     expect(during).not.toContain(longer);
     expect(during).toContain('a request body was {"user":"x","pw":"[redacted]"} and [redacted]!');
