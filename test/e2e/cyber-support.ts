@@ -9,7 +9,7 @@ import type { FaultRuleInput } from '../../sandbox/controls/faults.js';
 import type { TestApp } from '../support/test-app.js';
 import { expect, signIn } from './fixtures.js';
 import { sandboxAccess } from '../support/test-app.js';
-import { axeOn } from './support/axe.js';
+import { analyze, axeOn } from './support/axe.js';
 
 /** Helpers shared by the issue-6 specs (DR policies, overview, accounts, export). */
 
@@ -133,7 +133,7 @@ export async function clearFaults(app: TestApp): Promise<void> {
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const results = await axeOn(page).include('#content').analyze();
+    const results = await analyze(axeOn(page).include('#content'));
     const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(summary, `${what}, ${colorScheme} theme`).toEqual([]);
   }

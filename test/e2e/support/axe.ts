@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 /**
  * axe-core on the page, run inside the page itself (@axe-core/playwright's legacy mode).
@@ -14,4 +14,22 @@ import { expect, type Page } from '@playwright/test';
 export function axeOn(page: Page): AxeBuilder {
   expect(page.frames(), 'axe runs inside the page, which checks no frames: the app has none').toHaveLength(1);
   return new AxeBuilder({ page }).setLegacyMode();
+}
+
+/** The most one analysis may take, given to the test while it runs (then only what it took is kept). */
+const ANALYSIS_BUDGET_MS = 30_000;
+
+/**
+ * One analysis, its time added to the test's timeout rather than taken from the test's steps: axe is the test's
+ * own tool, and an analysis takes seconds on a loaded two-core machine (a test of a view in light and dark runs
+ * four; two of them ran past 30 s at load 32-50 with every check passing).
+ */
+export async function analyze(builder: AxeBuilder): ReturnType<AxeBuilder['analyze']> {
+  const started = Date.now();
+  test.info().setTimeout(test.info().timeout + ANALYSIS_BUDGET_MS);
+  try {
+    return await builder.analyze();
+  } finally {
+    test.info().setTimeout(test.info().timeout - ANALYSIS_BUDGET_MS + (Date.now() - started));
+  }
 }

@@ -8,7 +8,7 @@ import type { FaultRuleInput } from '../../../sandbox/controls/faults.js';
 import type { EndpointName } from '../../../shared/api/endpoints.js';
 import { sandboxAccess, startTestApp, type TestApp } from '../../support/test-app.js';
 import { expect, signIn, test as appTest } from '../fixtures.js';
-import { axeOn } from './axe.js';
+import { analyze, axeOn } from './axe.js';
 
 /** Helpers of the capacity specs: sign-in, the sandbox's controls, a second window, axe and screenshots. */
 
@@ -143,7 +143,7 @@ export async function expectAccessible(page: Page, label: string, include?: stri
     await page.emulateMedia({ colorScheme });
     let builder = axeOn(page);
     if (include) builder = builder.include(include);
-    const { violations } = await builder.analyze();
+    const { violations } = await analyze(builder);
     const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
     expect(summary, `axe on ${label}, ${colorScheme}`).toEqual([]);
   }
