@@ -326,22 +326,28 @@ test('cancel of a policy that is no longer active is refused, said so, and the p
   await expect(actions(page).getByRole('button', { name: 'Cancel policy…' })).toHaveCount(0);
 });
 
-test('the session ends in the middle of the configuration form; the form survives signing in again', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
-  const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
-  await openDetail(page, policy.cidrId);
-  await openConfigForm(page);
-  await expectRule(page, 'VPC', 'vpc-after-expiry', null);
-  await expectRule(page, 'EBS volume size (GB)', '321', null);
+test.describe('with no refresh of the copy at sign-in', () => {
+  // The sign-in's refresh, still under way when the session ends, met the expired token before the test's
+  // request did, and its dialog took the click meant for the view (a browser run met it at load 40-60).
+  test.use({ appOptions: { refreshReplicaAtSignIn: false } });
 
-  await expireSession(app);
-  await configForm(page).getByRole('button', { name: 'Save configuration' }).click();
-  await signInAgain(page);
+  test('the session ends in the middle of the configuration form; the form survives signing in again', async ({ openApp, app }) => {
+    const page = await openApp();
+    await signInAs(page);
+    const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
+    await openDetail(page, policy.cidrId);
+    await openConfigForm(page);
+    await expectRule(page, 'VPC', 'vpc-after-expiry', null);
+    await expectRule(page, 'EBS volume size (GB)', '321', null);
 
-  await expect(configForm(page).getByLabel('VPC')).toHaveValue('vpc-after-expiry');
-  await expect(configForm(page).getByLabel('EBS volume size (GB)')).toHaveValue('321');
-  await configForm(page).getByRole('button', { name: 'Save configuration' }).click();
-  await expect(page.getByTestId('config-value-vpc')).toHaveText('vpc-after-expiry');
-  await expect(page.getByTestId('config-value-ebsVolumeSize')).toHaveText('321 GB');
+    await expireSession(app);
+    await configForm(page).getByRole('button', { name: 'Save configuration' }).click();
+    await signInAgain(page);
+
+    await expect(configForm(page).getByLabel('VPC')).toHaveValue('vpc-after-expiry');
+    await expect(configForm(page).getByLabel('EBS volume size (GB)')).toHaveValue('321');
+    await configForm(page).getByRole('button', { name: 'Save configuration' }).click();
+    await expect(page.getByTestId('config-value-vpc')).toHaveText('vpc-after-expiry');
+    await expect(page.getByTestId('config-value-ebsVolumeSize')).toHaveText('321 GB');
+  });
 });

@@ -169,18 +169,24 @@ test('offline: a service that drops the connection is shown as unreachable, and 
   await expect(rowAt(page, 0)).toContainText(/sc_\d+/);
 });
 
-test('the session ends while the list is open: after signing in again the rows load, filter kept', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page, ALEX);
-  await openList(page);
-  await page.getByTestId('status-filter').getByRole('radio', { name: 'Failed' }).check();
-  await expect(page.getByTestId('list-summary')).toContainText('failed');
-  await expireSession(app);
-  await page.getByRole('button', { name: 'Refresh', exact: true }).click();
-  await signInAgain(page);
-  await expect(page.getByTestId('error-message')).toHaveCount(0);
-  await expect(rowAt(page, 0).getByTestId('status-badge')).toHaveAttribute('data-status', 'FAILED');
-  await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Failed' })).toBeChecked();
+test.describe('with no refresh of the copy at sign-in', () => {
+  // The sign-in's refresh, still under way when the session ends, met the expired token before the test's
+  // request did, and its dialog took the click meant for the view (a browser run met it at load 40-60).
+  test.use({ appOptions: { refreshReplicaAtSignIn: false } });
+
+  test('the session ends while the list is open: after signing in again the rows load, filter kept', async ({ openApp, app }) => {
+    const page = await openApp();
+    await signInAs(page, ALEX);
+    await openList(page);
+    await page.getByTestId('status-filter').getByRole('radio', { name: 'Failed' }).check();
+    await expect(page.getByTestId('list-summary')).toContainText('failed');
+    await expireSession(app);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await signInAgain(page);
+    await expect(page.getByTestId('error-message')).toHaveCount(0);
+    await expect(rowAt(page, 0).getByTestId('status-badge')).toHaveAttribute('data-status', 'FAILED');
+    await expect(page.getByTestId('status-filter').getByRole('radio', { name: 'Failed' })).toBeChecked();
+  });
 });
 
 test('another user signing in on the same window sees only their own policies', async ({ openApp, app }) => {
