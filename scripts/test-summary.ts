@@ -80,8 +80,13 @@ interface PlaywrightSuite {
   specs?: Array<{
     title: string;
     line: number;
-    tests: Array<{ projectName: string; status: string; results: Array<{ errors?: Array<{ message?: string }> }> }>;
+    tests: Array<{ projectName: string; status: string; results: Array<{ errors?: PlaywrightError[] }> }>;
   }>;
+}
+
+interface PlaywrightError {
+  message?: string;
+  location?: { file: string; line: number };
 }
 
 function collectPlaywrightFailures(node: { suites?: PlaywrightSuite[] }, titles: string[], out: string[]): void {
@@ -92,11 +97,21 @@ function collectPlaywrightFailures(node: { suites?: PlaywrightSuite[] }, titles:
         if (test.status !== 'unexpected') continue;
         const last = test.results.at(-1);
         const name = `[${test.projectName}] ${suite.file ?? ''}:${spec.line} > ${[...path, spec.title].join(' > ')}`;
-        out.push(failureLine(name, last?.errors?.[0]?.message));
+        out.push(failureLine(name, playwrightMessage(last?.errors ?? [])));
       }
     }
     collectPlaywrightFailures(suite, path, out);
   }
+}
+
+/**
+ * A test's errors as one message: a timeout's first error says only "Test timeout of 30000ms exceeded.", and
+ * the step it stopped at (the action, its call log, where in the spec) is the next one.
+ */
+function playwrightMessage(errors: readonly PlaywrightError[]): string {
+  const where = errors.find((error) => error.location)?.location;
+  const messages = errors.map((error) => error.message ?? '').join('\n');
+  return where ? `at ${where.file.replace(`${process.cwd()}/`, '')}:${where.line}\n${messages}` : messages;
 }
 
 /** The failing test by name and the first lines of its error, without colour codes. */

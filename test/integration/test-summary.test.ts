@@ -90,6 +90,51 @@ describe('npm test closing count', () => {
     expect(out).not.toContain('a reminder');
   });
 
+  it('names the step a timed-out test stopped at, which is its second error, and where it is', async () => {
+    const timedOut = {
+      stats: { expected: 0, unexpected: 1, flaky: 0, skipped: 0 },
+      suites: [
+        {
+          title: 'capacity-list.spec.ts',
+          file: 'capacity-list.spec.ts',
+          specs: [
+            {
+              title: 'the session ends while the list is open',
+              line: 172,
+              tests: [
+                {
+                  projectName: 'e2e',
+                  status: 'unexpected',
+                  results: [
+                    {
+                      errors: [
+                        { message: 'Test timeout of 60000ms exceeded.' },
+                        {
+                          message: "Error: locator.click: Test timeout of 60000ms exceeded.\nCall log:\n  - waiting for getByRole('button', { name: 'Refresh' })",
+                          location: { file: join(process.cwd(), 'test/e2e/capacity-list.spec.ts'), line: 179, column: 60 },
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const { out, code } = await summarize(write('timeout.json', timedOut));
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'FAILED [e2e] capacity-list.spec.ts:172 > the session ends while the list is open\n' +
+        '    at test/e2e/capacity-list.spec.ts:179\n' +
+        '    Test timeout of 60000ms exceeded.\n' +
+        '    Error: locator.click: Test timeout of 60000ms exceeded.\n' +
+        '    Call log:\n' +
+        "      - waiting for getByRole('button', { name: 'Refresh' })",
+    );
+  });
+
   it('counts an error outside any test (a global set-up that threw) as a failure, with its message', async () => {
     const setUpFailed = { stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 }, suites: [], errors: [{ message: 'Error: dist/ is older than renderer/App.svelte' }] };
     const { out, code } = await summarize(write('setup.json', setUpFailed));
