@@ -180,7 +180,7 @@ async function openPhases(page: Page, total: number | null): Promise<OpenPhases 
   // A string, as the other in-page timings: a function would be sent with the bundler's helpers, which the page lacks.
   return (await page.evaluate(`(() => {
     const total = ${total};
-    const click = performance.getEntriesByName('bench-click').at(-1)?.startTime;
+    const click = performance.getEntriesByName('bench-start').at(-1)?.startTime;
     if (click === undefined) return null;
     const resources = performance.getEntriesByType('resource');
     const queries = resources.filter((entry) => entry.name.includes('/ipc/worklist.query') && entry.startTime >= click && entry.startTime <= click + total);

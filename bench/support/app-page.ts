@@ -114,6 +114,9 @@ async function changeToPaint(page: Page, selector: string, valueOf: string, even
       }
     });
     observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+    // For a breakdown of the wait (requestPart: resource timings are on the same clock).
+    performance.clearResourceTimings();
+    performance.mark('bench-start');
     control.value = (${valueOf})(control);
     control.dispatchEvent(new Event(${JSON.stringify(event)}, { bubbles: true }));
     setTimeout(() => { observer.disconnect(); resolve(null); }, 10000);
@@ -123,4 +126,26 @@ async function changeToPaint(page: Page, selector: string, valueOf: string, even
 export async function openList(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Capacity policies', exact: true }).click();
   await page.getByTestId('list-search').and(page.locator(':enabled')).waitFor({ timeout: 120_000 });
+}
+
+/** The last user action's wait taken apart: until the request of `channel` left, its round trip (host and HTTP), and the page's part after its answer. */
+export interface WaitParts {
+  readonly toRequest: number;
+  readonly roundTrip: number;
+  readonly afterAnswer: number;
+}
+
+/**
+ * The parts of the wait `total` (ms) that began at the last \`bench-start\` mark, from the resource timing of the
+ * first request of `channel` after it; null when no such request was made.
+ */
+export async function requestPart(page: Page, channel: string, total: number | null): Promise<WaitParts | null> {
+  if (total === null) return null;
+  return (await page.evaluate(`(() => {
+    const mark = performance.getEntriesByName('bench-start').at(-1);
+    if (!mark) return null;
+    const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/ipc/' + ${JSON.stringify(channel)}) && entry.startTime >= mark.startTime);
+    if (!request) return null;
+    return { toRequest: request.startTime - mark.startTime, roundTrip: request.responseEnd - request.startTime, afterAnswer: mark.startTime + ${total} - request.responseEnd };
+  })()`)) as WaitParts | null;
 }

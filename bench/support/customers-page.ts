@@ -4,7 +4,7 @@ import { toCsv } from '../../shared/format/csv.js';
 import { UNASSIGNED } from '../../shared/ipc/customer-key.js';
 import type { Page } from '@playwright/test';
 import type { Figure } from '../figure.js';
-import { chooseCustomer, HOST_ENTRY, keystroke, openList, signIn, startHost, waitForPhase } from './app-page.js';
+import { chooseCustomer, HOST_ENTRY, keystroke, openList, requestPart, signIn, startHost, waitForPhase, type WaitParts } from './app-page.js';
 import { stopProcess } from './sandbox-process.js';
 import { PAGE_RUNS, clickToPaint, loadNow, median, reloadApp, withSyncedApp } from './synced-app.js';
 
@@ -50,6 +50,8 @@ interface PageRun {
   readonly customerFirstRows: number | null;
   readonly page: number | null;
   readonly largePage: number | null;
+  /** Each wait taken apart (medians over the keystrokes): the request's round trip against the page's own parts. */
+  readonly parts: { readonly keystroke: WaitParts | null; readonly page: WaitParts | null; readonly largePage: WaitParts | null };
   readonly load: string;
 }
 
@@ -136,20 +138,33 @@ async function timeRun(page: Page, label: string): Promise<PageRun> {
   await openList(page);
   await page.getByTestId('customer-filter').selectOption(UNASSIGNED);
   const typed: Array<number | null> = [];
-  for (const text of TYPED) typed.push(await keystroke(page, text));
+  const typedParts: WaitParts[] = [];
+  for (const text of TYPED) {
+    const ms = await keystroke(page, text);
+    typed.push(ms);
+    const parts = await requestPart(page, 'capacity.list', ms);
+    if (parts) typedParts.push(parts);
+  }
   await keystroke(page, '');
   const customerFirstRows = await chooseCustomer(page, ANCHOR);
 
   await openCustomerBook(page);
   await page.getByTestId('customer-book').getByRole('button', { name: ANCHOR, exact: true }).waitFor();
   const customerPage = await clickToPaint(page, `[data-testid="customer-book"] button[title="${ANCHOR}"]`, '[data-testid="customer-capacity"] tbody tr');
+  const pageParts = await requestPart(page, 'customers.page', customerPage);
   await openCustomerBook(page);
   await page.getByTestId('customer-book').getByRole('button', { name: LARGE, exact: true }).waitFor();
   const largePage = await clickToPaint(page, `[data-testid="customer-book"] button[title="${LARGE}"]`, '[data-testid="customer-capacity"] tbody tr');
-  const run = { keystrokeP95: p95(typed), lost: typed.filter((ms) => ms === null).length, customerFirstRows, page: customerPage, largePage, load: loadNow() };
+  const largeParts = await requestPart(page, 'customers.page', largePage);
+  const keystrokeParts = typedParts.length
+    ? { toRequest: median(typedParts.map((p) => p.toRequest)), roundTrip: median(typedParts.map((p) => p.roundTrip)), afterAnswer: median(typedParts.map((p) => p.afterAnswer)) }
+    : null;
+  const parts = { keystroke: keystrokeParts, page: pageParts, largePage: largeParts };
+  const run = { keystrokeP95: p95(typed), lost: typed.filter((ms) => ms === null).length, customerFirstRows, page: customerPage, largePage, parts, load: loadNow() };
   const ms = (value: number | null) => (value === null ? 'none within 10 s' : `${Math.round(value)} ms`);
+  const apart = (p: WaitParts | null) => (p ? ` (to request ${Math.round(p.toRequest)}, round trip ${Math.round(p.roundTrip)}, after the answer ${Math.round(p.afterAnswer)})` : '');
   process.stderr.write(
-    `  customers through the page, ${label}: keystroke p95 ${ms(run.keystrokeP95)}, customer filter first rows ${ms(customerFirstRows)}, customer page ${ms(customerPage)}, large customer's ${ms(largePage)}, load ${run.load}\n`,
+    `  customers through the page, ${label}: keystroke p95 ${ms(run.keystrokeP95)}${apart(parts.keystroke)} [median parts], customer filter first rows ${ms(customerFirstRows)}, customer page ${ms(customerPage)}${apart(parts.page)}, large customer's ${ms(largePage)}${apart(parts.largePage)}, load ${run.load}\n`,
   );
   return run;
 }

@@ -17,13 +17,25 @@ export class CustomerPageStore {
   /** One list per external customer id, in the customer's order. */
   dr = $state<ReadonlyArray<{ readonly id: string; readonly list: Resource<SourcedCyberPage> }>>([]);
 
-  constructor(readonly key: string) {}
+  /**
+   * `shown`: resolves once the page's answer is on screen. The DR lists are asked after it: asked at once,
+   * their requests and answers shared the page's thread and the host with the first frame the person waits for.
+   */
+  readonly #shown: () => Promise<void>;
+
+  constructor(
+    readonly key: string,
+    shown: () => Promise<void> = () => Promise.resolve(),
+  ) {
+    this.#shown = shown;
+  }
 
   async load(): Promise<void> {
     const answer = await this.page.load(() => api.customers.page({ key: this.key }));
     if (!answer?.ok) return;
     const ids = answer.value.customer.externalIds;
     if (this.dr.map((entry) => entry.id).join('\n') !== ids.join('\n')) this.dr = ids.map((id) => ({ id, list: new Resource<SourcedCyberPage>() }));
+    await this.#shown();
     await Promise.all(this.dr.map(({ id, list }) => list.load(() => api.cyber.list({ customerId: id, page: 1, pageSize: DR_PAGE_SIZE }))));
   }
 }

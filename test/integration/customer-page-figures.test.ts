@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountCondition, customerCapacities } from '../../electron/services/customers/replica-accounts.js';
+import { accountCondition, customerCapacities, customerCapacitiesOfRows } from '../../electron/services/customers/replica-accounts.js';
+import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
 import { BOUGHT_STATUSES, processingFee, summarizeCustomer } from '../../electron/services/customers/customer-summary.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
@@ -23,6 +24,7 @@ import type { Customer } from '../../shared/ipc/customers.js';
  * odd prices, fees and dates, shared creation dates.
  */
 const DAY = 86_400_000;
+const BOUGHT = new Set(BOUGHT_STATUSES);
 const asOf = new Date(Date.UTC(2026, 5, 15, 9));
 let dir = '';
 beforeAll(async () => {
@@ -80,6 +82,7 @@ function customer(key: string, name: string, accounts: string[]): Customer {
 describe('a customer page from the account index', () => {
   it('has the figures and rows of the row-by-row pass over every whole record, on hostile lists', async () => {
     const db = CapacityReplicaDb.open(join(dir, 'hostile.db'), randomBytes(32));
+    const inMemory = new CapacityReplica(db);
     try {
       await fc.assert(
         fc.asyncProperty(list, book, async (raws, customers) => {
@@ -87,7 +90,8 @@ describe('a customer page from the account index', () => {
             const read = CapacityRow.safeParse(raw);
             return read.success ? [read.data] : [];
           });
-          await db.replaceAll(rows, asOf.toISOString());
+          await inMemory.replaceAll(rows, asOf.toISOString());
+          inMemory.load();
           const stored = db.allBodies();
           const matcher = new CustomerMatcher(customers);
           for (const { key } of customers) {
@@ -99,6 +103,13 @@ describe('a customer page from the account index', () => {
             // The newest listed first, as the page lists them: by creation date, the later written first among equal dates.
             const newest = theirs.map((row, at) => ({ row, at })).sort((a, b) => (b.row.createdDate ?? '').localeCompare(a.row.createdDate ?? '') || b.at - a.at);
             expect(found.newest.map(listed)).toEqual(newest.slice(0, 5).map(({ row }) => listed(row)));
+            // The slim rows in memory answer the same: the figures, every row in the same order, the newest listed.
+            const slim = inMemory.rowsOfAccounts({ keys, inside: true }, BOUGHT);
+            expect(slim).not.toBeNull();
+            const fromMemory = customerCapacitiesOfRows(slim ?? [], 5, BOUGHT);
+            expect(summarizeCustomer(fromMemory.rows, [], asOf)).toEqual(summarizeCustomer(found.rows, [], asOf));
+            expect(fromMemory.rows.map((row) => row.cidrId)).toEqual(found.rows.map((row) => row.cidrId));
+            expect(fromMemory.newest.map(listed)).toEqual(found.newest.map(listed));
           }
           const assigned = [...matcher.assignedAccountKeys()];
           const unassigned = db.readWith((connection) => {
@@ -140,6 +151,12 @@ describe('a customer page from the account index', () => {
     ].map((raw) => CapacityRow.parse(raw));
     const fees = (db: CapacityReplicaDb) =>
       db.readWith((connection) => summarizeCustomer(customerCapacities(connection, { keys: ['acct'], inside: true }, 10, BOUGHT_STATUSES).rows, [], asOf).totals.processingFees);
+    const feesInMemory = (db: CapacityReplicaDb) => {
+      const replica = new CapacityReplica(db);
+      replica.load();
+      const slim = replica.rowsOfAccounts({ keys: ['acct'], inside: true }, BOUGHT);
+      return slim && summarizeCustomer(customerCapacitiesOfRows(slim, 10, BOUGHT).rows, [], asOf).totals.processingFees;
+    };
     const change = (sql: string) => {
       const connection = openKeyed(file, key, 1024);
       try {
@@ -161,6 +178,7 @@ describe('a customer page from the account index', () => {
     db = CapacityReplicaDb.open(file, key);
     try {
       expect(fees(db)).toBe(15.75);
+      expect(feesInMemory(db)).toBe(15.75);
     } finally {
       await db.close();
     }
@@ -169,9 +187,33 @@ describe('a customer page from the account index', () => {
     db = CapacityReplicaDb.open(file, key);
     try {
       expect(fees(db)).toBe(2003.25);
+      // The slim rows in memory know no fee of these rows: the page is answered from the file.
+      expect(feesInMemory(db)).toBeNull();
       // Written again (a write-through), a row's fee is its column's.
       db.upsert(policies[0] as CapacityRow);
       expect(fees(db)).toBe(1015.75);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('answers from the rows in memory as a write-through and a refresh left them', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'memory.db'), randomBytes(32));
+    const replica = new CapacityReplica(db);
+    try {
+      const policy = (cidrId: string, cspAccountName: string, createdDate: string) =>
+        CapacityRow.parse({ cidrId, cspAccountName, createdDate, policyStatus: 'ACTIVE', pricing: { ourPrice: 10, creditCardProcessingFee: 2 } });
+      await replica.replaceAll([policy('sc_1', 'Acct', '2026-01-01T00:00:00.000Z'), policy('sc_2', 'other', '2026-01-02T00:00:00.000Z')], asOf.toISOString());
+      replica.load();
+      const theirs = () => customerCapacitiesOfRows(replica.rowsOfAccounts({ keys: ['acct'], inside: true }, BOUGHT) ?? [], 10, BOUGHT).rows.map((row) => [row.cidrId, row.cspAccountName]);
+      expect(theirs()).toEqual([['sc_1', 'Acct']]);
+      // Bought since (a write-through): theirs at once, newest first.
+      replica.upsert(policy('sc_3', ' ACCT', '2026-03-01T00:00:00.000Z'));
+      expect(theirs()).toEqual([['sc_3', ' ACCT'], ['sc_1', 'Acct']]);
+      // Assigned elsewhere by the service (a refresh moved sc_1 to another account).
+      await replica.replaceAll([policy('sc_1', 'other', '2026-01-01T00:00:00.000Z'), policy('sc_3', ' ACCT', '2026-03-01T00:00:00.000Z')], asOf.toISOString());
+      replica.load();
+      expect(theirs()).toEqual([['sc_3', ' ACCT']]);
     } finally {
       await db.close();
     }

@@ -45,6 +45,20 @@ describe('a customer page', () => {
     ]);
   });
 
+  it('asks the DR lists only once the page is on screen', async () => {
+    answer('customers.page', () => ({ ok: true, value: pageOf(['CUST-1001']) }));
+    answer('cyber.list', () => ({ ok: true, value: drOf(['sc_1']) }));
+    let shown!: () => void;
+    const store = new CustomerPageStore(KEY, () => new Promise<void>((resolve) => (shown = resolve)));
+    const loading = store.load();
+    await expect.poll(() => store.page.value?.customer.name).toBe('Northwind');
+    await expect.poll(() => typeof shown).toBe('function');
+    expect(calls.some((call) => call.channel === 'cyber.list')).toBe(false);
+    shown();
+    await loading;
+    expect(store.dr.map(({ list }) => list.value?.data[0]?.cidrId)).toEqual(['sc_1']);
+  });
+
   it('keeps the DR lists shown across a refresh of the same ids, and follows a change of ids', async () => {
     let ids = ['CUST-1001'];
     answer('customers.page', () => ({ ok: true, value: pageOf(ids) }));

@@ -2,6 +2,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 import type { Connection } from '../platform/sqlcipher.js';
 import { commitVersion } from '../replica/commit-version.js';
+import type { SlimCapacityRow } from '../replica/capacity-replica-db.js';
 
 /**
  * The replica's policies by account, for the customer filter and the customer
@@ -97,7 +98,32 @@ export function customerCapacities(connection: Connection, filter: AccountFilter
     )
     .raw()
     .all({ ...where.params, bought: JSON.stringify(bought) }) as CustomerTuple[];
-  const rows = tuples.map(figuresRow);
+  const rows = tuples.map(([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee]) =>
+    figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal: autoRenewal === 1, ourPrice, savings, account, fee }),
+  );
+  return { rows, newest: rows.slice(0, first) };
+}
+
+/**
+ * The same answer from the slim rows in memory (CapacityReplica.rowsOfAccounts): ordered as the SQL path
+ * orders them (newest first, the later written first among equal dates), the fee kept for a bought policy.
+ */
+export function customerCapacitiesOfRows(slim: readonly SlimCapacityRow[], first: number, bought: ReadonlySet<string>): CustomerCapacities {
+  const sorted = [...slim].sort((a, b) => (a.createdDate < b.createdDate ? 1 : a.createdDate > b.createdDate ? -1 : b.rid - a.rid));
+  const rows = sorted.map((row) =>
+    figuresRow({
+      cidrId: row.cidrId,
+      name: row.policyName,
+      status: row.policyStatus,
+      launchAt: row.capacityConfiguration.launchDateTime,
+      endAt: row.capacityConfiguration.endDateTime,
+      autoRenewal: row.capacityConfiguration.autoRenewalEnabled,
+      ourPrice: row.ourPrice,
+      savings: row.pricing.savings,
+      account: row.account,
+      fee: bought.has(row.policyStatus) ? row.fee : null,
+    }),
+  );
   return { rows, newest: rows.slice(0, first) };
 }
 
@@ -115,12 +141,26 @@ type CustomerTuple = [
   fee: unknown,
 ];
 
+/** The columns of a policy the page's figures and its list read. */
+interface FigureColumns {
+  readonly cidrId: string;
+  readonly name: string;
+  readonly status: string;
+  readonly launchAt: string;
+  readonly endAt: string;
+  readonly autoRenewal: boolean;
+  readonly ourPrice: number | null;
+  readonly savings: number | null;
+  readonly account: string | null;
+  readonly fee: unknown;
+}
+
 /**
  * A policy as the page's figures read it. The slim table keeps a missing text
  * as empty and a missing figure as NULL: both read as "not known" here, as
  * they do in the record. The fee is kept only when it is a number.
  */
-function figuresRow([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee]: CustomerTuple): CapacityRow {
+function figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee }: FigureColumns): CapacityRow {
   return {
     cidrId,
     ...(name ? { policyName: name } : {}),
@@ -129,7 +169,7 @@ function figuresRow([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPr
     capacityConfiguration: {
       ...(launchAt ? { launchDateTime: launchAt } : {}),
       ...(endAt ? { endDateTime: endAt } : {}),
-      autoRenewalEnabled: autoRenewal === 1,
+      autoRenewalEnabled: autoRenewal,
     },
     pricing: {
       ...(ourPrice !== null ? { ourPrice } : {}),

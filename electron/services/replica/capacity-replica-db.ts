@@ -788,9 +788,14 @@ function addColumnIfMissing(db: Connection, table: string, column: string, type:
 }
 
 const SLIM_SELECT = `SELECT rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-  launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search FROM capacities`;
+  launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, fee_written FROM capacities`;
 
-type SlimTuple = [number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string];
+type SlimTuple = [
+  ...[number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string],
+  account: string | null,
+  fee: number | null,
+  feeWritten: number,
+];
 
 /** What a full refresh wrote: rows written (new or changed) and deleted, and whether it rewrote the whole list. */
 export interface RefreshWrites {
@@ -820,6 +825,13 @@ export interface SlimCapacityRow {
   readonly savingsPercentage: number | null;
   /** Lower-case id, name, instance type, zone and account, as the search matches them. */
   readonly search: string;
+  /** The policy's account as the service wrote it; null in a row of a copy written before the column existed. */
+  readonly account: string | null;
+  /**
+   * The processing fee as charged (null when its record names none, for a policy of any status); undefined in
+   * a row written before the column existed, whose fee is then only in its record.
+   */
+  readonly fee: number | null | undefined;
 }
 
 /** Between the parts of a row's search text; the account is the last part. */
@@ -834,7 +846,7 @@ export function accountOfSearchText(search: string): string {
 }
 
 function slimRow(t: SlimTuple): SlimCapacityRow {
-  const [rid, cidrId, createdDate, policyName, policyStatus, instanceType, qty, platformCode, zone, launchDateTime, endDateTime, launchMs, endMs, autoRenewal, ourPrice, savings, savingsPercentage, search] = t;
+  const [rid, cidrId, createdDate, policyName, policyStatus, instanceType, qty, platformCode, zone, launchDateTime, endDateTime, launchMs, endMs, autoRenewal, ourPrice, savings, savingsPercentage, search, account, fee, feeWritten] = t;
   return {
     rid,
     cidrId,
@@ -850,6 +862,8 @@ function slimRow(t: SlimTuple): SlimCapacityRow {
     ourPrice,
     savingsPercentage,
     search,
+    account,
+    fee: feeWritten === 1 ? fee : undefined,
   };
 }
 

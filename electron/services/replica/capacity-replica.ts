@@ -233,6 +233,19 @@ export class CapacityReplica {
     else this.#rows.push(row);
   }
 
+  /**
+   * Every slim row of the accounts the filter keeps, from memory; null when the database must answer (the
+   * rows are not loaded, a rewrite may commit meanwhile, or a bought policy's fee is only in its record).
+   * A customer page read their rows' columns from the file: a large customer's 5,000 rows lie on as many
+   * pages, each decrypted.
+   */
+  rowsOfAccounts(filter: { readonly keys: readonly string[]; readonly inside: boolean }, bought: ReadonlySet<string>): SlimCapacityRow[] | null {
+    if (!this.#rows || this.#swapping) return null;
+    this.#index ??= new SortedRowIndex(this.#rows, SLIM_VIEW);
+    const rows = this.#index.rowsOfAccounts(filter);
+    return rows.some((row) => row.fee === undefined && bought.has(row.policyStatus)) ? null : rows;
+  }
+
   /** Counted by the database over its indexes: it needs no slim row, so a launch shows it before they are loaded. */
   overview(asOf: Date) {
     return this.#db.readWith((connection) => replicaOverview(connection, asOf, this.#db.leftOut));

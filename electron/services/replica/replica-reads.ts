@@ -2,7 +2,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
-import { customerCapacities as accountCapacities, type AccountFilter } from '../customers/replica-accounts.js';
+import { customerCapacities as accountCapacities, customerCapacitiesOfRows, type AccountFilter } from '../customers/replica-accounts.js';
 import type { CapacityReplicaDb, StoredDocument } from './capacity-replica-db.js';
 import { upcomingOf, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
 import { commitVersion } from './commit-version.js';
@@ -181,9 +181,13 @@ export async function capacityTotalsByAccount(replica: Replica) {
 
 /** One customer's policies for their page (electron/services/customers/replica-accounts.ts); null when the list is not kept. */
 export function customerCapacities(replica: Replica, filter: AccountFilter, first: number, bought: readonly string[]) {
+  const boughtSet = new Set(bought);
   return replica.reading((open) => {
     const fetchedAt = open.fetchedAt;
-    return fetchedAt ? { fetchedAt, ...open.db.readWith((connection) => accountCapacities(connection, filter, first, bought)) } : null;
+    if (!fetchedAt) return null;
+    // From the slim rows once they are in memory; the file's columns before (or for a fee only in its record).
+    const slim = open.rowsOfAccounts(filter, boughtSet);
+    return { fetchedAt, ...(slim ? customerCapacitiesOfRows(slim, first, boughtSet) : open.db.readWith((connection) => accountCapacities(connection, filter, first, bought))) };
   });
 }
 

@@ -174,7 +174,14 @@ export class SortedRowIndex<Row> {
     return { rows, total };
   }
 
-  #accountsFilter(filter: ParsedLocalCapacityQuery['accounts']) {
+  /** Every row the account filter keeps, in the rows' own order (a customer page sums all of a customer's). */
+  rowsOfAccounts(filter: { readonly keys: readonly string[]; readonly inside: boolean }): Row[] {
+    const kept = this.#accountsFilter(filter);
+    if (!kept) return [];
+    return this.#rows.filter((_, index) => (kept.listed[this.#accounts[index] as number] === 1) === kept.inside);
+  }
+
+  #accountsFilter(filter: { readonly keys: readonly string[]; readonly inside: boolean } | undefined) {
     if (!filter) return null;
     const key = `${filter.inside ? 'in' : 'out'}\u0002${filter.keys.join('\u0002')}`;
     if (this.#accountFilter?.key === key) return this.#accountFilter;

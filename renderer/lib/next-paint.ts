@@ -1,0 +1,22 @@
+/**
+ * Runs `then` once the next frame has been painted (a frame, then a task), so
+ * what is on screen now shows before the work `then` starts. Answers the
+ * cancel. Where there are no frames (a test runner), a task.
+ */
+export function afterNextPaint(then: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (typeof requestAnimationFrame !== 'function') {
+    timer = setTimeout(then, 0);
+    return () => clearTimeout(timer);
+  }
+  const frame = requestAnimationFrame(() => (timer = setTimeout(then, 0)));
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
+
+/** The same as a promise: resolved once the next frame has been painted. */
+export function nextPaint(): Promise<void> {
+  return new Promise((resolve) => afterNextPaint(resolve));
+}
