@@ -9,7 +9,7 @@ import { CapacityReplica } from '../../electron/services/replica/capacity-replic
 import { BOUGHT_STATUSES, processingFee, summarizeCustomer } from '../../electron/services/customers/customer-summary.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
-import { CustomerMatcher } from '../../shared/customers/matching.js';
+import { CustomerMatcher, accountKey } from '../../shared/customers/matching.js';
 import { CapacityRow } from '../../shared/api/readers.js';
 import type { Customer } from '../../shared/ipc/customers.js';
 
@@ -24,6 +24,11 @@ import type { Customer } from '../../shared/ipc/customers.js';
  * odd prices, fees and dates, shared creation dates.
  */
 const DAY = 86_400_000;
+/** The slim rows in memory and their index built (a list query builds it, as the background does in slices). */
+function loadWithIndex(replica: CapacityReplica): void {
+  replica.load();
+  replica.query({ status: undefined, text: '', sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 1 });
+}
 const BOUGHT = new Set(BOUGHT_STATUSES);
 const asOf = new Date(Date.UTC(2026, 5, 15, 9));
 let dir = '';
@@ -91,7 +96,7 @@ describe('a customer page from the account index', () => {
             return read.success ? [read.data] : [];
           });
           await inMemory.replaceAll(rows, asOf.toISOString());
-          inMemory.load();
+          loadWithIndex(inMemory);
           const stored = db.allBodies();
           const matcher = new CustomerMatcher(customers);
           for (const { key } of customers) {
@@ -153,7 +158,7 @@ describe('a customer page from the account index', () => {
       db.readWith((connection) => summarizeCustomer(customerCapacities(connection, { keys: ['acct'], inside: true }, 10, BOUGHT_STATUSES).rows, [], asOf).totals.processingFees);
     const feesInMemory = (db: CapacityReplicaDb) => {
       const replica = new CapacityReplica(db);
-      replica.load();
+      loadWithIndex(replica);
       const slim = replica.rowsOfAccounts({ keys: ['acct'], inside: true }, BOUGHT);
       return slim && summarizeCustomer(customerCapacitiesOfRows(slim, 10, BOUGHT).rows, [], asOf).totals.processingFees;
     };
@@ -204,7 +209,7 @@ describe('a customer page from the account index', () => {
       const policy = (cidrId: string, cspAccountName: string, createdDate: string) =>
         CapacityRow.parse({ cidrId, cspAccountName, createdDate, policyStatus: 'ACTIVE', pricing: { ourPrice: 10, creditCardProcessingFee: 2 } });
       await replica.replaceAll([policy('sc_1', 'Acct', '2026-01-01T00:00:00.000Z'), policy('sc_2', 'other', '2026-01-02T00:00:00.000Z')], asOf.toISOString());
-      replica.load();
+      loadWithIndex(replica);
       const theirs = () => customerCapacitiesOfRows(replica.rowsOfAccounts({ keys: ['acct'], inside: true }, BOUGHT) ?? [], 10, BOUGHT).rows.map((row) => [row.cidrId, row.cspAccountName]);
       expect(theirs()).toEqual([['sc_1', 'Acct']]);
       // Bought since (a write-through): theirs at once, newest first.
@@ -212,8 +217,38 @@ describe('a customer page from the account index', () => {
       expect(theirs()).toEqual([['sc_3', ' ACCT'], ['sc_1', 'Acct']]);
       // Assigned elsewhere by the service (a refresh moved sc_1 to another account).
       await replica.replaceAll([policy('sc_1', 'other', '2026-01-01T00:00:00.000Z'), policy('sc_3', ' ACCT', '2026-03-01T00:00:00.000Z')], asOf.toISOString());
-      replica.load();
+      loadWithIndex(replica);
       expect(theirs()).toEqual([['sc_3', ' ACCT']]);
+    } finally {
+      await db.close();
+    }
+  });
+  it('lists the same policies from memory as from the file for an account whose name holds the search text\'s separator (U+0001)', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'separator.db'), randomBytes(32));
+    const replica = new CapacityReplica(db);
+    try {
+      const hostile = 'Acme\u0001Prod';
+      const policy = (cidrId: string, createdDate: string) => CapacityRow.parse({ cidrId, cspAccountName: hostile, createdDate, policyStatus: 'ACTIVE', pricing: { ourPrice: 10 } });
+      await replica.replaceAll([policy('sc_1', '2026-01-01T00:00:00.000Z'), policy('sc_2', '2026-01-02T00:00:00.000Z')], asOf.toISOString());
+      const filter = { keys: [accountKey(hostile)], inside: true };
+      const fromFile = db.readWith((connection) => customerCapacities(connection, filter, 10, BOUGHT_STATUSES)).rows.map((row) => row.cidrId);
+      expect(fromFile).toEqual(['sc_2', 'sc_1']);
+      loadWithIndex(replica);
+      expect(customerCapacitiesOfRows(replica.rowsOfAccounts(filter, BOUGHT) ?? [], 10, BOUGHT).rows.map((row) => row.cidrId)).toEqual(fromFile);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('leaves a customer page to the file until the index is built, rather than building it in one piece', async () => {
+    const db = CapacityReplicaDb.open(join(dir, 'no-index.db'), randomBytes(32));
+    const replica = new CapacityReplica(db);
+    try {
+      await replica.replaceAll([CapacityRow.parse({ cidrId: 'sc_1', cspAccountName: 'Acct', createdDate: '2026-01-01T00:00:00.000Z', policyStatus: 'ACTIVE' })], asOf.toISOString());
+      replica.load();
+      expect(replica.rowsOfAccounts({ keys: ['acct'], inside: true }, BOUGHT)).toBeNull();
+      loadWithIndex(replica);
+      expect(replica.rowsOfAccounts({ keys: ['acct'], inside: true }, BOUGHT)?.map((row) => row.cidrId)).toEqual(['sc_1']);
     } finally {
       await db.close();
     }

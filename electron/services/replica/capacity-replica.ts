@@ -39,7 +39,8 @@ const SLIM_VIEW: RowView<SlimCapacityRow> = {
   searchText: (r) => r.search,
   status: (r) => r.policyStatus,
   offering: (r) => ({ instanceType: r.policyInstance.instanceType, platform: r.policyInstance.platformCode, availabilityZone: r.zone }),
-  account: (r) => accountKey(accountOfSearchText(r.search)),
+  // The account column, not the search text's last part: a name may hold the text's separator (U+0001).
+  account: (r) => accountKey(r.account ?? accountOfSearchText(r.search)),
   launchMs: (r) => r.launchMs,
 };
 
@@ -240,8 +241,9 @@ export class CapacityReplica {
    * pages, each decrypted.
    */
   rowsOfAccounts(filter: { readonly keys: readonly string[]; readonly inside: boolean }, bought: ReadonlySet<string>): SlimCapacityRow[] | null {
-    if (!this.#rows || this.#swapping) return null;
-    this.#index ??= new SortedRowIndex(this.#rows, SLIM_VIEW);
+    // Until the background has built the index in slices, the database answers: building it here would be
+    // one piece of half a second at 100,000 rows on the main thread.
+    if (!this.#rows || !this.#index || this.#swapping) return null;
     const rows = this.#index.rowsOfAccounts(filter);
     return rows.some((row) => row.fee === undefined && bought.has(row.policyStatus)) ? null : rows;
   }
