@@ -80,7 +80,9 @@ export const test = base.extend<
         const refreshed = nextRefreshEnd(app.services.events);
         await openApp();
         await signIn(page, SIGNED_IN_USER.username, SIGNED_IN_USER.password);
-        await refreshed;
+        const { phase, message } = await refreshed;
+        // A partial copy would let the test read less than the shared app promises, without a word.
+        if (phase !== 'done') throw new Error(`the shared app's refresh after signing in again ended ${phase}: ${message ?? ''}`);
       } else {
         await openApp();
         await signIn(page, SIGNED_IN_USER.username, SIGNED_IN_USER.password);
