@@ -12,6 +12,7 @@ import type { Figure } from './figure.js';
 import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
 import { keystroke, openList, signIn, startHost, waitForPhase } from './support/app-page.js';
 import { dropFromPageCache, timeLaunch } from './support/launch-timing.js';
+import { p95 } from './support/synced-app.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
 
 /**
@@ -59,12 +60,6 @@ async function parseOnlyFetch(url: string, policies: number): Promise<number> {
 }
 
 type Sample = Record<string, number>;
-
-/** A keystroke that never repainted (null) counts as the slowest. */
-function p95(values: Array<number | null>): number {
-  const sorted = values.map((v) => v ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? NaN;
-}
 
 function phase(reading: BenchProbeReading, name: string) {
   const found = reading.phases.find((p) => p.phase === name);

@@ -13,6 +13,7 @@ import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import type { Figure } from './figure.js';
 import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
+import { changeSome } from './support/service-changes.js';
 import { stallLines, traceStalls } from './support/stall-tracer.js';
 
 /** Policies of the first sandbox user (about 60 % of the seeded ones); BENCH_1M=1 adds the 1M curve. */
@@ -85,15 +86,6 @@ export default async function refreshStall(): Promise<Figure[]> {
   const figures: Figure[] = [];
   for (const size of SIZES) figures.push(...(await atSize(size)));
   return figures;
-}
-
-/** Flips the auto-renewal of the first `count` policies of the list on the service: that many rows differ from the copy. */
-async function changeSome(client: ApiClient, token: string, count: number): Promise<void> {
-  const page = await client.call('listCapacities', { token, query: { page: 1, pageSize: count } });
-  for (const policy of page.data) {
-    const enabled = !policy.capacityConfiguration.autoRenewalEnabled;
-    await client.call('setAutoRenewal', { token, body: { cidrId: policy.cidrId, autoRenewalEnabled: enabled, frequency: enabled ? 'ONE_MONTH' : null } });
-  }
 }
 
 async function atSize(size: number): Promise<Figure[]> {

@@ -63,7 +63,10 @@ export async function waitForPhase(host: Host, phase: string, timeoutMs: number)
   for (;;) {
     const reading = await host.probe('read');
     if (reading.phases.some((p) => p.phase === phase)) return reading;
-    if (Date.now() > deadline) throw new Error(`no sync phase "${phase}" within ${timeoutMs} ms`);
+    if (Date.now() > deadline) {
+      const reached = reading.phases.map((p) => `${p.phase} ${p.lastFetched}`).join(', ') || 'none';
+      throw new Error(`no sync phase "${phase}" within ${timeoutMs} ms (phases reached, with their last count: ${reached})`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
