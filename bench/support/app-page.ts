@@ -126,6 +126,90 @@ async function changeToPaint(page: Page, selector: string, valueOf: string, even
   })`)) as number | null;
 }
 
+/**
+ * Times the keystrokes of the list's search as a person makes them (typeOnSchedule): each from its keydown's
+ * timestamp, when the browser made the event (time queued behind the page's own work counts), to the frame
+ * painted after the table next shows an answer (aria-busy seen after the key, then cleared). A key overtaken by
+ * the next is timed to the answer painted after both: what the person waited for. Installed once per page.
+ */
+export async function startKeyTimer(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    if (window.__benchKeys) return;
+    const state = { pending: [], done: [], lastKeyDown: null, table: null };
+    window.__benchKeys = state;
+    const search = () => document.querySelector('[data-testid="list-search"]');
+    const table = () => document.querySelector('[data-testid="capacity-table"]');
+    const busy = () => { const now = table(); return !now || now.getAttribute('aria-busy') === 'true'; };
+    document.addEventListener('keydown', (event) => { if (event.target === search()) state.lastKeyDown = event.timeStamp; }, true);
+    // Capture phase, before the app's own handler: a table already busy will answer this key's text too.
+    document.addEventListener('input', (event) => {
+      if (event.target !== search()) return;
+      state.pending.push({ at: state.lastKeyDown ?? event.timeStamp, sawBusy: busy() });
+      state.lastKeyDown = null;
+    }, true);
+    new MutationObserver(() => {
+      const now = table();
+      if (busy() || now !== state.table) {
+        state.table = now;
+        for (const key of state.pending) key.sawBusy = true;
+        if (busy()) return;
+      }
+      const answered = state.pending.filter((key) => key.sawBusy);
+      if (answered.length === 0) return;
+      state.pending = state.pending.filter((key) => !key.sawBusy);
+      (${AFTER_PAINT})(() => { const at = performance.now(); for (const key of answered) state.done.push(at - key.at); });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+  })()`);
+}
+
+/**
+ * Types `count` keystrokes into the list's search through Chromium's own key events, one every `everyMs` on a
+ * fixed schedule whatever the app is doing (a person does not wait for the table between keys), words from
+ * `words` in turn, each word's field cleared first (that Backspace is a keystroke too); stops early once
+ * `keepGoing` says so. The timings are read with takeKeyTimings.
+ */
+export async function typeOnSchedule(page: Page, words: readonly string[], count: number, everyMs: number, keepGoing: () => boolean = () => true): Promise<number> {
+  const search = page.getByTestId('list-search');
+  await search.focus();
+  const started = Date.now();
+  let typed = 0;
+  const nextSlot = async () => {
+    const wait = started + typed * everyMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  };
+  for (let word = 0; typed < count && keepGoing(); word += 1) {
+    const text = words[word % words.length] as string;
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Backspace');
+    typed += 1;
+    for (const char of text) {
+      if (typed >= count || !keepGoing()) break;
+      await nextSlot();
+      await page.keyboard.type(char);
+      typed += 1;
+    }
+    await nextSlot();
+  }
+  return typed;
+}
+
+/** The keystrokes timed since the last call (null: no answer painted within 10 s of the typing's end); clears them. */
+export async function takeKeyTimings(page: Page): Promise<Array<number | null>> {
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    if (((await page.evaluate('window.__benchKeys.pending.length')) as number) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // One frame more: a paint already asked for adds its keys.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return (await page.evaluate(`(() => {
+    const state = window.__benchKeys;
+    const taken = [...state.done, ...state.pending.map(() => null)];
+    state.done = [];
+    state.pending = [];
+    return taken;
+  })()`)) as Array<number | null>;
+}
+
 export async function openList(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Capacity policies', exact: true }).click();
   await page.getByTestId('list-search').and(page.locator(':enabled')).waitFor({ timeout: 120_000 });
