@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,7 +7,10 @@ import { join } from 'node:path';
  * Runs independent test lanes side by side and reports each as one line.
  * Interleaved output of parallel tools is unreadable, so each lane's output
  * goes to artifacts/lanes/<name>.log and is printed whole only when the lane
- * fails. Exit code: non-zero when any lane failed.
+ * fails. Each lane's line gives its wall time and its CPU time (user + system of
+ * every process it waited for): the lanes share the cores, so what a lane costs
+ * the others is its CPU time, and that is steadier than wall time under load.
+ * Exit code: non-zero when any lane failed.
  *
  *   tsx scripts/run-lanes.ts <stage> name=command [name=command ...]
  */
@@ -24,7 +27,18 @@ interface LaneResult {
   readonly name: string;
   readonly code: number;
   readonly seconds: number;
+  /** User + system CPU seconds of the lane's whole process tree; null when the lane ended before saying. */
+  readonly cpuSeconds: number | null;
   readonly log: string;
+}
+
+/** bash's `times` second line (its children's user and system time, e.g. "1m2.345s 0m1.000s") in seconds. */
+function childrenCpuSeconds(timesOutput: string): number | null {
+  const line = timesOutput.trim().split('\n')[1];
+  const parts = line?.match(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/);
+  if (!parts) return null;
+  const [, um, us, sm, ss] = parts.map(Number) as [number, number, number, number, number];
+  return um * 60 + us + sm * 60 + ss;
 }
 
 function runLane(spec: string): Promise<LaneResult> {
@@ -32,17 +46,29 @@ function runLane(spec: string): Promise<LaneResult> {
   const name = spec.slice(0, at);
   const command = spec.slice(at + 1);
   const log = join(dir, `${name}.log`);
+  const timesFile = join(dir, `${name}.cpu`);
+  rmSync(timesFile, { force: true });
   const out = createWriteStream(log);
   const started = Date.now();
   return new Promise((resolve) => {
-    // A process group of its own, so a failed stage can end a lane's whole tree.
-    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // A process group of its own, so a failed stage can end a lane's whole tree. After the command, bash's
+    // `times` gives the CPU time of everything it waited for (each process of the tree waits for its own).
+    const child = spawn('bash', ['-c', 'eval "$1"; status=$?; times > "$2"; exit $status', 'lane', command, timesFile], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     running.add(child.pid ?? 0);
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
     child.on('close', (code, signal) => {
       running.delete(child.pid ?? 0);
-      out.end(() => resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, log }));
+      let cpuSeconds: number | null = null;
+      try {
+        cpuSeconds = childrenCpuSeconds(readFileSync(timesFile, 'utf8'));
+      } catch {
+        // ended by a signal before `times` ran
+      }
+      out.end(() => resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, cpuSeconds, log }));
     });
   });
 }
@@ -71,7 +97,8 @@ console.log(`=== ${stage}: ${specs.map((s) => s.slice(0, s.indexOf('='))).join('
 const results = await Promise.all(
   specs.map(async (spec) => {
     const result = await runLane(spec);
-    console.log(`${result.code === 0 ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s)`);
+    const cpu = result.cpuSeconds === null ? '' : `, CPU ${result.cpuSeconds.toFixed(1)} s`;
+    console.log(`${result.code === 0 ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s${cpu}, load ${loadavg()[0]?.toFixed(2)})`);
     return result;
   }),
 );
@@ -80,5 +107,8 @@ for (const result of failed) {
   console.log(`\n--- ${result.name} failed (exit ${result.code}); its output (${result.log}):`);
   process.stdout.write(readFileSync(result.log, 'utf8'));
 }
-console.log(`=== ${stage}: ${((Date.now() - started) / 1000).toFixed(1)} s, ${failed.length === 0 ? 'all passed' : `${failed.length} lane(s) failed`}`);
+const cpuTotal = results.reduce((sum, r) => sum + (r.cpuSeconds ?? 0), 0);
+console.log(
+  `=== ${stage}: ${((Date.now() - started) / 1000).toFixed(1)} s, CPU ${cpuTotal.toFixed(1)} s, ${failed.length === 0 ? 'all passed' : `${failed.length} lane(s) failed`}`,
+);
 process.exit(failed.length === 0 ? 0 : 1);

@@ -10,3 +10,15 @@ test('axe run inside the page finds a violation, and refuses a page with a frame
   await page.setContent('<!doctype html><html lang="en"><head><title>t</title></head><body><main><iframe title="f" srcdoc="<p>x</p>"></iframe></main></body></html>');
   expect(() => axeOn(page)).toThrow(/checks no frames/);
 });
+
+test('a second analysis of the same page (axe already in it) checks the page as it is now, every node of a violation named', async ({ page }) => {
+  await page.setContent('<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>fine</h1></main></body></html>');
+  expect((await axeOn(page).analyze()).violations).toEqual([]);
+
+  await page.locator('main').evaluate((main) => main.insertAdjacentHTML('beforeend', '<img src="data:,"><img src="data:,"><button></button>'));
+  const { violations } = await axeOn(page).analyze();
+  expect(violations.map((v) => [v.id, v.nodes.length]).sort()).toEqual([
+    ['button-name', 1],
+    ['image-alt', 2],
+  ]);
+});

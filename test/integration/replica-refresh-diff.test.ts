@@ -19,6 +19,7 @@ import type { CapacityRow } from '../../shared/api/readers.js';
 import { readsWhileRefreshing } from '../support/old-list-whole.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
+import { bundleScript, bundledScriptEnv } from '../support/bundled-script.js';
 
 /**
  * A refresh over a copy that already holds the list (issue 25): each fetched
@@ -254,10 +255,9 @@ describe('a refresh over a copy', () => {
 
   it('killed in the middle of its write (every changed row but one written) leaves the old list whole, with its text index', async () => {
     const file = join(dir, 'crash.db');
+    const writer = await bundleScript('test/support/replica-diff-writer-child.ts', dir);
     for (let round = 1; round <= 3; round += 1) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/replica-diff-writer-child.ts', file, key.toString('hex'), String(round)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(process.execPath, [writer, file, key.toString('hex'), String(round)], { stdio: ['ignore', 'pipe', 'inherit'], env: bundledScriptEnv() });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       const said = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())));
       expect(said).toBe('mid\n');
