@@ -33,8 +33,15 @@ class SessionStore {
   /** The app (not the sign-in view) is shown: signed in, or waiting for the password again. */
   readonly showsApp = $derived(this.signedIn || this.reauth !== null);
 
-  async load(): Promise<void> {
-    const [status, profiles, demo] = await Promise.all([api.session.status(), api.profiles.list(), api.session.demoAccounts()]);
+  /**
+   * The status, the profiles and the demo accounts, asked at once and set together (the sign-in view reads the
+   * profiles as it mounts). `onStatus` hears the status alone as soon as it is answered: the window's first screen
+   * is asked on it (issue 25), not after the profiles' and demo accounts' answers too.
+   */
+  async load(onStatus?: (status: SessionStatus | null) => void): Promise<void> {
+    const statusAsked = api.session.status();
+    if (onStatus) void statusAsked.then((answer) => onStatus(answer.ok ? answer.value : null));
+    const [status, profiles, demo] = await Promise.all([statusAsked, api.profiles.list(), api.session.demoAccounts()]);
     if (status.ok) this.#setStatus(status.value);
     else this.loadError = status.error;
     if (profiles.ok) this.profiles = profiles.value;
