@@ -1,4 +1,4 @@
-import { answer, calls, push, resetFakeApi } from './support/fake-api.js';
+import { answer, calls, hold, push, resetFakeApi } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SessionStatus } from '../../shared/ipc/session.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
@@ -20,6 +20,24 @@ beforeEach(() => {
 });
 
 describe('the session store', () => {
+  it('hears the status alone as soon as it is answered (the first screen is asked on it), and sets it only with the profiles and demo accounts (the sign-in view reads them as it mounts)', async () => {
+    answer('session.status', () => ({ ok: true, value: signedIn('alex') }));
+    const profiles = hold('profiles.list');
+    const demo = hold('session.demoAccounts');
+    let heard: SessionStatus | null = null;
+    const loaded = session.load((status) => (heard = status));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(heard).toEqual(signedIn('alex'));
+    expect(profiles).toHaveLength(1);
+    expect(session.status).toBeNull();
+    expect(session.profiles).toEqual([]);
+    profiles[0]?.ok([profileOf('sandbox', [])]);
+    demo[0]?.ok([]);
+    await loaded;
+    expect(session.status).toEqual(signedIn('alex'));
+    expect(session.profiles).toHaveLength(1);
+  });
+
   it("signing in as another user resets every registered store; the same user's return resets nothing", async () => {
     let resets = 0;
     const stop = sessionScope.register(() => (resets += 1));
