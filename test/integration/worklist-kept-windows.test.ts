@@ -30,6 +30,9 @@ const NOW = Date.UTC(2026, 9, 1);
 /** When the first policy ends: 30 days and 7 h 13 min after NOW. */
 const ENTERS_AT = NOW + 30 * DAY_MS + (7 * 60 + 13) * 60_000;
 
+/** When the second policy ends: 20 minutes after NOW (inside the hour an answer may be kept). */
+const LEAVES_AT = NOW + 20 * 60_000;
+
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
@@ -50,8 +53,8 @@ interface Setup {
 async function setUp(): Promise<Setup> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-kept-'));
   const secrets = new FixedSecretStore();
-  // One policy ends at an odd minute just past the 30 days, when nothing else launches or ends.
-  const policies = syntheticPolicies(3_000).map((policy, index) => (index === 0 ? endingAt(policy, ENTERS_AT) : policy));
+  // One policy ends at an odd minute just past the 30 days, another 20 minutes from NOW, when nothing else launches or ends.
+  const policies = syntheticPolicies(3_000).map((policy, index) => (index === 0 ? endingAt(policy, ENTERS_AT) : index === 1 ? endingAt(policy, LEAVES_AT) : policy));
   const writer = await Replica.open({ dataDir, secrets, owner: BENCH_OWNER });
   await writeKind(writer, 'capacities', policies);
   await writer.close();
@@ -137,11 +140,14 @@ describe('the worklist’s kept answers', () => {
   it('are made again once the clock takes a policy out of the window or brings the next one in', async () => {
     const app = await setUp();
     const before = await app.worklist.query(first);
-    // The soonest milestone reached: that policy has launched or ended, and moves or leaves.
-    const soonest = before.rows[0]!;
-    app.now = milestoneOf(soonest.policy, soonest.milestone);
+    // The soonest end reached: that policy has ended and leaves.
+    expect(before.rows[0]!.policy.cidrId).toBe(app.policies[1]!.cidrId);
+    app.now = LEAVES_AT - 1;
+    expect(await app.worklist.query(first)).toBe(before);
+    app.now = LEAVES_AT;
     const passed = await app.worklist.query(first);
-    expect(passed).not.toEqual(before);
+    expect(ids(passed)).not.toContain(app.policies[1]!.cidrId);
+    expect(passed.total).toBe(before.total - 1);
     expect(passed).toEqual(await app.fresh().query(first));
 
     // A policy ending just past the 30 days comes in once now + 30 days reaches its end, and nothing else moves then.
@@ -162,6 +168,3 @@ function endingAt(policy: CapacityPolicy, endMs: number): CapacityPolicy {
   };
 }
 
-function milestoneOf(policy: CapacityPolicy, milestone: 'launch' | 'end'): number {
-  return Date.parse((milestone === 'launch' ? policy.capacityConfiguration?.launchDateTime : policy.capacityConfiguration?.endDateTime) ?? '');
-}
