@@ -301,10 +301,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     recentExternalIds: () => profiles.find(replica.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
   });
   const customerHandlers = customers.handlers();
-  const customerOf = async () => {
-    const named = await customers.customerOfAccount();
-    return ({ account }: { readonly account: string | null }) => named(account);
-  };
+  const customerOf = () => customers.customerOfAccount();
   const handlers: Handlers = withAuditLog(
     requestsFirst.watch(firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),

@@ -3,7 +3,7 @@ import type { Component } from 'svelte';
 /**
  * A view kept out of the renderer's entry script (only the shell, sign-in and
  * the overview are in it, so the first screen paints sooner): its chunk is
- * fetched on first use, or earlier by `preloadViewsWhenIdle`, after which it
+ * fetched on first use, or earlier by `preloadViews`, after which it
  * renders as synchronously as a view in the entry.
  */
 export class LazyView<Props extends Record<string, unknown>> {
@@ -33,19 +33,29 @@ export class LazyView<Props extends Record<string, unknown>> {
 }
 
 /**
- * Fetches every lazy view's chunk once the first screen has been painted and
- * the renderer is idle, so that opening a view later is instant. One view per
- * idle period, so no single task holds the page.
+ * Fetches the lazy chunks once the first screen has been painted, so that
+ * opening a view later is instant: `soon` (the chunks a click on the main
+ * navigation opens) all at once right after that frame, the rest one per idle
+ * period, so no single task holds the page. The main views are not left to
+ * idle periods: on a loaded machine the page is seldom idle just after its
+ * first paint, and the Renewals' chunk, last in that queue, was still fetched
+ * after the click that opened it (issue 28).
  */
-export function preloadViewsWhenIdle(views: ReadonlyArray<{ load(): Promise<void> }>): () => void {
+export function preloadViews(soon: ReadonlyArray<{ load(): Promise<void> }>, later: ReadonlyArray<{ load(): Promise<void> }>): () => void {
   let cancelled = false;
   let handle: number | undefined;
   const next = (index: number) => {
-    if (cancelled || index >= views.length) return;
-    handle = requestIdleCallback(() => void views[index]!.load().then(() => next(index + 1)), { timeout: 2000 });
+    if (cancelled || index >= later.length) return;
+    handle = requestIdleCallback(() => void later[index]!.load().then(() => next(index + 1)), { timeout: 2000 });
   };
   // After the next frame is painted: rAF, then a task.
-  const frame = requestAnimationFrame(() => setTimeout(() => next(0), 0));
+  const frame = requestAnimationFrame(() =>
+    setTimeout(() => {
+      if (cancelled) return;
+      for (const view of soon) void view.load();
+      next(0);
+    }, 0),
+  );
   return () => {
     cancelled = true;
     cancelAnimationFrame(frame);

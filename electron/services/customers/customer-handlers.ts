@@ -9,6 +9,7 @@ import { AppFailure } from '../../../shared/ipc/result.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
 import { capacitiesFetchedAt, capacityTotalsByAccount, customerCapacities, readAccounts, readCyberList } from '../replica/replica-reads.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
+import type { CustomerOfPolicy } from '../worklist/customer-of.js';
 import type { CustomerBookService } from './customer-book.js';
 import { BOUGHT_STATUSES, summarizeCustomer } from './customer-summary.js';
 import { cents } from '../overview/summarize.js';
@@ -42,6 +43,9 @@ const FOUND_LIMIT = 8;
 /** Customers in each of the overview's top lists. */
 const TOP = 10;
 
+/** No book open: no policy has a customer. */
+const ofNoCustomer = (): null => null;
+
 /**
  * The customer book's channels, and the customer filter of the capacity list:
  * the book (own data) matched against the local copy of the policies.
@@ -63,6 +67,9 @@ export class CustomerHandlers {
     readonly accounts: string;
     readonly matcher: CustomerMatcher;
   } | null = null;
+
+  /** One namer per matcher (`customerOfAccount`). */
+  readonly #namers = new WeakMap<CustomerMatcher, CustomerOfPolicy>();
 
   constructor(deps: CustomerHandlerDeps) {
     this.#deps = deps;
@@ -113,14 +120,23 @@ export class CustomerHandlers {
     return (await this.#deps.replica.read(readAccounts))?.value ?? [];
   }
 
-  /** Names a policy's customer from its account (null when it belongs to none): the worklist and calendar ask it once per answer. */
-  async customerOfAccount(): Promise<(account: string | null) => string | null> {
+  /**
+   * Names a policy's customer from its account (null when it belongs to none): the worklist and calendar ask it once
+   * per answer. The same namer while the book and the linked accounts stay the same, so what was named can be kept.
+   */
+  async customerOfAccount(): Promise<CustomerOfPolicy> {
     const matcher = await this.#keptMatcher().catch((error: unknown) => {
       // Nobody's book is open (no one signed in or reviewing offline): then no policy has a customer.
       if (error instanceof AppFailure && error.error.kind === 'unauthorized') return null;
       throw error;
     });
-    return (account) => matcher?.ofAccount(account)?.name ?? null;
+    if (!matcher) return ofNoCustomer;
+    let namer = this.#namers.get(matcher);
+    if (!namer) {
+      namer = ({ account }) => matcher.ofAccount(account)?.name ?? null;
+      this.#namers.set(matcher, namer);
+    }
+    return namer;
   }
 
   async #keptMatcher(): Promise<CustomerMatcher> {

@@ -56,7 +56,16 @@ export interface OwnRecords<Body> {
   putMany(entries: ReadonlyArray<readonly [id: string, body: Body]>): Promise<OwnRecord<Body>[]>;
   /** True when there was such a record. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Which state of the owner's data a `list()` asked right after it reads: it moves with every write asked
+   * (from the moment it is asked) and every restore, and differs between owners. What is derived from the
+   * records can be kept while it stays the same (the worklist's kept windows).
+   */
+  version(): string;
 }
+
+/** Numbers each store opened, so two owners' versions never meet. */
+let storesOpened = 0;
 
 /**
  * The account manager's own data of one owner (activity record, customer
@@ -81,6 +90,9 @@ export class OwnDataStore {
   #queue: Promise<unknown> = Promise.resolve();
   #lastGoodDue = false;
   #closed = false;
+  readonly #opened = (storesOpened += 1);
+  /** Writes asked and restores made (`OwnRecords.version`). */
+  #changes = 0;
 
   private constructor(owner: Owner, db: OwnDataDb, place: { dir: string; key: Buffer } | { reason: string }, logger: Pick<Logger, 'warn'> | undefined, recovered: OwnDataRecovery | null) {
     this.owner = owner;
@@ -191,6 +203,7 @@ export class OwnDataStore {
         return records;
       },
       delete: (id) => this.#write((db) => db.deleteRecord(kind, id)),
+      version: () => `${this.#opened}:${this.#changes}`,
     };
   }
 
@@ -222,6 +235,8 @@ export class OwnDataStore {
 
   /** A write, then (once the writes queued with it are done) a checked copy of the file as its last good state. */
   async #write<T>(use: (db: OwnDataDb) => T): Promise<T> {
+    // Counted as it is asked: a read asked after it (queued after it) sees it.
+    this.#changes += 1;
     const answer = await this.#serial(() => this.#use(use));
     if (this.dir && !this.#lastGoodDue) {
       this.#lastGoodDue = true;
@@ -250,6 +265,7 @@ export class OwnDataStore {
       this.#db.close();
       const { db, recovered } = await recover(this.dir, this.#key, reason, this.#logger);
       this.#db = db;
+      this.#changes += 1;
       this.#recovered = recovered;
       return use(this.#db);
     }

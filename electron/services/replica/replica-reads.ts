@@ -164,6 +164,17 @@ export function upcomingCapacities(
   });
 }
 
+/**
+ * Which copy a read would see, for what is derived from it and kept: the
+ * reading connection's file (`copy`, compared by identity: a copy opened again
+ * starts its versions afresh), its commits (`commitVersion`: a refresh, a
+ * write-through) and when the list was fetched; null when there is no list.
+ * No row is read.
+ */
+export function copyState(replica: Replica): Promise<{ readonly copy: object; readonly version: string; readonly fetchedAt: string } | null> {
+  return replica.reading((open) => (open.fetchedAt ? { copy: open.db, version: open.db.readWith(commitVersion), fetchedAt: open.fetchedAt } : null));
+}
+
 /** The overview's figures, counted by the database (the slim rows are not waited for); null when there is no list. */
 export async function capacityOverview(replica: Replica, asOf: Date) {
   const opened = await replica.opened();

@@ -1,12 +1,18 @@
-import { WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
+import { WORKLIST_PAGE, WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
-import { upcomingCapacities } from '../replica/replica-reads.js';
-import type { UpcomingCapacity } from './replica-upcoming.js';
+import { copyState, upcomingCapacities } from '../replica/replica-reads.js';
+import { inWindow, type UpcomingCapacity } from './replica-upcoming.js';
+import { KeptWindows, type WindowSources } from './kept-windows.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
 import type { WorklistStates } from './worklist-states.js';
 
 const DAY_MS = 86_400_000;
+/**
+ * How far past the horizon an answer reads, to know when the next policy comes into it: an answer is kept
+ * at most this long (the copy's kept read looks a day ahead, so this is read from memory too).
+ */
+const LOOK_AHEAD_MS = 3_600_000;
 
 export interface RenewalWorklistDeps {
   readonly replica: Pick<CurrentReplica, 'readWithHealth'>;
@@ -20,11 +26,13 @@ export interface RenewalWorklistDeps {
  * the horizon, across every customer, soonest end first, each with the
  * account manager's own entry. It answers from the copy only (online or not):
  * what is coming up is a question about the whole book, which only the copy
- * holds at once.
+ * holds at once. Its last answers are kept (`KeptWindows`) and given again
+ * while nothing they were made from has changed.
  */
 export class RenewalWorklist {
   readonly #deps: RenewalWorklistDeps;
   readonly #customerOf: CustomerNamer;
+  readonly #kept = new KeptWindows();
 
   constructor(deps: RenewalWorklistDeps) {
     this.#deps = deps;
@@ -42,13 +50,20 @@ export class RenewalWorklist {
     let matching: Array<{ readonly rid: number; readonly customer: string | null; readonly milestone: WorklistRow['milestone'] }> = [];
     const fromMs = now.getTime();
     const toMs = fromMs + query.horizonDays * DAY_MS;
+    // The first moment a policy passes into or out of the window (its launch or end reached by now, or by now + horizon).
+    let untilMs = fromMs + LOOK_AHEAD_MS;
 
     const pick = (upcoming: readonly UpcomingCapacity[]): number[] => {
       // From nothing each time: a read met by a change on disk is made again.
       matching = [];
       customers.clear();
       for (const state of WORKLIST_STATES) stateCounts[state] = 0;
+      untilMs = fromMs + LOOK_AHEAD_MS;
       for (const policy of upcoming) {
+        for (const at of [policy.launchMs, policy.endMs]) {
+          if (at !== null && at > fromMs) untilMs = Math.min(untilMs, at <= toMs ? at : at - (toMs - fromMs));
+        }
+        if (!inWindow(policy, fromMs, toMs)) continue;
         const entry = entries.get(policy.cidrId);
         if (snoozedOut(entry, query.includeSnoozed, today)) continue;
         const customer = customerOf({ account: policy.account });
@@ -63,22 +78,40 @@ export class RenewalWorklist {
       return matching.slice(query.offset, query.offset + query.limit).map((row) => row.rid);
     };
 
-    const { answer, unreadable } = await this.#deps.replica.readWithHealth((replica) => upcomingCapacities(replica, fromMs, toMs, pick), { checkFiles: 'while-reading' });
+    const key = JSON.stringify(query);
+    const { answer, unreadable } = await this.#deps.replica.readWithHealth(
+      async (replica) => {
+        const copy = await copyState(replica);
+        if (!copy) return null;
+        // Read before the rows: a commit landing in between leaves what is kept under the older version, never found.
+        const sources: WindowSources = { ...copy, entries, customerOf, today };
+        const kept = this.#kept.find(key, sources, fromMs);
+        if (kept) return { kept };
+        const read = await upcomingCapacities(replica, fromMs, toMs + LOOK_AHEAD_MS, pick);
+        return read && { read, sources };
+      },
+      { checkFiles: 'while-reading' },
+    );
     const base = { offset: query.offset, stateCounts, ...(unreadable ? { unreadable } : {}) };
     if (!answer) return { ...base, rows: [], total: 0, customers: [], origin: null };
+    if ('kept' in answer) return answer.kept;
+    const { read, sources } = answer;
     const page = matching.slice(query.offset, query.offset + query.limit);
-    const rows = answer.picked.flatMap((policy, index): WorklistRow[] => {
+    const rows = read.picked.flatMap((policy, index): WorklistRow[] => {
       const meta = page[index];
       if (!meta) return [];
       return [{ policy, customer: meta.customer, milestone: meta.milestone, entry: entries.get(policy.cidrId) ?? null }];
     });
-    return {
+    const window: WorklistWindow = {
       ...base,
       rows,
       total: matching.length,
       customers: [...customers].sort((a, b) => a.localeCompare(b)),
-      origin: { source: 'replica', fetchedAt: answer.fetchedAt },
+      origin: { source: 'replica', fetchedAt: read.fetchedAt },
     };
+    // Every row found (none gone between the ids and their records), and a page at most: what the view asks as it opens.
+    if (rows.length === page.length && query.limit <= WORKLIST_PAGE) this.#kept.keep(key, sources, fromMs, untilMs, window);
+    return window;
   }
 
   /** Changes the fields given of the account manager's entry for one policy (the others stay); answers it as kept. */

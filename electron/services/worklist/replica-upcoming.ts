@@ -67,7 +67,7 @@ export function upcomingOf(connection: Connection, fromMs: number, toMs: number)
 }
 
 /** The SQL's condition over a row already read (a narrower window keeps the SQL's order). */
-function inWindow(row: UpcomingCapacity, fromMs: number, toMs: number): boolean {
+export function inWindow(row: UpcomingCapacity, fromMs: number, toMs: number): boolean {
   const within = (ms: number | null) => ms !== null && ms > fromMs && ms <= toMs;
   return (within(row.launchMs) && LAUNCHES.has(row.policyStatus)) || (within(row.endMs) && ENDS.has(row.policyStatus));
 }

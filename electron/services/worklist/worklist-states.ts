@@ -7,6 +7,7 @@ import type { OwnDataService } from '../own-data/own-data-service.js';
  * a rebuilt copy of the service's policies never touches them.
  */
 export interface WorklistStates {
+  /** Every entry by policy id: the same map, as long as the entries have not changed (what is derived from it can be kept). */
   all(): Promise<ReadonlyMap<string, WorklistEntry>>;
   /**
    * Changes the fields given of one entry (a policy with none starts from "to do", no note, not snoozed);
@@ -29,10 +30,17 @@ export function worklistStatesIn(ownData: Pick<OwnDataService, 'records'>): Work
   const records = () => ownData.records('worklist', WorklistBody);
   // Read, merge and write of one change finish before the next starts: two changes in flight both land.
   let queue: Promise<unknown> = Promise.resolve();
+  let kept: { readonly version: string; readonly entries: ReadonlyMap<string, WorklistEntry> } | null = null;
   return {
     async all() {
-      const list = await (await records()).list();
-      return new Map(list.map((record) => [record.id, { ...record.body, updatedAt: record.updatedAt }]));
+      const store = await records();
+      // Read before the list is asked: a write asked later moves it, so a map read meanwhile is never kept as newer.
+      const version = store.version();
+      if (kept?.version === version) return kept.entries;
+      const list = await store.list();
+      const entries = new Map(list.map((record) => [record.id, { ...record.body, updatedAt: record.updatedAt }]));
+      kept = { version, entries };
+      return entries;
     },
     update(cidrId, change) {
       // Whose data it goes into is settled when the change is asked, not when its turn comes (a user may switch meanwhile).

@@ -1,0 +1,170 @@
+/**
+ * The worklist's answers kept in memory (kept-windows.ts, issue 28): asked
+ * again with nothing changed, the very answer kept is given (no read, no
+ * join); and never once anything it was made from has changed: a refresh of
+ * the copy, a write-through of one policy, an entry the account manager saved
+ * (real own data), another customer book, and the clock moving a policy into
+ * or out of the window.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CapacityPolicy } from '../../shared/api/capacity.js';
+import type { WorklistWindow } from '../../shared/ipc/worklist.js';
+import { OwnDataStore } from '../../electron/services/own-data/own-data-store.js';
+import type { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
+import { Replica } from '../../electron/services/replica/replica.js';
+import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
+import type { CustomerNamer, CustomerOfPolicy } from '../../electron/services/worklist/customer-of.js';
+import { RenewalWorklist } from '../../electron/services/worklist/renewal-worklist.js';
+import { worklistStatesIn } from '../../electron/services/worklist/worklist-states.js';
+import { BENCH_OWNER, benchCurrentReplica } from '../../bench/support/bench-current-replica.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { syntheticPolicies } from '../support/synthetic-policies.js';
+
+const DAY_MS = 86_400_000;
+/** Inside the synthetic policies' dates: each horizon holds some of them. */
+const NOW = Date.UTC(2026, 9, 1);
+
+/** When the first policy ends: 30 days and 7 h 13 min after NOW. */
+const ENTERS_AT = NOW + 30 * DAY_MS + (7 * 60 + 13) * 60_000;
+
+/** When the second policy ends: 20 minutes after NOW (inside the hour an answer may be kept). */
+const LEAVES_AT = NOW + 20 * 60_000;
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+interface Setup {
+  readonly worklist: RenewalWorklist;
+  readonly replica: Replica;
+  readonly policies: CapacityPolicy[];
+  /** The clock the worklist reads. */
+  now: number;
+  /** The customer namer the worklist is given. */
+  namer: CustomerOfPolicy;
+  /** A worklist over the same parts with nothing kept: what a kept answer must equal. */
+  fresh(): RenewalWorklist;
+}
+
+async function setUp(): Promise<Setup> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-kept-'));
+  const secrets = new FixedSecretStore();
+  // One policy ends at an odd minute just past the 30 days, another 20 minutes from NOW, when nothing else launches or ends.
+  const policies = syntheticPolicies(3_000).map((policy, index) => (index === 0 ? endingAt(policy, ENTERS_AT) : index === 1 ? endingAt(policy, LEAVES_AT) : policy));
+  const writer = await Replica.open({ dataDir, secrets, owner: BENCH_OWNER });
+  await writeKind(writer, 'capacities', policies);
+  await writer.close();
+  const current = benchCurrentReplica(dataDir, secrets);
+  const own = await OwnDataStore.open({ dataDir, secrets, owner: BENCH_OWNER });
+  cleanup.push(async () => {
+    await (await current.replica())?.close();
+    await own.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const ownData = { records: (kind, schema) => Promise.resolve(own.records(kind, schema)) } as Pick<OwnDataService, 'records'>;
+  const replica = (await current.replica())!;
+  const customerOf: CustomerNamer = () => Promise.resolve(setup.namer);
+  const deps = { replica: current, states: worklistStatesIn(ownData), customerOf, now: () => new Date(setup.now) };
+  const setup: Setup = {
+    worklist: new RenewalWorklist(deps),
+    fresh: () => new RenewalWorklist(deps),
+    replica,
+    policies,
+    now: NOW,
+    namer: () => null,
+  };
+  return setup;
+}
+
+const ids = (window: WorklistWindow) => window.rows.map((row) => row.policy.cidrId);
+const first = { horizonDays: 30, limit: 100 } as const;
+
+describe('the worklist’s kept answers', () => {
+  it('are given again, the very answer, while nothing changed (a later now too, inside every policy’s place)', async () => {
+    const app = await setUp();
+    const answer = await app.worklist.query(first);
+    expect(answer.rows.length).toBe(100);
+    expect(await app.worklist.query(first)).toBe(answer);
+    app.now = NOW + 1_000;
+    expect(await app.worklist.query(first)).toBe(answer);
+    // Another filter is its own answer; the first is still kept.
+    const handled = await app.worklist.query({ ...first, states: ['handled'] });
+    expect(handled.total).toBe(0);
+    expect(await app.worklist.query(first)).toBe(answer);
+  });
+
+  it('are made again after a refresh of the copy: a canceled policy leaves at once', async () => {
+    const app = await setUp();
+    const before = ids(await app.worklist.query(first));
+    const canceled = before[0]!;
+    await writeKind(app.replica, 'capacities', app.policies.map((policy) => (policy.cidrId === canceled ? { ...policy, policyStatus: 'CANCELED' } : policy)));
+    const after = await app.worklist.query(first);
+    expect(ids(after)).not.toContain(canceled);
+    expect(ids(after)[0]).toBe(before[1]);
+  });
+
+  it('are made again after a write-through of one policy (a cancel’s answer)', async () => {
+    const app = await setUp();
+    const before = await app.worklist.query(first);
+    const canceled = app.policies.find((policy) => policy.cidrId === ids(before)[0])!;
+    expect(await upsertCapacity(app.replica, { ...canceled, policyStatus: 'CANCELED' })).toBe(true);
+    const after = await app.worklist.query(first);
+    expect(ids(after)).toEqual(ids(before).slice(1).concat(ids(after).slice(99)));
+    expect(after.total).toBe(before.total - 1);
+  });
+
+  it('are made again after the account manager saved an entry (own data): the note shows at once, the counts too', async () => {
+    const app = await setUp();
+    const before = await app.worklist.query(first);
+    const cidrId = ids(before)[3]!;
+    await app.worklist.setEntry({ cidrId, state: 'contacted', note: 'Called them' });
+    const after = await app.worklist.query(first);
+    expect(after.rows[3]!.entry).toMatchObject({ state: 'contacted', note: 'Called them' });
+    expect(after.stateCounts.contacted).toBe(before.stateCounts.contacted + 1);
+  });
+
+  it('are made again with another customer book (another namer)', async () => {
+    const app = await setUp();
+    const before = await app.worklist.query(first);
+    expect(before.rows[0]!.customer).toBeNull();
+    app.namer = () => 'Morgan Analytics';
+    const after = await app.worklist.query(first);
+    expect(after.rows[0]!.customer).toBe('Morgan Analytics');
+    expect(after.customers).toEqual(['Morgan Analytics']);
+  });
+
+  it('are made again once the clock takes a policy out of the window or brings the next one in', async () => {
+    const app = await setUp();
+    const before = await app.worklist.query(first);
+    // The soonest end reached: that policy has ended and leaves.
+    expect(before.rows[0]!.policy.cidrId).toBe(app.policies[1]!.cidrId);
+    app.now = LEAVES_AT - 1;
+    expect(await app.worklist.query(first)).toBe(before);
+    app.now = LEAVES_AT;
+    const passed = await app.worklist.query(first);
+    expect(ids(passed)).not.toContain(app.policies[1]!.cidrId);
+    expect(passed.total).toBe(before.total - 1);
+    expect(passed).toEqual(await app.fresh().query(first));
+
+    // A policy ending just past the 30 days comes in once now + 30 days reaches its end, and nothing else moves then.
+    app.now = ENTERS_AT - 30 * DAY_MS - 1;
+    const justBefore = await app.worklist.query(first);
+    app.now = ENTERS_AT - 30 * DAY_MS;
+    const entered = await app.worklist.query(first);
+    expect(entered.total).toBe(justBefore.total + 1);
+    expect(entered).toEqual(await app.fresh().query(first));
+  });
+});
+
+function endingAt(policy: CapacityPolicy, endMs: number): CapacityPolicy {
+  return {
+    ...policy,
+    policyStatus: 'ACTIVE',
+    capacityConfiguration: { ...policy.capacityConfiguration!, launchDateTime: new Date(NOW - 10 * DAY_MS).toISOString(), endDateTime: new Date(endMs).toISOString() },
+  };
+}
+
