@@ -297,7 +297,7 @@ export class CapacityReplicaDb {
     this.#writing = true;
     let writes: RefreshWrites | null = null;
     try {
-      const list = withWrittenThrough(oneCopyEach(policies), writtenThrough);
+      const list = withWrittenThrough(await oneCopyEach(policies), writtenThrough);
       const stored = await this.#storedRows();
       const diff = await diffWithStored(list, stored);
       const meta = [
