@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountNames } from '../../electron/services/customers/replica-accounts.js';
 import { RECOUNTED_STATUSES } from '../../electron/services/overview/replica-overview.js';
 import { openKeyed, type Connection } from '../../electron/services/platform/sqlcipher.js';
-import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
+import { CapacityReplicaDb, REWRITE_THREAD_FROM_ROWS } from '../../electron/services/replica/capacity-replica-db.js';
 import { commitVersion } from '../../electron/services/replica/commit-version.js';
 import { upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
@@ -97,6 +97,44 @@ describe('a whole-list rewrite of a replica file', () => {
       expect(db.query({ ...query, text: 'secondtag' }).total).toBe(ROWS);
       expect(db.query({ ...query, text: 'after the first sync' }).total).toBe(0);
       withOwnConnection(file, (c) => c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('of a small list (fewer rows than the thread is worth) is the main thread\'s, on a file too: counts, text index, triggers and caches as the thread leaves them', async () => {
+    const rows = Math.floor(REWRITE_THREAD_FROM_ROWS / 3);
+    const file = join(dir, 'replica.db');
+    const warnings: string[] = [];
+    const db = CapacityReplicaDb.open(file, key, { warn: (message) => warnings.push(message) });
+    try {
+      const before = db.readWith(commitVersion);
+      expect(db.readWith(accountNames)).toEqual([]);
+      expect(await db.replaceAll(syntheticPolicies(rows, 'firsttag'), '2026-11-22T10:00:00.000Z')).toMatchObject({ written: rows, rewrote: true, onThread: false });
+      expect(db.count).toBe(rows);
+      expect(db.fetchedAt).toBe('2026-11-22T10:00:00.000Z');
+      expect(db.query({ ...query, text: 'firsttag' }).total).toBe(rows);
+      expect(db.readWith(commitVersion)).not.toBe(before);
+      expect([...db.readWith(accountNames)].sort()).toEqual(['morgan-analytics', 'morgan-prod']);
+      withOwnConnection(file, (c) => {
+        c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`);
+        expect(c.prepare('SELECT policy_status, policies, first_rid FROM overview_status ORDER BY first_rid').raw().all()).toEqual(c.prepare(RECOUNTED_STATUSES).raw().all());
+      });
+
+      const added = { ...syntheticPolicies(1)[0]!, cidrId: 'sc_added_1', policyName: 'bought after the first sync', policyStatus: 'NEW_STATUS' };
+      db.upsert(added);
+      expect(db.query({ ...query, text: 'after the first sync' }).rows).toEqual([added]);
+      withOwnConnection(file, (c) => {
+        expect(c.prepare('SELECT policy_status, policies, first_rid FROM overview_status ORDER BY first_rid').raw().all()).toEqual(c.prepare(RECOUNTED_STATUSES).raw().all());
+      });
+
+      const second = await db.replaceAll(syntheticPolicies(rows, 'secondtag'), '2026-11-22T11:00:00.000Z');
+      expect(second).toMatchObject({ written: rows, deleted: rows + 1, rewrote: true, onThread: false });
+      expect(db.query({ ...query, text: 'firsttag' }).total).toBe(0);
+      expect(db.query({ ...query, text: 'secondtag' }).total).toBe(rows);
+      withOwnConnection(file, (c) => c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`));
+      // Not a thread that failed: nothing to say.
+      expect(warnings).toEqual([]);
     } finally {
       await db.close();
     }

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { cancelledError } from '../api-client/errors.js';
+import { inSlices } from '../replica/time-slices.js';
 
 export interface PageAnswer<T> {
   readonly data: readonly T[];
@@ -59,6 +60,8 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     /** Each page as it came, duplicates included (oneCopyEachByLaterPage picks among them once all are in). */
     const pages: Array<readonly T[]> = [];
     const seen = new Set<string>();
+    // An id seen twice anywhere: only then is the whole list walked for the later page's copy.
+    let duplicates = false;
     // The last page worth keeping, lowered as pages show where the list really ends.
     let lastPage = pageCount;
     let fetched = 0;
@@ -70,6 +73,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
         return true;
       });
       pages[page - 1] = answer.data;
+      if (fresh.length < answer.data.length) duplicates = true;
       const held = answer.data.length + (answer.skipped?.length ?? 0);
       if (held === 0 || (answer.data.length > 0 && fresh.length === 0)) lastPage = Math.min(lastPage, page - 1);
       else if (held < options.pageSize) lastPage = Math.min(lastPage, page);
@@ -95,11 +99,10 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
       controller.abort();
       throw error;
     }
-    // Pages past the end (fetched in parallel before the end was known) are not kept.
-    const items = oneCopyEachByLaterPage(
-      pages.slice(0, Math.max(1, lastPage)).flatMap((page) => page ?? []),
-      options.idOf,
-    );
+    // Pages past the end (fetched in parallel before the end was known) are not kept. Put together in
+    // slices: at 100,000 items the flatten and the walk for duplicates were one piece of 100-300 ms.
+    const kept = pages.slice(0, Math.max(1, lastPage));
+    const items = duplicates ? await oneCopyEachByLaterPage(kept, options.idOf) : await flattened(kept);
     options.onCount?.({ said, kept: items.length });
     return items;
   } finally {
@@ -115,10 +118,39 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
  * pages happen to arrive in says nothing). The copy's refresh keeps the same
  * one by the same reasoning (refresh-diff.ts, oneCopyEach).
  */
-function oneCopyEachByLaterPage<T>(items: readonly T[], idOf: (item: T) => string): T[] {
+async function oneCopyEachByLaterPage<T>(pages: ReadonlyArray<readonly T[] | undefined>, idOf: (item: T) => string): Promise<T[]> {
+  const items = await flattened(pages);
   const lastAt = new Map<string, number>();
-  items.forEach((item, at) => lastAt.set(idOf(item), at));
-  return items.filter((item, at) => lastAt.get(idOf(item)) === at);
+  let at = 0;
+  await inSlices(() => {
+    if (at >= items.length) return false;
+    lastAt.set(idOf(items[at] as T), at);
+    at += 1;
+    return true;
+  });
+  const kept: T[] = [];
+  at = 0;
+  await inSlices(() => {
+    if (at >= items.length) return false;
+    const item = items[at] as T;
+    if (lastAt.get(idOf(item)) === at) kept.push(item);
+    at += 1;
+    return true;
+  });
+  return kept;
+}
+
+/** The pages' items in page order, a page at a time in slices that yield. */
+async function flattened<T>(pages: ReadonlyArray<readonly T[] | undefined>): Promise<T[]> {
+  const items: T[] = [];
+  let next = 0;
+  await inSlices(() => {
+    if (next >= pages.length) return false;
+    for (const item of pages[next] ?? []) items.push(item);
+    next += 1;
+    return true;
+  });
+  return items;
 }
 
 function throwIfCancelled(signal: AbortSignal): void {

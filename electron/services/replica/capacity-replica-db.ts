@@ -36,6 +36,12 @@ const PAGE_CACHE_KIB = 96 * 1024;
 const WRITER_CACHE_KIB = 4 * 1024;
 /** The rewrite thread's page cache (KiB): its COMMIT stalls no one, so it may keep more pages than the main writer. */
 const THREAD_CACHE_KIB = 16 * 1024;
+/**
+ * From this many rows a whole rewrite on a file is the rewrite thread's. Below it the main thread's rewrite
+ * (slices of SLICE_MS) ends sooner than the thread starts, opens the file and is handed the rows; measured in
+ * docs/local-first.md ("A small list rewritten on the main thread").
+ */
+export const REWRITE_THREAD_FROM_ROWS = 1_500;
 /** Rows prepared on the main thread per message to the rewrite thread. */
 const THREAD_CHUNK_ROWS = 250;
 /** A log this large is checkpointed after a small write too: about SQLite's default of 1,000 pages. */
@@ -182,7 +188,7 @@ export class CapacityReplicaDb {
   /** On a file: what a rewrite thread opens it with, and where it says it could not run. Null in memory. */
   /** The rewrite thread while one writes this file (close waits for it to end). */
   #rewrite: RewriteThread | null = null;
-  readonly #threaded: { readonly key: Buffer; readonly warn: (message: string) => void } | null;
+  readonly #threaded: RewriteThreading | null;
   #writing = false;
 
   private constructor(
@@ -190,7 +196,7 @@ export class CapacityReplicaDb {
     read: Connection,
     file: string | null,
     checkpointer: WalCheckpointer | null,
-    options: { readonly onCheckpoint?: ((done: Promise<CheckpointOutcome>) => void) | undefined; readonly threaded?: { readonly key: Buffer; readonly warn: (message: string) => void } } = {},
+    options: { readonly onCheckpoint?: ((done: Promise<CheckpointOutcome>) => void) | undefined; readonly threaded?: RewriteThreading } = {},
   ) {
     this.#db = db;
     this.#read = read;
@@ -278,8 +284,9 @@ export class CapacityReplicaDb {
    * the stored one (the hash of its record) and only the rows that changed
    * are written, only the gone ones deleted, each with its full-text entry
    * (the row triggers); a first sync, or one where most rows changed, rewrites
-   * the whole list with the index filled in bulk: on a file, by a thread of its
-   * own (RewriteThread), the main thread only preparing rows. Policies in
+   * the whole list with the index filled in bulk: on a file and from
+   * REWRITE_THREAD_FROM_ROWS rows, by a thread of its own (RewriteThread), the
+   * main thread only preparing rows. Policies in
    * `writtenThrough` (since the refresh began) stay as written. Each id is
    * written once, by one rule for both paths (oneCopyEach). The main thread's
    * work runs in slices of SLICE_MS that yield, so the main process keeps
@@ -297,14 +304,14 @@ export class CapacityReplicaDb {
     this.#writing = true;
     let writes: RefreshWrites | null = null;
     try {
-      const list = withWrittenThrough(oneCopyEach(policies), writtenThrough);
+      const list = withWrittenThrough(await oneCopyEach(policies), writtenThrough);
       const stored = await this.#storedRows();
       const diff = await diffWithStored(list, stored);
       const meta = [
         ['capacities.fetchedAt', fetchedAt],
         ['capacities.leftOut', JSON.stringify(leftOut)],
       ] as const;
-      if (diff.rewrite && this.#threaded) {
+      if (diff.rewrite && this.#threaded && list.length >= REWRITE_THREAD_FROM_ROWS) {
         // Nothing written yet: the thread takes the write lock (the replica's queue keeps every other write behind this one).
         this.#db.exec('ROLLBACK');
         writes = await this.#rewriteOnThread(list, stored.size, meta, this.#threaded, beforeThreadCommit);
@@ -337,7 +344,7 @@ export class CapacityReplicaDb {
     list: readonly CapacityRow[],
     before: number,
     meta: ReadonlyArray<readonly [string, string]>,
-    threaded: { readonly key: Buffer; readonly warn: (message: string) => void },
+    threaded: RewriteThreading,
     beforeCommit: () => void,
   ): Promise<RefreshWrites | null> {
     const file = this.file as string;
@@ -715,6 +722,12 @@ export async function verifyReplicaFile(file: string, key: Buffer, shouldStop: (
   } finally {
     db.close();
   }
+}
+
+/** What a rewrite thread opens the file with, and where a thread that could not run is said. */
+interface RewriteThreading {
+  readonly key: Buffer;
+  readonly warn: (message: string) => void;
 }
 
 /** What opening a replica file may be told besides the file and its key. */

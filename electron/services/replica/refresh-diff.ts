@@ -98,16 +98,19 @@ export function withWrittenThrough(list: readonly CapacityRow[], writtenThrough:
  * copy is the first one here. Both ways of writing a refresh (changed rows or
  * the whole list) write this list, so both keep the same copy.
  */
-export function oneCopyEach(list: readonly CapacityRow[]): readonly CapacityRow[] {
+export async function oneCopyEach(list: readonly CapacityRow[]): Promise<readonly CapacityRow[]> {
+  // In slices: at 100,000 rows this walk was one piece of up to 300 ms under load (stall tracer).
   const seen = new Set<string>();
-  let duplicates = false;
-  const kept = list.filter((policy) => {
-    if (seen.has(policy.cidrId)) {
-      duplicates = true;
-      return false;
+  const kept: CapacityRow[] = [];
+  let next = 0;
+  await inSlices(() => {
+    const policy = list[next++];
+    if (!policy) return false;
+    if (!seen.has(policy.cidrId)) {
+      seen.add(policy.cidrId);
+      kept.push(policy);
     }
-    seen.add(policy.cidrId);
-    return true;
+    return next < list.length;
   });
-  return duplicates ? kept : list;
+  return kept.length === list.length ? list : kept;
 }

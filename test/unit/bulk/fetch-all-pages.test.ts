@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fetchAllPages } from '../../../electron/services/bulk/fetch-all-pages.js';
+import { busyFor, countTurns } from '../../support/event-loop-turns.js';
 
 function source(total: number, delay = () => Math.random() * 5) {
   const items = Array.from({ length: total }, (_, i) => i);
@@ -116,5 +117,28 @@ describe('fetchAllPages', () => {
     });
     expect(all.map((item) => item.id)).toEqual([...ids, `${ids[2]}-shifted`, '__proto__-shifted', 'constructor-shifted', 'last']);
     expect(all.filter((item) => item.id.endsWith('-shifted') && item.id !== `${ids[2]}-shifted`).map((item) => item.read)).toEqual(['page 3', 'page 3']);
+  });
+
+  it('puts the list together in slices that yield to the event loop once every page is in', async () => {
+    // Each page's first item is the last of the page before (the later page's copy wins), and ids are slow to
+    // read once the pages are in: putting the list together takes well over a slice.
+    let pagesIn = false;
+    const idOf = (item: number) => {
+      if (pagesIn) busyFor(0.02);
+      return String(item);
+    };
+    const afterPagesIn = countTurns(() => pagesIn);
+    const all = await fetchAllPages({
+      pageSize: 100,
+      concurrency: 1,
+      idOf,
+      fetchPage: async (page) => {
+        if (page === 20) pagesIn = true;
+        return { data: Array.from({ length: 100 }, (_, i) => (page - 1) * 99 + i), total: 2000 };
+      },
+    });
+    afterPagesIn.stop();
+    expect(all).toEqual(Array.from({ length: 1981 }, (_, i) => i));
+    expect(afterPagesIn.turns()).toBeGreaterThan(0);
   });
 });
