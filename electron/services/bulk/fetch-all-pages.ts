@@ -103,6 +103,8 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     // slices: at 100,000 items the flatten and the walk for duplicates were one piece of 100-300 ms.
     const kept = pages.slice(0, Math.max(1, lastPage));
     const items = duplicates ? await oneCopyEachByLaterPage(kept, options.idOf) : await flattened(kept);
+    // A cancel heard while the slices gave way (a sign-out, a close, Cancel) ends the fetch: the list is not written.
+    throwIfCancelled(controller.signal);
     options.onCount?.({ said, kept: items.length });
     return items;
   } finally {

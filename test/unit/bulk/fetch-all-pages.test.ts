@@ -141,4 +141,28 @@ describe('fetchAllPages', () => {
     expect(all).toEqual(Array.from({ length: 1981 }, (_, i) => i));
     expect(afterPagesIn.turns()).toBeGreaterThan(0);
   });
+  it('ends as cancelled when the cancel comes while the fetched list is put together (it is not answered, so not written)', async () => {
+    const controller = new AbortController();
+    let pagesIn = false;
+    const fetching = fetchAllPages({
+      pageSize: 100,
+      concurrency: 1,
+      signal: controller.signal,
+      // Each id walked takes a while once the pages are in, so the walk outlasts a slice and gives way.
+      idOf: (item: number) => {
+        if (pagesIn) busyFor(0.02);
+        return String(item);
+      },
+      fetchPage: async (page) => {
+        if (page === 20) {
+          pagesIn = true;
+          // The person cancels just after the last page came in: heard at the first turn the slices give.
+          setImmediate(() => controller.abort());
+        }
+        // Pages that overlap by one item, as a shifting offset makes them: the walk for duplicates runs.
+        return { data: Array.from({ length: 100 }, (_, i) => (page - 1) * 99 + i), total: 2000 };
+      },
+    });
+    await expect(fetching).rejects.toMatchObject({ error: { kind: 'cancelled' } });
+  });
 });
