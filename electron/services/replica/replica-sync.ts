@@ -134,6 +134,8 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
     if (miscount) deps.logger.warn('replica', miscount);
     const fetchedAt = new Date();
+    // The last moment a cancel is heard: once the write has begun, it commits whole or not at all.
+    if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
     return { synced, capacities, miscount, fetchedAt };
   } finally {
