@@ -35,6 +35,7 @@ export class KeptWindows {
   readonly #kept = new Map<string, Kept>();
 
   find(query: string, sources: WindowSources, nowMs: number): WorklistWindow | null {
+    this.#dropOtherCopies(sources.copy);
     const kept = this.#kept.get(query);
     if (!kept) return null;
     if (nowMs < kept.fromMs || nowMs >= kept.untilMs || !sameSources(kept.sources, sources)) {
@@ -44,7 +45,13 @@ export class KeptWindows {
     return kept.window;
   }
 
+  /** A signed-out owner's policies and notes leave the main process's memory at the next owner's first ask. */
+  #dropOtherCopies(copy: object): void {
+    for (const [query, kept] of this.#kept) if (!sameSourcesCopy(kept, copy)) this.#kept.delete(query);
+  }
+
   keep(query: string, sources: WindowSources, fromMs: number, untilMs: number, window: WorklistWindow): void {
+    this.#dropOtherCopies(sources.copy);
     this.#kept.delete(query);
     this.#kept.set(query, { sources, fromMs, untilMs, window });
     // The oldest goes first (a Map keeps the order things were set in).
@@ -53,6 +60,11 @@ export class KeptWindows {
       this.#kept.delete(oldest);
     }
   }
+}
+
+/** Answers of another copy (another owner's, or a copy opened again) are never given again: not kept either. */
+function sameSourcesCopy(kept: Kept, copy: object): boolean {
+  return kept.sources.copy === copy;
 }
 
 function sameSources(a: WindowSources, b: WindowSources): boolean {
