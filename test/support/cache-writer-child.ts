@@ -2,7 +2,8 @@
  * Child process of the crash-safety test: writes the capacity cache over and
  * over, each version a list whose every item carries the version's tag, until
  * it is killed. Arguments: data folder, base64 cache key, the tag of this
- * child's versions, and where to stop (CrashPoint, as JSON).
+ * child's versions, where to stop (CrashPoint, as JSON) and the rows of a
+ * version (CRASH_TEST_ROWS when not given).
  *
  * The kill point is chosen by the write's own progress, not by a clock: the
  * write's yields between its slices are counted as it makes them. At the
@@ -19,7 +20,8 @@ import { CRASH_TEST_ROWS, type CrashPoint } from './crash-test-constants.js';
 import { FixedSecretStore } from './fixed-key-store.js';
 import { syntheticPolicies } from './synthetic-policies.js';
 
-const [dataDir, key, tag, pointJson] = process.argv.slice(2) as [string, string, string, string];
+const [dataDir, key, tag, pointJson, rowsArg] = process.argv.slice(2) as [string, string, string, string, string | undefined];
+const rowCount = rowsArg ? Number(rowsArg) : CRASH_TEST_ROWS;
 const point = JSON.parse(pointJson) as CrashPoint;
 const owner = { profileId: 'crash', username: 'crash@example.com' };
 const secrets = new FixedSecretStore({ [FixedSecretStore.key(replicaKeyService(owner.profileId), owner.username)]: key });
@@ -53,7 +55,7 @@ createHook({
 const cache = await Replica.open({ dataDir, secrets, owner });
 for (let version = 1; ; version += 1) {
   const versionTag = `${tag}w${version}`;
-  const rows = syntheticPolicies(CRASH_TEST_ROWS, versionTag);
+  const rows = syntheticPolicies(rowCount, versionTag);
   writing = true;
   yields = 0;
   await writeKind(cache, 'capacities', rows);
