@@ -33,6 +33,9 @@ beforeAll(async () => {
   app = await startFastApp({ secrets: new FixedSecretStore(), dataDir });
   await signIn();
   value(await app.call('offline.sync'));
+  // The window lands on the overview at a sign-in: until its first answer the overview by customer waits for it
+  // (FirstScreen), 10 s of idle per test when no window asks.
+  value(await app.call('overview.summary'));
 }, 60_000);
 
 afterAll(async () => {

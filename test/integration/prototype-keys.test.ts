@@ -117,6 +117,7 @@ describe('every lookup keyed by outside text (property-based)', () => {
       fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/),
     );
     let n = 0;
+    const written = new Set<string>();
     await fc.assert(
       fc.asyncProperty(hostileText, async (key) => {
         n += 1;
@@ -166,12 +167,7 @@ describe('every lookup keyed by outside text (property-based)', () => {
         await app.services.replica.write((r) => writeRecord(r, 'cyberViews', key, cyberView));
         expect((await app.services.replica.read((r) => readRecord(r, 'capacityViews', key)))?.value).toEqual(capacityView);
         expect((await app.services.replica.read((r) => readRecord(r, 'cyberViews', key)))?.value).toEqual(cyberView);
-        const reopened = await Replica.open({ dataDir: dir, secrets, owner: { profileId: 'sandbox', username: ALEX.username } });
-        const views = (await readKind(reopened, 'capacityViews'))?.value ?? {};
-        expect(Object.hasOwn(views, key), key).toBe(true);
-        expect(Object.hasOwn(views, someCapacity.cidrId)).toBe(true);
-        expect(reopened.discarded).toBe(0);
-        await reopened.close();
+        written.add(key);
 
         // The app still answers correctly, and nothing reached Object.prototype.
         const listed = value<Profile[]>(await app.call('profiles.list', undefined));
@@ -184,6 +180,15 @@ describe('every lookup keyed by outside text (property-based)', () => {
       }),
       { numRuns: 40, examples: [['constructor'], ['__proto__'], [' ']] },
     );
+
+    // On disk too: a second open of the file reads every key written above as an ordinary key, beside the others.
+    // One open for all of them (an open per run, its key fetched from the keychain, was most of the property's time).
+    const reopened = await Replica.open({ dataDir: dir, secrets, owner: { profileId: 'sandbox', username: ALEX.username } });
+    const views = (await readKind(reopened, 'capacityViews'))?.value ?? {};
+    for (const key of written) expect(Object.hasOwn(views, key), key).toBe(true);
+    expect(Object.hasOwn(views, someCapacity.cidrId)).toBe(true);
+    expect(reopened.discarded).toBe(0);
+    await reopened.close();
 
     // A sync with prototype-named customers in the recent list keeps the real ones.
     value(await app.call('profiles.rememberCustomer', { profileId: 'sandbox', customerId: 'CUST-1001' }));
