@@ -3,7 +3,7 @@ import type { CyberListItem } from '../../shared/api/cyber.js';
 import { MAIN_WINDOW_LIMITS } from '../../electron/services/desktop/app-identity.js';
 import { ALEX, SandboxClient, showCustomer } from './cyber-support.js';
 import { openAccountMenu } from './fixtures.js';
-import { axeOn } from './support/axe.js';
+import { axeOn, COLOUR_RULES } from './support/axe.js';
 import { expect, firstWithStatus, navTo, openDetail, openList, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 /**
@@ -33,7 +33,7 @@ interface Configuration {
 
 /**
  * The rules an analysis of the same DOM can answer differently when only colours or sizes change: the colour
- * rules (contrast, links told apart from text) and the ones that read the layout (contrast behind overlapping
+ * rules (COLOUR_RULES) and the ones that read the layout (contrast behind overlapping
  * boxes, a region that scrolls only when the window is small). Every other rule reads the DOM, its attributes and
  * what CSS hides: at the minimum window and in the dark theme those are the 1280x800 light page's, which is
  * analysed with every rule. Between 900 and 1280 px the only media query (max-width: 1100px) changes grid
@@ -41,7 +41,6 @@ interface Configuration {
  * prefers-color-scheme in CSS alone. 200 % zoom (640x400 CSS px) does change what is rendered (max-width: 760px
  * stacks the search fields and cards; the status area's short form below 500 px): it keeps every rule.
  */
-const COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
 const SAME_DOM_AS_1280 = { dark: COLOUR_RULES, smaller: [...COLOUR_RULES, 'scrollable-region-focusable'] } as const;
 
 const CONFIGURATIONS: readonly Configuration[] = [
