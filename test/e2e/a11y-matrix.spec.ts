@@ -174,7 +174,7 @@ for (const configuration of CONFIGURATIONS) {
     test.use({ viewport: configuration.viewport, deviceScaleFactor: configuration.deviceScaleFactor, colorScheme: configuration.colorScheme });
     test.describe.configure({ timeout: 180_000 });
 
-    test(`every view and dialog ${configuration.axe === 'every rule' ? 'passes axe and ' : configuration.axe ? 'passes axe’s colour and layout rules and ' : ''}keeps its layout at ${configuration.name}`, async ({ openApp, app }) => {
+    test(`every view and dialog ${configuration.axe === 'every rule' ? 'passes axe and ' : configuration.axe ? `passes axe’s ${configuration.axe.join(', ')} and ` : ''}keeps its layout at ${configuration.name}`, async ({ openApp, app }) => {
       const found = new Findings(configuration.axe);
       const at = (what: string) => `${what} @ ${configuration.name}`;
       const zoomed = configuration.viewport.width < MAIN_WINDOW_LIMITS.minWidth;
