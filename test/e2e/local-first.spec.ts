@@ -102,52 +102,6 @@ test('an action is written through at once: the canceled policy shows in the lis
   expect(await requestCount(app, 'listCapacities')).toBe(0);
 });
 
-test('the service stops mid-session: the same views stay, actions are off, the age is shown; back online they refresh', async ({ openApp, app }) => {
-  test.setTimeout(90_000);
-  const page = await openApp();
-  await signIn(page, alex.username, alex.password);
-  await replicaReady(page);
-  const active = CapacityPolicy.parse((await listFromOtherWindow(app, { status: 'ACTIVE', limit: 1 })).rows[0]);
-
-  // The service goes away (every connection dropped).
-  await addFault(app, { dropRate: 1 });
-  await openCapacityList(page);
-  await page.getByRole('searchbox', { name: 'Search policies' }).fill(active.cidrId);
-  await rows(page).first().click();
-  await expect(page.getByTestId('detail-cidr')).toHaveText(active.cidrId, { timeout: 20_000 });
-  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
-  await expect(page.getByTestId('actions-offline')).toContainText('cannot be reached');
-  await expect(page.getByTestId('policy-actions').getByRole('button', { name: /Cancel policy|Purchase/ })).toHaveCount(0);
-  const banner = page.getByTestId('offline-banner');
-  await expect(banner).toContainText('cannot be reached');
-  await expect(page.getByTestId('offline-age')).toHaveText(/now|minute|second/);
-
-  // The overview and the list keep answering from the copy; search and purchase need the service.
-  await nav(page).getByRole('button', { name: 'Overview', exact: true }).click();
-  await expect(page.getByTestId('source-line')).toContainText('from the local copy');
-  await nav(page).getByRole('button', { name: 'Search & purchase', exact: true }).click();
-  await expect(page.getByTestId('needs-service')).toBeVisible();
-  // The ready policies the copy holds are still shown; buying one waits for the service.
-  await expect(page.getByTestId('ready-policy').first()).toBeVisible();
-  await expect(page.getByTestId('purchase-needs-service').first()).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Purchase sc_/ })).toHaveCount(0);
-
-  // Back on the policy when the service returns: one moment of coming back, nothing more to click.
-  await page.getByTestId('ready-policy').first().getByRole('button', { name: /^Open / }).click();
-  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
-  await clearFaults(app);
-  await banner.getByRole('button', { name: 'Check connection' }).click();
-  await expect(banner).toHaveCount(0);
-  // The open view read again: live, its offline note gone, its actions back, no old error left in the status area.
-  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
-  await expect(page.getByTestId('actions-offline')).toHaveCount(0);
-  await expect(page.getByTestId('policy-actions').getByRole('button', { name: /Purchase/ })).toBeVisible();
-  await expect(page.getByTestId('replica-error')).toHaveCount(0);
-  await expect(page.getByText(/service cannot be reached|UND_ERR|ECONN/)).toHaveCount(0);
-  await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();
-  await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
-});
-
 test('working offline by choice asks nothing of the service, and back online', async ({ openApp, app }) => {
   const page = await openApp();
   await signIn(page, alex.username, alex.password);
@@ -196,6 +150,52 @@ test('offline, the DR policies of a remembered customer are still there, from th
 // Their reads are refused: each is tried again as the app does (the default's attempts), after a tenth of its waits.
 test.describe('reads tried again with short waits', () => {
   test.use({ appOptions: { http: { retry: QUICK_RETRY } } });
+
+  test('the service stops mid-session: the same views stay, actions are off, the age is shown; back online they refresh', async ({ openApp, app }) => {
+    test.setTimeout(90_000);
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
+    await replicaReady(page);
+    const active = CapacityPolicy.parse((await listFromOtherWindow(app, { status: 'ACTIVE', limit: 1 })).rows[0]);
+
+    // The service goes away (every connection dropped).
+    await addFault(app, { dropRate: 1 });
+    await openCapacityList(page);
+    await page.getByRole('searchbox', { name: 'Search policies' }).fill(active.cidrId);
+    await rows(page).first().click();
+    await expect(page.getByTestId('detail-cidr')).toHaveText(active.cidrId, { timeout: 20_000 });
+    await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+    await expect(page.getByTestId('actions-offline')).toContainText('cannot be reached');
+    await expect(page.getByTestId('policy-actions').getByRole('button', { name: /Cancel policy|Purchase/ })).toHaveCount(0);
+    const banner = page.getByTestId('offline-banner');
+    await expect(banner).toContainText('cannot be reached');
+    await expect(page.getByTestId('offline-age')).toHaveText(/now|minute|second/);
+
+    // The overview and the list keep answering from the copy; search and purchase need the service.
+    await nav(page).getByRole('button', { name: 'Overview', exact: true }).click();
+    await expect(page.getByTestId('source-line')).toContainText('from the local copy');
+    await nav(page).getByRole('button', { name: 'Search & purchase', exact: true }).click();
+    await expect(page.getByTestId('needs-service')).toBeVisible();
+    // The ready policies the copy holds are still shown; buying one waits for the service.
+    await expect(page.getByTestId('ready-policy').first()).toBeVisible();
+    await expect(page.getByTestId('purchase-needs-service').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Purchase sc_/ })).toHaveCount(0);
+
+    // Back on the policy when the service returns: one moment of coming back, nothing more to click.
+    await page.getByTestId('ready-policy').first().getByRole('button', { name: /^Open / }).click();
+    await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
+    await clearFaults(app);
+    await banner.getByRole('button', { name: 'Check connection' }).click();
+    await expect(banner).toHaveCount(0);
+    // The open view read again: live, its offline note gone, its actions back, no old error left in the status area.
+    await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
+    await expect(page.getByTestId('actions-offline')).toHaveCount(0);
+    await expect(page.getByTestId('policy-actions').getByRole('button', { name: /Purchase/ })).toBeVisible();
+    await expect(page.getByTestId('replica-error')).toHaveCount(0);
+    await expect(page.getByText(/service cannot be reached|UND_ERR|ECONN/)).toHaveCount(0);
+    await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();
+    await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
+  });
 
   test('before the local copy is ready the list pages the service and says so; then it answers locally', async ({ openApp, app }) => {
     const page = await openApp();
