@@ -9,7 +9,7 @@ import type { FaultRuleInput } from '../../sandbox/controls/faults.js';
 import type { TestApp } from '../support/test-app.js';
 import { expect, signIn } from './fixtures.js';
 import { sandboxAccess } from '../support/test-app.js';
-import { analyze, axeOn } from './support/axe.js';
+import { analyze, axeInScheme } from './support/axe.js';
 
 /** Helpers shared by the issue-6 specs (DR policies, overview, accounts, export). */
 
@@ -126,14 +126,14 @@ export async function clearFaults(app: TestApp): Promise<void> {
 
 /**
  * axe-core on the view as it is (everything under the shell's #content,
- * dialogs included), in light and in dark: no violations allowed. The colour
+ * dialogs included), in light and in dark (its colour rules: see COLOUR_RULES): no violations allowed. The colour
  * scheme is switched with emulateMedia, so both palettes are checked. The
  * shell around the view (top bar, landmarks) is another issue's and is left out.
  */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const results = await analyze(axeOn(page).include('#content'));
+    const results = await analyze(axeInScheme(page, colorScheme).include('#content'));
     const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(summary, `${what}, ${colorScheme} theme`).toEqual([]);
   }

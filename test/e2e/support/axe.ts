@@ -29,6 +29,20 @@ export function axeOn(page: Page): AxeBuilder {
   return new AxeBuilder({ page, axeSource: AXE_ONCE_PER_PAGE }).setLegacyMode().options({ resultTypes: ['violations'] });
 }
 
+/**
+ * The axe rules whose answer can change when only the colours change: contrast, and links told apart from the text
+ * around them by colour. The dark theme is CSS alone (prefers-color-scheme in renderer/styles/app.css; no script or
+ * component of the renderer reads the scheme), so a dark page is the light page's DOM in other colours: a check in
+ * both themes runs every rule in light and these in dark, and every other rule would answer the same twice.
+ */
+export const COLOUR_RULES: readonly string[] = ['color-contrast', 'link-in-text-block'];
+
+/** axe on the page as the scheme shows it: every rule in light, the colour rules in dark (see COLOUR_RULES). */
+export function axeInScheme(page: Page, colorScheme: 'light' | 'dark'): AxeBuilder {
+  const builder = axeOn(page);
+  return colorScheme === 'dark' ? builder.withRules([...COLOUR_RULES]) : builder;
+}
+
 /** The most one analysis may take, given to the test while it runs (then only what it took is kept). */
 const ANALYSIS_BUDGET_MS = 30_000;
 

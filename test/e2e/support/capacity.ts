@@ -8,7 +8,7 @@ import type { FaultRuleInput } from '../../../sandbox/controls/faults.js';
 import type { EndpointName } from '../../../shared/api/endpoints.js';
 import { sandboxAccess, startTestApp, type TestApp } from '../../support/test-app.js';
 import { expect, signIn, test as appTest } from '../fixtures.js';
-import { analyze, axeOn } from './axe.js';
+import { analyze, axeInScheme } from './axe.js';
 
 /** Helpers of the capacity specs: sign-in, the sandbox's controls, a second window, axe and screenshots. */
 
@@ -137,11 +137,11 @@ export async function signInAgain(page: Page, user: SandboxUser = ALEX): Promise
   await expect(dialog).toBeHidden();
 }
 
-/** axe-core finds nothing, in the light and the dark theme. Leaves the page in light. */
+/** axe-core finds nothing, in the light and the dark theme (its colour rules: see COLOUR_RULES). Leaves the page in light. */
 export async function expectAccessible(page: Page, label: string, include?: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    let builder = axeOn(page);
+    let builder = axeInScheme(page, colorScheme);
     if (include) builder = builder.include(include);
     const { violations } = await analyze(builder);
     const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
