@@ -1,4 +1,5 @@
 import type { Component } from 'svelte';
+import { afterNextPaint } from '../lib/next-paint.js';
 
 /**
  * A view kept out of the renderer's entry script (only the shell, sign-in and
@@ -48,17 +49,13 @@ export function preloadViews(soon: ReadonlyArray<{ load(): Promise<void> }>, lat
     if (cancelled || index >= later.length) return;
     handle = requestIdleCallback(() => void later[index]!.load().then(() => next(index + 1)), { timeout: 2000 });
   };
-  // After the next frame is painted: rAF, then a task.
-  const frame = requestAnimationFrame(() =>
-    setTimeout(() => {
-      if (cancelled) return;
-      for (const view of soon) void view.load();
-      next(0);
-    }, 0),
-  );
+  const stopWaiting = afterNextPaint(() => {
+    for (const view of soon) void view.load();
+    next(0);
+  });
   return () => {
     cancelled = true;
-    cancelAnimationFrame(frame);
+    stopWaiting();
     if (handle !== undefined) cancelIdleCallback(handle);
   };
 }

@@ -34,6 +34,18 @@ afterEach(async () => {
 });
 
 /** A connection of the test's own: what SQLite holds, not what the replica's connections keep. */
+/** The kept counts by status equal a count over the rows (the triggers and the rewrite both keep them). */
+function expectCountsKept(file: string): void {
+  withOwnConnection(file, (c) => {
+    expect(c.prepare('SELECT policy_status, policies, first_rid FROM overview_status ORDER BY first_rid').raw().all()).toEqual(c.prepare(RECOUNTED_STATUSES).raw().all());
+  });
+}
+
+/** The full-text index matches its rows (SQLite's own check throws otherwise). */
+function expectTextIndexWhole(file: string): void {
+  withOwnConnection(file, (c) => c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`));
+}
+
 function withOwnConnection<T>(file: string, read: (connection: Connection) => T): T {
   const connection = openKeyed(file, key, 2 * 1024);
   try {
@@ -74,20 +86,15 @@ describe('a whole-list rewrite of a replica file', () => {
       expect(upcoming.length).toBeGreaterThan(0);
       expect(upcoming.length).toBe(withOwnConnection(file, (c) => upcomingOf(c, ...YEAR_2026)).length);
 
-      withOwnConnection(file, (c) => {
-        // The full-text index matches its rows, and the kept counts a count over the rows.
-        c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`);
-        expect(c.prepare('SELECT policy_status, policies, first_rid FROM overview_status ORDER BY first_rid').raw().all()).toEqual(c.prepare(RECOUNTED_STATUSES).raw().all());
-      });
+      expectTextIndexWhole(file);
+      expectCountsKept(file);
 
       // Its row triggers are back: a write-through is found by text and counted by status.
       const added = { ...syntheticPolicies(1)[0]!, cidrId: 'sc_added_1', policyName: 'bought after the first sync', policyStatus: 'NEW_STATUS' };
       db.upsert(added);
       expect(db.query({ ...query, text: 'after the first sync' }).rows).toEqual([added]);
       expect(db.count).toBe(ROWS + 1);
-      withOwnConnection(file, (c) => {
-        expect(c.prepare('SELECT policy_status, policies, first_rid FROM overview_status ORDER BY first_rid').raw().all()).toEqual(c.prepare(RECOUNTED_STATUSES).raw().all());
-      });
+      expectCountsKept(file);
 
       // A refresh where every row changed rewrites the whole copy on the thread too, over the old list.
       const second = await db.replaceAll(syntheticPolicies(ROWS, 'secondtag'), '2026-11-22T11:00:00.000Z');
@@ -96,7 +103,7 @@ describe('a whole-list rewrite of a replica file', () => {
       expect(db.query({ ...query, text: 'firsttag' }).total).toBe(0);
       expect(db.query({ ...query, text: 'secondtag' }).total).toBe(ROWS);
       expect(db.query({ ...query, text: 'after the first sync' }).total).toBe(0);
-      withOwnConnection(file, (c) => c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`));
+      expectTextIndexWhole(file);
     } finally {
       await db.close();
     }
@@ -116,23 +123,19 @@ describe('a whole-list rewrite of a replica file', () => {
       expect(db.query({ ...query, text: 'firsttag' }).total).toBe(rows);
       expect(db.readWith(commitVersion)).not.toBe(before);
       expect([...db.readWith(accountNames)].sort()).toEqual(['morgan-analytics', 'morgan-prod']);
-      withOwnConnection(file, (c) => {
-        c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`);
-        expect(c.prepare('SELECT policy_status, policies, first_rid FROM overview_status ORDER BY first_rid').raw().all()).toEqual(c.prepare(RECOUNTED_STATUSES).raw().all());
-      });
+      expectTextIndexWhole(file);
+      expectCountsKept(file);
 
       const added = { ...syntheticPolicies(1)[0]!, cidrId: 'sc_added_1', policyName: 'bought after the first sync', policyStatus: 'NEW_STATUS' };
       db.upsert(added);
       expect(db.query({ ...query, text: 'after the first sync' }).rows).toEqual([added]);
-      withOwnConnection(file, (c) => {
-        expect(c.prepare('SELECT policy_status, policies, first_rid FROM overview_status ORDER BY first_rid').raw().all()).toEqual(c.prepare(RECOUNTED_STATUSES).raw().all());
-      });
+      expectCountsKept(file);
 
       const second = await db.replaceAll(syntheticPolicies(rows, 'secondtag'), '2026-11-22T11:00:00.000Z');
       expect(second).toMatchObject({ written: rows, deleted: rows + 1, rewrote: true, onThread: false });
       expect(db.query({ ...query, text: 'firsttag' }).total).toBe(0);
       expect(db.query({ ...query, text: 'secondtag' }).total).toBe(rows);
-      withOwnConnection(file, (c) => c.exec(`INSERT INTO capacities_text (capacities_text) VALUES ('integrity-check')`));
+      expectTextIndexWhole(file);
       // Not a thread that failed: nothing to say.
       expect(warnings).toEqual([]);
     } finally {

@@ -45,9 +45,12 @@ export class KeptWindows {
     return kept.window;
   }
 
-  /** A signed-out owner's policies and notes leave the main process's memory at the next owner's first ask. */
+  /**
+   * Answers of another copy (another owner's, or a copy opened again) are never given again, so they are not kept
+   * either: a signed-out owner's policies and notes leave the main process's memory at the next owner's first ask.
+   */
   #dropOtherCopies(copy: object): void {
-    for (const [query, kept] of this.#kept) if (!sameSourcesCopy(kept, copy)) this.#kept.delete(query);
+    for (const [query, kept] of this.#kept) if (kept.sources.copy !== copy) this.#kept.delete(query);
   }
 
   keep(query: string, sources: WindowSources, fromMs: number, untilMs: number, window: WorklistWindow): void {
@@ -60,11 +63,6 @@ export class KeptWindows {
       this.#kept.delete(oldest);
     }
   }
-}
-
-/** Answers of another copy (another owner's, or a copy opened again) are never given again: not kept either. */
-function sameSourcesCopy(kept: Kept, copy: object): boolean {
-  return kept.sources.copy === copy;
 }
 
 function sameSources(a: WindowSources, b: WindowSources): boolean {
