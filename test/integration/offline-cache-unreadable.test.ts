@@ -36,10 +36,13 @@ const alex = SANDBOX_USERS[0]!;
 const ROWS = 2500;
 const dirs: string[] = [];
 let app: TestApp | null = null;
+/** Every copy a test opened: closed before its folder goes (one left open wrote its journal as CI removed the folder: ENOTEMPTY). */
+const services: CurrentReplica[] = [];
 
 afterEach(async () => {
   await app?.close();
   app = null;
+  for (const service of services.splice(0)) await service.close();
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
@@ -92,6 +95,7 @@ function offlineOver(dataDir: string, secrets: SecretStore, owner: Owner, logger
     verifyDelayMs: 0,
     ...more,
   });
+  services.push(offline);
   const handlers = createReplicaHandlers(offline) as unknown as Handlers;
   const call = async (channel: string, input?: unknown) => {
     const result = await dispatch(handlers, channel, input);
@@ -291,6 +295,7 @@ describe('an offline copy that cannot be read', () => {
       lastUsername: () => owner.username,
       logger,
     });
+    services.push(offline);
     const handlers = createReplicaHandlers(offline) as unknown as Handlers;
     const entered = await dispatch(handlers, 'offline.enter', { profileId: owner.profileId });
     expect(entered.ok && CacheStatus.parse(entered.value).unreadable).toMatchObject({ reason: 'key-missing', recordsLost: ROWS });
