@@ -2,13 +2,14 @@
 # Installs what a fresh machine lacks, then the project's npm packages.
 # On Debian/Ubuntu: Chromium (the browser host and the UI tests), libsecret
 # (to build keytar), GNOME Keyring and D-Bus (a real keychain for the tests),
-# Xvfb (headed Electron tests). Elsewhere it only runs npm ci. Then it fetches
-# the Electron binary where it can be had (npm does not run Electron's
+# Xvfb (headed Electron tests), poppler (the quote tests read PDFs back) and
+# two CJK fonts (a quote draws such names with the OS's). Elsewhere it only runs
+# npm ci. Then it fetches the Electron binary where it can be had (npm does not run Electron's
 # install.js here); where it cannot, it says so and npm start uses the browser host.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(chromium libsecret-1-dev pkg-config gnome-keyring dbus xvfb xauth poppler-utils)
+packages=(chromium libsecret-1-dev pkg-config gnome-keyring dbus xvfb xauth poppler-utils fonts-wqy-microhei fonts-droid-fallback)
 
 if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null 2>&1; then
   missing=()

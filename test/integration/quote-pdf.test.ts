@@ -107,10 +107,11 @@ describe('quote.create', () => {
     const name = `\u202eNorthwind\u202c __proto__ Ünïcode Łódź Северсталь Ελλάς 北风 ${'x'.repeat(420)}`;
     const result = value<QuoteResult>(await app.call('quote.create', request(ready.slice(0, 20).map((p) => p.cidrId), 'Letter', name)));
     expect(result.text).toContain(name.trim());
-    expect(result.replacedCharacters).toBe(true);
+    // Polish, Cyrillic and Greek names read as written (the embedded font has them), Chinese too (the OS's font:
+    // quote-pdf-fonts.test.ts); the direction marks are dropped, not written as "?".
+    expect(result.replacedCharacters).toBe(false);
     const { text } = await pdfOf(result, 'hostile.pdf');
-    // Polish, Cyrillic and Greek names read as written (the embedded font has them); CJK it has not.
-    expect(text).toContain('Northwind __proto__ Ünïcode Łódź Северсталь Ελλάς ??');
+    expect(text).toContain('Northwind __proto__ Ünïcode Łódź Северсталь Ελλάς 北风');
     expect(text).not.toContain('\u202e');
     for (const policy of ready.slice(0, 20)) expect(text).toContain(policy.cidrId);
   });

@@ -9,7 +9,8 @@ import { QUOTE_FONT_FILES } from './quote-font-files.js';
  * that allows embedding), because PDF's standard Helvetica draws only Windows-1252,
  * and a customer named "Łódź Logistics" or "Северсталь" must read as written.
  * DejaVu covers Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and Arabic
- * letters; what it has no glyph for (CJK) is still written as "?" and said.
+ * letters; what it has no glyph for (CJK) is drawn with the OS's font
+ * (system-fallback-font.ts), or written as "?" and said.
  */
 
 export interface QuoteFontBytes {

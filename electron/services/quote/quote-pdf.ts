@@ -1,5 +1,6 @@
 import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 import { quoteFontBytes } from './quote-fonts.js';
+import { systemFallbackFont } from './system-fallback-font.js';
 import { CANCELLATION_UNKNOWN, CURRENCY_NOT_STATED, quoteMoney, quotePercent, type Quote } from '../../../shared/quote/quote.js';
 
 /**
@@ -22,28 +23,50 @@ export interface QuotePdf {
   readonly replacedCharacters: boolean;
 }
 
+/** Where the fallback font comes from: the OS's (system-fallback-font.ts); a test names its own or none. */
+export type FallbackFont = () => Promise<Uint8Array | null>;
+
 /**
  * Drawn with PDF's standard Helvetica when it has every character (a few
  * kilobytes, fast); a quote with names it cannot draw is drawn again with the
- * embedded DejaVu Sans (quote-fonts.ts), several times slower to make.
+ * embedded DejaVu Sans (quote-fonts.ts), several times slower to make; one with
+ * characters DejaVu lacks too (CJK) once more, with the OS's font for those.
  */
-export async function renderQuotePdf(quote: Quote): Promise<QuotePdf> {
-  const standard = await render(quote, 'standard');
-  return standard.replacedCharacters ? render(quote, 'embedded') : standard;
+export async function renderQuotePdf(quote: Quote, fallbackFont: FallbackFont = systemFallbackFont): Promise<QuotePdf> {
+  const standard = await render(quote, { kind: 'standard' });
+  if (!standard.replacedCharacters) return standard;
+  const embedded = await render(quote, { kind: 'embedded' });
+  if (!embedded.replacedCharacters) return embedded;
+  const fallback = await fallbackFont();
+  if (!fallback) return embedded;
+  // A font file the OS has but fontkit cannot read leaves the quote as DejaVu draws it.
+  return render(quote, { kind: 'embedded', fallback }).catch(() => embedded);
 }
 
-async function embedFonts(doc: PDFDocument, fonts: 'standard' | 'embedded'): Promise<{ regular: PDFFont; bold: PDFFont }> {
-  if (fonts === 'standard') {
+type FontChoice = { readonly kind: 'standard' } | { readonly kind: 'embedded'; readonly fallback?: Uint8Array };
+
+interface QuoteFonts {
+  readonly regular: PDFFont;
+  readonly bold: PDFFont;
+  readonly fallback: PDFFont | null;
+}
+
+async function embedFonts(doc: PDFDocument, fonts: FontChoice): Promise<QuoteFonts> {
+  if (fonts.kind === 'standard') {
     const { StandardFonts } = await import('pdf-lib');
-    return { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+    return { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold), fallback: null };
   }
   doc.registerFontkit((await import('@pdf-lib/fontkit')).default);
   const bytes = await quoteFontBytes();
-  // Subset: only the glyphs the quote uses are embedded, so a quote stays tens of kilobytes.
-  return { regular: await doc.embedFont(bytes.regular, { subset: true }), bold: await doc.embedFont(bytes.bold, { subset: true }) };
+  // Subset: only the glyphs the quote uses are embedded, so a quote stays tens of kilobytes (a CJK font's too).
+  return {
+    regular: await doc.embedFont(bytes.regular, { subset: true }),
+    bold: await doc.embedFont(bytes.bold, { subset: true }),
+    fallback: fonts.fallback ? await doc.embedFont(fonts.fallback, { subset: true }) : null,
+  };
 }
 
-async function render(quote: Quote, fonts: 'standard' | 'embedded'): Promise<QuotePdf> {
+async function render(quote: Quote, fonts: FontChoice): Promise<QuotePdf> {
   // Loaded with the first quote, not with the app: at start its module took ~0.5 s of a launch (issue 25).
   const { PDFDocument, PageSizes, rgb } = await import('pdf-lib');
   const colors = { text: rgb(0, 0, 0), muted: rgb(0.35, 0.35, 0.4) };
@@ -56,8 +79,7 @@ async function render(quote: Quote, fonts: 'standard' | 'embedded'): Promise<Quo
   const prepared = new Date(`${quote.preparedAt}T00:00:00Z`);
   doc.setCreationDate(prepared);
   doc.setModificationDate(prepared);
-  const { regular, bold } = await embedFonts(doc, fonts);
-  const writer = new Writer(doc, quote.paper === 'A4' ? PageSizes.A4 : PageSizes.Letter, regular, bold, colors);
+  const writer = new Writer(doc, quote.paper === 'A4' ? PageSizes.A4 : PageSizes.Letter, await embedFonts(doc, fonts), colors);
 
   writer.text(`Quote for ${quote.customerName}`, { font: 'bold', size: SIZE.title });
   writer.text(`Prepared ${quote.preparedAt} by ${quote.accountManager}. Valid until ${quote.validUntil}.`, { color: colors.muted });
@@ -92,34 +114,42 @@ async function render(quote: Quote, fonts: 'standard' | 'embedded'): Promise<Quo
   return { bytes: await doc.save(), replacedCharacters: writer.replaced };
 }
 
-/** Lines down the page, wrapped to its width, onto new pages as needed. */
+/** A piece of a line drawn in one font. */
+interface Run {
+  readonly text: string;
+  readonly font: PDFFont;
+}
+
+/** Lines down the page, wrapped to its width, onto new pages as needed; each line in runs of the font that has its characters. */
 class Writer {
   replaced = false;
   readonly #pages: PDFPage[] = [];
   #page: PDFPage;
   #y = 0;
-  readonly #encodable: { regular: ReadonlySet<number>; bold: ReadonlySet<number> };
+  readonly #encodable: { regular: ReadonlySet<number>; bold: ReadonlySet<number>; fallback: ReadonlySet<number> };
 
   constructor(
     private readonly doc: PDFDocument,
     private readonly size: [number, number],
-    private readonly regular: PDFFont,
-    private readonly bold: PDFFont,
+    private readonly fonts: QuoteFonts,
     private readonly colors: { readonly text: RGB; readonly muted: RGB },
   ) {
-    this.#encodable = { regular: new Set(regular.getCharacterSet()), bold: new Set(bold.getCharacterSet()) };
+    this.#encodable = {
+      regular: new Set(fonts.regular.getCharacterSet()),
+      bold: new Set(fonts.bold.getCharacterSet()),
+      fallback: new Set(fonts.fallback?.getCharacterSet() ?? []),
+    };
     this.#page = this.#newPage();
   }
 
   text(raw: string, options: { font?: 'regular' | 'bold'; size?: number; color?: RGB } = {}): void {
-    const fontName = options.font ?? 'regular';
-    const font = fontName === 'bold' ? this.bold : this.regular;
+    const face = options.font ?? 'regular';
     const size = options.size ?? SIZE.body;
     const width = this.size[0] - 2 * MARGIN;
-    for (const line of this.#wrap(this.#safe(raw, fontName), font, size, width)) {
+    for (const line of this.#wrap(this.#safe(raw, face), face, size, width)) {
       if (this.#y - size * LINE < MARGIN + 20) this.#page = this.#newPage();
       this.#y -= size * LINE;
-      this.#page.drawText(line, { x: MARGIN, y: this.#y, size, font, color: options.color ?? this.colors.text });
+      this.#draw(this.#page, line, face, { x: MARGIN, y: this.#y, size, color: options.color ?? this.colors.text });
     }
   }
 
@@ -135,7 +165,7 @@ class Writer {
   footer(text: string): void {
     const safe = this.#safe(text, 'regular');
     this.#pages.forEach((page, index) => {
-      page.drawText(`${safe} - page ${index + 1} of ${this.#pages.length}`, { x: MARGIN, y: MARGIN - 10, size: 7.5, font: this.regular, color: this.colors.muted });
+      this.#draw(page, `${safe} - page ${index + 1} of ${this.#pages.length}`, 'regular', { x: MARGIN, y: MARGIN - 10, size: 7.5, color: this.colors.muted });
     });
   }
 
@@ -146,12 +176,20 @@ class Writer {
     return page;
   }
 
-  /** The text the font can draw: direction marks dropped, other characters it lacks as "?". */
-  #safe(text: string, font: 'regular' | 'bold'): string {
+  #draw(page: PDFPage, line: string, face: 'regular' | 'bold', at: { x: number; y: number; size: number; color: RGB }): void {
+    let x = at.x;
+    for (const run of this.#runs(line, face)) {
+      page.drawText(run.text, { x, y: at.y, size: at.size, font: run.font, color: at.color });
+      x += run.font.widthOfTextAtSize(run.text, at.size);
+    }
+  }
+
+  /** The text the fonts can draw: direction marks dropped, other characters neither font has as "?". */
+  #safe(text: string, face: 'regular' | 'bold'): string {
     let out = '';
     for (const char of text.replace(DIRECTION_MARKS, '').replace(/[^\S\u00a0]/g, ' ')) {
       const code = char.codePointAt(0) ?? 0;
-      if (this.#encodable[font].has(code)) out += char;
+      if (this.#encodable[face].has(code) || this.#encodable.fallback.has(code)) out += char;
       else {
         out += '?';
         this.replaced = true;
@@ -160,23 +198,47 @@ class Writer {
     return out;
   }
 
-  #wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  /** A safe line split where the font changes: the face's own font first, the fallback for what it lacks. */
+  #runs(line: string, face: 'regular' | 'bold'): Run[] {
+    const runs: { text: string; font: PDFFont }[] = [];
+    for (const char of line) {
+      const font = this.#encodable[face].has(char.codePointAt(0) ?? 0) || !this.fonts.fallback ? this.fonts[face] : this.fonts.fallback;
+      const last = runs[runs.length - 1];
+      if (last?.font === font) last.text += char;
+      else runs.push({ text: char, font });
+    }
+    return runs;
+  }
+
+  #width(text: string, face: 'regular' | 'bold', size: number): number {
+    return this.#runs(text, face).reduce((sum, run) => sum + run.font.widthOfTextAtSize(run.text, size), 0);
+  }
+
+  #wrap(text: string, face: 'regular' | 'bold', size: number, width: number): string[] {
     const lines: string[] = [];
     let current = '';
     for (const word of text.split(' ')) {
       const candidate = current === '' ? word : `${current} ${word}`;
-      if (font.widthOfTextAtSize(candidate, size) <= width) {
+      if (this.#width(candidate, face, size) <= width) {
         current = candidate;
         continue;
       }
       if (current !== '') lines.push(current);
       current = word;
-      // A single word wider than the page (a 500-character name): cut it.
-      while (font.widthOfTextAtSize(current, size) > width) {
-        let cut = current.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(current.slice(0, cut), size) > width) cut -= 1;
-        lines.push(current.slice(0, cut));
-        current = current.slice(cut);
+      // A single word wider than the page (a 500-character name, a CJK name without spaces): cut it.
+      // Cut between characters, never inside one written as two UTF-16 units; the longest part that fits
+      // found by halving (a CJK name is one long word, and each width is a layout of the whole part).
+      while (this.#width(current, face, size) > width) {
+        const chars = Array.from(current);
+        let fits = 1;
+        let over = chars.length;
+        while (over - fits > 1) {
+          const middle = Math.floor((fits + over) / 2);
+          if (this.#width(chars.slice(0, middle).join(''), face, size) <= width) fits = middle;
+          else over = middle;
+        }
+        lines.push(chars.slice(0, fits).join(''));
+        current = chars.slice(fits).join('');
       }
     }
     if (current !== '' || lines.length === 0) lines.push(current);
