@@ -41,3 +41,13 @@ function fontPath(packagePath: string): string {
   const besideBundle = fileURLToPath(new URL(`./fonts/${packagePath.slice(packagePath.lastIndexOf('/') + 1)}`, import.meta.url));
   return existsSync(besideBundle) ? besideBundle : createRequire(import.meta.url).resolve(packagePath);
 }
+
+let characters: Promise<ReadonlySet<number>> | null = null;
+
+/** The characters DejaVu Sans (regular) has: whether a quote needs the OS's font too is known before it is drawn. */
+export function embeddedCharacters(): Promise<ReadonlySet<number>> {
+  characters ??= Promise.all([quoteFontBytes(), import('@pdf-lib/fontkit')]).then(
+    ([bytes, fontkit]) => new Set(fontkit.default.create(Buffer.from(bytes.regular)).characterSet),
+  );
+  return characters;
+}

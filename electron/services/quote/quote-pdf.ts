@@ -1,5 +1,5 @@
 import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
-import { quoteFontBytes } from './quote-fonts.js';
+import { embeddedCharacters, quoteFontBytes } from './quote-fonts.js';
 import { systemFallbackFont } from './system-fallback-font.js';
 import { CANCELLATION_UNKNOWN, CURRENCY_NOT_STATED, quoteMoney, quotePercent, type Quote } from '../../../shared/quote/quote.js';
 
@@ -35,12 +35,16 @@ export type FallbackFont = () => Promise<Uint8Array | null>;
 export async function renderQuotePdf(quote: Quote, fallbackFont: FallbackFont = systemFallbackFont): Promise<QuotePdf> {
   const standard = await render(quote, { kind: 'standard' });
   if (!standard.replacedCharacters) return standard;
-  const embedded = await render(quote, { kind: 'embedded' });
-  if (!embedded.replacedCharacters) return embedded;
-  const fallback = await fallbackFont();
-  if (!fallback) return embedded;
+  const fallback = lacksAny(quote, await embeddedCharacters()) ? await fallbackFont() : null;
   // A font file the OS has but fontkit cannot read leaves the quote as DejaVu draws it.
-  return render(quote, { kind: 'embedded', fallback }).catch(() => embedded);
+  if (fallback) return render(quote, { kind: 'embedded', fallback }).catch(() => render(quote, { kind: 'embedded' }));
+  return render(quote, { kind: 'embedded' });
+}
+
+/** Whether some character of the quote's text is not among these (its JSON holds every string of it, unescaped). */
+function lacksAny(quote: Quote, characters: ReadonlySet<number>): boolean {
+  for (const char of JSON.stringify(quote).replace(DIRECTION_MARKS, '')) if (!characters.has(char.codePointAt(0) ?? 0)) return true;
+  return false;
 }
 
 type FontChoice = { readonly kind: 'standard' } | { readonly kind: 'embedded'; readonly fallback?: Uint8Array };
