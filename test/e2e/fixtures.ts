@@ -9,6 +9,8 @@ import { nextRefreshEnd, signInQuietly } from '../support/copy-refresh.js';
 
 /** Who `openSignedIn` signs in: the first sandbox user, as most specs do. */
 const SIGNED_IN_USER = SANDBOX_USERS[0] as SandboxUser;
+/** The wait for a page's first screen after a navigation (a condition: no cost when it comes at once). */
+const PAGE_START_TIMEOUT_MS = 30_000;
 
 /**
  * Each test gets its own app: fresh data folder, its own sandbox, its own host.
@@ -66,7 +68,8 @@ export const test = base.extend<
     await use(async () => {
       if (shareApp && (await app.services.handlers['session.status'](undefined)).signedIn) await app.services.handlers['session.signOut'](undefined);
       await page.goto(app.host.newLaunchUrl());
-      await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+      // A page's whole start (its code fetched, parsed, mounted), not one step of a test: 7 s was passed at load 42.
+      await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible({ timeout: PAGE_START_TIMEOUT_MS });
       return page;
     });
   },
@@ -87,8 +90,8 @@ export const test = base.extend<
         await openApp();
         await signIn(page, SIGNED_IN_USER.username, SIGNED_IN_USER.password);
       }
-      await expect(page.getByTestId('signed-in-user')).toHaveText(SIGNED_IN_USER.username);
-      await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+      await expect(page.getByTestId('signed-in-user')).toHaveText(SIGNED_IN_USER.username, { timeout: PAGE_START_TIMEOUT_MS });
+      await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible({ timeout: PAGE_START_TIMEOUT_MS });
       return page;
     });
   },
