@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Every test (npm test). Two stages, each a set of independent lanes run side by
-# side (scripts/run-lanes.ts; a lane's output is in artifacts/lanes/<lane>.log
-# and printed whole when it fails):
-#   checks: lint, node types, web types, build        (a failure stops here)
+# Every test (npm test). The build first (the browser suite and the packaging
+# checks read dist/), then one stage of independent lanes run side by side
+# (scripts/run-lanes.ts; a lane's output is in artifacts/lanes/<lane>.log and
+# printed whole when it fails):
+#   checks: lint, node types, web types      (a failure ends the other lanes: --stop-on)
 #   tests:  vitest (unit, stores, integration, crash, packaging) and the browser suite,
 #           each inside its own private D-Bus + GNOME Keyring session
-# then the Electron suite (which reports plainly when no Electron binary exists),
+# The checks run beside the tests rather than before them: the test lanes wait on
+# timers, sockets and the page more than on the cores (about half of two cores in
+# use), so the checks' CPU fills that idle share instead of holding the tests back.
+# Then the Electron suite (which reports plainly when no Electron binary exists),
 # the closing count and the wall time. (npm run test:slow runs the kill loops
 # and the packaging checks alone; they are part of this run too.)
 set -euo pipefail
@@ -15,22 +19,23 @@ mkdir -p artifacts
 rm -f artifacts/vitest.json artifacts/playwright-e2e.json artifacts/playwright-electron.json
 started=$(date +%s)
 
-npx tsx scripts/run-lanes.ts checks \
-  "lint=npm run -s lint" \
-  "node-types=npm run -s typecheck:node" \
-  "web-types=npm run -s typecheck:web" \
-  "build=npm run -s build"
+npx tsx scripts/run-lanes.ts build "build=npm run -s build"
 
 export PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-e2e.json
 # No trace recorded in the whole run (about a sixth of the browser lane's CPU, playwright.config.ts);
 # a failing spec run on its own keeps one. PW_TRACE=on npm test records them here too.
 export PW_TRACE="${PW_TRACE:-off}"
 status=0
-# Each lane has a keyring of its own: a test signing out in one must not remove
+# Each test lane has a keyring of its own: a test signing out in one must not remove
 # the entry a test of the other is reading.
-npx tsx scripts/run-lanes.ts tests \
+npx tsx scripts/run-lanes.ts tests --stop-on lint,node-types,web-types \
+  "lint=npm run -s lint" \
+  "node-types=npm run -s typecheck:node" \
+  "web-types=npm run -s typecheck:web" \
   "vitest=bash scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=artifacts/vitest.json" \
   "browser=bash scripts/with-keychain.sh npx playwright test --project e2e --reporter=list,json" || status=$?
+# A failed check ended the tests unfinished: their count would say nothing.
+[ "$status" -eq 3 ] && exit 1
 
 printf '\n=== Electron shell tests\n'
 export PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-electron.json
