@@ -10,13 +10,21 @@ import { join } from 'node:path';
  * fails. Each lane's line gives its wall time and its CPU time (user + system of
  * every process it waited for): the lanes share the cores, so what a lane costs
  * the others is its CPU time, and that is steadier than wall time under load.
- * Exit code: non-zero when any lane failed.
+ * Exit code: 0 when every lane passed, 1 when any failed, 3 when a check failed and the stage was stopped.
  *
- *   tsx scripts/run-lanes.ts <stage> name=command [name=command ...]
+ * `--stop-on a,b`: lanes a and b are checks (lint, types) run beside the tests rather than before them, so the
+ * tests do not wait for them; when one of them fails, the lanes still running are ended at once (their whole
+ * process groups), as a failed check before the tests would have stopped the run.
+ *
+ *   tsx scripts/run-lanes.ts <stage> [--stop-on name,name] name=command [name=command ...]
  */
-const [stage, ...specs] = process.argv.slice(2);
-if (!stage || specs.length === 0 || specs.some((s) => !/^[a-z0-9-]+=./.test(s))) {
-  console.error('usage: tsx scripts/run-lanes.ts <stage> name=command [name=command ...]');
+const USAGE = 'usage: tsx scripts/run-lanes.ts <stage> [--stop-on name,name] name=command [name=command ...]';
+const [stage, ...args] = process.argv.slice(2);
+const stopOn = new Set(args[0] === '--stop-on' ? (args[1] ?? '').split(',').filter(Boolean) : []);
+const specs = args[0] === '--stop-on' ? args.slice(2) : args;
+const laneName = (spec: string) => spec.slice(0, spec.indexOf('='));
+if (!stage || specs.length === 0 || specs.some((s) => !/^[a-z0-9-]+=./.test(s)) || [...stopOn].some((name) => !specs.map(laneName).includes(name))) {
+  console.error(USAGE);
   process.exit(2);
 }
 
@@ -30,6 +38,8 @@ interface LaneResult {
   /** User + system CPU seconds of the lane's whole process tree; null when the lane ended before saying. */
   readonly cpuSeconds: number | null;
   readonly log: string;
+  /** Ended by the stage because a check failed beside it, not by its own failure. */
+  readonly stopped: boolean;
 }
 
 /** bash's `times` second line (its children's user and system time, e.g. "1m2.345s 0m1.000s") in seconds. */
@@ -43,7 +53,7 @@ function childrenCpuSeconds(timesOutput: string): number | null {
 
 function runLane(spec: string): Promise<LaneResult> {
   const at = spec.indexOf('=');
-  const name = spec.slice(0, at);
+  const name = laneName(spec);
   const command = spec.slice(at + 1);
   const log = join(dir, `${name}.log`);
   const timesFile = join(dir, `${name}.cpu`);
@@ -68,12 +78,15 @@ function runLane(spec: string): Promise<LaneResult> {
       } catch {
         // ended by a signal before `times` ran
       }
-      out.end(() => resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, cpuSeconds, log }));
+      const stopped = stoppedBy !== null && code !== 0;
+      out.end(() => resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, cpuSeconds, log, stopped }));
     });
   });
 }
 
 const running = new Set<number>();
+/** The check whose failure ended the stage; null while none has. */
+let stoppedBy: string | null = null;
 const stop = () => {
   for (const pid of running) {
     try {
@@ -93,16 +106,23 @@ process.on('SIGTERM', () => {
 });
 
 const started = Date.now();
-console.log(`=== ${stage}: ${specs.map((s) => s.slice(0, s.indexOf('='))).join(', ')} side by side (load ${loadavg()[0]?.toFixed(2)})`);
+console.log(`=== ${stage}: ${specs.map(laneName).join(', ')} side by side (load ${loadavg()[0]?.toFixed(2)})`);
 const results = await Promise.all(
   specs.map(async (spec) => {
     const result = await runLane(spec);
+    if (result.code !== 0 && stopOn.has(result.name) && stoppedBy === null) {
+      stoppedBy = result.name;
+      stop();
+    }
     const cpu = result.cpuSeconds === null ? '' : `, CPU ${result.cpuSeconds.toFixed(1)} s`;
-    console.log(`${result.code === 0 ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s${cpu}, load ${loadavg()[0]?.toFixed(2)})`);
+    const verdict = result.code === 0 ? 'ok  ' : result.stopped ? 'STOP' : 'FAIL';
+    console.log(`${verdict} ${result.name} (${result.seconds.toFixed(1)} s${cpu}, load ${loadavg()[0]?.toFixed(2)})`);
     return result;
   }),
 );
-const failed = results.filter((r) => r.code !== 0);
+const failed = results.filter((r) => r.code !== 0 && !r.stopped);
+const stopped = results.filter((r) => r.stopped);
+if (stopped.length > 0) console.log(`\n--- ${stoppedBy} failed: ${stopped.map((r) => r.name).join(', ')} ended unfinished`);
 for (const result of failed) {
   console.log(`\n--- ${result.name} failed (exit ${result.code}); its output (${result.log}):`);
   process.stdout.write(readFileSync(result.log, 'utf8'));
@@ -111,4 +131,4 @@ const cpuTotal = results.reduce((sum, r) => sum + (r.cpuSeconds ?? 0), 0);
 console.log(
   `=== ${stage}: ${((Date.now() - started) / 1000).toFixed(1)} s, CPU ${cpuTotal.toFixed(1)} s, ${failed.length === 0 ? 'all passed' : `${failed.length} lane(s) failed`}`,
 );
-process.exit(failed.length === 0 ? 0 : 1);
+process.exit(stoppedBy !== null ? 3 : failed.length === 0 ? 0 : 1);

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Every test (npm test). Two stages, each a set of independent lanes run side by
-# side (scripts/run-lanes.ts; a lane's output is in artifacts/lanes/<lane>.log
-# and printed whole when it fails):
-#   checks: lint, node types, web types, build        (a failure stops here)
-#   tests:  vitest (unit, stores, integration, crash, packaging) and the browser suite,
-#           each inside its own private D-Bus + GNOME Keyring session
-# then the Electron suite (which reports plainly when no Electron binary exists),
-# the closing count and the wall time. (npm run test:slow runs the kill loops
+# Every test (npm test). The build first (the browser suite and the packaging
+# checks read dist/), then one stage of independent lanes run side by side
+# (scripts/run-lanes.ts; a lane's output is in artifacts/lanes/<lane>.log and
+# printed whole when it fails):
+#   checks:   lint, node types, web types (a failure ends the other lanes: --stop-on)
+#   vitest:   unit, stores, integration, crash, packaging   } each inside its own private
+#   browser:  the browser suite                              } D-Bus + GNOME Keyring session
+#   electron: the Electron suite (it reports plainly when no Electron binary exists)
+# The checks run beside the tests rather than before them: the test lanes wait on
+# timers, sockets and the page more than on the cores (about half of two cores in
+# use), so the checks' CPU fills that idle share instead of holding the tests back.
+# Then the wall time and the closing count. (npm run test:slow runs the kill loops
 # and the packaging checks alone; they are part of this run too.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,30 +19,29 @@ mkdir -p artifacts
 rm -f artifacts/vitest.json artifacts/playwright-e2e.json artifacts/playwright-electron.json
 started=$(date +%s)
 
-npx tsx scripts/run-lanes.ts checks \
-  "lint=npm run -s lint" \
-  "node-types=npm run -s typecheck:node" \
-  "web-types=npm run -s typecheck:web" \
-  "build=npm run -s build"
+npx tsx scripts/run-lanes.ts build "build=npm run -s build"
 
 export PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-e2e.json
 # No trace recorded in the whole run (about a sixth of the browser lane's CPU, playwright.config.ts);
 # a failing spec run on its own keeps one. PW_TRACE=on npm test records them here too.
 export PW_TRACE="${PW_TRACE:-off}"
-status=0
-# Each lane has a keyring of its own: a test signing out in one must not remove
-# the entry a test of the other is reading.
-npx tsx scripts/run-lanes.ts tests \
-  "vitest=bash scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=artifacts/vitest.json" \
-  "browser=bash scripts/with-keychain.sh npx playwright test --project e2e --reporter=list,json" || status=$?
-
-printf '\n=== Electron shell tests\n'
-export PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-electron.json
+# The Electron lane has a results folder of its own: each Playwright run empties its output folder as it starts.
+electron_tests="PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-electron.json PW_OUTPUT_DIR=artifacts/test-results-electron npx playwright test --project electron --reporter=list,json"
 if [ "$(uname -s)" = "Linux" ] && [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
-  xvfb-run -a -s '-screen 0 1280x800x24' npx playwright test --project electron --reporter=list,json || status=$?
-else
-  npx playwright test --project electron --reporter=list,json || status=$?
+  electron_tests="PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-electron.json PW_OUTPUT_DIR=artifacts/test-results-electron xvfb-run -a -s '-screen 0 1280x800x24' npx playwright test --project electron --reporter=list,json"
 fi
+status=0
+# Each test lane has a keyring of its own: a test signing out in one must not remove
+# the entry a test of the other is reading.
+npx tsx scripts/run-lanes.ts tests --stop-on lint,node-types,web-types \
+  "lint=npm run -s lint" \
+  "node-types=npm run -s typecheck:node" \
+  "web-types=npm run -s typecheck:web" \
+  "vitest=bash scripts/with-keychain.sh npx vitest run --reporter=default --reporter=json --outputFile.json=artifacts/vitest.json" \
+  "browser=bash scripts/with-keychain.sh npx playwright test --project e2e --reporter=list,json" \
+  "electron=$electron_tests" || status=$?
+# A failed check ended the tests unfinished: their count would say nothing.
+[ "$status" -eq 3 ] && exit 1
 
 elapsed=$(( $(date +%s) - started ))
 printf '\nnpm test took %d min %02d s (load average %s)\n' $((elapsed / 60)) $((elapsed % 60)) "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"

@@ -11,7 +11,7 @@ test('axe run inside the page finds a violation, and refuses a page with a frame
   expect(() => axeOn(page)).toThrow(/checks no frames/);
 });
 
-test('a second analysis of the same page (axe already in it) checks the page as it is now, every node of a violation named', async ({ page }) => {
+test('a second analysis of the same page (axe already in it) checks the page as it is now, every node of a violation named; a new page gets axe again', async ({ page }) => {
   await page.setContent('<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>fine</h1></main></body></html>');
   expect((await axeOn(page).analyze()).violations).toEqual([]);
 
@@ -21,4 +21,8 @@ test('a second analysis of the same page (axe already in it) checks the page as 
     ['button-name', 1],
     ['image-alt', 2],
   ]);
+
+  // A page navigated to is a new window without axe: it is given axe again, and checked.
+  await page.goto('data:text/html,<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>new</h1><img src="data:,"></main></body></html>');
+  expect((await axeOn(page).analyze()).violations.map((v) => v.id)).toEqual(['image-alt']);
 });
