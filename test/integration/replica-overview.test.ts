@@ -193,6 +193,74 @@ describe('the overview counted by the replica', () => {
       replica.close();
     }
   });
+
+  it('keeps the active policies\' savings as last counted, and counts them again after any write that counts in them (a savings, type or date change, a purchase, a cancel, a refresh, a reopen)', async () => {
+    const file = join(dir, 'kept-savings.db');
+    const key = randomBytes(32);
+    const policies = syntheticPolicies(600);
+    let replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+    // Counted afresh: what the next overview may take as kept (the launch's case), and the figures equal the row-by-row pass.
+    const count = () => {
+      let counted = false;
+      const figures = replica.overview(asOf, (savings) => {
+        counted = true;
+        replica.keepOverviewSavings(savings);
+      });
+      expect(figures).toEqual(summarizeCapacities(replica.db.slimRows(), asOf));
+      return counted;
+    };
+    const expectCountedThenKept = () => {
+      expect(count()).toBe(true);
+      expect(count()).toBe(false);
+    };
+    const active = (at: number) => policies.filter((p) => p.policyStatus === 'ACTIVE')[at]!;
+    try {
+      await replica.replaceAll(policies, asOf.toISOString());
+      expectCountedThenKept();
+      // A refresh in which only an active policy is gone: its row deleted, nothing else written.
+      await replica.replaceAll(policies.filter((p) => p !== active(5)), asOf.toISOString());
+      expectCountedThenKept();
+      // A write-through that changes only an active policy's savings, then its type, then its end.
+      replica.upsert({ ...active(0), pricing: { ...active(0).pricing, savings: 123_456.789 } });
+      expectCountedThenKept();
+      replica.upsert({ ...active(1), policyInstance: { ...active(1).policyInstance, instanceType: '__proto__.xlarge' } });
+      expectCountedThenKept();
+      replica.upsert({ ...active(2), capacityConfiguration: { ...active(2).capacityConfiguration, endDateTime: new Date(asOf.getTime() + 3 * DAY).toISOString() } });
+      expectCountedThenKept();
+      // A purchase (ready to active), a cancel (active to canceled), a new active policy.
+      replica.upsert({ ...policies.find((p) => p.policyStatus === 'READY_FOR_PURCHASE')!, policyStatus: 'ACTIVE' });
+      expectCountedThenKept();
+      replica.upsert({ ...active(3), policyStatus: 'CANCELED' });
+      expectCountedThenKept();
+      replica.upsert({ ...active(4), cidrId: 'sc_new_active' });
+      expectCountedThenKept();
+      // A write that does not count in them (an expired policy renamed) keeps them.
+      replica.upsert({ ...policies.find((p) => p.policyStatus === 'EXPIRED')!, policyName: 'renamed' });
+      expect(count()).toBe(false);
+      // A refresh with some moved to another status.
+      const next = policies.slice(50).map((p, i) => (i % 7 ? p : { ...p, policyStatus: 'EXPIRED' }));
+      await replica.replaceAll(next, asOf.toISOString());
+      expectCountedThenKept();
+      // A refresh in which every policy's savings changed: the whole list rewritten, its row triggers paused.
+      await replica.replaceAll(policies.map((p) => ({ ...p, pricing: { ...p.pricing, savings: 2 * ((p.pricing?.savings as number | undefined) ?? 1) } })), asOf.toISOString());
+      expectCountedThenKept();
+      // Reopened: taken as kept; kept sums that do not read (another version's) are counted again.
+      replica.close();
+      replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      expect(count()).toBe(false);
+      replica.close();
+      const connection = openKeyed(file, key, 1024);
+      try {
+        connection.exec(`UPDATE overview_savings SET tally = '{"total":"lots"}'`);
+      } finally {
+        connection.close();
+      }
+      replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
+      expectCountedThenKept();
+    } finally {
+      replica.close();
+    }
+  });
 });
 
 /** A copy as the version before the kept counts wrote it: no table, no triggers. */

@@ -9,7 +9,17 @@ import { openConnection, openKeyed, type Connection } from '../platform/sqlciphe
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
 import { inSlices } from './time-slices.js';
 import { contentHash, diffWithStored, oneCopyEach, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
-import { OVERVIEW_INDEXES, PAUSE_STATUS_COUNTS, RECOUNT_STATUS_COUNTS, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
+import {
+  OVERVIEW_INDEXES,
+  PAUSE_STATUS_COUNTS,
+  RECOUNT_STATUS_COUNTS,
+  keepSavings,
+  keepStatusCounts,
+  keptStatusCounts,
+  pauseStatusCounts,
+  recountStatusCounts,
+  type SavingsToKeep,
+} from '../overview/replica-overview.js';
 import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from './rewrite-thread.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { processingFee } from '../customers/customer-summary.js';
@@ -474,6 +484,12 @@ export class CapacityReplicaDb {
   /** True while checkpoints run on their thread (false in memory, or once the thread failed). */
   get checkpointsThreaded(): boolean {
     return this.#checkpointer?.threaded ?? false;
+  }
+
+  /** The savings an overview counted, kept with the copy (overview/replica-overview.ts). */
+  keepOverviewSavings(savings: SavingsToKeep): void {
+    keepSavings(this.#db, savings);
+    this.#committed(false);
   }
 
   /** Write-through of one policy the service just answered with. */
