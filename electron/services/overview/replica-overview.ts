@@ -6,7 +6,6 @@ import {
   MAX_SKIPPED_DETAILS,
   UPCOMING_STATUSES,
   breakdown,
-  bySoonest,
   monthlyShare,
   summaryOptions,
   KeptSavings,
@@ -22,15 +21,31 @@ const DAY_MS = 86_400_000;
  * in row order (summed without reading a row of the table), and the launches and ends with the status
  * (and renewal) beside them, so the window's counts read no row of the table either: cold, each policy in
  * the window was a random read of the table (at 100,000, the overview's CPU time went from 124-187 ms to
- * 85-120 ms with them, at load 24). Created with the replica's schema: a copy made before them gains them
- * at its next open, once (about 0.5 s at 100,000 on a quiet machine, 4 s at load 20).
+ * 85-120 ms with them, at load 24). The launches and ends carry the policy's id too, so the soonest
+ * milestones are chosen among their ties from the index (see soonest). A copy made before gains them at its
+ * next open, once (about 0.5 s at 100,000 on a quiet machine, 4 s at load 20).
  */
-export const OVERVIEW_INDEXES = `
-CREATE INDEX IF NOT EXISTS capacities_overview_status ON capacities (policy_status);
-CREATE INDEX IF NOT EXISTS capacities_overview_active ON capacities (rid, instance_type, savings, launch_ms, end_ms) WHERE policy_status = 'ACTIVE';
-CREATE INDEX IF NOT EXISTS capacities_overview_launch ON capacities (launch_ms, policy_status);
-CREATE INDEX IF NOT EXISTS capacities_overview_end ON capacities (end_ms, policy_status, auto_renewal);
-`;
+const OVERVIEW_INDEXES: Readonly<Record<string, string>> = {
+  capacities_overview_status: 'capacities (policy_status)',
+  capacities_overview_active: "capacities (rid, instance_type, savings, launch_ms, end_ms) WHERE policy_status = 'ACTIVE'",
+  capacities_overview_launch: 'capacities (launch_ms, policy_status, cidr_id)',
+  capacities_overview_end: 'capacities (end_ms, policy_status, auto_renewal, cidr_id)',
+};
+
+/**
+ * Creates the overview's indexes, and makes again one an earlier version defined otherwise (SQLite keeps each
+ * index's CREATE text): an earlier version opening the copy finds them by name and leaves them, and its
+ * queries are answered by them as well (each holds its columns first).
+ */
+export function keepOverviewIndexes(db: Connection): void {
+  const found = new Map(db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'capacities'`).raw().all() as Array<[string, string]>);
+  for (const [name, on] of Object.entries(OVERVIEW_INDEXES)) {
+    const sql = `CREATE INDEX ${name} ON ${on}`;
+    if (found.get(name) === sql) continue;
+    if (found.has(name)) db.exec(`DROP INDEX ${name}`);
+    db.exec(sql);
+  }
+}
 
 /**
  * The list's count by status, kept as each row is written (issue 25): the overview's status counts and total,
@@ -253,9 +268,11 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * The first `limit` milestones by bySoonest. SQL finds the instant of the
- * limit-th soonest; every milestone up to it (ties included) is read and
- * ordered here, as the row-by-row pass orders them (ids compared by locale).
+ * The first `limit` milestones by bySoonest. SQL finds the instant of the limit-th soonest; every milestone up
+ * to it (ties included) is chosen from the launch and end indexes, which hold the id beside the instant, and
+ * only the chosen ones are read from their rows. Ties are many where policies share an instant (the sandbox
+ * seeds hundreds on one midnight): read from their rows, each was a page from the disk at a cold launch, 300-480
+ * ms of a cold count at load 32 (issue 25).
  */
 function soonest(
   db: Connection,
@@ -267,13 +284,19 @@ function soonest(
   const instants = parts.map(({ kind, where }) => `SELECT ${COLUMN[kind].ms} AS ms FROM capacities WHERE ${where}`).join(' UNION ALL ');
   const cutoff = db.prepare(`SELECT ms FROM (${instants}) ORDER BY ms LIMIT 1 OFFSET ?`).pluck().get({ ...window }, limit - 1) as number | undefined;
   const until = cutoff ?? window.to;
-  const milestones: PolicyMilestone[] = [];
+  const candidates: Array<{ readonly kind: PolicyMilestone['kind']; readonly cidrId: string; readonly ms: number }> = [];
   for (const { kind, where } of parts) {
     const rows = db
-      .prepare(`SELECT cidr_id, policy_name, policy_status, ${COLUMN[kind].at} FROM capacities WHERE ${where} AND ${COLUMN[kind].ms} <= @until`)
+      .prepare(`SELECT ${COLUMN[kind].ms}, cidr_id FROM capacities WHERE ${where} AND ${COLUMN[kind].ms} <= @until`)
       .raw()
-      .all({ ...window, until }) as Array<[string, string, string, string]>;
-    for (const [cidrId, policyName, policyStatus, at] of rows) milestones.push({ cidrId, policyName, policyStatus, kind, at });
+      .all({ ...window, until }) as Array<[number, string]>;
+    for (const [ms, cidrId] of rows) candidates.push({ kind, cidrId, ms });
   }
-  return milestones.sort(bySoonest).slice(0, limit);
+  // bySoonest's order: a row's instant is its date text as Date.parse reads it (the replica's toRow).
+  const chosen = candidates.sort((a, b) => a.ms - b.ms || a.cidrId.localeCompare(b.cidrId) || a.kind.localeCompare(b.kind)).slice(0, limit);
+  const named = db.prepare(`SELECT policy_name, policy_status, launch_at, end_at FROM capacities WHERE cidr_id = ?`).raw();
+  return chosen.flatMap(({ kind, cidrId }) => {
+    const row = named.get(cidrId) as [string, string, string, string] | undefined;
+    return row ? [{ cidrId, policyName: row[0], policyStatus: row[1], kind, at: kind === 'launch' ? row[2] : row[3] }] : [];
+  });
 }

@@ -10,9 +10,9 @@ import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
 import { inSlices } from './time-slices.js';
 import { contentHash, diffWithStored, oneCopyEach, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
 import {
-  OVERVIEW_INDEXES,
   PAUSE_STATUS_COUNTS,
   RECOUNT_STATUS_COUNTS,
+  keepOverviewIndexes,
   keepSavings,
   keepStatusCounts,
   keptStatusCounts,
@@ -804,7 +804,7 @@ function prepareSchema(db: Connection): void {
   // row is rewritten to add them) until it is written again: its fee is then read out of its record.
   addColumnIfMissing(db, 'capacities', 'fee', 'REAL');
   addColumnIfMissing(db, 'capacities', 'fee_written', 'INTEGER NOT NULL DEFAULT 0');
-  db.exec(OVERVIEW_INDEXES);
+  keepOverviewIndexes(db);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
