@@ -6,9 +6,9 @@ import {
   MAX_SKIPPED_DETAILS,
   UPCOMING_STATUSES,
   breakdown,
-  bySoonest,
   monthlyShare,
   summaryOptions,
+  KeptSavings,
   MonthlySavingsTally,
   type SummaryOptions,
 } from './summarize.js';
@@ -21,15 +21,31 @@ const DAY_MS = 86_400_000;
  * in row order (summed without reading a row of the table), and the launches and ends with the status
  * (and renewal) beside them, so the window's counts read no row of the table either: cold, each policy in
  * the window was a random read of the table (at 100,000, the overview's CPU time went from 124-187 ms to
- * 85-120 ms with them, at load 24). Created with the replica's schema: a copy made before them gains them
- * at its next open, once (about 0.5 s at 100,000 on a quiet machine, 4 s at load 20).
+ * 85-120 ms with them, at load 24). The launches and ends carry the policy's id too, so the soonest
+ * milestones are chosen among their ties from the index (see soonest). A copy made before gains them at its
+ * next open, once (about 0.5 s at 100,000 on a quiet machine, 4 s at load 20).
  */
-export const OVERVIEW_INDEXES = `
-CREATE INDEX IF NOT EXISTS capacities_overview_status ON capacities (policy_status);
-CREATE INDEX IF NOT EXISTS capacities_overview_active ON capacities (rid, instance_type, savings, launch_ms, end_ms) WHERE policy_status = 'ACTIVE';
-CREATE INDEX IF NOT EXISTS capacities_overview_launch ON capacities (launch_ms, policy_status);
-CREATE INDEX IF NOT EXISTS capacities_overview_end ON capacities (end_ms, policy_status, auto_renewal);
-`;
+const OVERVIEW_INDEXES: Readonly<Record<string, string>> = {
+  capacities_overview_status: 'capacities (policy_status)',
+  capacities_overview_active: "capacities (rid, instance_type, savings, launch_ms, end_ms) WHERE policy_status = 'ACTIVE'",
+  capacities_overview_launch: 'capacities (launch_ms, policy_status, cidr_id)',
+  capacities_overview_end: 'capacities (end_ms, policy_status, auto_renewal, cidr_id)',
+};
+
+/**
+ * Creates the overview's indexes, and makes again one an earlier version defined otherwise (SQLite keeps each
+ * index's CREATE text): an earlier version opening the copy finds them by name and leaves them, and its
+ * queries are answered by them as well (each holds its columns first).
+ */
+export function keepOverviewIndexes(db: Connection): void {
+  const found = new Map(db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'capacities'`).raw().all() as Array<[string, string]>);
+  for (const [name, on] of Object.entries(OVERVIEW_INDEXES)) {
+    const sql = `CREATE INDEX ${name} ON ${on}`;
+    if (found.get(name) === sql) continue;
+    if (found.has(name)) db.exec(`DROP INDEX ${name}`);
+    db.exec(sql);
+  }
+}
 
 /**
  * The list's count by status, kept as each row is written (issue 25): the overview's status counts and total,
@@ -63,6 +79,30 @@ CREATE TRIGGER IF NOT EXISTS overview_status_update AFTER UPDATE OF policy_statu
 END;
 `;
 
+/**
+ * The active policies' monthly savings as last counted, kept with the copy (issue 25): the one part of the
+ * overview that read every active policy (the partial index, about 60 % of a cold count at 100,000: 600-800 ms of
+ * 1,100 at load 31). Not a running sum, which could differ from a recount by a cent (see above): the tally of
+ * the last count, unrounded, beside `changes`, which the triggers move whenever a row that counts in it is written
+ * (an active policy added, gone, or changed in what the tally reads, or a policy becoming or ceasing to be
+ * active); a full replace moves it with its recount. The tally is used only while `counted_at` equals `changes`:
+ * anything written since makes the next overview count again, and keep what it counted (keepSavings).
+ */
+const KEPT_SAVINGS = `
+CREATE TABLE IF NOT EXISTS overview_savings (id INTEGER PRIMARY KEY CHECK (id = 1), changes INTEGER NOT NULL, counted_at INTEGER, tally TEXT) STRICT;
+INSERT INTO overview_savings (id, changes) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+CREATE TRIGGER IF NOT EXISTS overview_savings_insert AFTER INSERT ON capacities WHEN new.policy_status = 'ACTIVE' BEGIN
+  UPDATE overview_savings SET changes = changes + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS overview_savings_delete AFTER DELETE ON capacities WHEN old.policy_status = 'ACTIVE' BEGIN
+  UPDATE overview_savings SET changes = changes + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS overview_savings_update AFTER UPDATE OF policy_status, instance_type, savings, launch_ms, end_ms ON capacities
+  WHEN old.policy_status = 'ACTIVE' OR new.policy_status = 'ACTIVE' BEGIN
+  UPDATE overview_savings SET changes = changes + 1;
+END;
+`;
+
 /** The counts by status as a pass over every row makes them: what the kept table must always equal. */
 export const RECOUNTED_STATUSES = 'SELECT policy_status, count(*), min(rid) FROM capacities GROUP BY policy_status ORDER BY min(rid)';
 
@@ -74,6 +114,7 @@ export function keepStatusCounts(db: Connection): void {
   db.transaction(() => {
     const isNew = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'overview_status'`).get() === undefined;
     db.exec(KEPT_STATUS_COUNTS);
+    db.exec(KEPT_SAVINGS);
     if (isNew) recountStatusCounts(db);
   })();
 }
@@ -93,9 +134,11 @@ export function recountStatusCounts(db: Connection): void {
 }
 
 /** The two steps as SQL text, for a rewrite run by a thread with a connection of its own (replica/rewrite-thread.ts). */
-export const PAUSE_STATUS_COUNTS = 'DROP TRIGGER IF EXISTS overview_status_insert; DROP TRIGGER IF EXISTS overview_status_delete; DROP TRIGGER IF EXISTS overview_status_update;';
+// The kept savings' triggers pause too, and the recount moves `changes` once: every row was written.
+export const PAUSE_STATUS_COUNTS = `DROP TRIGGER IF EXISTS overview_status_insert; DROP TRIGGER IF EXISTS overview_status_delete; DROP TRIGGER IF EXISTS overview_status_update;
+DROP TRIGGER IF EXISTS overview_savings_insert; DROP TRIGGER IF EXISTS overview_savings_delete; DROP TRIGGER IF EXISTS overview_savings_update;`;
 export const RECOUNT_STATUS_COUNTS = `DELETE FROM overview_status; INSERT INTO overview_status (policy_status, policies, first_rid) ${RECOUNTED_STATUSES.replace(' ORDER BY min(rid)', '')};
-${KEPT_STATUS_COUNTS}`;
+${KEPT_STATUS_COUNTS}${KEPT_SAVINGS}UPDATE overview_savings SET changes = changes + 1;`;
 
 /** The kept counts, in the order a pass over the rows meets each status. */
 export function keptStatusCounts(db: Connection): Array<[string, number]> {
@@ -125,7 +168,13 @@ const RENEWAL_RISK = `end_ms >= @from AND end_ms < @to AND +policy_status = 'ACT
  * (the monthly savings, the instance families) is the same JavaScript, over the
  * active policies only, in the same order.
  */
-export function replicaOverview(db: Connection, asOf: Date, leftOut: readonly SkippedItem[], options: SummaryOptions = {}): OverviewSummary {
+export function replicaOverview(
+  db: Connection,
+  asOf: Date,
+  leftOut: readonly SkippedItem[],
+  options: SummaryOptions = {},
+  counted: (savings: SavingsToKeep) => void = () => undefined,
+): OverviewSummary {
   const { windowDays, listLimit, familyLimit } = summaryOptions(options);
   const from = asOf.getTime();
   const window = { from, to: from + windowDays * DAY_MS };
@@ -160,12 +209,8 @@ export function replicaOverview(db: Connection, asOf: Date, leftOut: readonly Sk
   const renewalTotal = (db.prepare(`SELECT count(*) FROM capacities WHERE ${RENEWAL_RISK}`).pluck().get(window) as number) ?? 0;
   const renewalRisk = soonest(db, window, listLimit, [{ kind: 'end', where: RENEWAL_RISK }]);
 
-  // Row order, as a pass over the rows adds them: a float sum depends on its order, and the figures round to the cent.
-  const savings = new MonthlySavingsTally();
-  const active = db.prepare(`SELECT instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' ORDER BY rid`).raw();
-  for (const [instanceType, saved, launchMs, endMs] of active.all() as Array<[string, number | null, number | null, number | null]>) {
-    savings.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN));
-  }
+  const { tally: savings, toKeep } = activeSavings(db);
+  if (toKeep) counted(toKeep);
 
   return {
     asOf: asOf.toISOString(),
@@ -184,9 +229,50 @@ export function replicaOverview(db: Connection, asOf: Date, leftOut: readonly Sk
 }
 
 /**
- * The first `limit` milestones by bySoonest. SQL finds the instant of the
- * limit-th soonest; every milestone up to it (ties included) is read and
- * ordered here, as the row-by-row pass orders them (ids compared by locale).
+ * What a count of the savings found to keep: the tally and the `changes` it was counted at. The count runs on the
+ * reading connection; keeping it is a write (keepSavings), which the caller hands to the replica's writes.
+ */
+export interface SavingsToKeep {
+  readonly tally: KeptSavings;
+  readonly countedAt: number;
+}
+
+/** The savings counted at `countedAt` kept, unless a row was written since (then the next overview counts again). */
+export function keepSavings(db: Connection, kept: SavingsToKeep): void {
+  db.prepare('UPDATE overview_savings SET counted_at = changes, tally = ? WHERE changes = ?').run(JSON.stringify(kept.tally), kept.countedAt);
+}
+
+/** The active policies' monthly savings: as kept when nothing that counts in them was written since, else counted. */
+function activeSavings(db: Connection): { readonly tally: MonthlySavingsTally; readonly toKeep: SavingsToKeep | null } {
+  const kept = db.prepare('SELECT changes, counted_at, tally FROM overview_savings').raw().get() as [number, number | null, string | null] | undefined;
+  if (kept && kept[1] === kept[0] && kept[2] !== null) {
+    // Written by this code; one that does not read (another version's, or sums JSON cannot hold) is counted again.
+    const parsed = KeptSavings.safeParse(parseJson(kept[2]));
+    if (parsed.success) return { tally: MonthlySavingsTally.from(parsed.data), toKeep: null };
+  }
+  // Row order, as a pass over the rows adds them: a float sum depends on its order, and the figures round to the cent.
+  const tally = new MonthlySavingsTally();
+  const active = db.prepare(`SELECT instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' ORDER BY rid`).raw();
+  for (const [instanceType, saved, launchMs, endMs] of active.all() as Array<[string, number | null, number | null, number | null]>) {
+    tally.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN));
+  }
+  return { tally, toKeep: kept ? { tally: tally.kept(), countedAt: kept[0] } : null };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first `limit` milestones by bySoonest. SQL finds the instant of the limit-th soonest; every milestone up
+ * to it (ties included) is chosen from the launch and end indexes, which hold the id beside the instant, and
+ * only the chosen ones are read from their rows. Ties are many where policies share an instant (the sandbox
+ * seeds hundreds on one midnight): read from their rows, each was a page from the disk at a cold launch, 300-480
+ * ms of a cold count at load 32 (issue 25).
  */
 function soonest(
   db: Connection,
@@ -198,13 +284,19 @@ function soonest(
   const instants = parts.map(({ kind, where }) => `SELECT ${COLUMN[kind].ms} AS ms FROM capacities WHERE ${where}`).join(' UNION ALL ');
   const cutoff = db.prepare(`SELECT ms FROM (${instants}) ORDER BY ms LIMIT 1 OFFSET ?`).pluck().get({ ...window }, limit - 1) as number | undefined;
   const until = cutoff ?? window.to;
-  const milestones: PolicyMilestone[] = [];
+  const candidates: Array<{ readonly kind: PolicyMilestone['kind']; readonly cidrId: string; readonly ms: number }> = [];
   for (const { kind, where } of parts) {
     const rows = db
-      .prepare(`SELECT cidr_id, policy_name, policy_status, ${COLUMN[kind].at} FROM capacities WHERE ${where} AND ${COLUMN[kind].ms} <= @until`)
+      .prepare(`SELECT ${COLUMN[kind].ms}, cidr_id FROM capacities WHERE ${where} AND ${COLUMN[kind].ms} <= @until`)
       .raw()
-      .all({ ...window, until }) as Array<[string, string, string, string]>;
-    for (const [cidrId, policyName, policyStatus, at] of rows) milestones.push({ cidrId, policyName, policyStatus, kind, at });
+      .all({ ...window, until }) as Array<[number, string]>;
+    for (const [ms, cidrId] of rows) candidates.push({ kind, cidrId, ms });
   }
-  return milestones.sort(bySoonest).slice(0, limit);
+  // bySoonest's order: a row's instant is its date text as Date.parse reads it (the replica's toRow).
+  const chosen = candidates.sort((a, b) => a.ms - b.ms || a.cidrId.localeCompare(b.cidrId) || a.kind.localeCompare(b.kind)).slice(0, limit);
+  const named = db.prepare(`SELECT policy_name, policy_status, launch_at, end_at FROM capacities WHERE cidr_id = ?`).raw();
+  return chosen.flatMap(({ kind, cidrId }) => {
+    const row = named.get(cidrId) as [string, string, string, string] | undefined;
+    return row ? [{ cidrId, policyName: row[0], policyStatus: row[1], kind, at: kind === 'launch' ? row[2] : row[3] }] : [];
+  });
 }

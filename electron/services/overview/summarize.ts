@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
@@ -170,7 +171,28 @@ export class MonthlySavingsTally {
   summary(familyLimit: number): OverviewSummary['monthlySavings'] {
     return { total: cents(this.#total), activePolicies: this.#policies, monthDays: SAVINGS_MONTH_DAYS, byFamily: topFamilies(this.#families, familyLimit) };
   }
+
+  /** The sums as added, unrounded, for keeping (replica-overview.ts): a tally made again from them sums to the same figures. */
+  kept(): KeptSavings {
+    return { total: this.#total, policies: this.#policies, families: [...this.#families].map(([family, { monthly, policies }]) => [family, monthly, policies]) };
+  }
+
+  static from(kept: KeptSavings): MonthlySavingsTally {
+    const tally = new MonthlySavingsTally();
+    tally.#total = kept.total;
+    tally.#policies = kept.policies;
+    for (const [family, monthly, policies] of kept.families) tally.#families.set(family, { monthly, policies });
+    return tally;
+  }
 }
+
+/** A tally's unrounded sums; families as pairs in the order first met (a family named `__proto__` is a name like any other). */
+export const KeptSavings = z.object({
+  total: z.number(),
+  policies: z.number().int().min(0),
+  families: z.array(z.tuple([z.string(), z.number(), z.number().int().min(0)])),
+});
+export type KeptSavings = z.infer<typeof KeptSavings>;
 
 function topFamilies(families: ReadonlyMap<string, { monthly: number; policies: number }>, limit: number): FamilySavings[] {
   const sorted = [...families]

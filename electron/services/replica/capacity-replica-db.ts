@@ -9,7 +9,17 @@ import { openConnection, openKeyed, type Connection } from '../platform/sqlciphe
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
 import { inSlices } from './time-slices.js';
 import { contentHash, diffWithStored, oneCopyEach, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
-import { OVERVIEW_INDEXES, PAUSE_STATUS_COUNTS, RECOUNT_STATUS_COUNTS, keepStatusCounts, keptStatusCounts, pauseStatusCounts, recountStatusCounts } from '../overview/replica-overview.js';
+import {
+  PAUSE_STATUS_COUNTS,
+  RECOUNT_STATUS_COUNTS,
+  keepOverviewIndexes,
+  keepSavings,
+  keepStatusCounts,
+  keptStatusCounts,
+  pauseStatusCounts,
+  recountStatusCounts,
+  type SavingsToKeep,
+} from '../overview/replica-overview.js';
 import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from './rewrite-thread.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { processingFee } from '../customers/customer-summary.js';
@@ -476,6 +486,12 @@ export class CapacityReplicaDb {
     return this.#checkpointer?.threaded ?? false;
   }
 
+  /** The savings an overview counted, kept with the copy (overview/replica-overview.ts). */
+  keepOverviewSavings(savings: SavingsToKeep): void {
+    keepSavings(this.#db, savings);
+    this.#committed(false);
+  }
+
   /** Write-through of one policy the service just answered with. */
   upsert(policy: CapacityRow): void {
     this.#db.transaction(() => this.#write(policy))();
@@ -788,7 +804,7 @@ function prepareSchema(db: Connection): void {
   // row is rewritten to add them) until it is written again: its fee is then read out of its record.
   addColumnIfMissing(db, 'capacities', 'fee', 'REAL');
   addColumnIfMissing(db, 'capacities', 'fee_written', 'INTEGER NOT NULL DEFAULT 0');
-  db.exec(OVERVIEW_INDEXES);
+  keepOverviewIndexes(db);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);

@@ -1,7 +1,7 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
-import { replicaOverview } from '../overview/replica-overview.js';
+import { replicaOverview, type SavingsToKeep } from '../overview/replica-overview.js';
 import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { RowParts, SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
@@ -248,9 +248,17 @@ export class CapacityReplica {
     return rows.some((row) => row.fee === undefined && bought.has(row.policyStatus)) ? null : rows;
   }
 
-  /** Counted by the database over its indexes: it needs no slim row, so a launch shows it before they are loaded. */
-  overview(asOf: Date) {
-    return this.#db.readWith((connection) => replicaOverview(connection, asOf, this.#db.leftOut));
+  /**
+   * Counted by the database over its indexes: it needs no slim row, so a launch shows it before they are loaded.
+   * `counted` hears of savings counted afresh, for keeping (keepOverviewSavings, a write).
+   */
+  overview(asOf: Date, counted?: (savings: SavingsToKeep) => void) {
+    return this.#db.readWith((connection) => replicaOverview(connection, asOf, this.#db.leftOut, {}, counted));
+  }
+
+  /** The savings an overview counted, kept for the next one (unless a row was written since). */
+  keepOverviewSavings(savings: SavingsToKeep): void {
+    this.#db.keepOverviewSavings(savings);
   }
 
   /** The overview by customer's figures per account, from the slim rows. */

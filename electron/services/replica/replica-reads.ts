@@ -6,6 +6,7 @@ import { customerCapacities as accountCapacities, customerCapacitiesOfRows, type
 import type { CapacityReplicaDb, StoredDocument } from './capacity-replica-db.js';
 import { upcomingOf, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
 import { commitVersion } from './commit-version.js';
+import type { SavingsToKeep } from '../overview/replica-overview.js';
 import { incompatible, type Replica } from './replica.js';
 import {
   REPLICA_KINDS,
@@ -175,11 +176,19 @@ export function copyState(replica: Replica): Promise<{ readonly copy: object; re
   return replica.reading((open) => (open.fetchedAt ? { copy: open.db, version: open.db.readWith(commitVersion), fetchedAt: open.fetchedAt } : null));
 }
 
-/** The overview's figures, counted by the database (the slim rows are not waited for); null when there is no list. */
+/**
+ * The overview's figures, counted by the database (the slim rows are not waited for); null when there is no list.
+ * Savings counted afresh are kept for the next launch's count, after the answer (a write, in the writes' queue).
+ */
 export async function capacityOverview(replica: Replica, asOf: Date) {
   const opened = await replica.opened();
   if (!opened) return null;
-  return replica.reading((open) => (open === opened && open.fetchedAt ? open.overview(asOf) : null));
+  let toKeep: SavingsToKeep | null = null;
+  const summary = await replica.reading((open) => (open === opened && open.fetchedAt ? open.overview(asOf, (savings) => (toKeep = savings)) : null));
+  const savings: SavingsToKeep | null = toKeep;
+  // Not kept is only counted again; a copy found damaged meanwhile is the reads' and writes' to report.
+  if (summary && savings) void replica.writing((open) => (open === opened ? open.keepOverviewSavings(savings) : undefined), false).catch(() => undefined);
+  return summary;
 }
 
 /** Each account's active policies, spend and savings, for the overview by customer; null when the list is not kept. */
