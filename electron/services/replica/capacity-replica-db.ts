@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SliceTurn } from './requests-first.js';
 import { statSync } from 'node:fs';
+import { commitKeepingVersion } from './commit-version.js';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
@@ -488,7 +489,8 @@ export class CapacityReplicaDb {
 
   /** The savings an overview counted, kept with the copy (overview/replica-overview.ts). */
   keepOverviewSavings(savings: SavingsToKeep): void {
-    keepSavings(this.#db, savings);
+    // No policy changes: what was derived from the copy before (kept worklist answers, account names) still holds.
+    commitKeepingVersion(this.#read, () => keepSavings(this.#db, savings));
     this.#committed(false);
   }
 
