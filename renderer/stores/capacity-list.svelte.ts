@@ -94,6 +94,8 @@ class CapacityListStore {
   #restored = false;
   /** A new search is on its way: the pages still shown are the previous text's, dropped when its first answer lands. */
   #replacing = false;
+  /** A keystroke's request: none, on its way, or on its way with a newer text waiting for it (#askForText). */
+  #keystroke: 'none' | 'asking' | 'waiting' = 'none';
   #timer: ReturnType<typeof setTimeout> | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -241,7 +243,21 @@ class CapacityListStore {
     this.error = null;
     this.#replacing = true;
     this.#wanted = { start: 0, end: 1 };
-    void this.#fetch(1, this.#rowsInView > 0 ? Math.min(LIST_PAGE_SIZE, Math.max(KEYSTROKE_MIN_ROWS, 2 * this.#rowsInView)) : LIST_PAGE_SIZE);
+    this.#askForText();
+  }
+
+  /**
+   * Latest wins: while a keystroke's answer is on its way, the next keys only note that the text changed, and
+   * the text as it is then is asked for once that answer is in (the main process answers one request at a time:
+   * each key's own request, all answered and all but the last dropped, made the last wait behind the others).
+   */
+  #askForText(): void {
+    if (this.#keystroke !== 'none') {
+      this.#keystroke = 'waiting';
+      return;
+    }
+    this.#keystroke = 'asking';
+    void this.#fetch(1, this.#rowsInView > 0 ? Math.min(LIST_PAGE_SIZE, Math.max(KEYSTROKE_MIN_ROWS, 2 * this.#rowsInView)) : LIST_PAGE_SIZE, true);
   }
 
   /** The rows now in view: remembered as the position, and fetched if missing. */
@@ -303,6 +319,7 @@ class CapacityListStore {
 
   #clear(): void {
     this.#replacing = false;
+    if (this.#keystroke === 'waiting') this.#keystroke = 'asking';
     this.#latest.drop();
     this.#pages.clear();
     this.#asked.clear();
@@ -324,6 +341,12 @@ class CapacityListStore {
     }
   }
 
+  #keystrokeAnswered(): void {
+    const waiting = this.#keystroke === 'waiting';
+    this.#keystroke = 'none';
+    if (waiting) this.#askForText();
+  }
+
   /** The page is loaded, and as far as the rows wanted reach (a keystroke's page holds only the rows it asked for). */
   #covers(page: number): boolean {
     const asked = this.#asked.get(page);
@@ -335,7 +358,7 @@ class CapacityListStore {
     this.#asked.delete(page);
   }
 
-  async #fetch(page: number, limit = LIST_PAGE_SIZE): Promise<void> {
+  async #fetch(page: number, limit = LIST_PAGE_SIZE, keystroke = false): Promise<void> {
     const ticket = this.#latest.join();
     this.#inFlight.add(page);
     this.fetching++;
@@ -349,6 +372,8 @@ class CapacityListStore {
       ...(this.customer ? { customer: this.customer } : {}),
       ...(this.queryFilters ? { filters: this.queryFilters } : {}),
     });
+    // The waiting text is asked for before this answer stops counting as a fetch: the table stays busy throughout.
+    if (keystroke) this.#keystrokeAnswered();
     this.fetching--;
     if (!ticket.current()) return;
     this.#inFlight.delete(page);

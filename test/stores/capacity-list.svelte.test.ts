@@ -120,6 +120,24 @@ describe('the capacity list searched as the person types', () => {
     await settle();
     expect(capacityList.row(40)?.cidrId).toBe('sc_40');
   });
+
+  it('asks for the latest text once the answer on its way is in, not for each key typed meanwhile', async () => {
+    const reads = hold('capacity.list');
+    capacityList.setText(`m${runs}`);
+    capacityList.setText(`m5${runs}`);
+    capacityList.setText(`m5.${runs}`);
+    expect(reads.map((read) => read.input)).toEqual([expect.objectContaining({ text: `m${runs}` })]);
+    nth(reads, 0).ok(windowOf(['sc_m'], 1, FROM_COPY));
+    await settle();
+    // The first key's answer is not shown (its text is gone), and the table stays busy until the latest one's is.
+    expect(reads.map((read) => (read.input as { text: string }).text)).toEqual([`m${runs}`, `m5.${runs}`]);
+    expect(capacityList.fetching).toBe(1);
+    expect(ids()).not.toContain('sc_m');
+    nth(reads, 1).ok(windowOf(['sc_m5'], 1, FROM_COPY));
+    await settle();
+    expect(ids()).toEqual(['sc_m5']);
+    expect(capacityList.fetching).toBe(0);
+  });
 });
 
 describe('the capacity list by customer', () => {
