@@ -358,7 +358,7 @@ class CapacityListStore {
     this.#asked.delete(page);
   }
 
-  async #fetch(page: number, limit = LIST_PAGE_SIZE, keystroke = false): Promise<void> {
+  async #fetch(page: number, limit: number = LIST_PAGE_SIZE, keystroke = false): Promise<void> {
     const ticket = this.#latest.join();
     this.#inFlight.add(page);
     this.fetching++;
