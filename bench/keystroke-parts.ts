@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { CDPSession, Page } from '@playwright/test';
-import { HOST_ENTRY, openList, startHost, type Host } from './support/app-page.js';
+import { HOST_ENTRY, openList, startHost, waitForPhase, type Host } from './support/app-page.js';
 import { startKeyParts, takeKeyParts, type KeyParts } from './support/keystroke-parts.js';
 import { loadNow, median, p95, withSyncedApp } from './support/synced-app.js';
 import { stopProcess } from './support/sandbox-process.js';
@@ -85,6 +85,8 @@ await withSyncedApp(SIZE, async ({ page, host: first, dataDir }) => {
       await startKeyParts(page);
       // The launch's own background work (its refresh, the page check, the slim rows' load) ends before the idle keys.
       await typeIdle(page, 10);
+      // A host started on a kept session refreshes the copy at its sign-in: its end first (at most 5 minutes), then a quiet second.
+      await waitForPhase(host, 'done', 5 * 60_000).catch(() => undefined);
       await hostQuiet(host);
       const session = await page.context().newCDPSession(page);
       await session.send('Performance.enable');
