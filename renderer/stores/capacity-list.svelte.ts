@@ -22,6 +22,12 @@ export const LIST_PAGE_SIZE = PAGING.maxPageSize;
 /** How long a scroll must rest before pages are fetched (a fast fling fetches only where it stops). */
 const FETCH_SETTLE_MS = 70;
 const MAX_PARALLEL_FETCHES = 3;
+/**
+ * The fewest rows a keystroke asks for: its answer carries the rows in view and as many again below them
+ * (the rest of the page comes when scrolled to), not a whole page: each row is read, checked, sent and parsed
+ * whole, and at 100 rows that was a good part of the time from a key to its frame (issue 25, branch keys8).
+ */
+const KEYSTROKE_MIN_ROWS = 20;
 const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savings', 'savingsPercentage', 'fee']);
 
 const ListPrefs = z.object({
@@ -73,6 +79,10 @@ class CapacityListStore {
   version = $state(0);
 
   #pages = new Map<number, CapacityRow[]>();
+  /** How many rows of each loaded page were asked for: fewer than a page after a keystroke (see KEYSTROKE_MIN_ROWS). */
+  #asked = new Map<number, number>();
+  /** Rows the table shows at once (its last visible range), 0 until it says. */
+  #rowsInView = 0;
   /** Items of each loaded page that could not be shown (no id). */
   #skipped = new Map<number, SkippedItem[]>();
   #inFlight = new Set<number>();
@@ -84,6 +94,8 @@ class CapacityListStore {
   #restored = false;
   /** A new search is on its way: the pages still shown are the previous text's, dropped when its first answer lands. */
   #replacing = false;
+  /** A keystroke's request: none, on its way, or on its way with a newer text waiting for it (#askForText). */
+  #keystroke: 'none' | 'asking' | 'waiting' = 'none';
   #timer: ReturnType<typeof setTimeout> | undefined;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -231,12 +243,27 @@ class CapacityListStore {
     this.error = null;
     this.#replacing = true;
     this.#wanted = { start: 0, end: 1 };
-    this.#fetchWanted(true);
+    this.#askForText();
+  }
+
+  /**
+   * Latest wins: while a keystroke's answer is on its way, the next keys only note that the text changed, and
+   * the text as it is then is asked for once that answer is in (the main process answers one request at a time:
+   * each key's own request, all answered and all but the last dropped, made the last wait behind the others).
+   */
+  #askForText(): void {
+    if (this.#keystroke !== 'none') {
+      this.#keystroke = 'waiting';
+      return;
+    }
+    this.#keystroke = 'asking';
+    void this.#fetch(1, this.#rowsInView > 0 ? Math.min(LIST_PAGE_SIZE, Math.max(KEYSTROKE_MIN_ROWS, 2 * this.#rowsInView)) : LIST_PAGE_SIZE, true);
   }
 
   /** The rows now in view: remembered as the position, and fetched if missing. */
   show(range: RowRange): void {
     this.#wanted = range;
+    if (range.end > range.start) this.#rowsInView = range.end - range.start;
     if (range.end > range.start && range.start !== this.topIndex) {
       this.topIndex = range.start;
       this.#savePrefsSoon();
@@ -252,7 +279,7 @@ class CapacityListStore {
     this.error = null;
     this.#inFlight.clear();
     const keep = new Set(pagesOfRange(this.#wanted, LIST_PAGE_SIZE));
-    for (const page of [...this.#pages.keys()]) if (!keep.has(page)) this.#pages.delete(page);
+    for (const page of [...this.#pages.keys()]) if (!keep.has(page)) this.#forgetPage(page);
     this.#fetchWanted(true);
   }
 
@@ -292,8 +319,10 @@ class CapacityListStore {
 
   #clear(): void {
     this.#replacing = false;
+    if (this.#keystroke === 'waiting') this.#keystroke = 'asking';
     this.#latest.drop();
     this.#pages.clear();
+    this.#asked.clear();
     this.#skipped.clear();
     this.#inFlight.clear();
     this.total = null;
@@ -306,19 +335,36 @@ class CapacityListStore {
     const wanted = pagesOfRange(this.#wanted.end > this.#wanted.start ? this.#wanted : { start: 0, end: 1 }, LIST_PAGE_SIZE);
     for (const page of wanted) {
       if (this.#inFlight.size >= MAX_PARALLEL_FETCHES) break;
-      if (this.#inFlight.has(page) || (!force && this.#pages.has(page))) continue;
+      if (this.#inFlight.has(page) || (!force && this.#covers(page))) continue;
       if (this.total !== null && page > 1 && (page - 1) * LIST_PAGE_SIZE >= this.total) continue;
       void this.#fetch(page);
     }
   }
 
-  async #fetch(page: number): Promise<void> {
+  #keystrokeAnswered(): void {
+    const waiting = this.#keystroke === 'waiting';
+    this.#keystroke = 'none';
+    if (waiting) this.#askForText();
+  }
+
+  /** The page is loaded, and as far as the rows wanted reach (a keystroke's page holds only the rows it asked for). */
+  #covers(page: number): boolean {
+    const asked = this.#asked.get(page);
+    return asked !== undefined && Math.min(this.#wanted.end, page * LIST_PAGE_SIZE) <= (page - 1) * LIST_PAGE_SIZE + asked;
+  }
+
+  #forgetPage(page: number): void {
+    this.#pages.delete(page);
+    this.#asked.delete(page);
+  }
+
+  async #fetch(page: number, limit: number = LIST_PAGE_SIZE, keystroke = false): Promise<void> {
     const ticket = this.#latest.join();
     this.#inFlight.add(page);
     this.fetching++;
     const result = await api.capacity.list({
       offset: (page - 1) * LIST_PAGE_SIZE,
-      limit: LIST_PAGE_SIZE,
+      limit,
       text: this.text,
       sortBy: this.sortBy,
       sortOrder: this.sortOrder,
@@ -326,6 +372,8 @@ class CapacityListStore {
       ...(this.customer ? { customer: this.customer } : {}),
       ...(this.queryFilters ? { filters: this.queryFilters } : {}),
     });
+    // The waiting text is asked for before this answer stops counting as a fetch: the table stays busy throughout.
+    if (keystroke) this.#keystrokeAnswered();
     this.fetching--;
     if (!ticket.current()) return;
     this.#inFlight.delete(page);
@@ -338,6 +386,7 @@ class CapacityListStore {
     if (this.#replacing) {
       this.#replacing = false;
       this.#pages.clear();
+      this.#asked.clear();
       this.#skipped.clear();
     }
     // The replica took over from the service (or the other way) while scrolling: windows of both never mix.
@@ -351,6 +400,7 @@ class CapacityListStore {
     this.local = answer.local;
     this.unreadable = answer.unreadable ?? null;
     this.#pages.set(page, answer.rows);
+    this.#asked.set(page, limit);
     this.#skipped.set(page, answer.skipped);
     this.loadedAt = nowIso();
     this.version++;

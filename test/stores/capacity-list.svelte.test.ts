@@ -1,5 +1,5 @@
 import { answer, hold, nth, resetFakeApi, settle } from './support/fake-api.js';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import { LIST_PAGE_SIZE, capacityList } from '../../renderer/stores/capacity-list.svelte.js';
 import { FROM_COPY, SERVICE_NOW, UNREACHABLE, windowOf } from './support/fixtures.js';
@@ -86,6 +86,57 @@ describe('the capacity list', () => {
     nth(reads, 1).ok(windowOf(['sc_1'], 1));
     await settle();
     expect(capacityList.error).toBeNull();
+  });
+});
+
+describe('the capacity list searched as the person types', () => {
+  const rowIds = (from: number, count: number) => Array.from({ length: count }, (_, i) => `sc_${from + i}`);
+
+  it('asks a keystroke for the rows in view and as many again, and the rest of the page once scrolled to', async () => {
+    // The list waits for a scroll to rest before it asks (a timer): run it at once, so "nothing asked" is a fact, not a wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const reads = hold('capacity.list');
+    capacityList.open();
+    nth(reads, 0).ok(windowOf(rowIds(0, LIST_PAGE_SIZE), 1_000, FROM_COPY));
+    await settle();
+    capacityList.show({ start: 0, end: 17 });
+    capacityList.setText('m5');
+    // Not a whole page: each row of an answer is read, checked, sent and parsed whole.
+    expect(nth(reads, 1).input).toMatchObject({ text: 'm5', offset: 0, limit: 34 });
+    nth(reads, 1).ok(windowOf(rowIds(0, 34), 500, FROM_COPY));
+    await settle();
+    expect(ids()).toHaveLength(34);
+    // The table reports the same rows in view after the answer: nothing more is asked.
+    capacityList.show({ start: 0, end: 17 });
+    vi.runAllTimers();
+    expect(reads).toHaveLength(2);
+    // Scrolled past the rows the keystroke brought: the whole page is asked for.
+    capacityList.show({ start: 30, end: 47 });
+    vi.runAllTimers();
+    expect(reads).toHaveLength(3);
+    expect(nth(reads, 2).input).toMatchObject({ text: 'm5', offset: 0, limit: LIST_PAGE_SIZE });
+    nth(reads, 2).ok(windowOf(rowIds(0, LIST_PAGE_SIZE), 500, FROM_COPY));
+    await settle();
+    expect(capacityList.row(40)?.cidrId).toBe('sc_40');
+  });
+
+  it('asks for the latest text once the answer on its way is in, not for each key typed meanwhile', async () => {
+    const reads = hold('capacity.list');
+    capacityList.setText(`m${runs}`);
+    capacityList.setText(`m5${runs}`);
+    capacityList.setText(`m5.${runs}`);
+    expect(reads.map((read) => read.input)).toEqual([expect.objectContaining({ text: `m${runs}` })]);
+    nth(reads, 0).ok(windowOf(['sc_m'], 1, FROM_COPY));
+    await settle();
+    // The first key's answer is not shown (its text is gone), and the table stays busy until the latest one's is.
+    expect(reads.map((read) => (read.input as { text: string }).text)).toEqual([`m${runs}`, `m5.${runs}`]);
+    expect(capacityList.fetching).toBe(1);
+    expect(ids()).not.toContain('sc_m');
+    nth(reads, 1).ok(windowOf(['sc_m5'], 1, FROM_COPY));
+    await settle();
+    expect(ids()).toEqual(['sc_m5']);
+    expect(capacityList.fetching).toBe(0);
   });
 });
 
