@@ -362,19 +362,24 @@ class CapacityListStore {
     const ticket = this.#latest.join();
     this.#inFlight.add(page);
     this.fetching++;
-    const result = await api.capacity.list({
-      offset: (page - 1) * LIST_PAGE_SIZE,
-      limit,
-      text: this.text,
-      sortBy: this.sortBy,
-      sortOrder: this.sortOrder,
-      ...(this.status ? { status: this.status } : {}),
-      ...(this.customer ? { customer: this.customer } : {}),
-      ...(this.queryFilters ? { filters: this.queryFilters } : {}),
-    });
-    // The waiting text is asked for before this answer stops counting as a fetch: the table stays busy throughout.
-    if (keystroke) this.#keystrokeAnswered();
-    this.fetching--;
+    let result: Awaited<ReturnType<typeof api.capacity.list>>;
+    try {
+      result = await api.capacity.list({
+        offset: (page - 1) * LIST_PAGE_SIZE,
+        limit,
+        text: this.text,
+        sortBy: this.sortBy,
+        sortOrder: this.sortOrder,
+        ...(this.status ? { status: this.status } : {}),
+        ...(this.customer ? { customer: this.customer } : {}),
+        ...(this.queryFilters ? { filters: this.queryFilters } : {}),
+      });
+    } finally {
+      // The waiting text is asked for before this answer stops counting as a fetch: the table stays busy throughout.
+      // Even if the call threw (neither host lets it today), typing must not stay held behind it.
+      if (keystroke) this.#keystrokeAnswered();
+      this.fetching--;
+    }
     if (!ticket.current()) return;
     this.#inFlight.delete(page);
     if (!result.ok) {
