@@ -302,6 +302,20 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   const customerHandlers = customers.handlers();
   const customerOf = () => customers.customerOfAccount();
+  const worklist = new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf });
+  // The Renewals' opening answer made ahead as background work (after the first screen, after each refresh), so the
+  // first click is answered from memory (issue 28). It waits its turn behind the person's requests.
+  const prepareRenewals = () =>
+    void (async () => {
+      await requestsFirst.turn();
+      if (!closed && session.status().signedIn) await worklist.prepareOpening();
+    })().catch((error: unknown) => {
+      // At close the copy and the own data refuse reads: nothing went wrong then.
+      if (!closed) logger.warn('worklist', 'the Renewals’ opening could not be made ahead', error);
+    });
+  events.subscribe((event) => {
+    if (event === 'offline.copyChanged' && !closed) prepareRenewals();
+  });
   const handlers: Handlers = withAuditLog(
     requestsFirst.watch(firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
@@ -319,7 +333,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       'customers.overview': firstScreen.after(customerHandlers['customers.overview'], FIRST_SCREEN_WAIT),
       ...createQuoteHandlers({ repository, profiles, session, activity }),
       ...createWorklistHandlers({
-        worklist: new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf }),
+        worklist,
         reminders,
         replica,
         customerOf,
@@ -362,7 +376,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     void (async () => {
       // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
       const firstScreenAnswered = afterFirstScreen();
-      if (await replica.read(capacitiesFetchedAt).catch(() => null)) await Promise.race([firstScreenAnswered, closing]);
+      if (await replica.read(capacitiesFetchedAt).catch(() => null)) {
+        await Promise.race([firstScreenAnswered, closing]);
+        if (!closed) prepareRenewals();
+      }
       if (closed) return;
       markLaunch('sign-in refresh started');
       void backgroundRefresh.tick('sign-in');
