@@ -305,14 +305,19 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const worklist = new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf });
   // The Renewals' opening answer made ahead as background work (after the first screen, after each refresh), so the
   // first click is answered from memory (issue 28). It waits its turn behind the person's requests.
-  const prepareRenewals = () =>
-    void (async () => {
+  // The one under way, which close waits for: no read of the copy or the own data goes on once they are closed.
+  let preparingRenewals = Promise.resolve();
+  const prepareRenewals = () => {
+    const after = preparingRenewals;
+    preparingRenewals = (async () => {
+      await after;
       await requestsFirst.turn();
       if (!closed && session.status().signedIn) await worklist.prepareOpening();
     })().catch((error: unknown) => {
       // At close the copy and the own data refuse reads: nothing went wrong then.
       if (!closed) logger.warn('worklist', 'the Renewals’ opening could not be made ahead', error);
     });
+  };
   events.subscribe((event) => {
     if (event === 'offline.copyChanged' && !closed) prepareRenewals();
   });
@@ -433,6 +438,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const refreshStopped = backgroundRefresh.stop();
       // A load or check under way ends without waiting for the requests still open.
       requestsFirst.stop();
+      await preparingRenewals;
       // A sign-in waiting for its answer stops; one storing its token and settings is waited for.
       await session.close();
       // Read-backs still waiting stop, their outcome left unknown and recorded (read back at the next start, never

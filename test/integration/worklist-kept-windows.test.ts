@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import { WORKLIST_OPENING, localDay, type WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_OPENING, localDay, type ParsedWorklistQuery, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { OwnDataStore } from '../../electron/services/own-data/own-data-store.js';
 import type { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { Replica } from '../../electron/services/replica/replica.js';
@@ -84,7 +84,7 @@ async function setUp(): Promise<Setup> {
 
 const ids = (window: WorklistWindow) => window.rows.map((row) => row.policy.cidrId);
 /** What the Renewals view asks as it opens (its store's first query, normalised as the channel's input is). */
-const first = { horizonDays: 30, states: [], customer: null, includeSnoozed: false, offset: 0, limit: 100 } as const;
+const first: ParsedWorklistQuery = { horizonDays: 30, states: [], customer: null, includeSnoozed: false, offset: 0, limit: 100 };
 
 /** The first answer kept: asked by the view, or made ahead by the main process before any click. */
 const madeBy = {
