@@ -123,7 +123,7 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
       process.stderr.write(
         `  worklist through the page${REFRESH_BESIDE ? ' (a refresh beside)' : ''}, run ${run + 1}: ${Math.round(times[run] ?? NaN)} ms, load ${loads[run]}` +
           (p
-            ? ` (click to query sent ${p.beforeQuery} ms, view chunk ${p.chunk}; worklist.query round trip ${p.query} ms, of which waiting in the page for a connection ${p.queued} ms, sent to its first byte ${p.firstByte} ms; answer to paint ${p.afterAnswer} ms; worklist.query calls ${p.calls})\n`
+            ? ` (click to query sent ${p.beforeQuery} ms, view chunk ${p.chunk}; worklist.query round trip ${p.query} ms, of which waiting in the page for a connection ${p.queued} ms, sent to its first byte ${p.firstByte} ms; answer to paint ${p.afterAnswer} ms; worklist.query calls ${p.calls}; in flight when it was asked: ${p.inFlight})\n`
             : ' (no worklist.query seen)\n'),
       );
     }
@@ -175,6 +175,8 @@ interface OpenPhases {
   readonly afterAnswer: number;
   /** `worklist.query` calls made between the click and the paint. */
   readonly calls: number;
+  /** The page's other requests to the host still unanswered when the query was asked (they hold the host's connections). */
+  readonly inFlight: string;
 }
 
 async function openPhases(page: Page, total: number | null): Promise<OpenPhases | null> {
@@ -198,6 +200,10 @@ async function openPhases(page: Page, total: number | null): Promise<OpenPhases 
       firstByte: round(query.responseStart - query.requestStart),
       afterAnswer: round(click + total - query.responseEnd),
       calls: queries.length,
+      inFlight: resources
+        .filter((entry) => entry !== query && entry.startTime <= query.startTime && entry.responseEnd > query.startTime)
+        .map((entry) => new URL(entry.name).pathname.replace(/^.*[/]/, ''))
+        .join(' ') || 'none',
     };
   })()`)) as OpenPhases | null;
 }
