@@ -123,7 +123,7 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
       process.stderr.write(
         `  worklist through the page${REFRESH_BESIDE ? ' (a refresh beside)' : ''}, run ${run + 1}: ${Math.round(times[run] ?? NaN)} ms, load ${loads[run]}` +
           (p
-            ? ` (click to query sent ${p.beforeQuery} ms, view chunk ${p.chunk}; worklist.query round trip ${p.query} ms, of which to its first byte ${p.firstByte} ms; answer to paint ${p.afterAnswer} ms; worklist.query calls ${p.calls})\n`
+            ? ` (click to query sent ${p.beforeQuery} ms, view chunk ${p.chunk}; worklist.query round trip ${p.query} ms, of which waiting in the page for a connection ${p.queued} ms, sent to its first byte ${p.firstByte} ms; answer to paint ${p.afterAnswer} ms; worklist.query calls ${p.calls}; in flight when it was asked: ${p.inFlight})\n`
             : ' (no worklist.query seen)\n'),
       );
     }
@@ -166,13 +166,17 @@ interface OpenPhases {
   readonly beforeQuery: number;
   /** Whether the view's chunk was fetched before the click ("preloaded"), during ("fetched after the click") or not seen. */
   readonly chunk: string;
-  /** The first `worklist.query`'s round trip, and of it the time to its response's first byte (the main process's work). */
+  /** The first `worklist.query`'s round trip, and of it the time from its sending to its response's first byte (the main process's work). */
   readonly query: number;
+  /** Of it, the wait in the page before the request was sent (a free connection: the host's six are shared with chunks and held calls). */
+  readonly queued: number;
   readonly firstByte: number;
   /** From its answer to the frame painted (parsing, rendering the rows, layout, paint). */
   readonly afterAnswer: number;
   /** `worklist.query` calls made between the click and the paint. */
   readonly calls: number;
+  /** The page's other requests to the host still unanswered when the query was asked (they hold the host's connections). */
+  readonly inFlight: string;
 }
 
 async function openPhases(page: Page, total: number | null): Promise<OpenPhases | null> {
@@ -192,9 +196,14 @@ async function openPhases(page: Page, total: number | null): Promise<OpenPhases 
       beforeQuery: round(query.startTime - click),
       chunk: !chunk ? 'not seen' : chunk.responseEnd <= click ? 'preloaded' : 'fetched after the click (' + round(chunk.responseEnd - click) + ' ms)',
       query: round(query.duration),
-      firstByte: round(query.responseStart - query.startTime),
+      queued: round(query.requestStart - query.startTime),
+      firstByte: round(query.responseStart - query.requestStart),
       afterAnswer: round(click + total - query.responseEnd),
       calls: queries.length,
+      inFlight: resources
+        .filter((entry) => entry !== query && entry.startTime <= query.startTime && entry.responseEnd > query.startTime)
+        .map((entry) => new URL(entry.name).pathname.replace(/^.*[/]/, ''))
+        .join(' ') || 'none',
     };
   })()`)) as OpenPhases | null;
 }

@@ -302,6 +302,25 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   const customerHandlers = customers.handlers();
   const customerOf = () => customers.customerOfAccount();
+  const worklist = new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf });
+  // The Renewals' opening answer made ahead as background work (after the first screen, after each refresh), so the
+  // first click is answered from memory (issue 28). It waits its turn behind the person's requests.
+  // The one under way, which close waits for: no read of the copy or the own data goes on once they are closed.
+  let preparingRenewals = Promise.resolve();
+  const prepareRenewals = () => {
+    const after = preparingRenewals;
+    preparingRenewals = (async () => {
+      await after;
+      await requestsFirst.turn();
+      if (!closed && session.status().signedIn) await worklist.prepareOpening();
+    })().catch((error: unknown) => {
+      // At close the copy and the own data refuse reads: nothing went wrong then.
+      if (!closed) logger.warn('worklist', 'the Renewals’ opening could not be made ahead', error);
+    });
+  };
+  events.subscribe((event) => {
+    if (event === 'offline.copyChanged' && !closed) prepareRenewals();
+  });
   const handlers: Handlers = withAuditLog(
     requestsFirst.watch(firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
@@ -319,7 +338,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       'customers.overview': firstScreen.after(customerHandlers['customers.overview'], FIRST_SCREEN_WAIT),
       ...createQuoteHandlers({ repository, profiles, session, activity }),
       ...createWorklistHandlers({
-        worklist: new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf }),
+        worklist,
         reminders,
         replica,
         customerOf,
@@ -362,7 +381,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     void (async () => {
       // Asked before the copy is looked at, so an answer that comes meanwhile is not missed.
       const firstScreenAnswered = afterFirstScreen();
-      if (await replica.read(capacitiesFetchedAt).catch(() => null)) await Promise.race([firstScreenAnswered, closing]);
+      if (await replica.read(capacitiesFetchedAt).catch(() => null)) {
+        await Promise.race([firstScreenAnswered, closing]);
+        if (!closed) prepareRenewals();
+      }
       if (closed) return;
       markLaunch('sign-in refresh started');
       void backgroundRefresh.tick('sign-in');
@@ -416,6 +438,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const refreshStopped = backgroundRefresh.stop();
       // A load or check under way ends without waiting for the requests still open.
       requestsFirst.stop();
+      await preparingRenewals;
       // A sign-in waiting for its answer stops; one storing its token and settings is waited for.
       await session.close();
       // Read-backs still waiting stop, their outcome left unknown and recorded (read back at the next start, never

@@ -1,6 +1,6 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
-import { WORKLIST_PAGE, localDay, snoozedOut, stateOutside, type WorklistEntry, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_OPENING, WORKLIST_PAGE, localDay, snoozedOut, stateOutside, type WorklistEntry, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { api } from '../lib/api.js';
 import { readInWindows, type WindowsRead } from '../lib/read-in-windows.js';
 import { Resource } from '../lib/resource.svelte.js';
@@ -21,7 +21,7 @@ const MAX_PARALLEL_READS = 2;
  * from); a filter change starts from the top.
  */
 export class RenewalWorklistStore {
-  horizonDays = $state<WorklistHorizon>(30);
+  horizonDays = $state<WorklistHorizon>(WORKLIST_OPENING.horizonDays);
   state = $state<WorklistState | null>(null);
   customer = $state<string | null>(null);
   includeSnoozed = $state(false);

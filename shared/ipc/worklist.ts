@@ -98,6 +98,13 @@ export const WorklistQuery = z.strictObject({
 export type WorklistQuery = z.input<typeof WorklistQuery>;
 export type ParsedWorklistQuery = z.output<typeof WorklistQuery>;
 
+/**
+ * What the Renewals view asks as it opens: its first page over the default horizon, every state and customer,
+ * snoozed ones left out. The main process makes this answer ahead (after a refresh, after the launch's first
+ * screen), so the first click is answered from memory.
+ */
+export const WORKLIST_OPENING: ParsedWorklistQuery = WorklistQuery.parse({ limit: WORKLIST_PAGE });
+
 /** What brings a policy into the worklist: its launch or its end inside the horizon. */
 export const WorklistMilestone = z.enum(['launch', 'end']);
 export type WorklistMilestone = z.infer<typeof WorklistMilestone>;

@@ -3,15 +3,17 @@
  * again with nothing changed, the very answer kept is given (no read, no
  * join); and never once anything it was made from has changed: a refresh of
  * the copy, a write-through of one policy, an entry the account manager saved
- * (real own data), another customer book, and the clock moving a policy into
- * or out of the window.
+ * (real own data), another customer book, the clock moving a policy into
+ * or out of the window, and the day snoozes are counted against. The same for
+ * the view's opening answer made ahead (`prepareOpening`, after a refresh or the
+ * launch's first screen) as for one a query made.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import type { WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_OPENING, localDay, type ParsedWorklistQuery, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { OwnDataStore } from '../../electron/services/own-data/own-data-store.js';
 import type { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { Replica } from '../../electron/services/replica/replica.js';
@@ -81,12 +83,24 @@ async function setUp(): Promise<Setup> {
 }
 
 const ids = (window: WorklistWindow) => window.rows.map((row) => row.policy.cidrId);
-const first = { horizonDays: 30, limit: 100 } as const;
+/** What the Renewals view asks as it opens (its store's first query, normalised as the channel's input is). */
+const first: ParsedWorklistQuery = { horizonDays: 30, states: [], customer: null, includeSnoozed: false, offset: 0, limit: 100 };
 
-describe('the worklist’s kept answers', () => {
+/** The first answer kept: asked by the view, or made ahead by the main process before any click. */
+const madeBy = {
+  'a query': (app: Setup) => app.worklist.query(first),
+  'made ahead': (app: Setup) => app.worklist.prepareOpening(),
+};
+
+it('the answer made ahead is the one the view opens on', () => {
+  expect(WORKLIST_OPENING).toEqual(first);
+});
+
+describe.each(Object.keys(madeBy) as Array<keyof typeof madeBy>)('the worklist’s kept answers, %s', (how) => {
+  const keepFirst = madeBy[how];
   it('are given again, the very answer, while nothing changed (a later now too, inside every policy’s place)', async () => {
     const app = await setUp();
-    const answer = await app.worklist.query(first);
+    const answer = await keepFirst(app);
     expect(answer.rows.length).toBe(100);
     expect(await app.worklist.query(first)).toBe(answer);
     app.now = NOW + 1_000;
@@ -99,7 +113,7 @@ describe('the worklist’s kept answers', () => {
 
   it('are made again after a refresh of the copy: a canceled policy leaves at once', async () => {
     const app = await setUp();
-    const before = ids(await app.worklist.query(first));
+    const before = ids(await keepFirst(app));
     const canceled = before[0]!;
     await writeKind(app.replica, 'capacities', app.policies.map((policy) => (policy.cidrId === canceled ? { ...policy, policyStatus: 'CANCELED' } : policy)));
     const after = await app.worklist.query(first);
@@ -109,7 +123,7 @@ describe('the worklist’s kept answers', () => {
 
   it('are made again after a write-through of one policy (a cancel’s answer)', async () => {
     const app = await setUp();
-    const before = await app.worklist.query(first);
+    const before = await keepFirst(app);
     const canceled = app.policies.find((policy) => policy.cidrId === ids(before)[0])!;
     expect(await upsertCapacity(app.replica, { ...canceled, policyStatus: 'CANCELED' })).toBe(true);
     const after = await app.worklist.query(first);
@@ -119,7 +133,7 @@ describe('the worklist’s kept answers', () => {
 
   it('are made again after the account manager saved an entry (own data): the note shows at once, the counts too', async () => {
     const app = await setUp();
-    const before = await app.worklist.query(first);
+    const before = await keepFirst(app);
     const cidrId = ids(before)[3]!;
     await app.worklist.setEntry({ cidrId, state: 'contacted', note: 'Called them' });
     const after = await app.worklist.query(first);
@@ -129,7 +143,7 @@ describe('the worklist’s kept answers', () => {
 
   it('are made again with another customer book (another namer)', async () => {
     const app = await setUp();
-    const before = await app.worklist.query(first);
+    const before = await keepFirst(app);
     expect(before.rows[0]!.customer).toBeNull();
     app.namer = () => 'Morgan Analytics';
     const after = await app.worklist.query(first);
@@ -139,7 +153,7 @@ describe('the worklist’s kept answers', () => {
 
   it('are made again once the clock takes a policy out of the window or brings the next one in', async () => {
     const app = await setUp();
-    const before = await app.worklist.query(first);
+    const before = await keepFirst(app);
     // The soonest end reached: that policy has ended and leaves.
     expect(before.rows[0]!.policy.cidrId).toBe(app.policies[1]!.cidrId);
     app.now = LEAVES_AT - 1;
@@ -158,7 +172,47 @@ describe('the worklist’s kept answers', () => {
     expect(entered.total).toBe(justBefore.total + 1);
     expect(entered).toEqual(await app.fresh().query(first));
   });
+
+  it('are made again once the local day changes: a policy snoozed until the new day comes back', async () => {
+    const app = await setUp();
+    // The synthetic policies launch and end at UTC midnights: six hours later, a local midnight (only the day) is quiet.
+    const later = app.policies.map((policy) => shifted(policy, 6 * 3_600_000));
+    await writeKind(app.replica, 'capacities', later);
+    // Ten minutes before a local midnight at which no policy launches or ends (only the day changes then).
+    const midnight = quietMidnight(later);
+    app.now = midnight - 10 * 60_000;
+    const open = await app.worklist.query(first);
+    const snoozed = ids(open)[0]!;
+    await app.worklist.setEntry({ cidrId: snoozed, snoozedUntil: localDay(midnight) });
+    const before = await keepFirst(app);
+    expect(ids(before)).not.toContain(snoozed);
+    app.now = midnight - 1;
+    expect(await app.worklist.query(first)).toBe(before);
+    app.now = midnight;
+    const after = await app.worklist.query(first);
+    expect(ids(after)[0]).toBe(snoozed);
+    expect(after).toEqual(await app.fresh().query(first));
+  });
 });
+
+/** The first local midnight after NOW with no launch or end from ten minutes before it to an hour after. */
+function quietMidnight(policies: readonly CapacityPolicy[]): number {
+  const milestones = policies.flatMap((policy) =>
+    [policy.capacityConfiguration?.launchDateTime, policy.capacityConfiguration?.endDateTime].flatMap((at) => (at ? [Date.parse(at)] : [])),
+  );
+  const start = new Date(NOW);
+  for (let day = 1; day < 60; day += 1) {
+    const midnight = new Date(start.getFullYear(), start.getMonth(), start.getDate() + day).getTime();
+    if (!milestones.some((at) => at > midnight - 10 * 60_000 && at <= midnight + 3_600_000)) return midnight;
+  }
+  throw new Error('no quiet midnight in the synthetic policies');
+}
+
+function shifted(policy: CapacityPolicy, byMs: number): CapacityPolicy {
+  const configuration = policy.capacityConfiguration!;
+  const at = (iso: string | null | undefined) => (iso ? new Date(Date.parse(iso) + byMs).toISOString() : iso);
+  return { ...policy, capacityConfiguration: { ...configuration, launchDateTime: at(configuration.launchDateTime)!, endDateTime: at(configuration.endDateTime)! } };
+}
 
 function endingAt(policy: CapacityPolicy, endMs: number): CapacityPolicy {
   return {

@@ -2,6 +2,7 @@ import { CHANNELS, type Channel } from '../../../shared/ipc/channels.js';
 import { AppFailure, type AppError, type Result } from '../../../shared/ipc/result.js';
 import { CONTRACT, inputTooLargeMessage, maxInputBytes, type Handlers } from '../../../shared/ipc/contract.js';
 import { exceedsJsonBytes } from './input-size.js';
+import { checkedOutput } from './kept-answers.js';
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && (CHANNELS as readonly string[]).includes(name);
@@ -12,8 +13,8 @@ export type InternalErrorReporter = (channel: string, error: unknown) => void;
 /**
  * The one path every IPC call takes, whichever host carried it: refuse an input
  * over the channel's size limit, parse the input with the channel's schema, run the handler, parse the output (which also
- * strips anything the contract does not name), and turn every failure into a
- * value.
+ * strips anything the contract does not name; a kept answer checked before is not checked again: kept-answers.ts),
+ * and turn every failure into a value.
  */
 export async function dispatch(
   handlers: Handlers,
@@ -43,7 +44,7 @@ export async function dispatch(
   try {
     const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
     const value = await handler(input.data);
-    const output = def.output.safeParse(value);
+    const output = checkedOutput(def.output, value);
     if (!output.success) {
       reportInternal(channel, output.error);
       return { ok: false, error: { kind: 'internal', message: 'Something went wrong inside Capacity Desk.' } };

@@ -1,4 +1,5 @@
 import type { WorklistWindow } from '../../../shared/ipc/worklist.js';
+import { keptAnswer } from '../ipc/kept-answers.js';
 
 /** What a worklist answer was made from: it is answered again only while each part is the very same. */
 export interface WindowSources {
@@ -56,7 +57,8 @@ export class KeptWindows {
   keep(query: string, sources: WindowSources, fromMs: number, untilMs: number, window: WorklistWindow): void {
     this.#dropOtherCopies(sources.copy);
     this.#kept.delete(query);
-    this.#kept.set(query, { sources, fromMs, untilMs, window });
+    // Given again as it is: frozen, and checked by the channel's output schema at its first send only.
+    this.#kept.set(query, { sources, fromMs, untilMs, window: keptAnswer(window) });
     // The oldest goes first (a Map keeps the order things were set in).
     for (const oldest of this.#kept.keys()) {
       if (this.#kept.size <= KEPT_AT_MOST) break;

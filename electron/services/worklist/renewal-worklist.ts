@@ -1,4 +1,4 @@
-import { WORKLIST_PAGE, WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
+import { WORKLIST_OPENING, WORKLIST_PAGE, WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
 import { copyState, upcomingCapacities } from '../replica/replica-reads.js';
@@ -112,6 +112,16 @@ export class RenewalWorklist {
     // Every row found (none gone between the ids and their records), and a page at most: what the view asks as it opens.
     if (rows.length === page.length && query.limit <= WORKLIST_PAGE) this.#kept.keep(key, sources, fromMs, untilMs, window);
     return window;
+  }
+
+  /**
+   * Makes the answer the Renewals view opens on (`WORKLIST_OPENING`) and keeps it, as a query would: the first
+   * click after a refresh or a launch is then answered from memory instead of reading the upcoming policies,
+   * picking and joining them (1.6 s of 2 s at load 27 for the first opening after a sync of 100,000). Kept and
+   * dropped as every kept answer is (the copy, its commits, the entries, the customer book, the day).
+   */
+  prepareOpening(): Promise<WorklistWindow> {
+    return this.query(WORKLIST_OPENING);
   }
 
   /** Changes the fields given of the account manager's entry for one policy (the others stay); answers it as kept. */
