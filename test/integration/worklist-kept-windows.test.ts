@@ -18,6 +18,7 @@ import { OwnDataStore } from '../../electron/services/own-data/own-data-store.js
 import type { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
 import { Replica } from '../../electron/services/replica/replica.js';
 import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
+import { capacityOverview } from '../../electron/services/replica/replica-reads.js';
 import type { CustomerNamer, CustomerOfPolicy } from '../../electron/services/worklist/customer-of.js';
 import { RenewalWorklist } from '../../electron/services/worklist/renewal-worklist.js';
 import { worklistStatesIn } from '../../electron/services/worklist/worklist-states.js';
@@ -213,6 +214,19 @@ function shifted(policy: CapacityPolicy, byMs: number): CapacityPolicy {
   const at = (iso: string | null | undefined) => (iso ? new Date(Date.parse(iso) + byMs).toISOString() : iso);
   return { ...policy, capacityConfiguration: { ...configuration, launchDateTime: at(configuration.launchDateTime)!, endDateTime: at(configuration.endDateTime)! } };
 }
+
+it('the opening made ahead outlives the overview’s savings tally kept with the copy (no policy changed), not a write after it', async () => {
+  const app = await setUp();
+  const made = await app.worklist.prepareOpening();
+  expect(await capacityOverview(app.replica, new Date(app.now))).not.toBeNull();
+  // The tally is kept by a write in the writes' queue after the overview's answer: let it land.
+  await app.replica.writing(async () => undefined);
+  expect(await app.worklist.query(first)).toBe(made);
+  // A policy written through after it still makes the answer again.
+  const canceled = app.policies.find((policy) => policy.cidrId === ids(made)[0])!;
+  expect(await upsertCapacity(app.replica, { ...canceled, policyStatus: 'CANCELED' })).toBe(true);
+  expect(ids(await app.worklist.query(first))).not.toContain(canceled.cidrId);
+});
 
 function endingAt(policy: CapacityPolicy, endMs: number): CapacityPolicy {
   return {
