@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,8 +71,13 @@ describe.runIf(canSwitchUser)('browser host launch, seen by another user of the 
   afterAll(async () => {
     await agent.close();
     if (browserPid) process.kill(browserPid, 'SIGKILL');
-    host?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    // The host closes its services (logs, settings, the copy) into the data folder as it quits: the folder goes
+    // once it has exited, not after a pause it may outlast under load.
+    if (host && host.exitCode === null && host.signalCode === null) {
+      const exited = once(host, 'exit');
+      host.kill('SIGTERM');
+      await exited;
+    }
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 

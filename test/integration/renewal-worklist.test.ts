@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityRow } from '../../shared/api/readers.js';
-import type { WorklistEntry, WorklistWindow } from '../../shared/ipc/worklist.js';
+import { localDay, type WorklistEntry, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
@@ -113,8 +113,8 @@ describe('worklist.setEntry', () => {
   it('leaves a snoozed policy out until its day, unless asked for', async () => {
     const [row] = (await worklist({ horizonDays: 90, states: ['to-do'] })).rows;
     if (!row) throw new Error('no policy to snooze');
-    const tomorrow = new Date(Date.now() + DAY_MS);
-    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    // The day after tomorrow: still a later day if midnight passes before the worklist is read (CI runs at any hour).
+    const day = localDay(Date.now() + 2 * DAY_MS);
     value(await app.call('worklist.setEntry', { cidrId: row.policy.cidrId, state: 'to-do', note: '', snoozedUntil: day }));
     expect((await worklist({ horizonDays: 90 })).rows.some((r) => r.policy.cidrId === row.policy.cidrId)).toBe(false);
     expect((await worklist({ horizonDays: 90, includeSnoozed: true })).rows.some((r) => r.policy.cidrId === row.policy.cidrId)).toBe(true);
