@@ -119,7 +119,8 @@ describe('quote.create', () => {
     expect(text).toContain('Northwind __proto__ Ünïcode Łódź Северсталь Ελλάς 北风');
     expect(text).not.toContain('\u202e');
     for (const policy of ready.slice(0, 20)) expect(text).toContain(policy.cidrId);
-  });
+    // Two drawings of 20 pages of long names and 20 activity entries each written on its own (18.7 s at load 8).
+  }, 90_000);
 
   it('refuses a policy that is not ready for purchase, and bad input, with a clear message', async () => {
     const active = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'ACTIVE', limit: 1 })).rows[0]!;
