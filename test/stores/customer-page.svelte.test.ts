@@ -1,7 +1,8 @@
 import { answer, calls, hold, nth, resetFakeApi } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CustomerPageStore } from '../../renderer/stores/customer-page.svelte.js';
-import type { CustomerPage } from '../../shared/ipc/customers.js';
+import { CustomerPageStore, startCustomerPage } from '../../renderer/stores/customer-page.svelte.js';
+import type { CustomerPage, CustomerPolicies } from '../../shared/ipc/customers.js';
+import type { CapacityRow } from '../../shared/api/readers.js';
 import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import { FROM_COPY, SERVICE_NOW, UNREACHABLE } from './support/fixtures.js';
 
@@ -25,7 +26,13 @@ const drOf = (ids: string[], origin = SERVICE_NOW): SourcedCyberPage => ({
   origin,
 });
 
-beforeEach(() => resetFakeApi());
+const rowsOf = (count: number): CapacityRow[] => Array.from({ length: count }, (_, i) => ({ cidrId: `sc_${i}` }) as CapacityRow);
+const policiesOf = (count: number, total = count): CustomerPolicies => ({ rows: rowsOf(count), total });
+
+beforeEach(() => {
+  resetFakeApi();
+  answer('customers.policies', () => ({ ok: true, value: policiesOf(0) }));
+});
 
 describe('a customer page', () => {
   it('answers from the copy first, then reads the DR list of every id, each with where it came from', async () => {
@@ -57,6 +64,55 @@ describe('a customer page', () => {
     shown();
     await loading;
     expect(store.dr.map(({ list }) => list.value?.data[0]?.cidrId)).toEqual(['sc_1']);
+  });
+
+  it('lists the first rows of the answer, and the newest it lists only once the page is on screen', async () => {
+    answer('customers.page', () => ({ ok: true, value: { ...pageOf([]), capacity: policiesOf(30, 5000) } }));
+    answer('customers.policies', () => ({ ok: true, value: policiesOf(200, 5000) }));
+    let shown!: () => void;
+    const store = new CustomerPageStore(KEY, () => new Promise<void>((resolve) => (shown = resolve)));
+    const loading = store.load();
+    await expect.poll(() => typeof shown).toBe('function');
+    expect(store.rows).toHaveLength(30);
+    expect(calls.some((call) => call.channel === 'customers.policies')).toBe(false);
+    shown();
+    await loading;
+    expect(store.rows).toHaveLength(200);
+    expect(calls.filter((call) => call.channel === 'customers.policies').map((call) => call.input)).toEqual([{ key: KEY }]);
+  });
+
+  it('takes the read started as its route was entered, once, and reads anew after', async () => {
+    const pages = hold('customers.page');
+    startCustomerPage(KEY);
+    expect(pages).toHaveLength(1);
+    const store = new CustomerPageStore(KEY);
+    const loading = store.load();
+    expect(pages).toHaveLength(1);
+    nth(pages, 0).ok(pageOf([], 'started'));
+    await loading;
+    expect(store.page.value?.customer.notes).toBe('started');
+    // A refresh reads anew rather than the started answer again.
+    const again = store.load();
+    await expect.poll(() => pages.length).toBe(2);
+    nth(pages, 1).ok(pageOf([], 'again'));
+    await again;
+    expect(store.page.value?.customer.notes).toBe('again');
+  });
+
+  it('leaves a read started for another customer, or forgotten, to its own page', async () => {
+    const pages = hold('customers.page');
+    startCustomerPage('cu_0000000002');
+    const other = new CustomerPageStore(KEY);
+    const loading = other.load();
+    expect(pages.map((call) => call.input)).toEqual([{ key: 'cu_0000000002' }, { key: KEY }]);
+    nth(pages, 0).ok(pageOf([], 'the other one'));
+    nth(pages, 1).ok(pageOf([], 'this one'));
+    await loading;
+    expect(other.page.value?.customer.notes).toBe('this one');
+    startCustomerPage(KEY);
+    startCustomerPage(null);
+    void new CustomerPageStore(KEY).load();
+    expect(pages).toHaveLength(4);
   });
 
   it('keeps the DR lists shown across a refresh of the same ids, and follows a change of ids', async () => {
