@@ -1,6 +1,7 @@
 import type { CustomerPage, CustomerPolicies } from '../../shared/ipc/customers.js';
-import type { Result } from '../../shared/ipc/result.js';
+import type { AppError, Result } from '../../shared/ipc/result.js';
 import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
+import { QUOTE_MAX_POLICIES } from '../../shared/quote/quote.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';
 
@@ -40,6 +41,15 @@ export class CustomerPageStore {
   dr = $state<ReadonlyArray<{ readonly id: string; readonly list: Resource<SourcedCyberPage> }>>([]);
 
   /**
+   * Which load each shown answer belongs to: the newest 200 are listed only beside the page answer of the same
+   * load. Preferred whatever their age, a reload (the copy changed) listed the last read's rows beside new totals
+   * until the policies answered again, and for good when that read failed, a policy since bought still quotable.
+   */
+  #loads = 0;
+  #pageLoad = $state(0);
+  #policiesLoad = $state(0);
+
+  /**
    * `shown`: resolves once the page's answer is on screen. The DR lists are asked after it: asked at once,
    * their requests and answers shared the page's thread and the host with the first frame the person waits for.
    */
@@ -53,20 +63,43 @@ export class CustomerPageStore {
   }
 
   async load(): Promise<void> {
+    const load = ++this.#loads;
     const early = takeStarted(this.key);
     const answer = await this.page.load(() => early ?? api.customers.page({ key: this.key }));
     if (!answer?.ok) return;
+    this.#pageLoad = load;
     const ids = answer.value.customer.externalIds;
     if (this.dr.map((entry) => entry.id).join('\n') !== ids.join('\n')) this.dr = ids.map((id) => ({ id, list: new Resource<SourcedCyberPage>() }));
     await this.#shown();
-    await Promise.all([
-      this.policies.load(() => api.customers.policies({ key: this.key })),
-      ...this.dr.map(({ id, list }) => list.load(() => api.cyber.list({ customerId: id, page: 1, pageSize: DR_PAGE_SIZE }))),
-    ]);
+    await Promise.all([this.#readPolicies(load), ...this.dr.map(({ id, list }) => list.load(() => api.cyber.list({ customerId: id, page: 1, pageSize: DR_PAGE_SIZE })))]);
   }
 
-  /** Their policies as listed now: the newest read after the first frame, else the page's first rows. */
+  /** Reads the newest policies again for the page shown (after that read failed). */
+  retryPolicies(): Promise<void> {
+    return this.#readPolicies(this.#pageLoad);
+  }
+
+  async #readPolicies(load: number): Promise<void> {
+    const answer = await this.policies.load(() => api.customers.policies({ key: this.key }));
+    if (answer?.ok) this.#policiesLoad = load;
+  }
+
+  /** Their policies as listed now: the newest read for the page shown, else that page's first rows. */
   get rows(): CustomerPolicies['rows'] {
-    return this.policies.value?.rows ?? this.page.value?.capacity.rows ?? [];
+    const newest = this.#policiesLoad === this.#pageLoad ? this.policies.value : null;
+    return newest?.rows ?? this.page.value?.capacity.rows ?? [];
+  }
+
+  /** The failure of the newest policies' read for the page shown, once no read of them is under way. */
+  get policiesError(): AppError | null {
+    return this.policies.loading || this.#policiesLoad === this.#pageLoad ? null : this.policies.error;
+  }
+
+  /** The ids a quote of their ready policies takes: of the rows listed (the same load's), at most a quote holds. */
+  get readyIds(): string[] {
+    return this.rows
+      .filter((policy) => policy.policyStatus === 'READY_FOR_PURCHASE')
+      .map((policy) => policy.cidrId)
+      .slice(0, QUOTE_MAX_POLICIES);
   }
 }

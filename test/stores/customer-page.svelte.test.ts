@@ -28,6 +28,9 @@ const drOf = (ids: string[], origin = SERVICE_NOW): SourcedCyberPage => ({
 
 const rowsOf = (count: number): CapacityRow[] => Array.from({ length: count }, (_, i) => ({ cidrId: `sc_${i}` }) as CapacityRow);
 const policiesOf = (count: number, total = count): CustomerPolicies => ({ rows: rowsOf(count), total });
+const row = (cidrId: string, policyStatus: string) => ({ cidrId, policyStatus }) as CapacityRow;
+const pageListing = (rows: CapacityRow[]): CustomerPage => ({ ...pageOf([]), capacity: { rows, total: rows.length } });
+const listedOf = (store: CustomerPageStore) => store.rows.map((r) => `${r.cidrId}:${r.policyStatus}`);
 
 beforeEach(() => {
   resetFakeApi();
@@ -136,4 +139,71 @@ describe('a customer page', () => {
     expect(store.page.error?.kind).toBe('not-found');
     expect(calls.some((call) => call.channel === 'cyber.list')).toBe(false);
   });
+
+  // review8: the rows preferred the last policies read over a newer page answer, beside its totals and in its quote.
+  describe('after the copy changed (a reload)', () => {
+    const before = [row('sc_1', 'READY_FOR_PURCHASE'), row('sc_2', 'ACTIVE')];
+    const after = [row('sc_1', 'ACTIVE'), row('sc_2', 'ACTIVE')];
+
+    it('lists the new answer’s rows, not the last policies read, and says when their newest could not be read', async () => {
+      answer('customers.page', () => ({ ok: true, value: pageListing(before) }));
+      answer('customers.policies', () => ({ ok: true, value: { rows: before, total: 2 } }));
+      const store = new CustomerPageStore(KEY);
+      await store.load();
+      expect(listedOf(store)).toEqual(['sc_1:READY_FOR_PURCHASE', 'sc_2:ACTIVE']);
+      expect(store.readyIds).toEqual(['sc_1']);
+
+      // sc_1 bought: the copy changed, the page reads again.
+      answer('customers.page', () => ({ ok: true, value: pageListing(after) }));
+      const policies = hold('customers.policies');
+      const reloading = store.load();
+      await expect.poll(() => store.page.value?.capacity.rows[0]?.policyStatus).toBe('ACTIVE');
+      expect(listedOf(store)).toEqual(['sc_1:ACTIVE', 'sc_2:ACTIVE']);
+      expect(store.readyIds).toEqual([]);
+      await expect.poll(() => policies.length).toBe(1);
+      expect(store.policiesError).toBeNull();
+      nth(policies, 0).fail(UNREACHABLE);
+      await reloading;
+      expect(listedOf(store)).toEqual(['sc_1:ACTIVE', 'sc_2:ACTIVE']);
+      expect(store.readyIds).toEqual([]);
+      expect(store.policiesError?.kind).toBe('offline');
+
+      // Its retry reads them for the page shown.
+      const retried = store.retryPolicies();
+      expect(store.policiesError).toBeNull();
+      nth(policies, 1).ok({ rows: [...after, row('sc_3', 'READY_FOR_PURCHASE')], total: 3 });
+      await retried;
+      expect(listedOf(store)).toEqual(['sc_1:ACTIVE', 'sc_2:ACTIVE', 'sc_3:READY_FOR_PURCHASE']);
+      expect(store.readyIds).toEqual(['sc_3']);
+      expect(store.policiesError).toBeNull();
+    });
+
+    it('drops the older load’s policies answering after the newer page answer', async () => {
+      answer('customers.page', () => ({ ok: true, value: pageListing(before) }));
+      const policies = hold('customers.policies');
+      const paints: Array<() => void> = [];
+      const store = new CustomerPageStore(KEY, () => new Promise<void>((resolve) => paints.push(resolve)));
+      const first = store.load();
+      await expect.poll(() => paints.length).toBe(1);
+      nth(paints, 0)();
+      await expect.poll(() => policies.length).toBe(1);
+      // The copy changed while the first load's newest were in flight; the page answers anew before them.
+      answer('customers.page', () => ({ ok: true, value: pageListing(after) }));
+      const reloaded = store.load();
+      await expect.poll(() => paints.length).toBe(2);
+      expect(store.page.value?.capacity.rows[0]?.policyStatus).toBe('ACTIVE');
+      nth(policies, 0).ok({ rows: before, total: 2 });
+      await first;
+      expect(store.policies.value?.rows[0]?.policyStatus).toBe('READY_FOR_PURCHASE');
+      expect(listedOf(store)).toEqual(['sc_1:ACTIVE', 'sc_2:ACTIVE']);
+      expect(store.readyIds).toEqual([]);
+      expect(store.policiesError).toBeNull();
+      nth(paints, 1)();
+      await expect.poll(() => policies.length).toBe(2);
+      nth(policies, 1).ok({ rows: [...after, row('sc_3', 'ACTIVE')], total: 3 });
+      await reloaded;
+      expect(listedOf(store)).toEqual(['sc_1:ACTIVE', 'sc_2:ACTIVE', 'sc_3:ACTIVE']);
+    });
+  });
 });
+
