@@ -102,6 +102,16 @@ test('from proposals to customer pages, the list, the DR view and the palette; t
   // Every id's DR policies, live.
   await expect(customerPage.getByTestId('customer-dr')).toHaveCount(1);
   await expect(customerPage.getByTestId('customer-dr').getByRole('button').first()).toBeVisible();
+  // Their newest not read on a refresh: the page's own first rows beside its figures, the failure said, a retry.
+  await page.route('**/ipc/customers.policies', (route) => route.fulfill({ json: { ok: false, error: { kind: 'internal', message: 'The local copy could not be read.' } } }));
+  await customerPage.getByRole('button', { name: 'Refresh' }).click();
+  const policiesError = customerPage.getByTestId('customer-policies-error');
+  await expect(policiesError).toContainText('The newest of their policies could not be read');
+  await expect(shown).toHaveCount(Math.min(30, theirs.total));
+  await page.unroute('**/ipc/customers.policies');
+  await policiesError.getByRole('button', { name: 'Try again' }).click();
+  await expect(shown).toHaveCount(Math.min(200, theirs.total));
+  await expect(policiesError).toHaveCount(0);
 
   // The DR view by the customer's name.
   await go(page, 'Disaster recovery');
