@@ -220,6 +220,8 @@ export interface WaitParts {
   readonly toRequest: number;
   readonly roundTrip: number;
   readonly afterAnswer: number;
+  /** Of the round trip, the host's dispatch (input check, handler, output check), from its Server-Timing; the rest is HTTP and JSON. */
+  readonly host: number | null;
 }
 
 /**
@@ -233,6 +235,7 @@ export async function requestPart(page: Page, channel: string, total: number | n
     if (!mark) return null;
     const request = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/ipc/' + ${JSON.stringify(channel)}) && entry.startTime >= mark.startTime);
     if (!request) return null;
-    return { toRequest: request.startTime - mark.startTime, roundTrip: request.responseEnd - request.startTime, afterAnswer: mark.startTime + ${total} - request.responseEnd };
+    const host = request.serverTiming.find((timing) => timing.name === 'dispatch');
+    return { toRequest: request.startTime - mark.startTime, roundTrip: request.responseEnd - request.startTime, afterAnswer: mark.startTime + ${total} - request.responseEnd, host: host ? host.duration : null };
   })()`)) as WaitParts | null;
 }

@@ -158,12 +158,18 @@ async function timeRun(page: Page, label: string): Promise<PageRun> {
   const largePage = await clickToPaint(page, `[data-testid="customer-book"] button[title="${LARGE}"]`, '[data-testid="customer-capacity"] tbody tr');
   const largeParts = await requestPart(page, 'customers.page', largePage);
   const keystrokeParts = typedParts.length
-    ? { toRequest: median(typedParts.map((p) => p.toRequest)), roundTrip: median(typedParts.map((p) => p.roundTrip)), afterAnswer: median(typedParts.map((p) => p.afterAnswer)) }
+    ? {
+        toRequest: median(typedParts.map((p) => p.toRequest)),
+        roundTrip: median(typedParts.map((p) => p.roundTrip)),
+        afterAnswer: median(typedParts.map((p) => p.afterAnswer)),
+        // A build before the host said its part (Server-Timing) has none.
+        host: typedParts.every((p) => p.host !== null) ? median(typedParts.map((p) => p.host)) : null,
+      }
     : null;
   const parts = { keystroke: keystrokeParts, page: pageParts, largePage: largeParts };
   const run = { keystrokeP95: p95(typed), lost: typed.filter((ms) => ms === null).length, customerFirstRows, page: customerPage, largePage, parts, load: loadNow() };
   const ms = (value: number | null) => (value === null ? 'none within 10 s' : `${Math.round(value)} ms`);
-  const apart = (p: WaitParts | null) => (p ? ` (to request ${Math.round(p.toRequest)}, round trip ${Math.round(p.roundTrip)}, after the answer ${Math.round(p.afterAnswer)})` : '');
+  const apart = (p: WaitParts | null) => (p ? ` (to request ${Math.round(p.toRequest)}, round trip ${Math.round(p.roundTrip)}${p.host === null ? '' : ` of which the host's dispatch ${Math.round(p.host)}`}, after the answer ${Math.round(p.afterAnswer)})` : '');
   process.stderr.write(
     `  customers through the page, ${label}: keystroke p95 ${ms(run.keystrokeP95)}${apart(parts.keystroke)} [median parts], customer filter first rows ${ms(customerFirstRows)}, customer page ${ms(customerPage)}${apart(parts.page)}, large customer's ${ms(largePage)}${apart(parts.largePage)}, load ${run.load}\n`,
   );

@@ -1,4 +1,5 @@
 import type { Route } from '../stores/navigation.svelte.js';
+import { startCustomerPage } from '../stores/customer-page.svelte.js';
 import { renewalWorklist } from '../stores/renewal-worklist.svelte.js';
 
 /**
@@ -9,4 +10,5 @@ import { renewalWorklist } from '../stores/renewal-worklist.svelte.js';
  */
 export function readForRoute(route: Route): void {
   if (route.view === 'renewals') void renewalWorklist.load();
+  startCustomerPage(route.view === 'customer' ? route.key : null);
 }

@@ -57,6 +57,7 @@ export const CHANNELS = [
   'customers.import',
   'customers.propose',
   'customers.page',
+  'customers.policies',
   'customers.overview',
   'cyber.find',
   'worklist.query',

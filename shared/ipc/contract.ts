@@ -29,6 +29,7 @@ import {
   CustomerImportReport,
   CustomerPage,
   CustomerPageInput,
+  CustomerPolicies,
   CustomerProposal,
   CustomerRemoval,
   CustomersOverview,
@@ -154,6 +155,8 @@ export const CONTRACT = {
   'customers.propose': { input: NoInput, output: z.array(CustomerProposal), effect: 'local' },
   // One customer's page, from the local copy at once (DR lists are read live by the page through cyber.list).
   'customers.page': { input: CustomerPageInput, output: CustomerPage, effect: 'local' },
+  // The newest of their capacity policies the page lists (CUSTOMER_ROWS.listed), asked once its first frame is painted.
+  'customers.policies': { input: CustomerPageInput, output: CustomerPolicies, effect: 'local' },
   'customers.overview': { input: NoInput, output: CustomersOverview, effect: 'local' },
   // DR policies by id or name across the lists the local copy holds (the book's ids and those used), for the palette.
   'cyber.find': { input: DrFindInput, output: z.array(DrFound), effect: 'local' },

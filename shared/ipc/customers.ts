@@ -139,6 +139,17 @@ export const CustomerTotals = z.object({
 });
 export type CustomerTotals = z.infer<typeof CustomerTotals>;
 
+/**
+ * A customer page's capacity policies, newest first: its answer carries the first frame's rows (more than a
+ * screen holds) beside the figures, and `customers.policies` the newest `listed` once that frame is painted.
+ * Sent all at once, the 200 rows' output check, JSON and decoding were on the wait after the click.
+ */
+export const CUSTOMER_ROWS = { first: 30, listed: 200 } as const;
+
+/** Some of a customer's capacity policies, newest first; `total` counts them all. */
+export const CustomerPolicies = z.object({ rows: z.array(CapacityRow), total: z.number().int() });
+export type CustomerPolicies = z.infer<typeof CustomerPolicies>;
+
 export const CustomerPage = z.object({
   customer: Customer,
   asOf: z.string(),
@@ -148,8 +159,8 @@ export const CustomerPage = z.object({
   horizons: z.array(CustomerHorizon),
   /** Launches and ends in the longest horizon, soonest first. */
   milestones: z.array(PolicyMilestone),
-  /** Their capacity policies across all their accounts, newest first; `total` counts them all. */
-  capacity: z.object({ rows: z.array(CapacityRow), total: z.number().int() }),
+  /** The newest `CUSTOMER_ROWS.first` of their capacity policies across all their accounts; `total` counts them all. */
+  capacity: CustomerPolicies,
   /** What this app did to any of their policies, newest first. */
   activity: z.array(ActivityEntry),
 });

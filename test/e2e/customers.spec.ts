@@ -79,6 +79,12 @@ test('from proposals to customer pages, the list, the DR view and the palette; t
 
   // The customer page: its totals are those of the policies it lists (the copy, at once, with its age).
   await go(page, 'Customers');
+  // One read of the page, started as its route is entered (the view takes it), and one of the rows it lists.
+  const pageReads: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === '/ipc/customers.page' || path === '/ipc/customers.policies') pageReads.push(path);
+  });
   await page.getByTestId('customer-book').getByRole('button', { name: 'Northwind', exact: true }).click();
   const customerPage = page.getByTestId('customer-page');
   await expect(customerPage.getByRole('heading', { name: 'Northwind', level: 1 })).toBeVisible();
@@ -92,9 +98,20 @@ test('from proposals to customer pages, the list, the DR view and the palette; t
   await expect(shown).toHaveCount(Math.min(200, theirs.total));
   const shownActive = await customerPage.getByTestId('customer-capacity').locator('tbody tr[data-status="ACTIVE"]').count();
   if (theirs.total <= 200) expect(shownActive).toBe(active.length);
+  expect(pageReads).toEqual(['/ipc/customers.page', '/ipc/customers.policies']);
   // Every id's DR policies, live.
   await expect(customerPage.getByTestId('customer-dr')).toHaveCount(1);
   await expect(customerPage.getByTestId('customer-dr').getByRole('button').first()).toBeVisible();
+  // Their newest not read on a refresh: the page's own first rows beside its figures, the failure said, a retry.
+  await page.route('**/ipc/customers.policies', (route) => route.fulfill({ json: { ok: false, error: { kind: 'internal', message: 'The local copy could not be read.' } } }));
+  await customerPage.getByRole('button', { name: 'Refresh' }).click();
+  const policiesError = customerPage.getByTestId('customer-policies-error');
+  await expect(policiesError).toContainText('The newest of their policies could not be read');
+  await expect(shown).toHaveCount(Math.min(30, theirs.total));
+  await page.unroute('**/ipc/customers.policies');
+  await policiesError.getByRole('button', { name: 'Try again' }).click();
+  await expect(shown).toHaveCount(Math.min(200, theirs.total));
+  await expect(policiesError).toHaveCount(0);
 
   // The DR view by the customer's name.
   await go(page, 'Disaster recovery');

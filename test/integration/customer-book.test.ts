@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { BOOK_COLUMNS, bookRows } from '../../shared/customers/book-csv.js';
 import { toCsv } from '../../shared/format/csv.js';
-import type { Customer, CustomerBook, CustomerImportReport, CustomerPage, CustomerProposal, CustomersOverview } from '../../shared/ipc/customers.js';
+import { CUSTOMER_ROWS, type Customer, type CustomerBook, type CustomerImportReport, type CustomerPage, type CustomerPolicies, type CustomerProposal, type CustomersOverview } from '../../shared/ipc/customers.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ownerFolder } from '../../electron/services/platform/owner.js';
 import type { CacheStatus } from '../../shared/ipc/offline.js';
@@ -93,6 +93,13 @@ describe('the customer book', () => {
     expect(page.totals.activeCapacity).toBe(theirs.rows.filter((p) => p.policyStatus === 'ACTIVE').length);
     expect(page.fetchedAt).not.toBeNull();
     expect(page.horizons.map((h) => h.days)).toEqual([30, 60, 90]);
+    // The page's answer carries its first frame's rows; the newest it lists come apart, the first the same.
+    const listed = value<CustomerPolicies>(await app.call('customers.policies', { key: northwind.key }));
+    expect(theirs.total).toBeGreaterThan(CUSTOMER_ROWS.first);
+    expect(page.capacity.rows).toHaveLength(CUSTOMER_ROWS.first);
+    expect(listed).toMatchObject({ total: theirs.total });
+    expect(listed.rows).toHaveLength(Math.min(CUSTOMER_ROWS.listed, theirs.total));
+    expect(page.capacity.rows.map((p) => p.cidrId)).toEqual(listed.rows.slice(0, CUSTOMER_ROWS.first).map((p) => p.cidrId));
     const overview = value<CustomersOverview>(await app.call('customers.overview'));
     expect(overview.bySpend[0]).toMatchObject({ key: northwind.key, activePolicies: page.totals.activeCapacity, monthlySpend: page.totals.monthlySpend });
   });
@@ -131,6 +138,7 @@ describe('the customer book', () => {
       const offline = await list({ customer: northwind.key });
       expect(offline.total).toBe(online.list.total);
       const offlineTotals = value<CustomerPage>(await app.call('customers.page', { key: northwind.key })).totals;
+      expect(value<CustomerPolicies>(await app.call('customers.policies', { key: northwind.key })).total).toBe(online.list.total);
       // Savings delivered so far grow with the clock between the two reads: the same within a cent or two.
       const { savingsThisMonth, savingsYearToDate, ...rest } = offlineTotals;
       const { savingsThisMonth: onlineMonth, savingsYearToDate: onlineYear, ...onlineRest } = online.page.totals;

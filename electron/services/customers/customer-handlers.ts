@@ -3,7 +3,7 @@ import { proposeCustomers } from '../../../shared/customers/proposals.js';
 import type { ActivityEntry } from '../../../shared/own-data/activity.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
 import { UNASSIGNED } from '../../../shared/ipc/customer-key.js';
-import type { Customer, CustomerPage, CustomersOverview, CustomerStanding, DrFound } from '../../../shared/ipc/customers.js';
+import { CUSTOMER_ROWS, type Customer, type CustomerPage, type CustomerPolicies, type CustomersOverview, type CustomerStanding, type DrFound } from '../../../shared/ipc/customers.js';
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
@@ -21,6 +21,7 @@ type CustomerChannels =
   | 'customers.import'
   | 'customers.propose'
   | 'customers.page'
+  | 'customers.policies'
   | 'customers.overview'
   | 'cyber.find';
 
@@ -36,8 +37,6 @@ export interface CustomerHandlerDeps {
 
 /** Activity entries a customer page shows. */
 const ACTIVITY_SHOWN = 100;
-/** Capacity policies listed on a customer page (all of them are counted; the list view shows the rest). */
-const ROWS_SHOWN = 200;
 /** DR policies the palette is offered at most. */
 const FOUND_LIMIT = 8;
 /** Customers in each of the overview's top lists. */
@@ -85,6 +84,7 @@ export class CustomerHandlers {
       'customers.propose': async () =>
         proposeCustomers(await book.customers(), { recentExternalIds: this.#deps.recentExternalIds(), linkedAccounts: await this.#linkedAccounts() }),
       'customers.page': ({ key }) => this.#page(key),
+      'customers.policies': ({ key }) => this.#policies(key),
       'customers.overview': () => this.#overview(),
       'cyber.find': ({ text }) => this.#findDr(text),
     };
@@ -162,16 +162,29 @@ export class CustomerHandlers {
     return new CustomerMatcher(customers ?? (await this.#deps.book.customers()), linked ?? (await this.#linkedAccounts()));
   }
 
-  async #page(key: string): Promise<CustomerPage> {
+  /**
+   * A customer of the book and their capacity policies' figure columns (from the slim rows in memory, else
+   * through the account index), the newest `listed` of them as rows.
+   */
+  async #theirs(key: string, listed: number) {
     // The matcher kept for the filter: reading and checking 2,000 customers again took a good part of a page's time.
     const matcher = await this.#keptMatcher();
     const customer = matcher.byKey(key);
     if (!customer) throw new AppFailure({ kind: 'not-found', message: 'That customer is no longer in the book.' });
+    const filter = { keys: [...matcher.accountKeysOf(key)], inside: true };
+    const found = await this.#deps.replica.read((open) => customerCapacities(open, filter, listed, BOUGHT_STATUSES));
+    return { customer, found };
+  }
+
+  async #policies(key: string): Promise<CustomerPolicies> {
+    const { found } = await this.#theirs(key, CUSTOMER_ROWS.listed);
+    return { rows: found?.newest ?? [], total: found?.rows.length ?? 0 };
+  }
+
+  async #page(key: string): Promise<CustomerPage> {
     const { replica } = this.#deps;
     const asOf = this.#deps.now?.() ?? new Date();
-    // Their policies' figure columns through the account index, and only the newest listed read whole.
-    const filter = { keys: [...matcher.accountKeysOf(key)], inside: true };
-    const found = await replica.read((open) => customerCapacities(open, filter, ROWS_SHOWN, BOUGHT_STATUSES));
+    const { customer, found } = await this.#theirs(key, CUSTOMER_ROWS.first);
     const rows = found?.rows ?? [];
     const drLists = await Promise.all(customer.externalIds.map((id) => replica.read((open) => readCyberList(open, id))));
     const drItems = drLists.flatMap((list) => list?.value ?? []);

@@ -158,23 +158,24 @@ interface FigureColumns {
 /**
  * A policy as the page's figures read it. The slim table keeps a missing text
  * as empty and a missing figure as NULL: both read as "not known" here, as
- * they do in the record. The fee is kept only when it is a number.
+ * they do in the record. The fee is kept only when it is a number. Built by
+ * assignment, not by spreading conditional parts: the spreads made it most of
+ * a large customer's page (about 20 ms of CPU for 5,000 rows at load 17).
  */
 function figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee }: FigureColumns): CapacityRow {
-  return {
-    cidrId,
-    ...(name ? { policyName: name } : {}),
-    ...(status ? { policyStatus: status as CapacityRow['policyStatus'] } : {}),
-    ...(account !== null ? { cspAccountName: account } : {}),
-    capacityConfiguration: {
-      ...(launchAt ? { launchDateTime: launchAt } : {}),
-      ...(endAt ? { endDateTime: endAt } : {}),
-      autoRenewalEnabled: autoRenewal,
-    },
-    pricing: {
-      ...(ourPrice !== null ? { ourPrice } : {}),
-      ...(savings !== null ? { savings } : {}),
-      ...(typeof fee === 'number' ? { creditCardProcessingFee: fee } : {}),
-    },
-  } as CapacityRow;
+  const configuration: NonNullable<CapacityRow['capacityConfiguration']> = {};
+  if (launchAt) configuration.launchDateTime = launchAt;
+  if (endAt) configuration.endDateTime = endAt;
+  configuration.autoRenewalEnabled = autoRenewal;
+  const pricing: NonNullable<CapacityRow['pricing']> = {};
+  if (ourPrice !== null) pricing.ourPrice = ourPrice;
+  if (savings !== null) pricing.savings = savings;
+  if (typeof fee === 'number') pricing.creditCardProcessingFee = fee;
+  const row: CapacityRow = { cidrId };
+  if (name) row.policyName = name;
+  if (status) row.policyStatus = status as CapacityRow['policyStatus'];
+  if (account !== null) row.cspAccountName = account;
+  row.capacityConfiguration = configuration;
+  row.pricing = pricing;
+  return row;
 }
