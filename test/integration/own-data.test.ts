@@ -237,6 +237,26 @@ describe('the activity record of older versions', () => {
   });
 });
 
+describe('activity entries written together (a quote’s, one per policy)', () => {
+  it('land in each sender’s own data in one write: all of them, or none when one is not in the schema', async () => {
+    const dataDir = await tempDir();
+    const alex = { profileId: 'sandbox', username: ALEX.username };
+    const jordan = { profileId: 'sandbox', username: JORDAN.username };
+    let owner: Owner = alex;
+    const { service } = ownDataOver(dataDir, new FixedSecretStore(), alex, { owner: () => owner });
+    await service.appendActivities([entry(alex, 'sc_1', 1), entry(jordan, 'sc_1', 2), entry(alex, 'sc_2', 3), entry(alex, 'sc_1', 4)]);
+    expect((await service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([4, 1]);
+    expect((await service.activity('capacity', 'sc_2')).entries.map((e) => e.fee)).toEqual([3]);
+    // Refused as a whole: the good entry before the bad one is not written either.
+    const bad = { ...entry(alex, 'sc_3', 6), outcome: 'maybe' } as unknown as ActivityEntry;
+    await expect(service.appendActivities([entry(alex, 'sc_3', 5), bad])).rejects.toThrow();
+    expect((await service.activity('capacity', 'sc_3')).entries).toEqual([]);
+    owner = jordan;
+    expect((await service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([2]);
+    await service.close();
+  });
+});
+
 describe('whose own data', () => {
   it('two owners never see each other’s; another OS user cannot read the files', async () => {
     const dataDir = await tempDir();

@@ -22,7 +22,7 @@ export interface ActivitySubject {
 }
 
 export interface ActivityLogDeps {
-  readonly ownData: Pick<OwnDataService, 'appendActivity' | 'activity' | 'activityOfAction'>;
+  readonly ownData: Pick<OwnDataService, 'appendActivities' | 'activity' | 'activityOfAction'>;
   readonly session: Pick<SessionService, 'status'>;
   /** Where an entry that could not be written is reported: recording never fails the action it records. */
   readonly report?: (error: unknown) => void;
@@ -51,24 +51,35 @@ export class ActivityLog {
   }
 
   /** Writes one entry into the owner's own data. Never throws: a failure is reported and the action's answer stands. */
-  async record(owner: ActivityOwner | null, subject: ActivitySubject, outcome: ActivityOutcome, facts: ActivityFacts & { reason?: ActivityEntry['reason'] } = {}): Promise<void> {
-    if (!owner || owner.username === '') return;
+  record(owner: ActivityOwner | null, subject: ActivitySubject, outcome: ActivityOutcome, facts: ActivityFacts & { reason?: ActivityEntry['reason'] } = {}): Promise<void> {
+    return this.recordAll(owner, [{ subject, outcome, facts }]);
+  }
+
+  /** Writes entries into the owner's own data together (a quote's, one per policy): all or none. Never throws, as `record`. */
+  async recordAll(
+    owner: ActivityOwner | null,
+    items: ReadonlyArray<{ subject: ActivitySubject; outcome: ActivityOutcome; facts?: ActivityFacts & { reason?: ActivityEntry['reason'] } }>,
+  ): Promise<void> {
+    if (!owner || owner.username === '' || items.length === 0) return;
     try {
-      const entry = ActivityEntry.parse({
-        ...subject,
-        outcome,
-        at: (this.#deps.now?.() ?? new Date()).toISOString(),
-        username: owner.username,
-        profileId: owner.profileId,
-        reason: facts.reason ?? null,
-        fee: facts.fee ?? null,
-        price: facts.price ?? null,
-        autoRenewal: facts.autoRenewal ?? null,
-        configured: facts.configured ?? [],
-        eventId: facts.eventId ?? null,
-      });
+      const at = (this.#deps.now?.() ?? new Date()).toISOString();
+      const entries = items.map(({ subject, outcome, facts = {} }) =>
+        ActivityEntry.parse({
+          ...subject,
+          outcome,
+          at,
+          username: owner.username,
+          profileId: owner.profileId,
+          reason: facts.reason ?? null,
+          fee: facts.fee ?? null,
+          price: facts.price ?? null,
+          autoRenewal: facts.autoRenewal ?? null,
+          configured: facts.configured ?? [],
+          eventId: facts.eventId ?? null,
+        }),
+      );
       // Into the sender's own data, also when someone else signed in before the answer came.
-      await this.#deps.ownData.appendActivity(entry);
+      await this.#deps.ownData.appendActivities(entries);
     } catch (error) {
       this.#deps.report?.(error);
     }

@@ -75,8 +75,20 @@ export class OwnDataService {
 
   /** Appends an entry to the activity record of the user and environment that sent the action. */
   async appendActivity(entry: ActivityEntry): Promise<void> {
-    const store = await this.of({ profileId: entry.profileId, username: entry.username });
-    await store.appendActivity(entry);
+    await this.appendActivities([entry]);
+  }
+
+  /** Appends entries to the activity records of whoever sent each action, one transaction per owner. */
+  async appendActivities(entries: readonly ActivityEntry[]): Promise<void> {
+    const byOwner = new Map<string, ActivityEntry[]>();
+    for (const entry of entries) {
+      const key = JSON.stringify([entry.profileId, entry.username]);
+      byOwner.set(key, [...(byOwner.get(key) ?? []), entry]);
+    }
+    for (const owned of byOwner.values()) {
+      const store = await this.of({ profileId: owned[0]!.profileId, username: owned[0]!.username });
+      await store.appendActivities(owned);
+    }
   }
 
   /** A policy's activity record of the current owner, newest first, and whether it outlives this session. */

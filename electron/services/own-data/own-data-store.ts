@@ -153,8 +153,13 @@ export class OwnDataStore {
 
   /** Appends one entry to a policy's activity record. */
   appendActivity(entry: ActivityEntry): Promise<void> {
-    const body = JSON.stringify(ActivityEntry.parse(entry));
-    return this.#write((db) => db.appendActivity(entry.policyKind, entry.cidrId, body));
+    return this.appendActivities([entry]);
+  }
+
+  /** Appends entries to their policies' records in one transaction (one sync to disk for a quote of many policies): all or none. */
+  appendActivities(entries: readonly ActivityEntry[]): Promise<void> {
+    const rows = entries.map((entry) => ({ entry, body: JSON.stringify(ActivityEntry.parse(entry)) }));
+    return this.#write((db) => db.transaction(() => rows.forEach(({ entry, body }) => db.appendActivity(entry.policyKind, entry.cidrId, body))));
   }
 
   /** A policy's activity record, newest first. */
