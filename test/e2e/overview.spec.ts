@@ -180,3 +180,12 @@ test('the tiles are painted on the overview’s answer alone: the fees and the c
   expect(await page.evaluate('window.__customersWithFigures')).toBe(false);
   expect((await page.evaluate('window.__asked')) as string[]).toEqual(expect.arrayContaining(['activity.statedFees', 'customers.overview']));
 });
+
+test('the fees tile never shows a sum it could not read (issue 25)', async ({ openApp, page }) => {
+  // The own data's fees cannot be read: the tile says so rather than showing no fees.
+  await page.route('**/ipc/activity.statedFees', (route) => route.fulfill({ status: 500, body: '' }));
+  await openApp();
+  await signInTo(page, JORDAN);
+  await expect(page.getByTestId('tile-launching')).toBeVisible();
+  await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText('Not read');
+});
