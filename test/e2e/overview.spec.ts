@@ -148,3 +148,44 @@ test('the figures are painted in a frame of their own, the charts and lists in t
   await expect(page.getByTestId('upcoming-list')).toBeVisible();
   expect(await page.evaluate('window.__panelsWithFigures')).toBe(false);
 });
+
+test('the tiles are painted on the overview’s answer alone: the fees and the customers are asked after (issue 25)', async ({ openApp, page }) => {
+  // Every call the page makes, noted as it is made (the browser host's calls are fetches to /ipc/<channel>).
+  await page.addInitScript(`(() => {
+    window.__asked = [];
+    const fetchFirst = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      window.__asked.push(String(input instanceof Request ? input.url : input).split('/ipc/')[1] ?? '');
+      return fetchFirst(input, init);
+    };
+  })()`);
+  await openApp();
+  await page.evaluate(`(() => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('[data-testid="tile-launching"]')) return;
+      observer.disconnect();
+      window.__askedWithFigures = [...window.__asked];
+      window.__customersWithFigures = document.querySelector('[data-testid="top-customers"]') !== null;
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+  })()`);
+  await signInTo(page, JORDAN);
+  await expect(page.getByTestId('tile-launching')).toBeVisible();
+  // Both are still asked, and shown, once the figures are on screen.
+  await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText(await localAmount(page, 0));
+  await expect(page.getByTestId('top-customers')).toBeVisible();
+  const asked = (await page.evaluate('window.__askedWithFigures')) as string[];
+  expect(asked).toContain('overview.summary');
+  expect(asked.filter((channel) => channel === 'activity.statedFees' || channel === 'customers.overview')).toEqual([]);
+  expect(await page.evaluate('window.__customersWithFigures')).toBe(false);
+  expect((await page.evaluate('window.__asked')) as string[]).toEqual(expect.arrayContaining(['activity.statedFees', 'customers.overview']));
+});
+
+test('the fees tile never shows a sum it could not read (issue 25)', async ({ openApp, page }) => {
+  // The own data's fees cannot be read: the tile says so rather than showing no fees.
+  await page.route('**/ipc/activity.statedFees', (route) => route.fulfill({ status: 500, body: '' }));
+  await openApp();
+  await signInTo(page, JORDAN);
+  await expect(page.getByTestId('tile-launching')).toBeVisible();
+  await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText('Not read');
+});
