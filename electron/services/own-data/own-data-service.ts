@@ -83,7 +83,9 @@ export class OwnDataService {
     const byOwner = new Map<string, ActivityEntry[]>();
     for (const entry of entries) {
       const key = JSON.stringify([entry.profileId, entry.username]);
-      byOwner.set(key, [...(byOwner.get(key) ?? []), entry]);
+      const owned = byOwner.get(key);
+      if (owned) owned.push(entry);
+      else byOwner.set(key, [entry]);
     }
     for (const owned of byOwner.values()) {
       const store = await this.of({ profileId: owned[0]!.profileId, username: owned[0]!.username });
