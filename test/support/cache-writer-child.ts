@@ -10,10 +10,13 @@
  * chosen yield of its first write, or once that write has resolved, the child says where it is ("at in-write" / "at
  * after-write") and, when told to, stops dead there (the main thread blocked,
  * the checkpoint thread still running) until the parent kills it; otherwise it
- * writes on and the kill lands wherever the child has got to by then.
+ * writes on and the kill lands wherever the child has got to by then. Told to hold the log, it keeps a read
+ * snapshot open from before its first write, so that write stays in the log (uncheckpointed) until the kill.
  */
 import { createHook } from 'node:async_hooks';
 import { writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { writeKind } from '../../electron/services/replica/replica-writes.js';
 import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
 import { CRASH_TEST_ROWS, type CrashPoint } from './crash-test-constants.js';
@@ -53,6 +56,12 @@ createHook({
 }).enable();
 
 const cache = await Replica.open({ dataDir, secrets, owner });
+if (point.holdLog) {
+  const reader = openKeyed(join(cache.dir, 'replica.db'), Buffer.from(key, 'base64'), 1024);
+  // Held until the kill: the snapshot is taken at the first read inside the transaction.
+  reader.exec('BEGIN');
+  reader.prepare('SELECT count(*) FROM sqlite_master').get();
+}
 for (let version = 1; ; version += 1) {
   const versionTag = `${tag}w${version}`;
   const rows = syntheticPolicies(rowCount, versionTag);
