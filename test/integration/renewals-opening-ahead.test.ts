@@ -37,6 +37,10 @@ const afterMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolv
 it('several copy changes in a row make the opening ahead once more, not once each: one under way, one waiting', async () => {
   const services = await signedIn();
   const release: Array<() => void> = [];
+  // Close waits for the opening under way: none is left waiting for the test, whatever it found.
+  cleanup.push(async () => {
+    for (const answer of release.splice(0)) answer();
+  });
   const made = vi.spyOn(RenewalWorklist.prototype, 'prepareOpening').mockImplementation(
     () => new Promise<WorklistWindow>((resolve) => release.push(() => resolve({} as WorklistWindow))),
   );
