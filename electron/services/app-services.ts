@@ -13,6 +13,7 @@ import { BackgroundRefresh } from './replica/background-refresh.js';
 import { FirstScreen, type FirstScreenWait } from './overview/first-screen.js';
 import { markLaunch } from './diagnostics/launch-marks.js';
 import { CurrentReplica } from './replica/current-replica.js';
+import { MergedRuns } from './replica/merged-runs.js';
 import { RequestsFirst } from './replica/requests-first.js';
 import { capacitiesFetchedAt } from './replica/replica-reads.js';
 import { OwnDataService } from './own-data/own-data-service.js';
@@ -307,20 +308,17 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const customerOf = () => customers.customerOfAccount();
   const worklist = new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf });
   // The Renewals' opening answer made ahead as background work (after the first screen, after each refresh), so the
-  // first click is answered from memory (issue 28). It waits its turn behind the person's requests.
-  // The one under way, which close waits for: no read of the copy or the own data goes on once they are closed.
-  let preparingRenewals = Promise.resolve();
-  const prepareRenewals = () => {
-    const after = preparingRenewals;
-    preparingRenewals = (async () => {
-      await after;
-      await requestsFirst.turn();
+  // first click is answered from memory (issue 28). It waits its turn behind the person's requests; asks while one
+  // waits are merged into it. Close waits for the one under way: no read of the copy or the own data once they are closed.
+  const renewalsAhead = new MergedRuns(async () => {
+    try {
       if (!closed && session.status().signedIn) await worklist.prepareOpening();
-    })().catch((error: unknown) => {
+    } catch (error) {
       // At close the copy and the own data refuse reads: nothing went wrong then.
       if (!closed) logger.warn('worklist', 'the Renewals’ opening could not be made ahead', error);
-    });
-  };
+    }
+  }, () => requestsFirst.turn());
+  const prepareRenewals = () => renewalsAhead.ask();
   events.subscribe((event) => {
     if (event === 'offline.copyChanged' && !closed) prepareRenewals();
   });
@@ -445,7 +443,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const refreshStopped = backgroundRefresh.stop();
       // A load or check under way ends without waiting for the requests still open.
       requestsFirst.stop();
-      await preparingRenewals;
+      await renewalsAhead.settled();
       // A sign-in waiting for its answer stops; one storing its token and settings is waited for.
       await session.close();
       // Read-backs still waiting stop, their outcome left unknown and recorded (read back at the next start, never

@@ -188,4 +188,24 @@ test('the fees tile never shows a sum it could not read (issue 25)', async ({ op
   await signInTo(page, JORDAN);
   await expect(page.getByTestId('tile-launching')).toBeVisible();
   await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText('Not read');
+  // Nor a count of policies it did not read.
+  await expect(page.getByTestId('tile-fees')).toContainText('for the policies this app canceled this calendar month: they could not be read.');
+  await expect(page.getByTestId('tile-fees')).not.toContainText('0 policies');
+});
+
+test('the fees tile counts no policies while the fees are being read', async ({ openApp, page }) => {
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/ipc/activity.statedFees', async (route) => {
+    await answered;
+    await route.fulfill({ status: 500, body: '' });
+  });
+  await openApp();
+  await signInTo(page, JORDAN);
+  await expect(page.getByTestId('tile-launching')).toBeVisible();
+  await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText('…');
+  await expect(page.getByTestId('tile-fees')).toContainText('for the policies this app canceled this calendar month: being read.');
+  await expect(page.getByTestId('tile-fees')).not.toContainText('0 policies');
+  answer();
+  await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText('Not read');
 });

@@ -8,6 +8,7 @@
  * the view's opening answer made ahead (`prepareOpening`, after a refresh or the
  * launch's first screen) as for one a query made.
  */
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,13 +16,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { WORKLIST_OPENING, localDay, type ParsedWorklistQuery, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { OwnDataStore } from '../../electron/services/own-data/own-data-store.js';
+import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import type { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
-import { Replica } from '../../electron/services/replica/replica.js';
-import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
-import { capacityOverview } from '../../electron/services/replica/replica-reads.js';
+import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
+import type { CurrentReplicaDeps } from '../../electron/services/replica/current-replica.js';
+import { upsertCapacity, writeKind, writeRecord } from '../../electron/services/replica/replica-writes.js';
+import { capacityOverview, copyState } from '../../electron/services/replica/replica-reads.js';
+import { LOG_CHECKPOINT_BYTES, REWRITE_THREAD_FROM_ROWS } from '../../electron/services/replica/capacity-replica-db.js';
 import type { CustomerNamer, CustomerOfPolicy } from '../../electron/services/worklist/customer-of.js';
 import { RenewalWorklist } from '../../electron/services/worklist/renewal-worklist.js';
-import { worklistStatesIn } from '../../electron/services/worklist/worklist-states.js';
+import { worklistStatesIn, type WorklistStates } from '../../electron/services/worklist/worklist-states.js';
 import { BENCH_OWNER, benchCurrentReplica } from '../../bench/support/bench-current-replica.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
@@ -45,6 +49,11 @@ interface Setup {
   readonly worklist: RenewalWorklist;
   readonly replica: Replica;
   readonly policies: CapacityPolicy[];
+  /** The copy's file and its key, for a connection of the test's own. */
+  readonly file: string;
+  readonly key: Buffer;
+  /** The account manager's entries as the worklist reads them (real own data). */
+  readonly states: WorklistStates;
   /** The clock the worklist reads. */
   now: number;
   /** The customer namer the worklist is given. */
@@ -53,7 +62,8 @@ interface Setup {
   fresh(): RenewalWorklist;
 }
 
-async function setUp(): Promise<Setup> {
+/** `more`: deps of the replica a test sets (as the app's composition root would). */
+async function setUp(more: Partial<CurrentReplicaDeps> = {}): Promise<Setup> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-kept-'));
   const secrets = new FixedSecretStore();
   // One policy ends at an odd minute just past the 30 days, another 20 minutes from NOW, when nothing else launches or ends.
@@ -61,7 +71,7 @@ async function setUp(): Promise<Setup> {
   const writer = await Replica.open({ dataDir, secrets, owner: BENCH_OWNER });
   await writeKind(writer, 'capacities', policies);
   await writer.close();
-  const current = benchCurrentReplica(dataDir, secrets);
+  const current = benchCurrentReplica(dataDir, secrets, more);
   const own = await OwnDataStore.open({ dataDir, secrets, owner: BENCH_OWNER });
   cleanup.push(async () => {
     await (await current.replica())?.close();
@@ -70,13 +80,18 @@ async function setUp(): Promise<Setup> {
   });
   const ownData = { records: (kind, schema) => Promise.resolve(own.records(kind, schema)) } as Pick<OwnDataService, 'records'>;
   const replica = (await current.replica())!;
+  const key = Buffer.from((await secrets.get(replicaKeyService(BENCH_OWNER.profileId), BENCH_OWNER.username))!, 'base64');
   const customerOf: CustomerNamer = () => Promise.resolve(setup.namer);
-  const deps = { replica: current, states: worklistStatesIn(ownData), customerOf, now: () => new Date(setup.now) };
+  const states = worklistStatesIn(ownData);
+  const deps = { replica: current, states, customerOf, now: () => new Date(setup.now) };
   const setup: Setup = {
     worklist: new RenewalWorklist(deps),
     fresh: () => new RenewalWorklist(deps),
     replica,
     policies,
+    states,
+    file: join(replica.dir, 'replica.db'),
+    key,
     now: NOW,
     namer: () => null,
   };
@@ -122,6 +137,37 @@ describe.each(Object.keys(madeBy) as Array<keyof typeof madeBy>)('the worklistâ€
     expect(ids(after)[0]).toBe(before[1]);
   });
 
+  it('outlive the truncating checkpoint of the refresh they were made after (the log emptied once they are kept)', async () => {
+    // No first screen: the background check of every page, whose reads would hold the log too, never starts.
+    const app = await setUp({ afterFirstScreen: () => new Promise<void>(() => undefined) });
+    // A reader's snapshot from before the refresh keeps it in the log: the refresh's own checkpoint can neither
+    // fold nor empty the log until the snapshot ends, which the test decides.
+    const reader = openKeyed(app.file, app.key, 1024);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM meta').get();
+    const release = () => {
+      if (!reader.open) return;
+      reader.exec('ROLLBACK');
+      reader.close();
+    };
+    cleanup.push(async () => release());
+    // Every row changed: the whole list is rewritten, on the rewrite thread (a file, and this many rows).
+    expect(app.policies.length).toBeGreaterThanOrEqual(REWRITE_THREAD_FROM_ROWS);
+    await writeKind(app.replica, 'capacities', app.policies.map((policy) => shifted(policy, 60_000)));
+    await app.replica.settled();
+    expect(statSync(`${app.file}-wal`).size).toBeGreaterThan(LOG_CHECKPOINT_BYTES);
+    const made = await keepFirst(app);
+    release();
+    // The overview's tally is kept by a commit that moves no row and, the log being this long, asks for a
+    // checkpoint (as the app's every checkpoint is asked): the refresh is folded and the log emptied now.
+    expect(await capacityOverview(app.replica, new Date(app.now))).not.toBeNull();
+    await app.replica.writing(async () => undefined);
+    await app.replica.settled();
+    expect(statSync(`${app.file}-wal`).size).toBe(0);
+    // The same rows: the very answer, not made again.
+    expect(await app.worklist.query(first)).toBe(made);
+  });
+
   it('are made again after a write-through of one policy (a cancelâ€™s answer)', async () => {
     const app = await setUp();
     const before = await keepFirst(app);
@@ -130,6 +176,22 @@ describe.each(Object.keys(madeBy) as Array<keyof typeof madeBy>)('the worklistâ€
     const after = await app.worklist.query(first);
     expect(ids(after)).toEqual(ids(before).slice(1).concat(ids(after).slice(99)));
     expect(after.total).toBe(before.total - 1);
+  });
+
+  it('freeze what is their own only: the account managerâ€™s entries they show, shared with every answer made from them, stay as they were', async () => {
+    const app = await setUp();
+    const cidrId = ids(await app.worklist.query(first))[3]!;
+    await app.worklist.setEntry({ cidrId, state: 'contacted', note: 'Called them' });
+    const kept = await keepFirst(app);
+    expect(kept.rows[3]!.entry).toMatchObject({ state: 'contacted', note: 'Called them' });
+    expect(Object.isFrozen(kept.rows[3]!.entry)).toBe(true);
+    // The same entries answer every query until one changes: the map read for the kept answer, and a longer page
+    // (never kept) made from it.
+    const shared = (await app.states.all()).get(cidrId)!;
+    expect(Object.isFrozen(shared)).toBe(false);
+    const longer = await app.worklist.query({ ...first, limit: 300 });
+    expect(longer.rows[3]!.entry).toEqual(kept.rows[3]!.entry);
+    expect(Object.isFrozen(longer.rows[3]!.entry)).toBe(false);
   });
 
   it('are made again after the account manager saved an entry (own data): the note shows at once, the counts too', async () => {
@@ -179,9 +241,8 @@ describe.each(Object.keys(madeBy) as Array<keyof typeof madeBy>)('the worklistâ€
     // The synthetic policies launch and end at UTC midnights: six hours later, a local midnight (only the day) is quiet.
     const later = app.policies.map((policy) => shifted(policy, 6 * 3_600_000));
     await writeKind(app.replica, 'capacities', later);
-    // The rewrite's truncating checkpoint (on its thread) moves the reader's data_version when it ends: an answer
-    // kept before it ends is made again after it (CI, load 20). The kept answer below is made once it has.
-    await app.replica.settled();
+    // Not waiting for the rewrite's truncating checkpoint: it moves no row, so the answers kept below outlive it
+    // whenever it ends (with SQLite's data_version as the copy's version they did not: CI, load 20).
     // Ten minutes before a local midnight at which no policy launches or ends (only the day changes then).
     const midnight = quietMidnight(later);
     app.now = midnight - 10 * 60_000;
@@ -229,6 +290,32 @@ it('the opening made ahead outlives the overviewâ€™s savings tally kept with the
   const canceled = app.policies.find((policy) => policy.cidrId === ids(made)[0])!;
   expect(await upsertCapacity(app.replica, { ...canceled, policyStatus: 'CANCELED' })).toBe(true);
   expect(ids(await app.worklist.query(first))).not.toContain(canceled.cidrId);
+});
+
+/** Every kind of write the copy takes, each done over the setup's copy of 3,000 policies. */
+const writes: Record<string, (app: Setup) => Promise<unknown>> = {
+  'a write-through of one policy': (app) => upsertCapacity(app.replica, { ...app.policies[2]!, policyName: 'Renamed' }),
+  'one record written (a DR list read online)': (app) => writeRecord(app.replica, 'cyberLists', 'CUSTOMER-1', []),
+  'one kind of records replaced': (app) => writeKind(app.replica, 'cyberViews', {}),
+  'a refresh writing the rows that changed': (app) => writeKind(app.replica, 'capacities', app.policies.map((policy, index) => (index === 2 ? { ...policy, policyName: 'Renamed' } : policy))),
+  'a refresh rewriting the whole list on its thread': (app) => writeKind(app.replica, 'capacities', app.policies.map((policy) => shifted(policy, 60_000))),
+  'a refresh rewriting a short list on the main thread': (app) => writeKind(app.replica, 'capacities', app.policies.slice(0, REWRITE_THREAD_FROM_ROWS - 1)),
+  'the copy wiped and synced again (the same policies)': async (app) => {
+    await app.replica.wipe();
+    await writeKind(app.replica, 'capacities', app.policies);
+  },
+};
+
+it.each(Object.keys(writes))('%s: the copyâ€™s version moves and no answer kept before it is given again', async (kind) => {
+  const app = await setUp();
+  const made = await app.worklist.prepareOpening();
+  const before = (await copyState(app.replica))!;
+  await writes[kind]!(app);
+  const after = (await copyState(app.replica))!;
+  expect(after.copy !== before.copy || after.version !== before.version).toBe(true);
+  const again = await app.worklist.query(first);
+  expect(again).not.toBe(made);
+  expect(again).toEqual(await app.fresh().query(first));
 });
 
 function endingAt(policy: CapacityPolicy, endMs: number): CapacityPolicy {

@@ -73,8 +73,8 @@ function endingIn(policy: CapacityPolicy, days: number): CapacityPolicy {
 }
 
 describe.each([
-  ['on disk (the refresh writes on another connection: data_version)', () => new FixedSecretStore()],
-  ['in memory (one connection writes and reads: total_changes)', () => new MemorySecretStore('No keychain in this test.')],
+  ['on disk (the refresh writes on another connection: the commit counter in the file)', () => new FixedSecretStore()],
+  ['in memory (one connection writes and reads: the same counter)', () => new MemorySecretStore('No keychain in this test.')],
 ])('the worklist’s upcoming policies, kept between reads, %s', (_, secrets) => {
   it('answers a window inside the last one read exactly as a fresh read would, at a later now too', async () => {
     const policies = syntheticPolicies(3_000);

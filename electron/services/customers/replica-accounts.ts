@@ -34,7 +34,7 @@ WITH RECURSIVE names (name) AS (
 )
 SELECT name FROM names WHERE name IS NOT NULL`;
 
-/** The names as of a version of the file; the connection sees another commit as another data_version. */
+/** The names as of a version of the file (its commit counter, as this connection reads it). */
 const kept = new WeakMap<Connection, { readonly version: string; readonly names: readonly string[] }>();
 
 /** The account names the copy's policies carry, each once; read again only after a commit. */

@@ -6,7 +6,9 @@ const checked = new WeakMap<object, { readonly schema: ZodType; readonly output:
 /**
  * Marks an answer a service keeps and hands back again unchanged (the worklist's kept windows): frozen whole, so
  * that what the channel's output check found once stays true, and `checkedOutput` checks it at its first send
- * only (checking the same 100 rows again took 5-116 ms by load on every kept Renewals opening, issue 28).
+ * only (checking the same 100 rows again took 5-116 ms by load on every kept Renewals opening, issue 28). Every
+ * object in it must be its own: one shared with other answers or with the service's state (the account manager's
+ * entries) is frozen there too, so the maker puts copies of those in.
  */
 export function keptAnswer<T extends object>(answer: T): T {
   deepFreeze(answer);

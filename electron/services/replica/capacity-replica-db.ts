@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SliceTurn } from './requests-first.js';
 import { statSync } from 'node:fs';
-import { commitKeepingVersion } from './commit-version.js';
+import { MOVE_COMMIT_VERSION, commitKeepingVersion, commitMovingVersion } from './commit-version.js';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
@@ -56,7 +56,7 @@ export const REWRITE_THREAD_FROM_ROWS = 1_500;
 /** Rows prepared on the main thread per message to the rewrite thread. */
 const THREAD_CHUNK_ROWS = 250;
 /** A log this large is checkpointed after a small write too: about SQLite's default of 1,000 pages. */
-const LOG_CHECKPOINT_BYTES = 4 * 1024 * 1024;
+export const LOG_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 /** Rows read between yields by the background check of every page (whole records: keep each slice short). */
 const VERIFY_BATCH = 500;
 /** Slim rows read per statement while they load in the background; a slice of SLICE_MS reads several. */
@@ -164,7 +164,7 @@ const THREAD_REWRITE: RewriteSql = {
     DELETE FROM capacity_bodies; DELETE FROM capacities;`,
   insertRow: UPSERT_ROW,
   insertBody: UPSERT_BODY,
-  finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS}`,
+  finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS} ${MOVE_COMMIT_VERSION}`,
 };
 
 type Query = ParsedLocalCapacityQuery;
@@ -331,6 +331,7 @@ export class CapacityReplicaDb {
       if (!writes) {
         writes = diff.rewrite ? await this.#rewriteAll(list) : await this.#writeChanges(list, diff.changed, diff.gone);
         for (const [key, value] of meta) this.#setMeta(key, value);
+        this.#db.exec(MOVE_COMMIT_VERSION);
         this.#db.exec('COMMIT');
       }
     } catch (error) {
@@ -490,13 +491,13 @@ export class CapacityReplicaDb {
   /** The savings an overview counted, kept with the copy (overview/replica-overview.ts). */
   keepOverviewSavings(savings: SavingsToKeep): void {
     // No policy changes: what was derived from the copy before (kept worklist answers, account names) still holds.
-    commitKeepingVersion(this.#read, () => keepSavings(this.#db, savings));
+    commitKeepingVersion(this.#db, () => keepSavings(this.#db, savings));
     this.#committed(false);
   }
 
   /** Write-through of one policy the service just answered with. */
   upsert(policy: CapacityRow): void {
-    this.#db.transaction(() => this.#write(policy))();
+    commitMovingVersion(this.#db, () => this.#write(policy));
     this.#committed(false);
   }
 
@@ -510,22 +511,22 @@ export class CapacityReplicaDb {
   /** Every record of a kind, replaced in one commit. */
   replaceDocuments(kind: string, documents: readonly StoredDocument[], fetchedAt: string): void {
     const insert = this.#db.prepare('INSERT INTO documents (kind, id, fetched_at, body) VALUES (?, ?, ?, ?)');
-    this.#db.transaction(() => {
+    commitMovingVersion(this.#db, () => {
       this.#db.prepare('DELETE FROM documents WHERE kind = ?').run(kind);
       for (const doc of documents) insert.run(kind, doc.id, doc.fetchedAt, doc.body);
       this.#setMeta(`${kind}.fetchedAt`, fetchedAt);
-    })();
+    });
     this.#committed(false);
   }
 
   /** One record of a kind, added or replaced; the others stay as they are. */
   putDocument(kind: string, document: StoredDocument): void {
-    this.#db.transaction(() => {
+    commitMovingVersion(this.#db, () => {
       this.#db
         .prepare('INSERT INTO documents (kind, id, fetched_at, body) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET fetched_at = excluded.fetched_at, body = excluded.body')
         .run(kind, document.id, document.fetchedAt, document.body);
       if (this.meta(`${kind}.fetchedAt`) === null) this.#setMeta(`${kind}.fetchedAt`, document.fetchedAt);
-    })();
+    });
     this.#committed(false);
   }
 

@@ -1,37 +1,47 @@
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { Connection } from '../platform/sqlcipher.js';
 
 /**
- * Which commits a connection has seen, as a key for what was derived from the
- * file: another connection's commit (the refresh's writer, whichever rows it
- * rewrites) moves `data_version`, this connection's own writes move
- * `total_changes()` (in memory, one connection reads and writes). Equal
- * versions mean the same rows.
+ * The copy's commit counter: a meta row that every write moves inside its own
+ * transaction (main-thread writes and the rewrite thread's alike), so it moves
+ * with the rows and only with them. Not SQLite's `data_version`: a truncating
+ * checkpoint moves that for the readers too (no row changed), and the checkpoint
+ * thread truncates after every full refresh, so whatever was kept between the
+ * refresh's commit and that checkpoint's end was made again for nothing.
  */
-export function commitVersion(connection: Connection): string {
-  const raw = rawVersion(connection);
-  return sameRows.get(connection)?.get(raw) ?? raw;
-}
+export const MOVE_COMMIT_VERSION = `INSERT INTO meta (key, value) VALUES ('commits', '1')
+  ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT);`;
 
-function rawVersion(connection: Connection): string {
-  return `${String(connection.pragma('data_version', { simple: true }))}:${String(connection.prepare('SELECT total_changes()').pluck().get())}`;
-}
+const READ_COMMIT_VERSION = `SELECT value FROM meta WHERE key = 'commits'`;
 
-/** Per reading connection: versions reached by commits that changed no row anything is derived from, to the version before them. */
-const sameRows = new WeakMap<Connection, Map<string, string>>();
+/** The reading statement per connection: asked on every kept answer's check. */
+const reads = new WeakMap<Connection, Database.Statement>();
 
 /**
- * Runs a commit that changes no row what is kept per version is derived from
- * (the overview's savings tally, kept for the next launch): what was derived
- * before it stays valid after it, so the worklist's kept answers and the
- * account names are not read again for it. The caller holds the writes' queue,
- * so no other commit lands between the two looks.
+ * Which commits a connection sees, as a key for what was derived from the
+ * file: equal versions mean the same rows. Compare it only with versions of
+ * the same connection (a copy opened again, or rebuilt, counts afresh).
  */
-export function commitKeepingVersion(reading: Connection, commit: () => void): void {
-  const before = commitVersion(reading);
-  commit();
-  const after = rawVersion(reading);
-  if (after === before) return;
-  let aliases = sameRows.get(reading);
-  if (!aliases) sameRows.set(reading, (aliases = new Map()));
-  aliases.set(after, before);
+export function commitVersion(connection: Connection): string {
+  let read = reads.get(connection);
+  if (!read) reads.set(connection, (read = connection.prepare(READ_COMMIT_VERSION).pluck()));
+  // A copy written before the counter existed reads 0 until its first write.
+  return String(read.get() ?? '0');
+}
+
+/** One write in one transaction that moves the commit counter: what was derived from the copy before it is made again. */
+export function commitMovingVersion(writer: Connection, write: () => void): void {
+  writer.transaction(() => {
+    write();
+    writer.exec(MOVE_COMMIT_VERSION);
+  })();
+}
+
+/**
+ * One write in one transaction that leaves the counter where it was: for a write that changes no row anything
+ * kept per version is derived from (the overview's savings tally, kept for the next launch), so the worklist's
+ * kept answers and the account names outlive it.
+ */
+export function commitKeepingVersion(writer: Connection, write: () => void): void {
+  writer.transaction(write)();
 }

@@ -109,7 +109,7 @@ const BUSY_MS = 5_000;
  * 100,000, filling the full-text index, the COMMIT) never stalls it. The
  * replica's write queue keeps every other write of the app behind it; readers
  * use their own connection and see the old list until the COMMIT, then the
- * new one (`data_version` moves: another connection committed).
+ * new one (its COMMIT moves the copy's commit counter: commit-version.ts).
  */
 export class RewriteThread {
   readonly #worker: Worker;

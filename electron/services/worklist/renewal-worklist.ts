@@ -100,7 +100,10 @@ export class RenewalWorklist {
     const rows = read.picked.flatMap((policy, index): WorklistRow[] => {
       const meta = page[index];
       if (!meta) return [];
-      return [{ policy, customer: meta.customer, milestone: meta.milestone, entry: entries.get(policy.cidrId) ?? null }];
+      // The row's own copy of the entry: the map's entries are shared by every answer made while none changed, and
+      // a kept answer is frozen whole (keptAnswer).
+      const entry = entries.get(policy.cidrId);
+      return [{ policy, customer: meta.customer, milestone: meta.milestone, entry: entry ? { ...entry } : null }];
     });
     const window: WorklistWindow = {
       ...base,
