@@ -99,7 +99,8 @@ async function firstScreenShown(page: Page, orSignIn = true): Promise<OverviewPa
     };
     if (check()) return;
     const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
-    observer.observe(document.body, { subtree: true, childList: true });
+    // The document, not its body: called as soon as the page commits, the body may not be parsed yet.
+    observer.observe(document, { subtree: true, childList: true });
   })`)) as OverviewPaint | 'sign-in';
 }
 
