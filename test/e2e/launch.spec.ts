@@ -62,3 +62,26 @@ test('the session cookie reaches no other server on loopback, whatever its port'
     await new Promise((resolve) => other.close(resolve));
   }
 });
+
+/**
+ * The browser host's window.api shim comes first in the page but no longer holds up the app's own code (issue 25):
+ * Chromium's preload scanner asks for nothing past the page's CSP meta tag, so a shim that stopped the parser made
+ * the module script and its style sheet wait for it. The shim is held here until the module script is asked for;
+ * the sign-in screen then shows, so the shim still ran before the app's code.
+ */
+test('the app’s code is asked for while the shim is on its way, and the shim still runs first', async ({ app, page }) => {
+  let askedWhileShimHeld = false;
+  let moduleAsked: () => void = () => undefined;
+  const moduleRequest = new Promise<void>((resolve) => (moduleAsked = resolve));
+  page.on('request', (request) => {
+    if (/\/assets\/app-start-[^/]+\.js$/.test(new URL(request.url()).pathname)) moduleAsked();
+  });
+  await page.route('**/api-shim.js', async (route) => {
+    // A guard, not a timing: held for ever, the page would never start.
+    askedWhileShimHeld = await Promise.race([moduleRequest.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
+    await route.continue();
+  });
+  await page.goto(app.host.newLaunchUrl());
+  await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
+  expect(askedWhileShimHeld).toBe(true);
+});
