@@ -70,18 +70,19 @@ test('the session cookie reaches no other server on loopback, whatever its port'
  * the sign-in screen then shows, so the shim still ran before the app's code.
  */
 test('the app’s code is asked for while the shim is on its way, and the shim still runs first', async ({ app, page }) => {
-  let askedWhileShimHeld = false;
   let moduleAsked: () => void = () => undefined;
   const moduleRequest = new Promise<void>((resolve) => (moduleAsked = resolve));
   page.on('request', (request) => {
     if (/\/assets\/app-start-[^/]+\.js$/.test(new URL(request.url()).pathname)) moduleAsked();
   });
+  let shimHeld: (askedMeanwhile: boolean) => void = () => undefined;
+  const askedWhileShimHeld = new Promise<boolean>((resolve) => (shimHeld = resolve));
   await page.route('**/api-shim.js', async (route) => {
     // A guard, not a timing: held for ever, the page would never start.
-    askedWhileShimHeld = await Promise.race([moduleRequest.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
+    shimHeld(await Promise.race([moduleRequest.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]));
     await route.continue();
   });
-  await page.goto(app.host.newLaunchUrl());
+  await page.goto(app.host.newLaunchUrl(), { waitUntil: 'commit' });
+  expect(await askedWhileShimHeld).toBe(true);
   await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
-  expect(askedWhileShimHeld).toBe(true);
 });
