@@ -175,8 +175,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const page = file.body.toString('utf8');
       // The shim must define window.api before the app's module script runs: deferred, it still runs first (deferred
       // and module scripts run in document order), and it no longer stops the parser, so the module script and style
-      // sheet are asked for at once rather than after the shim came (Chromium's preload scanner asks for nothing past
-      // the page's CSP meta tag; issue 25: the page's code waited 20-140 ms for the shim at load 23).
+      // sheet are asked for at once rather than after the shim came (issue 25: Chromium asked for neither while the
+      // shim stopped the parser, the page's code waiting 20-140 ms for it at load 23; why its preload scanner did not
+      // ask is not settled: the CSP meta tag after the shim is the guess).
       const html = page.replace(/<head>/i, `<head><script defer src="${SHIM_PATH}"></script>`);
       if (dev) {
         res.writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': developmentPolicy(dev) });

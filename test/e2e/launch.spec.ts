@@ -65,8 +65,8 @@ test('the session cookie reaches no other server on loopback, whatever its port'
 
 /**
  * The browser host's window.api shim comes first in the page but no longer holds up the app's own code (issue 25):
- * Chromium's preload scanner asks for nothing past the page's CSP meta tag, so a shim that stopped the parser made
- * the module script and its style sheet wait for it. The shim is held here until the module script is asked for;
+ * while a shim that stopped the parser was on its way, Chromium asked for neither the module script nor its style
+ * sheet (measured; its preload scanner did not look ahead, the CSP meta tag after the shim being the likely reason). The shim is held here until the module script is asked for;
  * the sign-in screen then shows, so the shim still ran before the app's code.
  */
 test('the app’s code is asked for while the shim is on its way, and the shim still runs first', async ({ app, page }) => {
