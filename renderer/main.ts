@@ -1,3 +1,5 @@
+// First: the first screen's calls leave before the rest of the code is evaluated (first-calls.ts).
+import { firstCalls } from './first-calls.js';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './styles/app.css';
@@ -15,9 +17,9 @@ if (!target) throw new Error('missing #app');
 // The overview is asked on the session's status alone, not after the profiles and demo accounts asked beside it.
 let statusKnown: (scope: string | null) => void = () => undefined;
 overview.askEarly(new Promise((resolve) => (statusKnown = resolve)));
-void session.load((status) => statusKnown(scopeOf(status))).finally(() => statusKnown(null));
+void session.load((status) => statusKnown(scopeOf(status)), firstCalls).finally(() => statusKnown(null));
 // The views' kept state (list filter, sort, place) is in the main process: read it before the first view opens.
-await loadViewState();
+await loadViewState(firstCalls.viewState);
 // Bidi controls and zero-width characters in the service's text are shown, not obeyed, wherever the app shows it.
 showServiceTextSafely();
 mount(App, { target });

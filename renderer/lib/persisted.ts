@@ -13,8 +13,9 @@ import { api } from './api.js';
 let state: Record<string, unknown> = dictionary();
 
 /** Called once before the app mounts. Without an answer, views start from their defaults. */
-export async function loadViewState(): Promise<void> {
-  const result = await api.views.state();
+/** `asked`: the read already made (main.ts makes it before the app's code is evaluated). */
+export async function loadViewState(asked: ReturnType<typeof api.views.state> = api.views.state()): Promise<void> {
+  const result = await asked;
   if (result.ok) state = dictionary(Object.entries(result.value));
 }
 

@@ -3,6 +3,7 @@ import type { NetworkStatus } from '../../shared/ipc/network.js';
 import type { Profile, ProfileInput } from '../../shared/ipc/profiles.js';
 import type { SessionExpiring, SessionStatus, SignInInput, DemoAccount } from '../../shared/ipc/session.js';
 import { api } from '../lib/api.js';
+import { askSession, type SessionCalls } from '../lib/session-calls.js';
 import { scopeOf, sessionScope } from '../lib/session-scope.js';
 
 /** A session that ended while the app was in use: the same person is asked for the password again. */
@@ -36,12 +37,12 @@ class SessionStore {
   /**
    * The status, the profiles and the demo accounts, asked at once and set together (the sign-in view reads the
    * profiles as it mounts). `onStatus` hears the status alone as soon as it is answered: the window's first screen
-   * is asked on it (issue 25), not after the profiles' and demo accounts' answers too.
+   * is asked on it (issue 25), not after the profiles' and demo accounts' answers too. `asked`: the three calls
+   * already made (main.ts makes them before the app's code is evaluated).
    */
-  async load(onStatus?: (status: SessionStatus | null) => void): Promise<void> {
-    const statusAsked = api.session.status();
-    if (onStatus) void statusAsked.then((answer) => onStatus(answer.ok ? answer.value : null));
-    const [status, profiles, demo] = await Promise.all([statusAsked, api.profiles.list(), api.session.demoAccounts()]);
+  async load(onStatus?: (status: SessionStatus | null) => void, asked: SessionCalls = askSession()): Promise<void> {
+    if (onStatus) void asked.status.then((answer) => onStatus(answer.ok ? answer.value : null));
+    const [status, profiles, demo] = await Promise.all([asked.status, asked.profiles, asked.demoAccounts]);
     if (status.ok) this.#setStatus(status.value);
     else this.loadError = status.error;
     if (profiles.ok) this.profiles = profiles.value;

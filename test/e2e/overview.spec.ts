@@ -181,6 +181,26 @@ test('the tiles are painted on the overview’s answer alone: the fees and the c
   expect((await page.evaluate('window.__asked')) as string[]).toEqual(expect.arrayContaining(['activity.statedFees', 'customers.overview']));
 });
 
+test('the first screen’s calls leave as the page’s code starts, before the rest of it is evaluated (issue 25)', async ({ openSignedIn, page }) => {
+  // Each call noted with whether Svelte's runtime had been evaluated by then (it discloses its version on window).
+  await page.addInitScript(`(() => {
+    window.__askedBeforeSvelte = {};
+    const fetchFirst = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const channel = String(input instanceof Request ? input.url : input).split('/ipc/')[1] ?? '';
+      window.__askedBeforeSvelte[channel] ??= window.__svelte === undefined;
+      return fetchFirst(input, init);
+    };
+  })()`);
+  await openSignedIn();
+  await page.reload();
+  await expect(page.getByTestId('tile-launching')).toBeVisible();
+  const asked = (await page.evaluate('window.__askedBeforeSvelte')) as Record<string, boolean>;
+  expect(asked).toMatchObject({ 'session.status': true, 'profiles.list': true, 'session.demoAccounts': true, 'views.state': true });
+  // The overview is asked on the status's answer, which no code reads before the evaluation is over.
+  expect(asked['overview.summary']).toBe(false);
+});
+
 test('the fees tile never shows a sum it could not read (issue 25)', async ({ openApp, page }) => {
   // The own data's fees cannot be read: the tile says so rather than showing no fees.
   await page.route('**/ipc/activity.statedFees', (route) => route.fulfill({ status: 500, body: '' }));

@@ -61,7 +61,7 @@ describe('browser host in front of the Vite dev server', () => {
     const page = await get('/');
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html.indexOf('<script src="/api-shim.js"></script>')).toBeGreaterThan(-1);
+    expect(html.indexOf('<script defer src="/api-shim.js"></script>')).toBeGreaterThan(-1);
     expect(html.indexOf('/api-shim.js')).toBeLessThan(html.indexOf('/@vite/client'));
     const policy = page.headers.get('content-security-policy') ?? '';
     expect(policy).toContain(`connect-src 'self' ws://127.0.0.1:24999`);

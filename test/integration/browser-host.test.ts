@@ -79,7 +79,7 @@ describe('browser host', () => {
   it('serves the app with the shim and the CSP once the secret cookie is set', async () => {
     const page = await raw('/', { headers: { cookie } });
     expect(page.status).toBe(200);
-    expect(page.body).toContain('<script src="/api-shim.js"></script>');
+    expect(page.body).toContain('<script defer src="/api-shim.js"></script>');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['x-frame-options']).toBe('DENY');
   });
