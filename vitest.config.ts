@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BalancedSequencer } from './test/support/balanced-sequencer.js';
 
 /**
  * Most unit files import the same modules (zod, the contract, the schemas): run without
@@ -39,6 +40,8 @@ export default defineConfig({
     // sockets, timers and child processes rather than the CPU, so two at once finish sooner
     // (three, beside the browser suite, loaded the machine past what timing tests bear).
     maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 2),
+    // npm test runs the files in two lanes (--shard=1/2, 2/2), shared out by their measured time, not by count.
+    sequence: { sequencer: BalancedSequencer },
     projects: [
       {
         test: {

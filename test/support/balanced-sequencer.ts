@@ -1,0 +1,45 @@
+import { join, relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { balancedShards, FILE_DURATIONS, fileWeights, readDurations } from './balanced-shards.js';
+
+/**
+ * `vitest run --shard=i/n` as npm test's vitest lanes use it: vitest's own shards are slices of the files ordered
+ * by a hash of their paths, equal in count but not in time (the kill loops alone are a ninth of the whole), so the
+ * slowest lane set the run's end. Here each shard gets about the same time by the files' last measured durations
+ * (balanced-shards.ts), and within a run the longest files start first, so none is left running alone at the end (a
+ * fresh clone has no results cache of vitest's own to order by). The files of a project stay together: a worker
+ * runs the next file of a non-isolated project (unit, integration) without importing its modules again only when
+ * that file is next in the queue.
+ */
+export class BalancedSequencer extends BaseSequencer {
+  override shard(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { config } = this.ctx;
+    const shards = balancedShards(files.map(this.pathOf), config.shard.count, this.durations());
+    const mine = new Set(shards[config.shard.index - 1]);
+    return Promise.resolve(files.filter((spec) => mine.has(this.pathOf(spec))));
+  }
+
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const weightOf = fileWeights(files.map(this.pathOf), this.durations());
+    const weight = (spec: TestSpecification) => weightOf(this.pathOf(spec));
+    // A project's place is that of its longest file: the kill loops' one file (a fifth of a lane) starts first.
+    const longestOf = new Map<string, number>();
+    for (const spec of files) longestOf.set(spec.project.name, Math.max(longestOf.get(spec.project.name) ?? 0, weight(spec)));
+    const ofProject = (spec: TestSpecification) => longestOf.get(spec.project.name) ?? 0;
+    return Promise.resolve(
+      [...files].sort(
+        (a, b) =>
+          ofProject(b) - ofProject(a) ||
+          (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0) ||
+          weight(b) - weight(a) ||
+          (this.pathOf(a) < this.pathOf(b) ? -1 : 1),
+      ),
+    );
+  }
+
+  private readonly pathOf = (spec: TestSpecification) => relative(this.ctx.config.root, spec.moduleId).split('\\').join('/');
+
+  private durations() {
+    return readDurations(join(this.ctx.config.root, FILE_DURATIONS));
+  }
+}
