@@ -31,8 +31,17 @@ function testFiles(dir: string): string[] {
   });
 }
 const changesTheProcess = (file: string) => CHANGES_THE_PROCESS.test(readFileSync(file, 'utf8'));
+/**
+ * The integration files that use the real keychain under the app's own entry names (`Capacity Desk (sandbox)` and
+ * a sandbox user): two of them at once in one keyring read and remove each other's entries (a sign-in of one
+ * restored the session another had just expired), so they run one at a time (`integration-keychain`); npm test
+ * gives them a lane and a keyring of their own (test/support/balanced-sequencer.ts).
+ */
+const USES_THE_REAL_KEYCHAIN = /\brealKeychain\(|\bopenSecretStore\(/;
+const usesTheRealKeychain = (file: string) => USES_THE_REAL_KEYCHAIN.test(readFileSync(file, 'utf8'));
 const processChangingUnitFiles = UNIT_DIRS.flatMap(testFiles).filter(changesTheProcess);
-const processChangingIntegrationFiles = INTEGRATION_DIRS.flatMap(testFiles).filter(changesTheProcess);
+const keychainIntegrationFiles = INTEGRATION_DIRS.flatMap(testFiles).filter(usesTheRealKeychain);
+const processChangingIntegrationFiles = INTEGRATION_DIRS.flatMap(testFiles).filter((file) => changesTheProcess(file) && !usesTheRealKeychain(file));
 
 export default defineConfig({
   test: {
@@ -63,7 +72,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
-          exclude: processChangingIntegrationFiles,
+          exclude: [...processChangingIntegrationFiles, ...keychainIntegrationFiles],
           environment: 'node',
           isolate: false,
           testTimeout: 30_000,
@@ -75,6 +84,18 @@ export default defineConfig({
           name: 'integration-isolated',
           include: processChangingIntegrationFiles,
           environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration-keychain',
+          include: keychainIntegrationFiles,
+          environment: 'node',
+          // One file at a time: a group of its own, after the others in a run of every project.
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -13,10 +13,15 @@ import { balancedShards, FILE_DURATIONS, fileWeights, readDurations } from './ba
  */
 export class BalancedSequencer extends BaseSequencer {
   override shard(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const { config } = this.ctx;
-    const shards = balancedShards(files.map(this.pathOf), config.shard.count, this.durations());
-    const mine = new Set(shards[config.shard.index - 1]);
-    return Promise.resolve(files.filter((spec) => mine.has(this.pathOf(spec))));
+    const { index, count } = this.ctx.config.shard;
+    // A project that runs one file at a time (integration-keychain: its files must never run beside each other in
+    // one keyring) has the last shard to itself, a lane and a keyring of its own; the rest share out the others.
+    const oneAtATime = (spec: TestSpecification) => count > 1 && spec.project.config.maxWorkers === 1;
+    if (index === count && files.some(oneAtATime)) return Promise.resolve(files.filter(oneAtATime));
+    const rest = files.filter((spec) => !oneAtATime(spec));
+    const shareCount = files.some(oneAtATime) ? count - 1 : count;
+    const mine = new Set(balancedShards(rest.map(this.pathOf), shareCount, this.durations())[index - 1]);
+    return Promise.resolve(rest.filter((spec) => mine.has(this.pathOf(spec))));
   }
 
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -53,3 +53,17 @@ export function balancedShards(keys: readonly string[], count: number, durations
   }
   return shards.map((shard) => shard.keys);
 }
+
+/**
+ * The shard `which` ("1/2") names, of `files`, shared out by their measured durations: how npm test's browser
+ * lanes (PW_SHARD, playwright.config.ts) each take their spec files. Playwright's own --shard cuts the tests, in
+ * file order, into runs of equal count, and the specs at the front of the alphabet (the a11y matrix, the capacity
+ * views) are the long ones.
+ */
+export function shardOf(files: readonly string[], which: string, durations: Durations): string[] {
+  const parts = /^(\d+)\/(\d+)$/.exec(which);
+  const index = Number(parts?.[1]);
+  const count = Number(parts?.[2]);
+  if (!parts || index < 1 || index > count) throw new Error(`a shard is written as i/n with 1 <= i <= n, e.g. 1/2; not "${which}"`);
+  return balancedShards(files, count, durations)[index - 1] ?? [];
+}
