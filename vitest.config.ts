@@ -37,7 +37,7 @@ const changesTheProcess = (file: string) => CHANGES_THE_PROCESS.test(readFileSyn
  * restored the session another had just expired), so they run one at a time (`integration-keychain`); npm test
  * gives them a lane and a keyring of their own (test/support/balanced-sequencer.ts).
  */
-const USES_THE_REAL_KEYCHAIN = /\brealKeychain\(|\bopenSecretStore\(/;
+const USES_THE_REAL_KEYCHAIN = /\brealKeychain\(|\bopenSecretStore\((\)|undefined\b)/;
 const usesTheRealKeychain = (file: string) => USES_THE_REAL_KEYCHAIN.test(readFileSync(file, 'utf8'));
 const processChangingUnitFiles = UNIT_DIRS.flatMap(testFiles).filter(changesTheProcess);
 const keychainIntegrationFiles = INTEGRATION_DIRS.flatMap(testFiles).filter(usesTheRealKeychain);

@@ -13,7 +13,9 @@ import { balancedShards, FILE_DURATIONS, fileWeights, readDurations } from './ba
  */
 export class BalancedSequencer extends BaseSequencer {
   override shard(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const { index, count } = this.ctx.config.shard;
+    const shard = this.ctx.config.shard;
+    if (!shard) return Promise.resolve(files);
+    const { index, count } = shard;
     // A project that runs one file at a time (integration-keychain: its files must never run beside each other in
     // one keyring) has the last shard to itself, a lane and a keyring of its own; the rest share out the others.
     const oneAtATime = (spec: TestSpecification) => count > 1 && spec.project.config.maxWorkers === 1;
