@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { BalancedSequencer } from './test/support/balanced-sequencer.js';
+import { BalancedSequencer, ONE_AT_A_TIME_PROJECT } from './test/support/balanced-sequencer.js';
 
 /**
  * Most unit files import the same modules (zod, the contract, the schemas): run without
@@ -90,7 +90,7 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'integration-keychain',
+          name: ONE_AT_A_TIME_PROJECT,
           include: keychainIntegrationFiles,
           environment: 'node',
           // One file at a time: a group of its own, after the others in a run of every project.

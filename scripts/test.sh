@@ -12,11 +12,12 @@
 # The checks run beside the tests rather than before them: the test lanes wait on
 # timers, sockets and the page more than on the cores, so the checks' CPU fills that
 # idle share instead of holding the tests back.
-# Two lanes each for vitest and the browser suite rather than more workers in one: on a
-# machine others load too, Linux shares the cores between sessions (autogroup) before
-# it shares them between processes, and each lane is a session of its own
-# (run-lanes.ts), so a lane's extra workers only split the share of its one session,
-# where a second lane has a share of its own (docs/testing.md, "Where the time goes").
+# Two lanes of one worker each for vitest and the browser suite, where one lane ran two
+# workers: on a machine others load too, Linux shares the cores between sessions
+# (autogroup) before it shares them between processes, and each lane is a session of its
+# own (run-lanes.ts). Two workers in one lane split its one share; one worker in each of
+# two lanes has a share each: as many tests at once as before, each given no less of the
+# cores, and the suite more of a loaded machine (docs/testing.md, "Where the time goes").
 # Then the wall time and the closing count. (npm run test:slow runs the kill loops
 # and the packaging checks alone; they are part of this run too.)
 set -euo pipefail
@@ -39,12 +40,12 @@ fi
 # A vitest lane: its shard of the files (test/support/balanced-sequencer.ts: the last one is the
 # integration-keychain project's), its own report.
 vitest_lane() {
-  echo "vitest-$1=bash scripts/with-keychain.sh npx vitest run --shard=$1/3 --reporter=default --reporter=json --outputFile.json=artifacts/vitest-$1.json"
+  echo "vitest-$1=VITEST_MAX_WORKERS=1 bash scripts/with-keychain.sh npx vitest run --shard=$1/3 --reporter=default --reporter=json --outputFile.json=artifacts/vitest-$1.json"
 }
 # A browser lane: its shard of the spec files (PW_SHARD, playwright.config.ts), its own report
 # and results folder (each Playwright run empties its output folder as it starts).
 browser_lane() {
-  echo "browser-$1=PW_SHARD=$1/2 PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-e2e-$1.json PW_OUTPUT_DIR=artifacts/test-results-$1 bash scripts/with-keychain.sh npx playwright test --project e2e --reporter=list,json"
+  echo "browser-$1=PW_SHARD=$1/2 PLAYWRIGHT_JSON_OUTPUT_NAME=artifacts/playwright-e2e-$1.json PW_OUTPUT_DIR=artifacts/test-results-$1 bash scripts/with-keychain.sh npx playwright test --project e2e --workers=1 --reporter=list,json"
 }
 status=0
 # Each test lane has a keyring of its own: a test signing out in one must not remove

@@ -11,14 +11,17 @@ import { balancedShards, FILE_DURATIONS, fileWeights, readDurations } from './ba
  * runs the next file of a non-isolated project (unit, integration) without importing its modules again only when
  * that file is next in the queue.
  */
+/** The project whose files must never run beside each other in one keyring (vitest.config.ts runs it one at a time). */
+export const ONE_AT_A_TIME_PROJECT = 'integration-keychain';
+
 export class BalancedSequencer extends BaseSequencer {
   override shard(files: TestSpecification[]): Promise<TestSpecification[]> {
     const shard = this.ctx.config.shard;
     if (!shard) return Promise.resolve(files);
     const { index, count } = shard;
-    // A project that runs one file at a time (integration-keychain: its files must never run beside each other in
-    // one keyring) has the last shard to itself, a lane and a keyring of its own; the rest share out the others.
-    const oneAtATime = (spec: TestSpecification) => count > 1 && spec.project.config.maxWorkers === 1;
+    // The project that runs one file at a time has the last shard to itself, a lane and a keyring of its own; the
+    // rest share out the others. (By name: a lane run with one worker gives every project maxWorkers 1.)
+    const oneAtATime = (spec: TestSpecification) => count > 1 && spec.project.name === ONE_AT_A_TIME_PROJECT;
     if (index === count && files.some(oneAtATime)) return Promise.resolve(files.filter(oneAtATime));
     const rest = files.filter((spec) => !oneAtATime(spec));
     const shareCount = files.some(oneAtATime) ? count - 1 : count;

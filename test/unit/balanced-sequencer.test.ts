@@ -5,8 +5,8 @@ import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { BalancedSequencer } from '../support/balanced-sequencer.js';
 
-/** What the sequencer reads of a specification: its file and its project's name and maxWorkers. */
-function spec(file: string, project: string, maxWorkers?: number): TestSpecification {
+/** What the sequencer reads of a specification: its file and its project's name (maxWorkers 1 as in a lane of one worker). */
+function spec(file: string, project: string, maxWorkers = 1): TestSpecification {
   return { moduleId: join(process.cwd(), file), project: { name: project, config: { maxWorkers } } } as unknown as TestSpecification;
 }
 function sequencer(index: number, count: number): BalancedSequencer {
@@ -24,8 +24,8 @@ const FILES = [
   spec('test/integration/close-quiet.test.ts', 'integration'),
   spec('test/unit/records/records.test.ts', 'unit'),
   spec('test/unit/new-file.test.ts', 'unit'),
-  spec('test/integration/session.test.ts', 'integration-keychain', 1),
-  spec('test/integration/session-keychain.test.ts', 'integration-keychain', 1),
+  spec('test/integration/session.test.ts', 'integration-keychain'),
+  spec('test/integration/session-keychain.test.ts', 'integration-keychain'),
 ];
 
 describe("npm test's vitest lanes (--shard=i/3)", () => {
