@@ -1,4 +1,19 @@
 import { defineConfig } from '@playwright/test';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FILE_DURATIONS, readDurations, shardOf } from './test/support/balanced-shards.js';
+
+/**
+ * PW_SHARD=i/n: npm test's browser lanes each run their share of the e2e spec files, shared out by the files'
+ * measured time (test/support/balanced-shards.ts); unset, every spec runs.
+ */
+const root = fileURLToPath(new URL('.', import.meta.url));
+const e2eSpecs = () =>
+  readdirSync(join(root, 'test/e2e'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.spec.ts'))
+    .map((file) => `test/e2e/${file.split('\\').join('/')}`);
+const e2eShard = process.env.PW_SHARD ? shardOf(e2eSpecs(), process.env.PW_SHARD, readDurations(join(root, FILE_DURATIONS))) : undefined;
 
 /**
  * e2e: the real renderer in Debian's Chromium, through the browser host, on
@@ -35,6 +50,8 @@ export default defineConfig({
       // Tests, not files, are shared out: every e2e test starts its own app (or takes its worker's
       // shared one), so a long spec (the a11y matrix, local-first) no longer holds one worker alone.
       fullyParallel: true,
+      // A shard with no spec in it (more lanes than specs) must run none, not every one.
+      ...(e2eShard ? { testMatch: e2eShard.length > 0 ? e2eShard.map((file) => `**/${file}`) : [/^$/] } : {}),
       use: {
         browserName: 'chromium',
         launchOptions: {

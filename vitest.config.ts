@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BalancedSequencer, ONE_AT_A_TIME_PROJECT } from './test/support/balanced-sequencer.js';
 
 /**
  * Most unit files import the same modules (zod, the contract, the schemas): run without
@@ -30,8 +31,17 @@ function testFiles(dir: string): string[] {
   });
 }
 const changesTheProcess = (file: string) => CHANGES_THE_PROCESS.test(readFileSync(file, 'utf8'));
+/**
+ * The integration files that use the real keychain under the app's own entry names (`Capacity Desk (sandbox)` and
+ * a sandbox user): two of them at once in one keyring read and remove each other's entries (a sign-in of one
+ * restored the session another had just expired), so they run one at a time (`integration-keychain`); npm test
+ * gives them a lane and a keyring of their own (test/support/balanced-sequencer.ts).
+ */
+const USES_THE_REAL_KEYCHAIN = /\brealKeychain\(|\bopenSecretStore\((\)|undefined\b)/;
+const usesTheRealKeychain = (file: string) => USES_THE_REAL_KEYCHAIN.test(readFileSync(file, 'utf8'));
 const processChangingUnitFiles = UNIT_DIRS.flatMap(testFiles).filter(changesTheProcess);
-const processChangingIntegrationFiles = INTEGRATION_DIRS.flatMap(testFiles).filter(changesTheProcess);
+const keychainIntegrationFiles = INTEGRATION_DIRS.flatMap(testFiles).filter(usesTheRealKeychain);
+const processChangingIntegrationFiles = INTEGRATION_DIRS.flatMap(testFiles).filter((file) => changesTheProcess(file) && !usesTheRealKeychain(file));
 
 export default defineConfig({
   test: {
@@ -39,6 +49,8 @@ export default defineConfig({
     // sockets, timers and child processes rather than the CPU, so two at once finish sooner
     // (three, beside the browser suite, loaded the machine past what timing tests bear).
     maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 2),
+    // npm test runs the files in two lanes (--shard=1/2, 2/2), shared out by their measured time, not by count.
+    sequence: { sequencer: BalancedSequencer },
     projects: [
       {
         test: {
@@ -60,7 +72,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
-          exclude: processChangingIntegrationFiles,
+          exclude: [...processChangingIntegrationFiles, ...keychainIntegrationFiles],
           environment: 'node',
           isolate: false,
           testTimeout: 30_000,
@@ -72,6 +84,18 @@ export default defineConfig({
           name: 'integration-isolated',
           include: processChangingIntegrationFiles,
           environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: ONE_AT_A_TIME_PROJECT,
+          include: keychainIntegrationFiles,
+          environment: 'node',
+          // One file at a time: a group of its own, after the others in a run of every project.
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
