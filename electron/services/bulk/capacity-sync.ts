@@ -2,7 +2,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
 import type { ApiClient } from '../api-client/api-client.js';
-import { fetchAllPages, type BulkProgress, type ListCount } from './fetch-all-pages.js';
+import { fetchAllPages, type BulkProgress, type ListCount, type PageSink } from './fetch-all-pages.js';
 
 /** The largest page the service gives: the fewest requests for a full list. */
 export const SYNC_PAGE_SIZE = PAGING.maxPageSize;
@@ -22,10 +22,12 @@ export interface SyncCapacitiesOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BulkProgress) => void;
   readonly concurrency?: number;
+  /** Where the pages go as they come, when it says so (fetchAllPages' streamTo): `rows` is then empty. */
+  readonly streamTo?: (said: number) => Promise<PageSink<CapacityRow> | null>;
 }
 
 export interface SyncedCapacities {
-  /** Oldest first. */
+  /** Oldest first (empty when the pages were streamed). */
   readonly rows: CapacityRow[];
   /** Items of the list that could not be kept (they had no id to keep them by), with why. */
   readonly leftOut: SkippedItem[];
@@ -54,6 +56,7 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
     concurrency: options.concurrency ?? SYNC_CONCURRENCY,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.streamTo ? { streamTo: options.streamTo } : {}),
     fetchPage: async (page, pageSize, signal) => {
       const answer = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } }));
       // Positioned in the whole list as the service sent it, so each can be named once.
@@ -61,7 +64,7 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
       return answer;
     },
   });
-  const sent = rows.length + leftOut.length;
+  const sent = ((count as ListCount | null)?.kept ?? rows.length) + leftOut.length;
   const said = (count as ListCount | null)?.said ?? sent;
   return { rows, leftOut, miscount: said === sent ? null : { said, sent } };
 }

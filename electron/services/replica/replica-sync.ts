@@ -10,7 +10,8 @@ import type { Logger } from '../logging/file-logger.js';
 import type { SessionService } from '../session/session-service.js';
 import type { Replica } from './replica.js';
 import { recordIds } from './replica-reads.js';
-import { writeCapacities, writeKind } from './replica-writes.js';
+import { streamFirstSync, writeCapacities, writeKind, type StreamedFirstSync } from './replica-writes.js';
+import { REWRITE_THREAD_FROM_ROWS } from './capacity-replica-db.js';
 
 const PAGE_SIZE = 100;
 /** Requests in flight at once, for every list and detail of a refresh. */
@@ -38,11 +39,11 @@ export interface ReplicaSyncDeps {
  */
 export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
   const started = Date.now();
-  const { synced, capacities, miscount, fetchedAt } = await refreshList(replica, deps, signal, progress);
+  const { synced, kept, newest, miscount, fetchedAt } = await refreshList(replica, deps, signal, progress);
   replica.warm().catch(() => undefined);
 
   const opened = await recordIds(replica, 'capacityViews');
-  const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
+  const detailIds = [...new Set([...opened, ...newest])];
   const details = await fetchEach(deps.session, detailIds, signal, 'details', progress, (client, token, id, signal) =>
     // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
     client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
@@ -101,7 +102,7 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   await writeKind(replica, 'cyberViews', stampAll(cyberViews, fetchedAt), fetchedAt);
 
   const summary: SyncSummary = {
-    capacities: capacities.length,
+    capacities: kept,
     capacitiesLeftOut: synced.leftOut.length,
     details: Object.keys(details).length,
     accounts: accounts?.length ?? 0,
@@ -118,15 +119,23 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
  * The capacity list fetched and written in one commit. A purchase or a cancel
  * written through while its pages are read is newer than the page that holds
  * it: the write keeps those rows as written (a first sync's too, which had no
- * list to write them into).
+ * list to write them into). A first sync of a list long enough for the rewrite
+ * thread is written as its pages come (streamFirstSync), so the write overlaps
+ * the fetch; a failed or cancelled one is rolled back and the copy stays empty.
  */
 async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
   const writeThroughs = replica.watchWriteThroughs();
+  let stream: StreamedFirstSync | null = null;
   try {
     const synced = await syncCapacities(deps.session, {
       signal,
       concurrency: CONCURRENCY,
       onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
+      streamTo: async (said) => {
+        stream = said >= REWRITE_THREAD_FROM_ROWS ? await streamFirstSync(replica) : null;
+        const to = stream;
+        return to ? (rows) => to.add(rows) : null;
+      },
     });
     // Stored newest first: the first rows are then the default first screen of the list.
     const capacities = synced.rows.reverse();
@@ -136,8 +145,16 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     const fetchedAt = new Date();
     // The last moment a cancel is heard: once the write has begun, it commits whole or not at all.
     if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
+    const streamed = stream as StreamedFirstSync | null;
+    if (streamed) {
+      const kept = await streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies);
+      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt };
+    }
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
-    return { synced, capacities, miscount, fetchedAt };
+    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt };
+  } catch (error) {
+    await (stream as StreamedFirstSync | null)?.abandon();
+    throw error;
   } finally {
     writeThroughs.stop();
   }
