@@ -1,0 +1,205 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../electron/services/api-client/api-client.js';
+import { syncCapacities } from '../../electron/services/bulk/capacity-sync.js';
+import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
+import { REWRITE_THREAD_FROM_ROWS } from '../../electron/services/replica/capacity-replica-db.js';
+import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
+import { capacityWindow, readKind, readRecord } from '../../electron/services/replica/replica-reads.js';
+import { refreshReplica, type ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
+import { upsertCapacity, writeRecord } from '../../electron/services/replica/replica-writes.js';
+import { readDatabaseKey } from '../../electron/services/secrets/database-key.js';
+import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
+import { CapacityPolicy } from '../../shared/api/capacity.js';
+import { API_PREFIX } from '../../shared/api/contract-choices.js';
+import { completeCapacityView, type CapacityRow } from '../../shared/api/readers.js';
+import { AppFailure } from '../../shared/ipc/result.js';
+import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { FAST_RETRY, sandboxControls } from '../unit/api-client/sandbox-fixture.js';
+
+/**
+ * A first sync of a list long enough for the rewrite thread is written while its pages are read (issue 25,
+ * branch stall8): the thread's transaction begins at the first page and takes each page as it comes, and commits
+ * after the last. What must hold as before: the copy is empty until the commit, then whole (every policy once,
+ * newest first); a cancelled or failed sync leaves it empty, nothing held; write-throughs meanwhile are kept.
+ */
+const LIST_PATH = `${API_PREFIX}/flexcompute/capacities`;
+const owner = { profileId: 'stream', username: 'stream@example.com' };
+const user = SANDBOX_USERS[0]!;
+
+let dir = '';
+let sandbox: SandboxHandle;
+let client: ApiClient;
+let secrets: FixedSecretStore;
+let replica: Replica | null = null;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cd-first-sync-stream-'));
+  sandbox = await startSandbox({ scale: 5_000, controls: true });
+  client = new ApiClient({ baseUrl: sandbox.url, retry: FAST_RETRY });
+  secrets = new FixedSecretStore();
+});
+afterEach(async () => {
+  // Everything that writes the folder is closed before it goes.
+  await replica?.close();
+  replica = null;
+  await client.close();
+  await sandbox.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The refresh's dependencies, with `beforeList(n)` run before the n-th request for a list page (1-based). */
+async function syncDeps(beforeList: (n: number) => Promise<void>): Promise<ReplicaSyncDeps> {
+  const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+  let lists = 0;
+  // The client as the refresh sees it, the capacity list's pages counted as they are asked for.
+  const read: ApiClient['read'] = async (name, options) => {
+    if (name === 'listCapacities') await beforeList(++lists);
+    return client.read(name, options);
+  };
+  const counting = new Proxy(client, {
+    get: (target, property) => {
+      if (property === 'read') return read;
+      const found: unknown = Reflect.get(target, property, target);
+      return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
+    },
+  });
+  return {
+    session: {
+      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+      authorized: (work) => work(counting, token),
+    },
+    logger: { warn: () => undefined },
+  };
+}
+
+async function openReplica(): Promise<Replica> {
+  replica = await Replica.open({ dataDir: dir, secrets, owner, verifyDelayMs: 0 });
+  return replica;
+}
+
+/** True when another connection holds the file's write lock now (a write transaction under way). */
+async function writeLockHeld(): Promise<boolean> {
+  const key = await readDatabaseKey(secrets, replicaKeyService(owner.profileId), owner.username);
+  if (!key || key === 'memory') throw new Error('the test replica has no key');
+  const file = join((replica as Replica).dir, 'replica.db');
+  const probe = openKeyed(file, key, 1024);
+  try {
+    probe.pragma('busy_timeout = 0');
+    probe.exec('BEGIN IMMEDIATE');
+    probe.exec('ROLLBACK');
+    return false;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return true;
+    throw error;
+  } finally {
+    probe.close();
+  }
+}
+
+/** The service's list as the copy should hold it: newest first, each policy once. */
+async function serviceList(): Promise<string[]> {
+  const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+  const synced = await syncCapacities({ authorized: (work) => work(client, token) });
+  return synced.rows.reverse().map((row) => row.cidrId);
+}
+
+async function expectEmptyCopy(open: Replica): Promise<void> {
+  expect(await readKind(open, 'capacities')).toBeNull();
+  expect((await open.opened())?.count).toBe(0);
+  // Nothing holds the file: the thread rolled back and ended.
+  expect(await writeLockHeld()).toBe(false);
+}
+
+describe('a first sync streamed to the rewrite thread', () => {
+  it('writes while its pages are read (the thread holds the write lock before the last page), then holds the whole list, newest first', async () => {
+    const expected = await serviceList();
+    expect(expected.length).toBeGreaterThan(REWRITE_THREAD_FROM_ROWS * 2);
+    const open = await openReplica();
+    const controls = sandboxControls(sandbox.url);
+    let heldAfter = 0;
+    const deps = await syncDeps(async (n) => {
+      // Past the first pages the rest are held at the service: the write must already be under way.
+      if (n === 10) await controls.addFault({ pathPrefix: LIST_PATH, method: 'GET', hold: true });
+      if (n >= 10) heldAfter += 1;
+    });
+    const sync = refreshReplica(open, deps, new AbortController().signal, () => undefined);
+    await expect.poll(() => controls.heldAnswers(), { timeout: 60_000 }).toBeGreaterThan(0);
+    // Pages held back and the list not all in: without the stream nothing is written yet.
+    await expect.poll(writeLockHeld, { timeout: 60_000 }).toBe(true);
+    expect(await readKind(open, 'capacities')).toBeNull();
+    await controls.clearFaults();
+    const summary = await sync;
+
+    expect(heldAfter).toBeGreaterThan(0);
+    expect(summary.capacities).toBe(expected.length);
+    const stored = (await readKind(open, 'capacities'))!.value.map((row) => row.cidrId);
+    expect(stored).toEqual(expected);
+    const first = (await capacityWindow(open, { text: expected[0]!, status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 5 }))!;
+    expect(first.rows.map((row) => row.cidrId)).toEqual([expected[0]]);
+    expect(await writeLockHeld()).toBe(false);
+  }, 180_000);
+
+  it('that is cancelled while its pages are read leaves the copy empty and the file free; the next sync writes it whole', async () => {
+    const open = await openReplica();
+    const controller = new AbortController();
+    const deps = await syncDeps(async (n) => {
+      if (n === 12) controller.abort();
+    });
+    const cancelled = await refreshReplica(open, deps, controller.signal, () => undefined).catch((error: unknown) => error);
+    expect(cancelled).toBeInstanceOf(AppFailure);
+    expect((cancelled as AppFailure).error.kind).toBe('cancelled');
+    await expectEmptyCopy(open);
+
+    const again = await refreshReplica(open, await syncDeps(async () => undefined), new AbortController().signal, () => undefined);
+    expect((await readKind(open, 'capacities'))!.value).toHaveLength(again.capacities);
+  }, 180_000);
+
+  it('whose page fails (the service answers 500 after retries) rolls back: the copy stays empty, the failure is the sync’s', async () => {
+    const open = await openReplica();
+    const controls = sandboxControls(sandbox.url);
+    const deps = await syncDeps(async (n) => {
+      if (n === 12) await controls.addFault({ pathPrefix: LIST_PATH, method: 'GET', errorRate: 1, errorStatus: 500 });
+    });
+    const failed = await refreshReplica(open, deps, new AbortController().signal, () => undefined).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(AppFailure);
+    expect((failed as AppFailure).error.kind).toBe('server');
+    await expectEmptyCopy(open);
+  }, 180_000);
+
+  it('keeps what was written through while its pages were read: a cancel over its page’s copy, a purchase the pages missed, a detail', async () => {
+    const expected = await serviceList();
+    const open = await openReplica();
+    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const firstPage = (await client.read('listCapacities', { token, query: { page: 1, pageSize: 100, sortOrder: 'asc' } })).data as CapacityRow[];
+    const canceled = { ...CapacityPolicy.parse(firstPage[3]), policyStatus: 'CANCELED' as const, policyName: 'canceled while the stream ran' };
+    const bought = { ...CapacityPolicy.parse(firstPage[4]), cidrId: 'sc_bought_while_streamed', policyName: 'bought while the stream ran' };
+    // A detail the sync does not fetch itself (its 50 newest are fetched after the list).
+    const detailId = expected.at(-1)!;
+    const detail = completeCapacityView(await client.read('describeCapacity', { token, params: { cidr_id: detailId } }));
+    if (!detail) throw new Error('the sandbox answered a detail that does not read in full');
+    let wrote = false;
+    const deps = await syncDeps(async (n) => {
+      if (n !== 15) return;
+      // The first page is in the thread's transaction by now: these must win over it at the commit.
+      expect(await upsertCapacity(open, canceled)).toBe(false);
+      expect(await upsertCapacity(open, bought)).toBe(false);
+      // A document written meanwhile does not wait for the thread's write lock (it goes into its transaction).
+      await writeRecord(open, 'capacityViews', detailId, detail);
+      wrote = true;
+    });
+    const summary = await refreshReplica(open, deps, new AbortController().signal, () => undefined);
+    expect(wrote).toBe(true);
+    expect(summary.capacities).toBe(expected.length + 1);
+    const stored = (await readKind(open, 'capacities'))!.value;
+    expect(stored.map((row) => row.cidrId)).toEqual([bought.cidrId, ...expected]);
+    expect(stored.find((row) => row.cidrId === canceled.cidrId)).toEqual(canceled);
+    const window = (text: string) => capacityWindow(open, { text, status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 10 });
+    expect((await window('canceled while the stream'))?.rows).toEqual([canceled]);
+    expect((await window('bought while the stream'))?.rows).toEqual([bought]);
+    expect((await readRecord(open, 'capacityViews', detailId))?.value).toEqual(detail);
+  }, 180_000);
+});
