@@ -165,4 +165,96 @@ describe('fetchAllPages', () => {
     });
     await expect(fetching).rejects.toMatchObject({ error: { kind: 'cancelled' } });
   });
+
+  describe('streamed to a sink', () => {
+    it('hands each page on in page order however they arrive, stops at the list’s real end, holds none itself', async () => {
+      const handed: number[][] = [];
+      const counts: { said: number; kept: number }[] = [];
+      const saids: number[] = [];
+      const all = await fetchAllPages({
+        pageSize: 10,
+        concurrency: 4,
+        idOf: String,
+        onCount: (count) => counts.push(count),
+        streamTo: async (said) => {
+          saids.push(said);
+          return async (items) => void handed.push([...items]);
+        },
+        // Later pages answer sooner (page 2 last of its batch); the service says 1,000 items and holds 95.
+        fetchPage: async (page) => {
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, 12 - page)));
+          return { data: Array.from({ length: Math.max(0, Math.min(10, 95 - (page - 1) * 10)) }, (_, i) => (page - 1) * 10 + i), total: 1_000 };
+        },
+      });
+      expect(all).toEqual([]);
+      expect(saids).toEqual([1_000]);
+      expect(handed.flat()).toEqual(Array.from({ length: 95 }, (_, i) => i));
+      expect(handed.map((page) => page[0])).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+      expect(counts).toEqual([{ said: 1_000, kept: 95 }]);
+    });
+
+    it('hands an id that comes twice on with both pages (the sink keeps the later), and counts it once; hostile ids too', async () => {
+      const handed: string[] = [];
+      const counts: { said: number; kept: number }[] = [];
+      await fetchAllPages({
+        pageSize: 3,
+        concurrency: 2,
+        idOf: (id: string) => id,
+        onCount: (count) => counts.push(count),
+        streamTo: async () => async (items) => void handed.push(...items),
+        fetchPage: async (page) => ({ data: page === 1 ? ['__proto__', 'constructor', '\u202Eb'] : ['\u202Eb', 'last'], total: 5 }),
+      });
+      expect(handed).toEqual(['__proto__', 'constructor', '\u202Eb', '\u202Eb', 'last']);
+      expect(counts).toEqual([{ said: 5, kept: 4 }]);
+    });
+
+    it('waits for a sink that falls behind (no more pages asked for than it has taken, and the requests in flight)', async () => {
+      let taken = 0;
+      let release: () => void = () => undefined;
+      let asked = 0;
+      let askedWhileHeld = 0;
+      const fetching = fetchAllPages({
+        pageSize: 10,
+        concurrency: 2,
+        idOf: String,
+        streamTo: async () => async () => {
+          taken += 1;
+          if (taken === 3) {
+            askedWhileHeld = asked;
+            await new Promise<void>((resolve) => (release = resolve));
+          }
+        },
+        fetchPage: async (page) => {
+          asked += 1;
+          return { data: Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i), total: 200 };
+        },
+      });
+      // Pages answer at once: without the wait every one would be asked for within these turns.
+      for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(taken).toBe(3);
+      // The sink holds its third page: the two workers each fetched one more and wait on it.
+      expect(asked).toBeLessThanOrEqual(askedWhileHeld + 2);
+      release();
+      await fetching;
+      expect(asked).toBe(20);
+    });
+
+    it('ends as cancelled when cancelled between pages, and hands no page after the cancel', async () => {
+      const controller = new AbortController();
+      const handed: number[] = [];
+      const fetching = fetchAllPages({
+        pageSize: 10,
+        concurrency: 2,
+        idOf: String,
+        signal: controller.signal,
+        streamTo: async () => async (items) => {
+          handed.push(items[0] as number);
+          if (handed.length === 3) controller.abort();
+        },
+        fetchPage: async (page) => ({ data: Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i), total: 200 }),
+      });
+      await expect(fetching).rejects.toMatchObject({ error: { kind: 'cancelled' } });
+      expect(handed).toEqual([0, 10, 20]);
+    });
+  });
 });
