@@ -147,7 +147,9 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
     const streamed = stream as StreamedFirstSync | null;
     if (streamed) {
-      const kept = await streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies);
+      // What the pages held, as the held list's length says it (the policies written through come on top).
+      const kept = streamed.count;
+      await streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies);
       return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt };
     }
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);

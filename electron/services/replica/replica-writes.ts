@@ -83,6 +83,8 @@ export interface StreamedFirstSync {
   abandon(): Promise<void>;
   /** The ids of the newest policies handed so far, newest first. */
   newest(n: number): string[];
+  /** Policies handed so far, each id once. */
+  readonly count: number;
 }
 
 /**
@@ -107,6 +109,9 @@ export async function streamFirstSync(replica: Replica): Promise<StreamedFirstSy
   return {
     add: (rows) => started.add(rows),
     newest: (n) => started.newest(n),
+    get count() {
+      return started.count;
+    },
     finish: async (fetchedAt, leftOut, writtenThrough) => {
       let kept = 0;
       try {

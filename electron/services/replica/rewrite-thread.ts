@@ -197,7 +197,8 @@ export class RewriteThread {
 
   /** Hands rows to the thread (inserted in the order given, after those before); resolves once few enough are waiting there. */
   async add(rows: readonly RewriteRow[]): Promise<void> {
-    if (this.#ended) return;
+    // A thread that failed (or was abandoned: the copy closed) says so to whoever hands it more, so a fetch feeding it stops.
+    if (this.#ended) return this.#outcome;
     this.#worker.postMessage({ rows });
     this.#inFlight += 1;
     while (this.#inFlight >= CHUNKS_IN_FLIGHT && !this.#ended) await new Promise<void>((resolve) => (this.#drained = resolve));
