@@ -22,12 +22,18 @@ export interface SyncCapacitiesOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BulkProgress) => void;
   readonly concurrency?: number;
+  /**
+   * Newest first instead of oldest first: a first sync streamed into an empty copy (replica-sync.ts) takes
+   * the pages in the order the copy stores them. A policy created meanwhile is then on a page already read:
+   * the next refresh brings it (one written through by this app is kept by the sync itself).
+   */
+  readonly newestFirst?: boolean;
   /** Where the pages go as they come, when it says so (fetchAllPages' streamTo): `rows` is then empty. */
   readonly streamTo?: (said: number) => Promise<PageSink<CapacityRow> | null>;
 }
 
 export interface SyncedCapacities {
-  /** Oldest first (empty when the pages were streamed). */
+  /** Oldest first, or newest first when asked (empty when the pages were streamed). */
   readonly rows: CapacityRow[];
   /** Items of the list that could not be kept (they had no id to keep them by), with why. */
   readonly leftOut: SkippedItem[];
@@ -58,7 +64,7 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.streamTo ? { streamTo: options.streamTo } : {}),
     fetchPage: async (page, pageSize, signal) => {
-      const answer = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } }));
+      const answer = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: options.newestFirst ? 'desc' : 'asc' } }));
       // Positioned in the whole list as the service sent it, so each can be named once.
       leftOut.push(...answer.skipped.map((item) => ({ ...item, index: (page - 1) * pageSize + item.index })));
       return answer;

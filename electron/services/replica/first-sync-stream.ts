@@ -4,13 +4,13 @@ import type { RewriteRow, RewriteThread } from './rewrite-thread.js';
 import { inSlices } from './time-slices.js';
 
 /**
- * The row id of the first row a streamed first sync writes; each later one takes the id below. The list is
- * stored newest first (the lowest row id first, replica-sync.ts) while the service's pages come oldest first,
- * and how many rows will come is not known until the last page: counting down from here puts each row at its
- * place as it arrives. Far below 2^31 rows to spare, and write-throughs after it take ids above (SQLite's
- * next id is the largest plus one).
+ * The row id of the first row a streamed first sync writes; each later one takes the next id. Its pages come
+ * newest first, as the list is stored (the lowest row id first), so rows are appended in row id order: rows
+ * written in falling order filled SQLite's pages half (twice the pages: measured 11,060 against 5,661 for
+ * 20,000 rows). The ids below are kept for the policies written through meanwhile that the pages did not
+ * hold, which lead the list; write-throughs after it take ids above (SQLite's next id is the largest plus one).
  */
-export const STREAM_FIRST_RID = 1_000_000_000;
+export const STREAM_FIRST_RID = 1_000_000;
 
 /** Rows handed to the rewrite thread per message (the thread holds at most a few messages: RewriteThread). */
 const CHUNK_ROWS = 250;
@@ -27,7 +27,7 @@ export interface FirstSyncStreamParts {
 }
 
 /**
- * A first sync (a copy with no list yet) written while its pages are fetched: the rewrite thread's one
+ * A first sync (a copy with no list yet) written while its pages are fetched, newest first: the rewrite thread's one
  * transaction begins at the first page, each page's rows are handed to it in page order as they come (the
  * fetch waits while the thread has enough queued), and it commits after the last page, or rolls back and the
  * copy stays as it was. The main thread never holds the whole list: only each id's row id, so a policy that
@@ -38,7 +38,7 @@ export class FirstSyncStream {
   readonly #parts: FirstSyncStreamParts;
   /** Each id handed, with the row id of its copy that stands. */
   readonly #rids = new Map<string, number>();
-  /** Every id in the order handed (duplicates included): the newest are read from its end. */
+  /** Every id in the order handed (duplicates included): the newest are read from its start. */
   readonly #order: string[] = [];
   #chunk: RewriteRow[] = [];
   #handed = 0;
@@ -52,11 +52,11 @@ export class FirstSyncStream {
     return this.#rids.size;
   }
 
-  /** The ids of the `n` newest policies handed (the last handed first), each once. */
+  /** The ids of the `n` newest policies handed (the first handed first), each once. */
   newest(n: number): string[] {
     const ids: string[] = [];
     const taken = new Set<string>();
-    for (let at = this.#order.length - 1; at >= 0 && ids.length < n; at -= 1) {
+    for (let at = 0; at < this.#order.length && ids.length < n; at += 1) {
       const id = this.#order[at] as string;
       if (!taken.has(id)) ids.push(id);
       taken.add(id);
@@ -72,7 +72,7 @@ export class FirstSyncStream {
         const policy = page[next++];
         if (policy) {
           this.#order.push(policy.cidrId);
-          this.#put(policy, STREAM_FIRST_RID - this.#handed++);
+          this.#put(policy, STREAM_FIRST_RID + this.#handed++);
         }
         return next < page.length && this.#chunk.length < CHUNK_ROWS;
       });
@@ -87,7 +87,7 @@ export class FirstSyncStream {
    */
   async finish(fetchedAt: string, leftOut: readonly SkippedItem[], writtenThrough: ReadonlyMap<string, CapacityRow>): Promise<number> {
     const added = [...writtenThrough.values()].filter((policy) => !this.#rids.has(policy.cidrId));
-    const below = STREAM_FIRST_RID - this.#handed + 1 - added.length;
+    const below = STREAM_FIRST_RID - added.length;
     for (const policy of writtenThrough.values()) {
       const rid = this.#rids.get(policy.cidrId);
       if (rid !== undefined) this.#put(policy, rid);

@@ -9,7 +9,8 @@ import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SessionService } from '../session/session-service.js';
 import type { Replica } from './replica.js';
-import { recordIds } from './replica-reads.js';
+import { capacitiesFetchedAt, recordIds } from './replica-reads.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
 import { streamFirstSync, writeCapacities, writeKind, type StreamedFirstSync } from './replica-writes.js';
 import { REWRITE_THREAD_FROM_ROWS } from './capacity-replica-db.js';
 
@@ -127,15 +128,13 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
   const writeThroughs = replica.watchWriteThroughs();
   let stream: StreamedFirstSync | null = null;
   try {
+    stream = await streamIfFirstSync(replica, deps.session, signal);
+    const to = stream;
     const synced = await syncCapacities(deps.session, {
       signal,
       concurrency: CONCURRENCY,
       onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
-      streamTo: async (said) => {
-        stream = said >= REWRITE_THREAD_FROM_ROWS ? await streamFirstSync(replica) : null;
-        const to = stream;
-        return to ? (rows) => to.add(rows) : null;
-      },
+      ...(to ? { newestFirst: true, streamTo: async () => (rows: readonly CapacityRow[]) => to.add(rows) } : {}),
     });
     // Stored newest first: the first rows are then the default first screen of the list.
     const capacities = synced.rows.reverse();
@@ -160,6 +159,16 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
   } finally {
     writeThroughs.stop();
   }
+}
+
+/**
+ * A streamed first sync when the copy has no list yet and the service's says it holds enough policies for the
+ * rewrite thread (one request of one policy asks: the pages' order is chosen before the first of them).
+ */
+async function streamIfFirstSync(replica: Replica, session: ReplicaSyncDeps['session'], signal: AbortSignal): Promise<StreamedFirstSync | null> {
+  if ((await capacitiesFetchedAt(replica)) !== null) return null;
+  const said = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page: 1, pageSize: 1, sortOrder: 'desc' } }));
+  return said.total >= REWRITE_THREAD_FROM_ROWS ? streamFirstSync(replica) : null;
 }
 
 async function fetchEach<T>(
