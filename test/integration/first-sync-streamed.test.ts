@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ApiClient } from '../../electron/services/api-client/api-client.js';
 import { syncCapacities } from '../../electron/services/bulk/capacity-sync.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { REWRITE_THREAD_FROM_ROWS } from '../../electron/services/replica/capacity-replica-db.js';
 import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
-import { capacityWindow, readKind, readRecord } from '../../electron/services/replica/replica-reads.js';
+import { capacityWindow, readKind, readRecord, recordIds } from '../../electron/services/replica/replica-reads.js';
 import { refreshReplica, type ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
 import { upsertCapacity, writeKind, writeRecord } from '../../electron/services/replica/replica-writes.js';
 import { readDatabaseKey } from '../../electron/services/secrets/database-key.js';
@@ -26,6 +27,8 @@ import { FAST_RETRY, sandboxControls } from '../unit/api-client/sandbox-fixture.
  * after the last. What must hold as before: the copy is empty until the commit, then whole (every policy once,
  * newest first); a cancelled or failed sync leaves it empty, nothing held; write-throughs meanwhile are kept.
  */
+/** A list page's query as the sync asks it. */
+const PageQuery = z.object({ page: z.number(), pageSize: z.number(), sortOrder: z.enum(['asc', 'desc']) });
 const LIST_PATH = `${API_PREFIX}/flexcompute/capacities`;
 const owner = { profileId: 'stream', username: 'stream@example.com' };
 const user = SANDBOX_USERS[0]!;
@@ -228,5 +231,90 @@ describe('a first sync streamed to the rewrite thread', () => {
     expect((await window('canceled while the stream'))?.rows).toEqual([canceled]);
     expect((await window('bought while the stream'))?.rows).toEqual([bought]);
     expect((await readRecord(open, 'capacityViews', detailId))?.value).toEqual(detail);
+  }, 180_000);
+
+  /**
+   * Found by the review of branch stall8 (review8's stream-docs proof): a record written while the thread held
+   * its transaction went into it, so it was unreadable on the read connection until the commit and lost with a
+   * cancel's rollback, though its write had said ok. Held beside the stream now, and written once it ends.
+   */
+  it('keeps a record written while its pages are read: readable at once, and still there after the sync is cancelled', async () => {
+    const expected = await serviceList();
+    const open = await openReplica();
+    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const detailId = expected.at(-1)!;
+    const detail = completeCapacityView(await client.read('describeCapacity', { token, params: { cidr_id: detailId } }));
+    if (!detail) throw new Error('the sandbox answered a detail that does not read in full');
+    const controller = new AbortController();
+    let readAtOnce: unknown = 'not read';
+    let idsAtOnce: string[] = [];
+    const deps = await syncDeps(async (n) => {
+      if (n === 15) {
+        // The thread holds the write lock by now (the first test proves it): e.g. the detail kept after a purchase.
+        await writeRecord(open, 'capacityViews', detailId, detail);
+        readAtOnce = (await readRecord(open, 'capacityViews', detailId))?.value ?? null;
+        idsAtOnce = await recordIds(open, 'capacityViews');
+      }
+      if (n === 20) controller.abort();
+    });
+    const cancelled = await refreshReplica(open, deps, controller.signal, () => undefined).catch((error: unknown) => error);
+    expect((cancelled as AppFailure).error.kind).toBe('cancelled');
+    expect(readAtOnce).toEqual(detail);
+    expect(idsAtOnce).toEqual([detailId]);
+    await expectEmptyCopy(open);
+    expect((await readRecord(open, 'capacityViews', detailId))?.value).toEqual(detail);
+    // Written to the file, not only held: a copy opened again reads it.
+    await open.close();
+    replica = null;
+    const again = await openReplica();
+    expect((await readRecord(again, 'capacityViews', detailId))?.value).toEqual(detail);
+  }, 180_000);
+
+  /**
+   * Found by the review of branch stall8 (review8's desc-shift proof): the pages are read newest first, so a
+   * policy created on the service while they are read pushes the later pages a place on, and an existing policy
+   * can be on no page read. The service here is a model of the sandbox's list that creates one policy after
+   * page 3 is answered and before page 2 is: the sync sees the list moved and reads it again at once.
+   */
+  it('keeps every policy when one is created on the service while its pages are read', async () => {
+    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const service = (await syncCapacities({ authorized: (work) => work(client, token) })).rows;
+    const created = { ...service.at(-1)!, cidrId: 'sc_created_while_streamed', createdDate: '2099-01-01T00:00:00Z', policyName: 'created while streamed' };
+    const open = await openReplica();
+    let page3Answered: () => void = () => undefined;
+    const page3 = new Promise<void>((resolve) => (page3Answered = resolve));
+    const read: ApiClient['read'] = async (name, options) => {
+      const answer = await client.read(name, options);
+      if (name !== 'listCapacities') return answer;
+      const query = PageQuery.parse((options as { query?: unknown }).query);
+      const desc = query.sortOrder === 'desc' && query.pageSize > 1;
+      if (desc && query.page === 2) {
+        await page3;
+        if (!service.includes(created)) service.push(created);
+      }
+      const view = query.sortOrder === 'asc' ? service : [...service].reverse();
+      const modelled = { ...answer, data: view.slice((query.page - 1) * query.pageSize, query.page * query.pageSize), total: service.length, skipped: [] };
+      if (desc && query.page === 3) setImmediate(page3Answered);
+      return modelled as typeof answer;
+    };
+    const modelled = new Proxy(client, {
+      get: (target, property) => {
+        if (property === 'read') return read;
+        const found: unknown = Reflect.get(target, property, target);
+        return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
+      },
+    });
+    const deps: ReplicaSyncDeps = {
+      session: {
+        status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+        authorized: (work) => work(modelled, token),
+      },
+      logger: { warn: () => undefined },
+    };
+    await refreshReplica(open, deps, new AbortController().signal, () => undefined);
+    expect(service).toContain(created);
+    const stored = new Set((await readKind(open, 'capacities'))!.value.map((row) => row.cidrId));
+    expect(service.filter((row) => !stored.has(row.cidrId)).map((row) => row.cidrId)).toEqual([]);
+    expect(stored.size).toBe(service.length);
   }, 180_000);
 });

@@ -39,6 +39,8 @@ export interface SyncedCapacities {
   readonly leftOut: SkippedItem[];
   /** What the service said its list holds, when that differs from what its pages sent (kept and left out). */
   readonly miscount: { readonly said: number; readonly sent: number } | null;
+  /** The list moved while its pages were read (ListCount.moved): a policy may be on no page read. */
+  readonly moved: boolean;
 }
 
 /**
@@ -72,5 +74,5 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
   });
   const sent = ((count as ListCount | null)?.kept ?? rows.length) + leftOut.length;
   const said = (count as ListCount | null)?.said ?? sent;
-  return { rows, leftOut, miscount: said === sent ? null : { said, sent } };
+  return { rows, leftOut, miscount: said === sent ? null : { said, sent }, moved: (count as ListCount | null)?.moved ?? false };
 }

@@ -21,6 +21,12 @@ export interface ListCount {
   readonly said: number;
   /** Items kept: each id once, up to where the pages ended. */
   readonly kept: number;
+  /**
+   * The list moved while its pages were read: a page's `total` differed from the first's, or an id came on two
+   * pages. Offset paging then shifted under the reader, so a policy may be on no page it read (one created
+   * meanwhile at the end the pages start from pushes the rest a place on).
+   */
+  readonly moved: boolean;
 }
 
 export interface FetchAllOptions<T> {
@@ -72,6 +78,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     const seen = new Set<string>();
     // An id seen twice anywhere: only then is the whole list walked for the later page's copy.
     let duplicates = false;
+    let totalMoved = false;
     // The last page worth keeping, lowered as pages show where the list really ends.
     let lastPage = pageCount;
     let fetched = 0;
@@ -84,6 +91,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
       });
       pages[page - 1] = answer.data;
       if (fresh.length < answer.data.length) duplicates = true;
+      if (answer.total !== first.total) totalMoved = true;
       const held = answer.data.length + (answer.skipped?.length ?? 0);
       if (held === 0 || (answer.data.length > 0 && fresh.length === 0)) lastPage = Math.min(lastPage, page - 1);
       else if (held < options.pageSize) lastPage = Math.min(lastPage, page);
@@ -135,14 +143,14 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     // slices: at 100,000 items the flatten and the walk for duplicates were one piece of 100-300 ms.
     if (sink) {
       await handOn();
-      options.onCount?.({ said, kept: streamedIds.size });
+      options.onCount?.({ said, kept: streamedIds.size, moved: duplicates || totalMoved });
       return [];
     }
     const kept = pages.slice(0, Math.max(1, lastPage));
     const items = duplicates ? await oneCopyEachByLaterPage(kept, options.idOf) : await flattened(kept);
     // A cancel heard while the slices gave way (a sign-out, a close, Cancel) ends the fetch: the list is not written.
     throwIfCancelled(controller.signal);
-    options.onCount?.({ said, kept: items.length });
+    options.onCount?.({ said, kept: items.length, moved: duplicates || totalMoved });
     return items;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

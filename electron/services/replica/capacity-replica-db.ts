@@ -21,8 +21,9 @@ import {
   recountStatusCounts,
   type SavingsToKeep,
 } from '../overview/replica-overview.js';
-import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql, type RewriteStatement } from './rewrite-thread.js';
+import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from './rewrite-thread.js';
 import { FirstSyncStream } from './first-sync-stream.js';
+import { HeldDocuments, type SqlStatement } from './held-documents.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { processingFee } from '../customers/customer-summary.js';
 import { accountKey } from '../../../shared/customers/matching.js';
@@ -207,6 +208,8 @@ export class CapacityReplicaDb {
   /** On a file: what a rewrite thread opens it with, and where it says it could not run. Null in memory. */
   /** The rewrite thread while one writes this file (close waits for it to end). */
   #rewrite: RewriteThread | null = null;
+  /** Records written while a streamed first sync's thread holds the write lock, until it ends (HeldDocuments). */
+  #held: HeldDocuments | null = null;
   readonly #threaded: RewriteThreading | null;
   #writing = false;
 
@@ -281,6 +284,8 @@ export class CapacityReplicaDb {
   }
 
   meta(key: string): string | null {
+    const held = this.#held?.meta(key);
+    if (held !== undefined) return held;
     const row = this.#read.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value ?? null;
   }
@@ -407,7 +412,7 @@ export class CapacityReplicaDb {
    * from now until `finish` commits it; `beforeCommit` as replaceAll's. Null when it cannot be: in memory, a
    * copy that already holds a list (a refresh over it compares rows first), or a thread that could not start
    * (said once): the caller then holds the list and writes it whole (replaceAll). Meanwhile the thread holds
-   * the file's write lock: the app's writes of documents go into its transaction (#writeDocuments).
+   * the file's write lock: the app's writes of documents are held until it ends (#writeDocuments).
    */
   async beginStreamedRewrite(beforeCommit: () => void, ended: () => void): Promise<FirstSyncStream | null> {
     const threaded = this.#threaded;
@@ -420,10 +425,12 @@ export class CapacityReplicaDb {
       return null;
     }
     this.#rewrite = thread;
+    this.#held = new HeldDocuments();
     const started = await thread.started();
     if (started !== true) {
       this.#rewrite = null;
       await thread.abandon();
+      this.#writeHeld();
       // A damaged or foreign file is the caller's to hear of (the copy is then replaced), as replaceAll's.
       if (started.code?.startsWith('SQLITE_CORRUPT') || started.code === 'SQLITE_NOTADB') throw started;
       threaded.warn(`the replica's rewrite thread could not run (${started.message}); the list is written once fetched`);
@@ -431,6 +438,8 @@ export class CapacityReplicaDb {
     }
     const end = () => {
       if (this.#rewrite === thread) this.#rewrite = null;
+      // The thread has committed or rolled back: the lock is free for what was held meanwhile.
+      this.#writeHeld();
       ended();
     };
     return new FirstSyncStream({
@@ -567,32 +576,44 @@ export class CapacityReplicaDb {
 
   /** Every record of a kind, replaced in one commit. */
   replaceDocuments(kind: string, documents: readonly StoredDocument[], fetchedAt: string): void {
-    this.#writeDocuments([
+    const statements: SqlStatement[] = [
       ['DELETE FROM documents WHERE kind = ?', [kind]],
-      ...documents.map((doc): RewriteStatement => [INSERT_DOCUMENT, [kind, doc.id, doc.fetchedAt, doc.body]]),
+      ...documents.map((doc): SqlStatement => [INSERT_DOCUMENT, [kind, doc.id, doc.fetchedAt, doc.body]]),
       [SET_META, [`${kind}.fetchedAt`, fetchedAt]],
-    ]);
+    ];
+    this.#writeDocuments(statements, (held) => held.replace(kind, documents, fetchedAt, statements));
   }
 
   /** One record of a kind, added or replaced; the others stay as they are. */
   putDocument(kind: string, document: StoredDocument): void {
-    this.#writeDocuments([
+    const statements: SqlStatement[] = [
       [`${INSERT_DOCUMENT} ON CONFLICT (kind, id) DO UPDATE SET fetched_at = excluded.fetched_at, body = excluded.body`, [kind, document.id, document.fetchedAt, document.body]],
       // The kind's age is that of its first record until the whole kind is written.
       ['INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [`${kind}.fetchedAt`, document.fetchedAt]],
-    ]);
+    ];
+    this.#writeDocuments(statements, (held) => held.put(kind, document, this.meta(`${kind}.fetchedAt`), statements));
   }
 
   /**
-   * Documents written in one commit. While a streamed first sync's thread holds the file's write lock (a
-   * detail kept after a purchase, say) they go into its transaction instead, and commit or roll back with
-   * it: on the writer they would wait for the lock past its busy timeout and fail.
+   * Documents written in one commit; while a streamed first sync's thread holds the file's write lock, held
+   * (HeldDocuments: readable at once, written when the thread ends) by `hold`.
    */
-  #writeDocuments(statements: readonly RewriteStatement[]): void {
-    if (this.#rewrite && !this.#rewrite.ended) {
-      this.#rewrite.run(statements);
+  #writeDocuments(statements: readonly SqlStatement[], hold: (held: HeldDocuments) => void): void {
+    if (this.#held && this.#rewrite) {
+      hold(this.#held);
       return;
     }
+    this.#writeStatements(statements);
+  }
+
+  /** What was held while a streamed first sync's thread held the write lock, written now it has ended. */
+  #writeHeld(): void {
+    const held = this.#held;
+    this.#held = null;
+    if (held && held.statements.length > 0) this.#writeStatements(held.statements);
+  }
+
+  #writeStatements(statements: readonly SqlStatement[]): void {
     this.#db.transaction(() => {
       for (const [sql, params] of statements) this.#db.prepare(sql).run(...params);
     })();
@@ -600,15 +621,18 @@ export class CapacityReplicaDb {
   }
 
   documents(kind: string): StoredDocument[] {
-    return this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? ORDER BY id').all(kind) as StoredDocument[];
+    const stored = () => this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? ORDER BY id').all(kind) as StoredDocument[];
+    return this.#held ? this.#held.documents(kind, stored) : stored();
   }
 
   document(kind: string, id: string): StoredDocument | null {
-    return (this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? AND id = ?').get(kind, id) as StoredDocument | undefined) ?? null;
+    const stored = () => (this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? AND id = ?').get(kind, id) as StoredDocument | undefined) ?? null;
+    return this.#held ? this.#held.document(kind, id, stored) : stored();
   }
 
   documentIds(kind: string): string[] {
-    return (this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[]);
+    if (this.#held) return this.documents(kind).map((doc) => doc.id);
+    return this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[];
   }
 
   /** The activity record versions before own data kept here (table `activity`), in the order written; empty when there is none. */
@@ -744,9 +768,14 @@ export class CapacityReplicaDb {
     // A rewrite under way is rolled back and its thread waited for: its connection must not write into a file
     // closed (or removed, for a copy found unreadable) under it.
     await this.#rewrite?.abandon();
-    await this.#checkpointer?.close();
-    if (this.#read !== this.#db) this.#read.close();
-    this.#db.close();
+    try {
+      // Rolled back: what was held meanwhile is written before the connections close.
+      this.#writeHeld();
+    } finally {
+      await this.#checkpointer?.close();
+      if (this.#read !== this.#db) this.#read.close();
+      this.#db.close();
+    }
   }
 
   /**

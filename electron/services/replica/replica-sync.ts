@@ -40,7 +40,12 @@ export interface ReplicaSyncDeps {
  */
 export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
   const started = Date.now();
-  const { synced, kept, newest, miscount, fetchedAt } = await refreshList(replica, deps, signal, progress);
+  let list = await refreshList(replica, deps, signal, progress);
+  // A streamed first sync reads newest first: a policy created on the service meanwhile pushes the later pages a
+  // place on, so an existing one can be on no page read. The copy now holds a list: the ordinary refresh (oldest
+  // first, compared with the copy) brings what was missed, at once rather than at the next sign-in.
+  if (list.moved) list = await refreshList(replica, deps, signal, progress);
+  const { synced, kept, newest, miscount, fetchedAt } = list;
   replica.warm().catch(() => undefined);
 
   const opened = await recordIds(replica, 'capacityViews');
@@ -149,10 +154,12 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
       // What the pages held, as the held list's length says it (the policies written through come on top).
       const kept = streamed.count;
       await streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies);
-      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt };
+      const moved = synced.moved || synced.miscount !== null;
+      if (moved) deps.logger.warn('replica', 'the capacity list moved while its first sync read it; refreshing it again at once');
+      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, moved };
     }
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
-    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt };
+    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt, moved: false };
   } catch (error) {
     await (stream as StreamedFirstSync | null)?.abandon();
     throw error;

@@ -60,9 +60,6 @@ parentPort.on('message', (message) => {
         insertBody.run(insertRow.get(row).rid, body);
       }
       parentPort.postMessage({ inserted: true });
-    } else if (message.statements) {
-      // Other writes of the app while this transaction holds the file's write lock: they commit with it.
-      for (const [sql, params] of message.statements) db.prepare(sql).run(...params);
     } else if (message.finish) {
       db.exec(workerData.sql.finish);
       const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
@@ -95,9 +92,6 @@ export interface RewriteSql {
  * stored record, and whether its id was written earlier in this rewrite (that row is removed first).
  */
 export type RewriteRow = readonly [Record<string, string | number | null>, string, boolean?];
-
-/** One statement and its parameters, run by the thread inside its transaction. */
-export type RewriteStatement = readonly [string, ReadonlyArray<string | number | null>];
 
 type Message = { ready: true } | { inserted: true } | { done: true } | { aborted: true } | { failed: string; code?: string };
 
@@ -202,19 +196,6 @@ export class RewriteThread {
     this.#worker.postMessage({ rows });
     this.#inFlight += 1;
     while (this.#inFlight >= CHUNKS_IN_FLIGHT && !this.#ended) await new Promise<void>((resolve) => (this.#drained = resolve));
-  }
-
-  /**
-   * Writes of the app's other kinds while this rewrite holds the file (a detail kept after an action during a
-   * streamed first sync): run in order, inside the rewrite's transaction, so they commit or roll back with it.
-   */
-  run(statements: readonly RewriteStatement[]): void {
-    if (!this.#ended) this.#worker.postMessage({ statements });
-  }
-
-  /** True once the thread has ended (committed, rolled back or failed): nothing more it is handed is written. */
-  get ended(): boolean {
-    return this.#ended;
   }
 
   #wake(): void {
