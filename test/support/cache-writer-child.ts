@@ -58,19 +58,23 @@ createHook({
   },
 }).enable();
 
-const cache = await Replica.open({ dataDir, secrets, owner });
-if (point.holdLog) {
+/** A reader's snapshot from before the write, held until the kill (the snapshot is taken at its first read). */
+function holdLog(): void {
   const reader = openKeyed(join(cache.dir, 'replica.db'), Buffer.from(key, 'base64'), 1024);
-  // Held until the kill: the snapshot is taken at the first read inside the transaction.
   reader.exec('BEGIN');
   reader.prepare('SELECT count(*) FROM sqlite_master').get();
 }
+
+const cache = await Replica.open({ dataDir, secrets, owner });
+// A streamed first sync starts from an empty folder: its file exists once the stream has begun.
+if (point.holdLog && mode !== 'stream') holdLog();
 if (mode === 'stream') {
   const versionTag = `${tag}w1`;
   const rows = syntheticPolicies(rowCount, versionTag);
   writing = true;
   const stream = await streamFirstSync(cache);
   if (!stream) throw new Error('the copy did not take a streamed first sync');
+  if (point.holdLog) holdLog();
   for (let at = 0; at < rows.length; at += 100) {
     // The next page arrives later (a fetch's wait): a yield between pages, counted as the kill points are.
     await new Promise((resolve) => setImmediate(resolve));
