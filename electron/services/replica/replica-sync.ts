@@ -44,16 +44,22 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   // A streamed first sync reads newest first: a policy created on the service meanwhile pushes the later pages a
   // place on, so an existing one can be on no page read. The copy now holds a list: the ordinary refresh (oldest
   // first, compared with the copy) brings what was missed, at once rather than at the next sign-in.
-  if (list.moved) list = await refreshList(replica, deps, signal, progress);
+  if (list.moved) {
+    await list.committed;
+    list = await refreshList(replica, deps, signal, progress);
+  }
   const { synced, kept, newest, miscount, fetchedAt } = list;
-  replica.warm().catch(() => undefined);
 
-  const opened = await recordIds(replica, 'capacityViews');
-  const detailIds = [...new Set([...opened, ...newest])];
-  const details = await fetchEach(deps.session, detailIds, signal, 'details', progress, (client, token, id, signal) =>
-    // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
-    client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
-  );
+  // A streamed first sync's commit (the thread's: the full-text index, the counts, the COMMIT) runs meanwhile.
+  const details = await whileCommitting(list.committed, async () => {
+    const opened = await recordIds(replica, 'capacityViews');
+    const detailIds = [...new Set([...opened, ...newest])];
+    return fetchEach(deps.session, detailIds, signal, 'details', progress, (client, token, id, signal) =>
+      // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
+      client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
+    );
+  });
+  replica.warm().catch(() => undefined);
   await writeKind(replica, 'capacityViews', stampAll(details, fetchedAt), fetchedAt);
 
   progress({ phase: 'accounts', fetched: 0, total: 1 });
@@ -132,6 +138,8 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
 async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
   const writeThroughs = replica.watchWriteThroughs();
   let stream: StreamedFirstSync | null = null;
+  /** A streamed list's commit, once begun: it stops watching the write-throughs when it has read them. */
+  let committed: Promise<void> | null = null;
   try {
     stream = await streamIfFirstSync(replica, deps.session, signal);
     const to = stream;
@@ -153,19 +161,42 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     if (streamed) {
       // What the pages held, as the held list's length says it (the policies written through come on top).
       const kept = streamed.count;
-      await streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies);
+      // Not awaited here: the caller fetches the details while the thread commits, and waits for it before it ends.
+      // A failed commit has rolled back already (the stream's own finish).
+      committed = streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies).then(
+        () => writeThroughs.stop(),
+        (error: unknown) => {
+          writeThroughs.stop();
+          throw error;
+        },
+      );
       const moved = synced.moved || synced.miscount !== null;
       if (moved) deps.logger.warn('replica', 'the capacity list moved while its first sync read it; refreshing it again at once');
-      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, moved };
+      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, moved, committed };
     }
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
-    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt, moved: false };
+    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt, moved: false, committed: Promise.resolve() };
   } catch (error) {
     await (stream as StreamedFirstSync | null)?.abandon();
     throw error;
   } finally {
-    writeThroughs.stop();
+    if (!committed) writeThroughs.stop();
   }
+}
+
+/**
+ * `work` done while a list's commit runs; settles once both have (a commit is never left running past the refresh:
+ * a close or a wipe waits for the refresh), with the commit's failure if it failed, else the work's outcome.
+ */
+async function whileCommitting<T>(committed: Promise<void>, work: () => Promise<T>): Promise<T> {
+  let done: T;
+  try {
+    done = await work();
+  } finally {
+    await committed.catch(() => undefined);
+  }
+  await committed;
+  return done;
 }
 
 /**
