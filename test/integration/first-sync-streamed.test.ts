@@ -8,7 +8,7 @@ import { syncCapacities } from '../../electron/services/bulk/capacity-sync.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { REWRITE_THREAD_FROM_ROWS } from '../../electron/services/replica/capacity-replica-db.js';
 import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
-import { capacityWindow, readKind, readRecord, recordIds } from '../../electron/services/replica/replica-reads.js';
+import { capacityWindow, readAccounts, readKind, readRecord, recordIds } from '../../electron/services/replica/replica-reads.js';
 import { refreshReplica, type ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
 import { upsertCapacity, writeKind, writeRecord } from '../../electron/services/replica/replica-writes.js';
 import { readDatabaseKey } from '../../electron/services/secrets/database-key.js';
@@ -16,7 +16,7 @@ import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { API_PREFIX } from '../../shared/api/contract-choices.js';
-import { completeCapacityView, type CapacityRow } from '../../shared/api/readers.js';
+import { completeAccounts, completeCapacityView, type CapacityRow } from '../../shared/api/readers.js';
 import { AppFailure } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { FAST_RETRY, sandboxControls } from '../unit/api-client/sandbox-fixture.js';
@@ -268,6 +268,24 @@ describe('a first sync streamed to the rewrite thread', () => {
     replica = null;
     const again = await openReplica();
     expect((await readRecord(again, 'capacityViews', detailId))?.value).toEqual(detail);
+  }, 180_000);
+
+  it('answers the linked accounts written while its pages are read, not those read before (held records move no version)', async () => {
+    const open = await openReplica();
+    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const accounts = completeAccounts(await client.read('linkedAccounts', { token }));
+    if (!accounts || accounts.length < 2) throw new Error('the sandbox user has too few linked accounts');
+    await writeKind(open, 'accounts', accounts.slice(0, 1));
+    // Read, and kept for the version of the file it was read at.
+    expect((await readAccounts(open))?.value).toEqual(accounts.slice(0, 1));
+    let readAtOnce: unknown = 'not read';
+    const deps = await syncDeps(async (n) => {
+      if (n !== 15) return;
+      await writeKind(open, 'accounts', accounts);
+      readAtOnce = (await readAccounts(open))?.value;
+    });
+    await refreshReplica(open, deps, new AbortController().signal, () => undefined);
+    expect(readAtOnce).toEqual(accounts);
   }, 180_000);
 
   /**

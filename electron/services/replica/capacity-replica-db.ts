@@ -620,6 +620,11 @@ export class CapacityReplicaDb {
     this.#committed(false);
   }
 
+  /** True while records are held beside a streamed first sync (HeldDocuments): they are read, but move no commit version. */
+  get holdsRecords(): boolean {
+    return this.#held !== null && this.#held.statements.length > 0;
+  }
+
   documents(kind: string): StoredDocument[] {
     const stored = () => this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? ORDER BY id').all(kind) as StoredDocument[];
     return this.#held ? this.#held.documents(kind, stored) : stored();
