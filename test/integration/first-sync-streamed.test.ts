@@ -1,16 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from '../../electron/services/api-client/api-client.js';
 import { syncCapacities } from '../../electron/services/bulk/capacity-sync.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { REWRITE_THREAD_FROM_ROWS } from '../../electron/services/replica/capacity-replica-db.js';
 import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
-import { capacityWindow, readAccounts, readKind, readRecord, recordIds } from '../../electron/services/replica/replica-reads.js';
+import { capacitiesFetchedAt, capacityWindow, readAccounts, readKind, readRecord, recordIds } from '../../electron/services/replica/replica-reads.js';
 import { refreshReplica, type ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
 import { upsertCapacity, writeKind, writeRecord } from '../../electron/services/replica/replica-writes.js';
+import { RewriteFailure, RewriteThread } from '../../electron/services/replica/rewrite-thread.js';
 import { readDatabaseKey } from '../../electron/services/secrets/database-key.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
@@ -334,5 +335,119 @@ describe('a first sync streamed to the rewrite thread', () => {
     const stored = new Set((await readKind(open, 'capacities'))!.value.map((row) => row.cidrId));
     expect(service.filter((row) => !stored.has(row.cidrId)).map((row) => row.cidrId)).toEqual([]);
     expect(stored.size).toBe(service.length);
+  }, 180_000);
+  // review10: a moved list was committed, then refreshed again: between the two (and for good, when the second was
+  // cancelled) the copy held a list missing existing policies, stamped fresh. 100 created at once (a bulk purchase)
+  // made later pages all duplicates, and the stream was handed a hundred policies of 3,000.
+  it.each([1, 100])('whose list moved (%i created on the service meanwhile) is rolled back, never committed: the copy holds no list while it is read again, and a cancel then leaves it empty', async (createdCount) => {
+    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const service = (await syncCapacities({ authorized: (work) => work(client, token) })).rows;
+    const template = service.at(-1) as CapacityRow;
+    const created = Array.from({ length: createdCount }, (_, i) => ({ ...template, cidrId: `sc_created_${i}`, createdDate: '2099-01-01T00:00:00Z', policyName: `created ${i}` }));
+    const open = await openReplica();
+    const controller = new AbortController();
+    let page3Answered: () => void = () => undefined;
+    const page3 = new Promise<void>((resolve) => (page3Answered = resolve));
+    let secondRead: { readonly fetchedAt: string | null; readonly rows: number } | null = null;
+    const read: ApiClient['read'] = async (name, options) => {
+      if (name === 'listCapacities') {
+        const asked = PageQuery.parse((options as { query?: unknown }).query);
+        if (asked.sortOrder === 'asc' && asked.page === 1 && secondRead === null) {
+          // The list is being read again: what the copy shows now, and then the person cancels (or signs out).
+          secondRead = { fetchedAt: await capacitiesFetchedAt(open), rows: (await readKind(open, 'capacities'))?.value.length ?? 0 };
+          controller.abort();
+        }
+      }
+      const answer = await client.read(name, options);
+      if (name !== 'listCapacities') return answer;
+      const query = PageQuery.parse((options as { query?: unknown }).query);
+      const desc = query.sortOrder === 'desc' && query.pageSize > 1;
+      if (desc && query.page === 2) {
+        await page3;
+        if (!service.includes(created[0] as CapacityRow)) service.push(...created);
+      }
+      const view = query.sortOrder === 'asc' ? service : [...service].reverse();
+      const modelled = { ...answer, data: view.slice((query.page - 1) * query.pageSize, query.page * query.pageSize), total: service.length, skipped: [] };
+      if (desc && query.page === 3) setImmediate(page3Answered);
+      return modelled as typeof answer;
+    };
+    const modelled = new Proxy(client, {
+      get: (target, property) => {
+        if (property === 'read') return read;
+        const found: unknown = Reflect.get(target, property, target);
+        return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
+      },
+    });
+    const deps: ReplicaSyncDeps = {
+      session: {
+        status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+        authorized: (work) => work(modelled, token),
+      },
+      logger: { warn: () => undefined },
+    };
+    const outcome = await refreshReplica(open, deps, controller.signal, () => undefined).then(
+      () => 'ok',
+      (error: unknown) => (error instanceof AppFailure ? error.error.kind : String(error)),
+    );
+    expect(outcome).toBe('cancelled');
+    expect(secondRead).toEqual({ fetchedAt: null, rows: 0 });
+    await expectEmptyCopy(open);
+  }, 180_000);
+  // review10: the commit, not awaited while the details are read, failed first: its rejection was unhandled until
+  // the details ended (the app's fault watch shows a dialog for one, beside the sync's own failure).
+  it('whose commit fails while its details are read fails the sync, with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.prependListener('unhandledRejection', onUnhandled);
+    let commitFailed: () => void = () => undefined;
+    const failedOnce = new Promise<void>((resolve) => (commitFailed = resolve));
+    // The COMMIT fails (a full disk, an I/O error) as soon as it is asked.
+    const finish = vi.spyOn(RewriteThread.prototype, 'finish').mockImplementation(async () => {
+      await Promise.resolve();
+      setImmediate(commitFailed);
+      throw new RewriteFailure('disk I/O error', 'SQLITE_IOERR', false);
+    });
+    try {
+      const open = await openReplica();
+      const base = await syncDeps(async () => undefined);
+      // Each detail is answered only once the commit has failed and a turn of the event loop has passed (when
+      // Node reports a rejection nobody handles).
+      const deps: ReplicaSyncDeps = {
+        ...base,
+        session: {
+          ...base.session,
+          authorized: (work) =>
+            base.session.authorized((c, t) =>
+              work(
+                new Proxy(c, {
+                  get: (target, property) => {
+                    const found: unknown = Reflect.get(target, property, target);
+                    if (property !== 'read') return typeof found === 'function' ? (found as (...a: unknown[]) => unknown).bind(target) : found;
+                    return async (name: string, options: unknown) => {
+                      if (name === 'describeCapacity') {
+                        await failedOnce;
+                        await new Promise((resolve) => setImmediate(resolve));
+                      }
+                      return (found as (...a: unknown[]) => unknown).call(target, name, options);
+                    };
+                  },
+                }),
+                t,
+              ),
+            ),
+        },
+      };
+      const outcome = await refreshReplica(open, deps, new AbortController().signal, () => undefined).then(
+        () => 'ok',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(finish).toHaveBeenCalled();
+      expect(outcome).toContain('disk I/O error');
+      expect(unhandled).toEqual([]);
+    } finally {
+      finish.mockRestore();
+      process.removeListener('unhandledRejection', onUnhandled);
+    }
   }, 180_000);
 });

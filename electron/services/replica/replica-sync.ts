@@ -40,14 +40,12 @@ export interface ReplicaSyncDeps {
  */
 export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
   const started = Date.now();
-  let list = await refreshList(replica, deps, signal, progress);
   // A streamed first sync reads newest first: a policy created on the service meanwhile pushes the later pages a
-  // place on, so an existing one can be on no page read. The copy now holds a list: the ordinary refresh (oldest
-  // first, compared with the copy) brings what was missed, at once rather than at the next sign-in.
-  if (list.moved) {
-    await list.committed;
-    list = await refreshList(replica, deps, signal, progress);
-  }
+  // place on, so an existing one can be on no page read. Such a list is never committed (a copy missing a policy,
+  // stamped fresh, would stand if what follows were cancelled): it is rolled back and the list read again the
+  // ordinary way (oldest first, written whole), into the copy still empty.
+  const list = (await refreshList(replica, deps, signal, progress, { stream: true })) ?? (await refreshList(replica, deps, signal, progress, { stream: false }));
+  if (!list) throw new Error('an ordinary list refresh always answers');
   const { synced, kept, newest, miscount, fetchedAt } = list;
 
   // A streamed first sync's commit (the thread's: the full-text index, the counts, the COMMIT) runs meanwhile.
@@ -135,13 +133,13 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
  * thread is written as its pages come (streamFirstSync), so the write overlaps
  * the fetch; a failed or cancelled one is rolled back and the copy stays empty.
  */
-async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
+async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void, options: { readonly stream: boolean }) {
   const writeThroughs = replica.watchWriteThroughs();
   let stream: StreamedFirstSync | null = null;
   /** A streamed list's commit, once begun: it stops watching the write-throughs when it has read them. */
   let committed: Promise<void> | null = null;
   try {
-    stream = await streamIfFirstSync(replica, deps.session, signal);
+    stream = options.stream ? await streamIfFirstSync(replica, deps.session, signal) : null;
     const to = stream;
     const synced = await syncCapacities(deps.session, {
       signal,
@@ -159,23 +157,30 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
     const streamed = stream as StreamedFirstSync | null;
     if (streamed) {
+      if (synced.moved || synced.miscount !== null) {
+        deps.logger.warn('replica', 'the capacity list moved while its first sync read it; reading it again the ordinary way');
+        await streamed.abandon();
+        return null;
+      }
       // What the pages held, as the held list's length says it (the policies written through come on top).
       const kept = streamed.count;
       // Not awaited here: the caller fetches the details while the thread commits, and waits for it before it ends.
       // A failed commit has rolled back already (the stream's own finish).
-      committed = streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies).then(
+      const commit = streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies).then(
         () => writeThroughs.stop(),
         (error: unknown) => {
           writeThroughs.stop();
           throw error;
         },
       );
-      const moved = synced.moved || synced.miscount !== null;
-      if (moved) deps.logger.warn('replica', 'the capacity list moved while its first sync read it; refreshing it again at once');
-      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, moved, committed };
+      // Handled from now on: its failure is the refresh's (whileCommitting awaits it), never an unhandled rejection
+      // while the details are still being read.
+      commit.catch(() => undefined);
+      committed = commit;
+      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, committed: commit };
     }
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
-    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt, moved: false, committed: Promise.resolve() };
+    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt, committed: Promise.resolve() };
   } catch (error) {
     await (stream as StreamedFirstSync | null)?.abandon();
     throw error;
