@@ -50,9 +50,9 @@ interface ChildRun {
 }
 
 /** Starts a writer, kills it (SIGKILL) as soon as it says it has reached `point`, and tells what it reported. */
-function runAndKill(dataDir: string, key: string, tag: string, point: CrashPoint, rows: number): Promise<ChildRun> {
+function runAndKill(dataDir: string, key: string, tag: string, point: CrashPoint, rows: number, mode: 'whole' | 'stream' = 'whole'): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childScript, dataDir, key, tag, JSON.stringify(point), String(rows)], { stdio: ['ignore', 'pipe', 'inherit'], env: bundledScriptEnv() });
+    const child = spawn(process.execPath, [childScript, dataDir, key, tag, JSON.stringify(point), String(rows), mode], { stdio: ['ignore', 'pipe', 'inherit'], env: bundledScriptEnv() });
     let at: ChildRun['at'] = null;
     const wrote: string[] = [];
     let yieldsPerWrite = 0;
@@ -168,5 +168,55 @@ describe.each(WRITES)('cache writes are crash-safe, $rows rows written by $by', 
     expect(stoppedInWrite).toBeGreaterThan(0);
     expect(killedWithLog).toBeGreaterThan(0);
   // 24 starts, kills and full reads: ~20 CPU-seconds; load lengthens the run but does not move the kill points.
+  }, 600_000);
+});
+
+/**
+ * A first sync streamed into an empty copy (issue 25, branch stall8): the rewrite thread's transaction is open
+ * from the first page to the commit after the last, across the fetch. A kill anywhere in it leaves the copy
+ * empty (no list, readable) or the whole list; each iteration starts from an empty folder.
+ */
+const STREAM_ITERATIONS = 12;
+
+describe('a streamed first sync is crash-safe', () => {
+  it(`leaves no list or the whole one after ${STREAM_ITERATIONS} kills spread over it`, async () => {
+    let yieldsPerWrite = 0;
+    let stoppedInWrite = 0;
+    let emptyAfterKill = 0;
+    let whole = 0;
+    for (let i = 0; i < STREAM_ITERATIONS; i += 1) {
+      const dataDir = join(work, `stream-${i}`);
+      const key = randomBytes(DATABASE_KEY_BYTES).toString('base64');
+      const secrets = new FixedSecretStore({ [FixedSecretStore.key(replicaKeyService(owner.profileId), owner.username)]: key });
+      const tag = `s${i}`;
+      const point = crashPoint(i, yieldsPerWrite);
+      const run = await runAndKill(dataDir, key, tag, point, CRASH_TEST_ROWS, 'stream');
+      expect(run.at, `iteration ${i}: the writer never reached its stop`).not.toBeNull();
+      if (run.yieldsPerWrite > 0) yieldsPerWrite = run.yieldsPerWrite;
+      if (run.at === 'in-write' && point.pause) stoppedInWrite += 1;
+      const copy = await Replica.open({ dataDir, secrets, owner, verifyDelayMs: 0 });
+      try {
+        const entry = await readKind(copy, 'capacities');
+        await copy.verified();
+        expect(copy.discarded, `iteration ${i}: a torn or unreadable file`).toBe(0);
+        const allowed = point.pause && run.at === 'after-write' ? [CRASH_TEST_ROWS] : [null, CRASH_TEST_ROWS];
+        expect(allowed, `iteration ${i} (${JSON.stringify(point)}, stopped ${run.at})`).toContain(entry ? entry.value.length : null);
+        if (entry) {
+          whole += 1;
+          expect(new Set(entry.value.map((p) => p.policyName?.split(' ')[0]))).toEqual(new Set([`${tag}w1`]));
+          expect((await capacityWindow(copy, { text: 'reservation', status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 1 }))?.total).toBe(CRASH_TEST_ROWS);
+        } else {
+          emptyAfterKill += 1;
+          expect((await copy.opened())?.count).toBe(0);
+        }
+        expect(await strayFiles(copy.dir)).toEqual([]);
+      } finally {
+        await copy.close();
+      }
+    }
+    // Kills landed inside the stream (the copy left empty) and after it (the list whole), or nothing was proven.
+    expect(stoppedInWrite).toBeGreaterThan(0);
+    expect(emptyAfterKill).toBeGreaterThan(0);
+    expect(whole).toBeGreaterThan(0);
   }, 600_000);
 });

@@ -6,6 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices, type AppServices, type AppServicesOptions } from '../../electron/services/app-services.js';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
+import { REWRITE_THREAD_FROM_ROWS } from '../../electron/services/replica/capacity-replica-db.js';
 import { keychainService } from '../../electron/services/secrets/secret-store.js';
 import type { CapacityWindow } from '../../shared/ipc/sourced.js';
 import type { MoneyState } from '../../shared/ipc/money.js';
@@ -38,11 +39,12 @@ afterEach(async () => {
 
 async function start(
   dataDir?: string,
-  options: Partial<Pick<AppServicesOptions, 'moneyCheckDelaysMs' | 'refreshReplicaAtSignIn' | 'secrets'>> = {},
+  options: Partial<Pick<AppServicesOptions, 'moneyCheckDelaysMs' | 'refreshReplicaAtSignIn' | 'secrets'>> & { scale?: number } = {},
 ): Promise<{ services: AppServices; dataDir: string; progress: SyncProgress[] }> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'cd-close-')));
   if (!dataDir) dirs.push(dir);
-  const services = await createAppServices({ dataDir: dir, secrets, startSandbox: builtInSandbox({ controls: true, scale: 300 }), ...options });
+  const { scale = 300, ...rest } = options;
+  const services = await createAppServices({ dataDir: dir, secrets, startSandbox: builtInSandbox({ controls: true, scale }), ...rest });
   open.push(services);
   await services.sandbox.start();
   const progress: SyncProgress[] = [];
@@ -113,6 +115,24 @@ it('closed while the refresh after a sign-in is fetching: it stops, and nothing 
   await signIn(services);
   await expect.poll(() => progress.some((p) => p.phase === 'capacities'), { timeout: 20_000 }).toBe(true);
   await closeAndWatch(services, dataDir);
+});
+
+it('closed while a streamed first sync holds its transaction: it rolls back and ends, nothing lands after, and the next start syncs the list whole', async () => {
+  // Enough policies for the first sync to be written as its pages come (REWRITE_THREAD_FROM_ROWS).
+  const { services, dataDir, progress } = await start(undefined, { scale: 4_000 });
+  const controls = sandboxControls(services.sandbox.url, sandboxAccess(services));
+  await controls.addFault({ pathPrefix: ENDPOINTS.listCapacities.path, method: 'GET', latencyMs: 1_000 });
+  await signIn(services);
+  // The stream's thread holds its transaction before the list's first page is asked for.
+  await expect.poll(() => progress.some((p) => p.phase === 'capacities'), { timeout: 30_000 }).toBe(true);
+  await closeAndWatch(services, dataDir, { keep: true });
+
+  const next = await start(dataDir, { scale: 4_000, refreshReplicaAtSignIn: false });
+  await signIn(next.services);
+  expect((await next.services.handlers['offline.status'](undefined)).capacityCount).toBe(0);
+  const summary = await next.services.handlers['offline.sync'](undefined);
+  expect(summary.capacities).toBeGreaterThan(REWRITE_THREAD_FROM_ROWS);
+  expect((await next.services.handlers['offline.status'](undefined)).capacityCount).toBe(summary.capacities);
 });
 
 it('closed right after a sign-in, with own data and the copy still opening: both end before close does', async () => {

@@ -2,8 +2,11 @@
  * Child process of the crash-safety test: writes the capacity cache over and
  * over, each version a list whose every item carries the version's tag, until
  * it is killed. Arguments: data folder, base64 cache key, the tag of this
- * child's versions, where to stop (CrashPoint, as JSON) and the rows of a
- * version (CRASH_TEST_ROWS when not given).
+ * child's versions, where to stop (CrashPoint, as JSON), the rows of a
+ * version (CRASH_TEST_ROWS when not given) and how it writes: 'whole' (each
+ * version as a refresh writes a list it holds, the default) or 'stream' (one
+ * version only, into the empty copy, as a first sync writes its pages as they
+ * come: streamFirstSync, a page of 100 at a time).
  *
  * The kill point is chosen by the write's own progress, not by a clock: the
  * write's yields between its slices are counted as it makes them. At the
@@ -16,14 +19,14 @@
 import { createHook } from 'node:async_hooks';
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
-import { writeKind } from '../../electron/services/replica/replica-writes.js';
+import { openKeyed, type Connection } from '../../electron/services/platform/sqlcipher.js';
+import { streamFirstSync, writeKind } from '../../electron/services/replica/replica-writes.js';
 import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
 import { CRASH_TEST_ROWS, type CrashPoint } from './crash-test-constants.js';
 import { FixedSecretStore } from './fixed-key-store.js';
 import { syntheticPolicies } from './synthetic-policies.js';
 
-const [dataDir, key, tag, pointJson, rowsArg] = process.argv.slice(2) as [string, string, string, string, string | undefined];
+const [dataDir, key, tag, pointJson, rowsArg, mode] = process.argv.slice(2) as [string, string, string, string, string | undefined, string | undefined];
 const rowCount = rowsArg ? Number(rowsArg) : CRASH_TEST_ROWS;
 const point = JSON.parse(pointJson) as CrashPoint;
 const owner = { profileId: 'crash', username: 'crash@example.com' };
@@ -55,14 +58,43 @@ createHook({
   },
 }).enable();
 
-const cache = await Replica.open({ dataDir, secrets, owner });
-if (point.holdLog) {
+/**
+ * Kept reachable until the kill: a connection nothing refers to is closed when it is garbage-collected, and its
+ * snapshot with it (at load 48 a collection let the checkpoint empty the log of a "held" write).
+ */
+const heldReaders: Connection[] = [];
+
+/** A reader's snapshot from before the write, held until the kill (the snapshot is taken at its first read). */
+function holdLog(): void {
   const reader = openKeyed(join(cache.dir, 'replica.db'), Buffer.from(key, 'base64'), 1024);
-  // Held until the kill: the snapshot is taken at the first read inside the transaction.
   reader.exec('BEGIN');
   reader.prepare('SELECT count(*) FROM sqlite_master').get();
+  heldReaders.push(reader);
 }
-for (let version = 1; ; version += 1) {
+
+const cache = await Replica.open({ dataDir, secrets, owner });
+// A streamed first sync starts from an empty folder: its file exists once the stream has begun.
+if (point.holdLog && mode !== 'stream') holdLog();
+if (mode === 'stream') {
+  const versionTag = `${tag}w1`;
+  const rows = syntheticPolicies(rowCount, versionTag);
+  writing = true;
+  const stream = await streamFirstSync(cache);
+  if (!stream) throw new Error('the copy did not take a streamed first sync');
+  if (point.holdLog) holdLog();
+  for (let at = 0; at < rows.length; at += 100) {
+    // The next page arrives later (a fetch's wait): a yield between pages, counted as the kill points are.
+    await new Promise((resolve) => setImmediate(resolve));
+    await stream.add(rows.slice(at, at + 100));
+  }
+  await stream.finish(new Date(), [], new Map());
+  writing = false;
+  say(`wrote ${versionTag} ${yields}`);
+  if (!stopped) stopHere('after-write');
+  // Killed wherever it is: nothing more to write, the checkpoint thread may still be folding the log.
+  setInterval(() => undefined, 60_000);
+}
+for (let version = 1; mode !== 'stream'; version += 1) {
   const versionTag = `${tag}w${version}`;
   const rows = syntheticPolicies(rowCount, versionTag);
   writing = true;

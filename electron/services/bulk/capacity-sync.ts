@@ -2,7 +2,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
 import type { ApiClient } from '../api-client/api-client.js';
-import { fetchAllPages, type BulkProgress, type ListCount } from './fetch-all-pages.js';
+import { fetchAllPages, type BulkProgress, type ListCount, type PageSink } from './fetch-all-pages.js';
 
 /** The largest page the service gives: the fewest requests for a full list. */
 export const SYNC_PAGE_SIZE = PAGING.maxPageSize;
@@ -22,15 +22,25 @@ export interface SyncCapacitiesOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BulkProgress) => void;
   readonly concurrency?: number;
+  /**
+   * Newest first instead of oldest first: a first sync streamed into an empty copy (replica-sync.ts) takes
+   * the pages in the order the copy stores them. A policy created meanwhile is then on a page already read:
+   * the next refresh brings it (one written through by this app is kept by the sync itself).
+   */
+  readonly newestFirst?: boolean;
+  /** Where the pages go as they come, when it says so (fetchAllPages' streamTo): `rows` is then empty. */
+  readonly streamTo?: (said: number) => Promise<PageSink<CapacityRow> | null>;
 }
 
 export interface SyncedCapacities {
-  /** Oldest first. */
+  /** Oldest first, or newest first when asked (empty when the pages were streamed). */
   readonly rows: CapacityRow[];
   /** Items of the list that could not be kept (they had no id to keep them by), with why. */
   readonly leftOut: SkippedItem[];
   /** What the service said its list holds, when that differs from what its pages sent (kept and left out). */
   readonly miscount: { readonly said: number; readonly sent: number } | null;
+  /** The list moved while its pages were read (ListCount.moved): a policy may be on no page read. */
+  readonly moved: boolean;
 }
 
 /**
@@ -54,14 +64,15 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
     concurrency: options.concurrency ?? SYNC_CONCURRENCY,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.streamTo ? { streamTo: options.streamTo } : {}),
     fetchPage: async (page, pageSize, signal) => {
-      const answer = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: 'asc' } }));
+      const answer = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: options.newestFirst ? 'desc' : 'asc' } }));
       // Positioned in the whole list as the service sent it, so each can be named once.
       leftOut.push(...answer.skipped.map((item) => ({ ...item, index: (page - 1) * pageSize + item.index })));
       return answer;
     },
   });
-  const sent = rows.length + leftOut.length;
+  const sent = ((count as ListCount | null)?.kept ?? rows.length) + leftOut.length;
   const said = (count as ListCount | null)?.said ?? sent;
-  return { rows, leftOut, miscount: said === sent ? null : { said, sent } };
+  return { rows, leftOut, miscount: said === sent ? null : { said, sent }, moved: (count as ListCount | null)?.moved ?? false };
 }

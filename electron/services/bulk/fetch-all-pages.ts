@@ -21,6 +21,12 @@ export interface ListCount {
   readonly said: number;
   /** Items kept: each id once, up to where the pages ended. */
   readonly kept: number;
+  /**
+   * The list moved while its pages were read: a page's `total` differed from the first's, or an id came on two
+   * pages. Offset paging then shifted under the reader, so a policy may be on no page it read (one created
+   * meanwhile at the end the pages start from pushes the rest a place on).
+   */
+  readonly moved: boolean;
 }
 
 export interface FetchAllOptions<T> {
@@ -35,7 +41,17 @@ export interface FetchAllOptions<T> {
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BulkProgress) => void;
+  /**
+   * Asked once the first page is in, with the `total` it said: a sink that takes the pages as they come
+   * (in page order, each once every page before it is in and the list is known to go on to it), or null to
+   * have them put together and returned. A stream's pages are not held: the list returned is then empty,
+   * and an id that comes twice reaches the sink twice (the later copy is the one to keep).
+   */
+  readonly streamTo?: (said: number) => Promise<PageSink<T> | null>;
 }
+
+/** Takes a list's pages in page order; the fetch waits for it (a sink that falls behind holds the requests back). */
+export type PageSink<T> = (items: readonly T[]) => Promise<void>;
 
 /**
  * Fetches every page of a list, with bounded concurrency, put back in page
@@ -62,6 +78,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     const seen = new Set<string>();
     // An id seen twice anywhere: only then is the whole list walked for the later page's copy.
     let duplicates = false;
+    let totalMoved = false;
     // The last page worth keeping, lowered as pages show where the list really ends.
     let lastPage = pageCount;
     let fetched = 0;
@@ -74,6 +91,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
       });
       pages[page - 1] = answer.data;
       if (fresh.length < answer.data.length) duplicates = true;
+      if (answer.total !== first.total) totalMoved = true;
       const held = answer.data.length + (answer.skipped?.length ?? 0);
       if (held === 0 || (answer.data.length > 0 && fresh.length === 0)) lastPage = Math.min(lastPage, page - 1);
       else if (held < options.pageSize) lastPage = Math.min(lastPage, page);
@@ -82,6 +100,27 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
       options.onProgress?.({ fetched, total: lastPage < pageCount ? fetched : Math.max(said, fetched) });
     };
     keep(1, first);
+    const sink = (await options.streamTo?.(said)) ?? null;
+    // With a sink, each page is handed on once the pages before it are in; one hand-off at a time, in order.
+    let handed = 0;
+    let handing: Promise<void> = Promise.resolve();
+    const handOn = (): Promise<void> => {
+      if (!sink) return Promise.resolve();
+      handing = handing.then(async () => {
+        while (handed < lastPage && pages[handed] !== undefined) {
+          const items = pages[handed] as readonly T[];
+          pages[handed] = [];
+          handed += 1;
+          throwIfCancelled(controller.signal);
+          for (const item of items) streamedIds.add(options.idOf(item));
+          await sink(items);
+        }
+      });
+      return handing;
+    };
+    /** The ids handed on, each once: what the list holds. */
+    const streamedIds = new Set<string>();
+    await handOn();
 
     let next = 2;
     const worker = async (): Promise<void> => {
@@ -90,6 +129,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
         throwIfCancelled(controller.signal);
         const answer = await options.fetchPage(page, options.pageSize, controller.signal);
         if (page <= lastPage) keep(page, answer);
+        await handOn();
       }
     };
     const workers = Array.from({ length: Math.min(concurrency, Math.max(0, lastPage - 1)) }, worker);
@@ -101,11 +141,16 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     }
     // Pages past the end (fetched in parallel before the end was known) are not kept. Put together in
     // slices: at 100,000 items the flatten and the walk for duplicates were one piece of 100-300 ms.
+    if (sink) {
+      await handOn();
+      options.onCount?.({ said, kept: streamedIds.size, moved: duplicates || totalMoved });
+      return [];
+    }
     const kept = pages.slice(0, Math.max(1, lastPage));
     const items = duplicates ? await oneCopyEachByLaterPage(kept, options.idOf) : await flattened(kept);
     // A cancel heard while the slices gave way (a sign-out, a close, Cancel) ends the fetch: the list is not written.
     throwIfCancelled(controller.signal);
-    options.onCount?.({ said, kept: items.length });
+    options.onCount?.({ said, kept: items.length, moved: duplicates || totalMoved });
     return items;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

@@ -22,6 +22,8 @@ import {
   type SavingsToKeep,
 } from '../overview/replica-overview.js';
 import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from './rewrite-thread.js';
+import { FirstSyncStream } from './first-sync-stream.js';
+import { HeldDocuments, type SqlStatement } from './held-documents.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { processingFee } from '../customers/customer-summary.js';
 import { accountKey } from '../../../shared/customers/matching.js';
@@ -137,11 +139,14 @@ CREATE TRIGGER IF NOT EXISTS capacities_text_delete AFTER DELETE ON capacities B
 END;
 `;
 
-/** A policy's slim row and record hash, written or replaced by its id (write-throughs, changed rows, the rewrite thread). */
+/**
+ * A policy's slim row and record hash, written or replaced by its id (write-throughs, changed rows, the rewrite
+ * thread). `rid` null: SQLite picks the next row id (a streamed first sync names each row's, first-sync-stream.ts).
+ */
 const UPSERT_ROW = `
-  INSERT INTO capacities (cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
+  INSERT INTO capacities (rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
     launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, fee_written, body_hash)
-  VALUES (@cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
+  VALUES (@rid, @cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
     @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @fee, 1, @bodyHash)
   ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
     policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
@@ -164,10 +169,14 @@ const THREAD_REWRITE: RewriteSql = {
     DELETE FROM capacity_bodies; DELETE FROM capacities;`,
   insertRow: UPSERT_ROW,
   insertBody: UPSERT_BODY,
+  removeRow: 'DELETE FROM capacities WHERE cidr_id = ?',
   finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS} ${MOVE_COMMIT_VERSION}`,
 };
 
 type Query = ParsedLocalCapacityQuery;
+
+const SET_META = 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value';
+const INSERT_DOCUMENT = 'INSERT INTO documents (kind, id, fetched_at, body) VALUES (?, ?, ?, ?)';
 
 /** One stored record of a kind other than the capacity list. */
 export interface StoredDocument {
@@ -199,6 +208,8 @@ export class CapacityReplicaDb {
   /** On a file: what a rewrite thread opens it with, and where it says it could not run. Null in memory. */
   /** The rewrite thread while one writes this file (close waits for it to end). */
   #rewrite: RewriteThread | null = null;
+  /** Records written while a streamed first sync's thread holds the write lock, until it ends (HeldDocuments). */
+  #held: HeldDocuments | null = null;
   readonly #threaded: RewriteThreading | null;
   #writing = false;
 
@@ -273,6 +284,8 @@ export class CapacityReplicaDb {
   }
 
   meta(key: string): string | null {
+    const held = this.#held?.meta(key);
+    if (held !== undefined) return held;
     const row = this.#read.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value ?? null;
   }
@@ -318,10 +331,7 @@ export class CapacityReplicaDb {
       const list = withWrittenThrough(await oneCopyEach(policies), writtenThrough);
       const stored = await this.#storedRows();
       const diff = await diffWithStored(list, stored);
-      const meta = [
-        ['capacities.fetchedAt', fetchedAt],
-        ['capacities.leftOut', JSON.stringify(leftOut)],
-      ] as const;
+      const meta = listMeta(fetchedAt, leftOut);
       if (diff.rewrite && this.#threaded && list.length >= REWRITE_THREAD_FROM_ROWS) {
         // Nothing written yet: the thread takes the write lock (the replica's queue keeps every other write behind this one).
         this.#db.exec('ROLLBACK');
@@ -375,10 +385,7 @@ export class CapacityReplicaDb {
         // One chunk prepared in slices, then handed over (waiting while the thread has enough queued).
         await inSlices(() => {
           const policy = list[next++];
-          if (policy) {
-            const body = storedBody(policy);
-            chunk.push([{ ...toRow(policy), bodyHash: contentHash(body) }, body]);
-          }
+          if (policy) chunk.push(threadRow(policy, null));
           return chunk.length < THREAD_CHUNK_ROWS && next < list.length;
         });
         await thread.add(chunk);
@@ -399,6 +406,66 @@ export class CapacityReplicaDb {
       this.#rewrite = null;
     }
     return { written: list.length, writtenIds: [], deleted: before, rewrote: true, onThread: true };
+  }
+
+  /**
+   * A first sync written as its pages come (FirstSyncStream), by the rewrite thread in its one transaction
+   * from now until `finish` commits it; `beforeCommit` as replaceAll's. Null when it cannot be: in memory, a
+   * copy that already holds a list (a refresh over it compares rows first), or a thread that could not start
+   * (said once): the caller then holds the list and writes it whole (replaceAll). Meanwhile the thread holds
+   * the file's write lock: the app's writes of documents are held until it ends (#writeDocuments).
+   */
+  async beginStreamedRewrite(beforeCommit: () => void, ended: () => void): Promise<FirstSyncStream | null> {
+    const threaded = this.#threaded;
+    if (!threaded || !this.file || this.#rewrite || this.fetchedAt !== null || this.count > 0) return null;
+    let thread: RewriteThread;
+    try {
+      thread = RewriteThread.start(this.file, threaded.key, THREAD_REWRITE, THREAD_CACHE_KIB);
+    } catch (error) {
+      threaded.warn(`the replica's rewrite thread could not start (${error instanceof Error ? error.message : String(error)}); the list is written once fetched`);
+      return null;
+    }
+    this.#rewrite = thread;
+    this.#held = new HeldDocuments();
+    const started = await thread.started();
+    if (started !== true) {
+      this.#rewrite = null;
+      await thread.abandon();
+      this.#writeHeld();
+      // A damaged or foreign file is the caller's to hear of (the copy is then replaced), as replaceAll's.
+      if (started.code?.startsWith('SQLITE_CORRUPT') || started.code === 'SQLITE_NOTADB') throw started;
+      threaded.warn(`the replica's rewrite thread could not run (${started.message}); the list is written once fetched`);
+      return null;
+    }
+    const end = () => {
+      if (this.#rewrite === thread) this.#rewrite = null;
+      // The thread has committed or rolled back: the lock is free for what was held meanwhile.
+      this.#writeHeld();
+      ended();
+    };
+    return new FirstSyncStream({
+      thread,
+      rowOf: threadRow,
+      commit: async (fetchedAt, leftOut) => {
+        try {
+          beforeCommit();
+          await thread.finish(listMeta(fetchedAt, leftOut));
+        } catch (error) {
+          await thread.abandon();
+          throw error;
+        } finally {
+          end();
+        }
+        this.#committed(true);
+      },
+      abandon: async () => {
+        try {
+          await thread.abandon();
+        } finally {
+          end();
+        }
+      },
+    });
   }
 
   /** Every stored row's id, row id and record hash, read in slices on the writer (inside its transaction). */
@@ -504,42 +571,74 @@ export class CapacityReplicaDb {
   /** The one place a policy's row, record and record hash are written (the index follows by its triggers, when they are in place). */
   #write(policy: CapacityRow): void {
     const body = storedBody(policy);
-    const { rid } = this.#upsertRow.get({ ...toRow(policy), bodyHash: contentHash(body) }) as { rid: number };
+    const { rid } = this.#upsertRow.get({ rid: null, ...toRow(policy), bodyHash: contentHash(body) }) as { rid: number };
     this.#upsertBody.run(rid, body);
   }
 
   /** Every record of a kind, replaced in one commit. */
   replaceDocuments(kind: string, documents: readonly StoredDocument[], fetchedAt: string): void {
-    const insert = this.#db.prepare('INSERT INTO documents (kind, id, fetched_at, body) VALUES (?, ?, ?, ?)');
-    commitMovingVersion(this.#db, () => {
-      this.#db.prepare('DELETE FROM documents WHERE kind = ?').run(kind);
-      for (const doc of documents) insert.run(kind, doc.id, doc.fetchedAt, doc.body);
-      this.#setMeta(`${kind}.fetchedAt`, fetchedAt);
-    });
-    this.#committed(false);
+    const statements: SqlStatement[] = [
+      ['DELETE FROM documents WHERE kind = ?', [kind]],
+      ...documents.map((doc): SqlStatement => [INSERT_DOCUMENT, [kind, doc.id, doc.fetchedAt, doc.body]]),
+      [SET_META, [`${kind}.fetchedAt`, fetchedAt]],
+    ];
+    this.#writeDocuments(statements, (held) => held.replace(kind, documents, fetchedAt, statements));
   }
 
   /** One record of a kind, added or replaced; the others stay as they are. */
   putDocument(kind: string, document: StoredDocument): void {
+    const statements: SqlStatement[] = [
+      [`${INSERT_DOCUMENT} ON CONFLICT (kind, id) DO UPDATE SET fetched_at = excluded.fetched_at, body = excluded.body`, [kind, document.id, document.fetchedAt, document.body]],
+      // The kind's age is that of its first record until the whole kind is written.
+      ['INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [`${kind}.fetchedAt`, document.fetchedAt]],
+    ];
+    this.#writeDocuments(statements, (held) => held.put(kind, document, this.meta(`${kind}.fetchedAt`), statements));
+  }
+
+  /**
+   * Documents written in one commit; while a streamed first sync's thread holds the file's write lock, held
+   * (HeldDocuments: readable at once, written when the thread ends) by `hold`.
+   */
+  #writeDocuments(statements: readonly SqlStatement[], hold: (held: HeldDocuments) => void): void {
+    if (this.#held && this.#rewrite) {
+      hold(this.#held);
+      return;
+    }
+    this.#writeStatements(statements);
+  }
+
+  /** What was held while a streamed first sync's thread held the write lock, written now it has ended. */
+  #writeHeld(): void {
+    const held = this.#held;
+    this.#held = null;
+    if (held && held.statements.length > 0) this.#writeStatements(held.statements);
+  }
+
+  #writeStatements(statements: readonly SqlStatement[]): void {
     commitMovingVersion(this.#db, () => {
-      this.#db
-        .prepare('INSERT INTO documents (kind, id, fetched_at, body) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET fetched_at = excluded.fetched_at, body = excluded.body')
-        .run(kind, document.id, document.fetchedAt, document.body);
-      if (this.meta(`${kind}.fetchedAt`) === null) this.#setMeta(`${kind}.fetchedAt`, document.fetchedAt);
+      for (const [sql, params] of statements) this.#db.prepare(sql).run(...params);
     });
     this.#committed(false);
   }
 
+  /** True while records are held beside a streamed first sync (HeldDocuments): they are read, but move no commit version. */
+  get holdsRecords(): boolean {
+    return this.#held !== null && this.#held.statements.length > 0;
+  }
+
   documents(kind: string): StoredDocument[] {
-    return this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? ORDER BY id').all(kind) as StoredDocument[];
+    const stored = () => this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? ORDER BY id').all(kind) as StoredDocument[];
+    return this.#held ? this.#held.documents(kind, stored) : stored();
   }
 
   document(kind: string, id: string): StoredDocument | null {
-    return (this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? AND id = ?').get(kind, id) as StoredDocument | undefined) ?? null;
+    const stored = () => (this.#read.prepare('SELECT id, fetched_at AS fetchedAt, body FROM documents WHERE kind = ? AND id = ?').get(kind, id) as StoredDocument | undefined) ?? null;
+    return this.#held ? this.#held.document(kind, id, stored) : stored();
   }
 
   documentIds(kind: string): string[] {
-    return (this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[]);
+    if (this.#held) return this.documents(kind).map((doc) => doc.id);
+    return this.#read.prepare('SELECT id FROM documents WHERE kind = ? ORDER BY id').pluck().all(kind) as string[];
   }
 
   /** The activity record versions before own data kept here (table `activity`), in the order written; empty when there is none. */
@@ -675,9 +774,14 @@ export class CapacityReplicaDb {
     // A rewrite under way is rolled back and its thread waited for: its connection must not write into a file
     // closed (or removed, for a copy found unreadable) under it.
     await this.#rewrite?.abandon();
-    await this.#checkpointer?.close();
-    if (this.#read !== this.#db) this.#read.close();
-    this.#db.close();
+    try {
+      // Rolled back: what was held meanwhile is written before the connections close.
+      this.#writeHeld();
+    } finally {
+      await this.#checkpointer?.close();
+      if (this.#read !== this.#db) this.#read.close();
+      this.#db.close();
+    }
   }
 
   /**
@@ -693,7 +797,7 @@ export class CapacityReplicaDb {
   }
 
   #setMeta(key: string, value: string): void {
-    this.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.#db.prepare(SET_META).run(key, value);
   }
 }
 
@@ -897,6 +1001,19 @@ function slimRow(t: SlimTuple): SlimCapacityRow {
     account,
     fee: feeWritten === 1 ? fee : undefined,
   };
+}
+
+/** What the meta says of a list written whole: when it was fetched, and the items it could not keep. */
+function listMeta(fetchedAt: string, leftOut: readonly SkippedItem[]): ReadonlyArray<readonly [string, string]> {
+  return [
+    ['capacities.fetchedAt', fetchedAt],
+    ['capacities.leftOut', JSON.stringify(leftOut)],
+  ];
+}
+
+/** A policy as the rewrite thread inserts it (the thread adds its record's hash); `rid` null: the next row id. */
+function threadRow(policy: CapacityRow, rid: number | null, again = false): RewriteRow {
+  return [{ rid, ...toRow(policy) }, storedBody(policy), again];
 }
 
 /**

@@ -9,6 +9,7 @@ import { accountOfSearchText, type CapacityReplicaDb, type RefreshWrites, type S
 import { accountKey } from '../../../shared/customers/matching.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
 import { inSlices } from './time-slices.js';
+import type { FirstSyncStream } from './first-sync-stream.js';
 import type { SliceTurn } from './requests-first.js';
 
 type Query = ParsedLocalCapacityQuery;
@@ -205,6 +206,24 @@ export class CapacityReplica {
     });
     this.#generation += 1;
     return writes;
+  }
+
+  /**
+   * A first sync written as its pages come (CapacityReplicaDb.beginStreamedRewrite); null when this copy
+   * cannot take one. Until it ends no row read is kept: the thread may commit the list at any moment.
+   */
+  async firstSyncStream(): Promise<FirstSyncStream | null> {
+    this.#generation += 1;
+    this.#swapping = true;
+    const stream = await this.#db.beginStreamedRewrite(
+      () => this.#forgetRows(),
+      () => {
+        this.#swapping = false;
+        this.#forgetRows();
+      },
+    );
+    if (!stream) this.#swapping = false;
+    return stream;
   }
 
   #forgetRows(): void {

@@ -32,9 +32,12 @@ export function storedBody(policy: CapacityRow): string {
   return JSON.stringify(policy);
 }
 
+/** How a stored record's fingerprint is made: here, and by the rewrite thread, which hashes the rows it inserts. */
+export const CONTENT_HASH = { algorithm: 'sha1', encoding: 'base64' } as const;
+
 /** A short fingerprint of a stored record: equal records, equal hashes. */
 export function contentHash(body: string): string {
-  return createHash('sha1').update(body).digest('base64');
+  return createHash(CONTENT_HASH.algorithm).update(body).digest(CONTENT_HASH.encoding);
 }
 
 /**

@@ -76,10 +76,12 @@ const keptAccounts = new WeakMap<CapacityReplicaDb, { readonly version: string; 
 export function readAccounts(replica: Replica): Promise<ReplicaEntry<'accounts'> | null> {
   return replica.reading((open) => {
     const version = open.db.readWith(commitVersion);
+    // Records held beside a streamed first sync move no version: while there are, the accounts are read each time.
+    const holding = open.db.holdsRecords;
     const kept = keptAccounts.get(open.db);
-    if (kept?.version === version) return kept.entry;
+    if (!holding && kept?.version === version) return kept.entry;
     const entry = documentsOfKind(open.db, 'accounts');
-    if (entry !== null && entry !== incompatible) keptAccounts.set(open.db, { version, entry });
+    if (!holding && entry !== null && entry !== incompatible) keptAccounts.set(open.db, { version, entry });
     return entry;
   });
 }

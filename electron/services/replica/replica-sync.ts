@@ -9,8 +9,10 @@ import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SessionService } from '../session/session-service.js';
 import type { Replica } from './replica.js';
-import { recordIds } from './replica-reads.js';
-import { writeCapacities, writeKind } from './replica-writes.js';
+import { capacitiesFetchedAt, recordIds } from './replica-reads.js';
+import type { CapacityRow } from '../../../shared/api/readers.js';
+import { streamFirstSync, writeCapacities, writeKind, type StreamedFirstSync } from './replica-writes.js';
+import { REWRITE_THREAD_FROM_ROWS } from './capacity-replica-db.js';
 
 const PAGE_SIZE = 100;
 /** Requests in flight at once, for every list and detail of a refresh. */
@@ -38,15 +40,24 @@ export interface ReplicaSyncDeps {
  */
 export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void): Promise<SyncSummary> {
   const started = Date.now();
-  const { synced, capacities, miscount, fetchedAt } = await refreshList(replica, deps, signal, progress);
-  replica.warm().catch(() => undefined);
+  // A streamed first sync reads newest first: a policy created on the service meanwhile pushes the later pages a
+  // place on, so an existing one can be on no page read. Such a list is never committed (a copy missing a policy,
+  // stamped fresh, would stand if what follows were cancelled): it is rolled back and the list read again the
+  // ordinary way (oldest first, written whole), into the copy still empty.
+  const list = (await refreshList(replica, deps, signal, progress, { stream: true })) ?? (await refreshList(replica, deps, signal, progress, { stream: false }));
+  if (!list) throw new Error('an ordinary list refresh always answers');
+  const { synced, kept, newest, miscount, fetchedAt } = list;
 
-  const opened = await recordIds(replica, 'capacityViews');
-  const detailIds = [...new Set([...opened, ...capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId)])];
-  const details = await fetchEach(deps.session, detailIds, signal, 'details', progress, (client, token, id, signal) =>
-    // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
-    client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
-  );
+  // A streamed first sync's commit (the thread's: the full-text index, the counts, the COMMIT) runs meanwhile.
+  const details = await whileCommitting(list.committed, async () => {
+    const opened = await recordIds(replica, 'capacityViews');
+    const detailIds = [...new Set([...opened, ...newest])];
+    return fetchEach(deps.session, detailIds, signal, 'details', progress, (client, token, id, signal) =>
+      // Read as the detail view reads it; only a view that read in full is kept (the list's row stands in for the rest).
+      client.read('describeCapacity', { token, signal, params: { cidr_id: id } }).then(completeCapacityView),
+    );
+  });
+  replica.warm().catch(() => undefined);
   await writeKind(replica, 'capacityViews', stampAll(details, fetchedAt), fetchedAt);
 
   progress({ phase: 'accounts', fetched: 0, total: 1 });
@@ -101,7 +112,7 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   await writeKind(replica, 'cyberViews', stampAll(cyberViews, fetchedAt), fetchedAt);
 
   const summary: SyncSummary = {
-    capacities: capacities.length,
+    capacities: kept,
     capacitiesLeftOut: synced.leftOut.length,
     details: Object.keys(details).length,
     accounts: accounts?.length ?? 0,
@@ -118,15 +129,23 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
  * The capacity list fetched and written in one commit. A purchase or a cancel
  * written through while its pages are read is newer than the page that holds
  * it: the write keeps those rows as written (a first sync's too, which had no
- * list to write them into).
+ * list to write them into). A first sync of a list long enough for the rewrite
+ * thread is written as its pages come (streamFirstSync), so the write overlaps
+ * the fetch; a failed or cancelled one is rolled back and the copy stays empty.
  */
-async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
+async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void, options: { readonly stream: boolean }) {
   const writeThroughs = replica.watchWriteThroughs();
+  let stream: StreamedFirstSync | null = null;
+  /** A streamed list's commit, once begun: it stops watching the write-throughs when it has read them. */
+  let committed: Promise<void> | null = null;
   try {
+    stream = options.stream ? await streamIfFirstSync(replica, deps.session, signal) : null;
+    const to = stream;
     const synced = await syncCapacities(deps.session, {
       signal,
       concurrency: CONCURRENCY,
       onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
+      ...(to ? { newestFirst: true, streamTo: async () => (rows: readonly CapacityRow[]) => to.add(rows) } : {}),
     });
     // Stored newest first: the first rows are then the default first screen of the list.
     const capacities = synced.rows.reverse();
@@ -136,11 +155,63 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     const fetchedAt = new Date();
     // The last moment a cancel is heard: once the write has begun, it commits whole or not at all.
     if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
+    const streamed = stream as StreamedFirstSync | null;
+    if (streamed) {
+      if (synced.moved || synced.miscount !== null) {
+        deps.logger.warn('replica', 'the capacity list moved while its first sync read it; reading it again the ordinary way');
+        await streamed.abandon();
+        return null;
+      }
+      // What the pages held, as the held list's length says it (the policies written through come on top).
+      const kept = streamed.count;
+      // Not awaited here: the caller fetches the details while the thread commits, and waits for it before it ends.
+      // A failed commit has rolled back already (the stream's own finish).
+      const commit = streamed.finish(fetchedAt, synced.leftOut, writeThroughs.policies).then(
+        () => writeThroughs.stop(),
+        (error: unknown) => {
+          writeThroughs.stop();
+          throw error;
+        },
+      );
+      // Handled from now on: its failure is the refresh's (whileCommitting awaits it), never an unhandled rejection
+      // while the details are still being read.
+      commit.catch(() => undefined);
+      committed = commit;
+      return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, committed: commit };
+    }
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
-    return { synced, capacities, miscount, fetchedAt };
+    return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt, committed: Promise.resolve() };
+  } catch (error) {
+    await (stream as StreamedFirstSync | null)?.abandon();
+    throw error;
   } finally {
-    writeThroughs.stop();
+    if (!committed) writeThroughs.stop();
   }
+}
+
+/**
+ * `work` done while a list's commit runs; settles once both have (a commit is never left running past the refresh:
+ * a close or a wipe waits for the refresh), with the commit's failure if it failed, else the work's outcome.
+ */
+async function whileCommitting<T>(committed: Promise<void>, work: () => Promise<T>): Promise<T> {
+  let done: T;
+  try {
+    done = await work();
+  } finally {
+    await committed.catch(() => undefined);
+  }
+  await committed;
+  return done;
+}
+
+/**
+ * A streamed first sync when the copy has no list yet and the service's says it holds enough policies for the
+ * rewrite thread (one request of one policy asks: the pages' order is chosen before the first of them).
+ */
+async function streamIfFirstSync(replica: Replica, session: ReplicaSyncDeps['session'], signal: AbortSignal): Promise<StreamedFirstSync | null> {
+  if ((await capacitiesFetchedAt(replica)) !== null) return null;
+  const said = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page: 1, pageSize: 1, sortOrder: 'desc' } }));
+  return said.total >= REWRITE_THREAD_FROM_ROWS ? streamFirstSync(replica) : null;
 }
 
 async function fetchEach<T>(

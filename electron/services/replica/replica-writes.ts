@@ -3,6 +3,8 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { CyberListItem } from '../../../shared/api/cyber.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { RefreshWrites, StoredDocument } from './capacity-replica-db.js';
+import type { CapacityReplica } from './capacity-replica.js';
+import type { FirstSyncStream } from './first-sync-stream.js';
 import type { Replica } from './replica.js';
 import { readCyberList } from './replica-reads.js';
 import { ACCOUNTS_ID, type RecordKind, type RecordValue, type ReplicaKind, type ReplicaValue } from './replica-kinds.js';
@@ -69,6 +71,68 @@ export async function writeCapacities(
     await replica.freshListWritten(open, rows.length);
   });
   return writes;
+}
+
+/** A first sync written while its pages are fetched (streamFirstSync). */
+export interface StreamedFirstSync {
+  /** The next page's rows, in page order (the pages' order: oldest first). */
+  add(rows: readonly CapacityRow[]): Promise<void>;
+  /** Commits the list, after the last page; resolves once committed, with the policies kept. */
+  finish(fetchedAt: Date, leftOut: readonly SkippedItem[], writtenThrough: ReadonlyMap<string, CapacityRow>): Promise<number>;
+  /** Rolls it back: the copy stays as it was (empty). */
+  abandon(): Promise<void>;
+  /** The ids of the newest policies handed so far, newest first. */
+  newest(n: number): string[];
+  /** Policies handed so far, each id once. */
+  readonly count: number;
+}
+
+/**
+ * A first sync (a copy on a file with no list yet) written as its pages come, by the rewrite thread in one
+ * transaction from the first page to its commit after the last: the write overlaps the fetch instead of
+ * following it. Null when the copy cannot take one (in memory, a copy that holds a list, a thread that could
+ * not start): the list is then fetched whole and written by writeCapacities. Only its start and its commit
+ * wait in the write queue; meanwhile the thread holds the file's write lock, the app's documents go into its
+ * transaction, and a write-through of a policy is only noted (a copy not yet synced takes none, upsertCapacity).
+ */
+export async function streamFirstSync(replica: Replica): Promise<StreamedFirstSync | null> {
+  let stream: FirstSyncStream | null = null;
+  let open: CapacityReplica | null = null;
+  await replica.writing(async (replicaOpen) => {
+    open = replicaOpen;
+    stream = await replicaOpen.firstSyncStream();
+  });
+  const started = stream as FirstSyncStream | null;
+  const written = open as CapacityReplica | null;
+  if (!started || !written) return null;
+  const beside = replica.writingBeside();
+  return {
+    add: (rows) => started.add(rows),
+    newest: (n) => started.newest(n),
+    get count() {
+      return started.count;
+    },
+    finish: async (fetchedAt, leftOut, writtenThrough) => {
+      let kept = 0;
+      try {
+        // In the queue: a write-through queued before the commit is noted before the list is read for it.
+        await replica.writing(async () => {
+          kept = await started.finish(fetchedAt.toISOString(), leftOut, writtenThrough);
+          await replica.freshListWritten(written, kept);
+        });
+      } finally {
+        beside.done();
+      }
+      return kept;
+    },
+    abandon: async () => {
+      try {
+        await started.abandon();
+      } finally {
+        beside.done();
+      }
+    },
+  };
 }
 
 /** Replaces one kind in a single commit. */

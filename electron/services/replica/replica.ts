@@ -234,6 +234,22 @@ export class Replica {
     for (const policies of this.#writeThroughWatches) policies.set(policy.cidrId, policy);
   }
 
+  /**
+   * Counts a write under way outside the write queue (a streamed first sync's thread, replica-writes.ts) as
+   * this app's own until `done` is called: the disk check does not take its changing files for a change
+   * behind the app's back.
+   */
+  writingBeside(): { done(): void } {
+    this.#pendingWrites += 1;
+    let done = false;
+    return {
+      done: () => {
+        if (!done) this.#pendingWrites -= 1;
+        done = true;
+      },
+    };
+  }
+
   wipe(): Promise<void> {
     const wiping = this.#wipe().finally(() => {
       if (this.#wiping === wiping) this.#wiping = null;

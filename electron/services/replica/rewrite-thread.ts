@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { keyPragmas, sqliteLocation } from '../platform/sqlcipher.js';
+import { CONTENT_HASH } from './refresh-diff.js';
 
 /**
  * What the rewrite thread runs: a keyed connection of its own to the
@@ -13,7 +14,10 @@ import { keyPragmas, sqliteLocation } from '../platform/sqlcipher.js';
  */
 const REWRITE_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const Database = require(workerData.module);
+// The record's hash is worked out here, not on the main thread (it was part of the chunks' stall there).
+const hashOf = (body) => createHash(workerData.hash.algorithm).update(body).digest(workerData.hash.encoding);
 let db = null;
 const end = (message) => {
   try {
@@ -27,7 +31,7 @@ const end = (message) => {
   parentPort.close();
 };
 const failed = (error) => end({ failed: String(error && error.message), code: error && error.code ? String(error.code) : undefined });
-let insertRow, insertBody;
+let insertRow, insertBody, removeRow;
 try {
   db = new Database(workerData.file, { nativeBinding: workerData.binding, fileMustExist: true, timeout: workerData.busyMs });
   for (const pragma of workerData.pragmas) db.pragma(pragma);
@@ -40,6 +44,7 @@ try {
   db.exec(workerData.sql.begin);
   insertRow = db.prepare(workerData.sql.insertRow);
   insertBody = db.prepare(workerData.sql.insertBody);
+  removeRow = db.prepare(workerData.sql.removeRow);
   parentPort.postMessage({ ready: true });
 } catch (error) {
   failed(error);
@@ -48,7 +53,12 @@ parentPort.on('message', (message) => {
   if (!db) return;
   try {
     if (message.rows) {
-      for (const [row, body] of message.rows) insertBody.run(insertRow.get(row).rid, body);
+      for (const [row, body, again] of message.rows) {
+        // An id written before in this rewrite: its earlier row goes, this one takes its own place.
+        if (again) removeRow.run(row.cidrId);
+        row.bodyHash = hashOf(body);
+        insertBody.run(insertRow.get(row).rid, body);
+      }
       parentPort.postMessage({ inserted: true });
     } else if (message.finish) {
       db.exec(workerData.sql.finish);
@@ -65,16 +75,23 @@ parentPort.on('message', (message) => {
 });
 `;
 
-/** The SQL the thread runs: what clears the old list, inserts a row and its record, and ends the rewrite before its COMMIT. */
+/**
+ * The SQL the thread runs: what clears the old list, inserts a row (its record's hash added as `bodyHash`) and
+ * its record, removes a row by its id (`cidrId`), and ends the rewrite before its COMMIT.
+ */
 export interface RewriteSql {
   readonly begin: string;
   readonly insertRow: string;
   readonly insertBody: string;
+  readonly removeRow: string;
   readonly finish: string;
 }
 
-/** One row as the thread inserts it: the slim columns (named parameters of `insertRow`) and the stored record. */
-export type RewriteRow = readonly [Record<string, string | number | null>, string];
+/**
+ * One row as the thread inserts it: the slim columns (named parameters of `insertRow`, but the hash), the
+ * stored record, and whether its id was written earlier in this rewrite (that row is removed first).
+ */
+export type RewriteRow = readonly [Record<string, string | number | null>, string, boolean?];
 
 type Message = { ready: true } | { inserted: true } | { done: true } | { aborted: true } | { failed: string; code?: string };
 
@@ -116,20 +133,28 @@ export class RewriteThread {
   readonly #outcome: Promise<void>;
   #started = false;
   #ended = false;
+  /** Settled once the thread holds its transaction (true) or failed before (the failure). */
+  readonly #ready: Promise<true | RewriteFailure>;
   #inFlight = 0;
   /** Resolved when a chunk has been inserted (or the thread ended): add() waits on it when CHUNKS_IN_FLIGHT are queued. */
   #drained: (() => void) | null = null;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
+    let ready: (outcome: true | RewriteFailure) => void = () => undefined;
+    this.#ready = new Promise((resolve) => (ready = resolve));
     this.#outcome = new Promise<void>((resolve, reject) => {
       const fail = (error: RewriteFailure) => {
         this.#ended = true;
         this.#wake();
+        ready(error);
         reject(error);
       };
       worker.on('message', (message: Message) => {
-        if ('ready' in message) this.#started = true;
+        if ('ready' in message) {
+          this.#started = true;
+          ready(true);
+        }
         else if ('inserted' in message) {
           this.#inFlight -= 1;
           this.#wake();
@@ -138,6 +163,7 @@ export class RewriteThread {
         else {
           this.#ended = true;
           this.#wake();
+          ready(new RewriteFailure('the rewrite was abandoned', undefined, !this.#started));
           if ('done' in message) resolve();
           else reject(new RewriteFailure('the rewrite was abandoned', undefined, !this.#started));
         }
@@ -154,13 +180,19 @@ export class RewriteThread {
   /** Starts the thread; it opens the file and begins the transaction (a failure then surfaces at finish, `beforeStart`). */
   static start(file: string, key: Buffer, sql: RewriteSql, cacheKib: number): RewriteThread {
     const { module, binding } = sqliteLocation();
-    const worker = new Worker(REWRITE_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), cacheKib, busyMs: BUSY_MS, sql } });
+    const worker = new Worker(REWRITE_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), cacheKib, busyMs: BUSY_MS, sql, hash: CONTENT_HASH } });
     return new RewriteThread(worker);
+  }
+
+  /** Resolves once the thread holds its transaction (true), or with why it could not (the file not opened, say). */
+  started(): Promise<true | RewriteFailure> {
+    return this.#ready;
   }
 
   /** Hands rows to the thread (inserted in the order given, after those before); resolves once few enough are waiting there. */
   async add(rows: readonly RewriteRow[]): Promise<void> {
-    if (this.#ended) return;
+    // A thread that failed (or was abandoned: the copy closed) says so to whoever hands it more, so a fetch feeding it stops.
+    if (this.#ended) return this.#outcome;
     this.#worker.postMessage({ rows });
     this.#inFlight += 1;
     while (this.#inFlight >= CHUNKS_IN_FLIGHT && !this.#ended) await new Promise<void>((resolve) => (this.#drained = resolve));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fetchAllPages } from '../../../electron/services/bulk/fetch-all-pages.js';
+import { fetchAllPages, type ListCount, type PageAnswer } from '../../../electron/services/bulk/fetch-all-pages.js';
 import { busyFor, countTurns } from '../../support/event-loop-turns.js';
 
 function source(total: number, delay = () => Math.random() * 5) {
@@ -58,7 +58,7 @@ describe('fetchAllPages', () => {
 
   it('does not believe a total larger than the list: stops at the empty page and says what the pages held', async () => {
     const requested: number[] = [];
-    const counts: { said: number; kept: number }[] = [];
+    const counts: ListCount[] = [];
     const all = await fetchAllPages({
       pageSize: 10,
       concurrency: 1,
@@ -71,7 +71,7 @@ describe('fetchAllPages', () => {
     });
     expect(all).toHaveLength(30);
     expect(requested).toEqual([1, 2, 3, 4]);
-    expect(counts).toEqual([{ said: 1_000_000, kept: 30 }]);
+    expect(counts).toEqual([{ said: 1_000_000, kept: 30, moved: false }]);
   });
 
   it('an item left out of a page (no id) still makes the page full: the list goes on', async () => {
@@ -164,5 +164,147 @@ describe('fetchAllPages', () => {
       },
     });
     await expect(fetching).rejects.toMatchObject({ error: { kind: 'cancelled' } });
+  });
+
+  describe('streamed to a sink', () => {
+    it('hands each page on in page order however they arrive, stops at the list’s real end, holds none itself', async () => {
+      const handed: number[][] = [];
+      const counts: ListCount[] = [];
+      const saids: number[] = [];
+      const all = await fetchAllPages({
+        pageSize: 10,
+        concurrency: 4,
+        idOf: String,
+        onCount: (count) => counts.push(count),
+        streamTo: async (said) => {
+          saids.push(said);
+          return async (items) => void handed.push([...items]);
+        },
+        // Later pages answer sooner (page 2 last of its batch); the service says 1,000 items and holds 95.
+        fetchPage: async (page) => {
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, 12 - page)));
+          return { data: Array.from({ length: Math.max(0, Math.min(10, 95 - (page - 1) * 10)) }, (_, i) => (page - 1) * 10 + i), total: 1_000 };
+        },
+      });
+      expect(all).toEqual([]);
+      expect(saids).toEqual([1_000]);
+      expect(handed.flat()).toEqual(Array.from({ length: 95 }, (_, i) => i));
+      expect(handed.map((page) => page[0])).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+      expect(counts).toEqual([{ said: 1_000, kept: 95, moved: false }]);
+    });
+
+    it('hands an id that comes twice on with both pages (the sink keeps the later), and counts it once; hostile ids too', async () => {
+      const handed: string[] = [];
+      const counts: ListCount[] = [];
+      await fetchAllPages({
+        pageSize: 3,
+        concurrency: 2,
+        idOf: (id: string) => id,
+        onCount: (count) => counts.push(count),
+        streamTo: async () => async (items) => void handed.push(...items),
+        fetchPage: async (page) => ({ data: page === 1 ? ['__proto__', 'constructor', '\u202Eb'] : ['\u202Eb', 'last'], total: 5 }),
+      });
+      expect(handed).toEqual(['__proto__', 'constructor', '\u202Eb', '\u202Eb', 'last']);
+      expect(counts).toEqual([{ said: 5, kept: 4, moved: true }]);
+    });
+
+    it('waits for a sink that falls behind (no more pages asked for than it has taken, and the requests in flight)', async () => {
+      let taken = 0;
+      let release: () => void = () => undefined;
+      let asked = 0;
+      let askedWhileHeld = 0;
+      const fetching = fetchAllPages({
+        pageSize: 10,
+        concurrency: 2,
+        idOf: String,
+        streamTo: async () => async () => {
+          taken += 1;
+          if (taken === 3) {
+            askedWhileHeld = asked;
+            await new Promise<void>((resolve) => (release = resolve));
+          }
+        },
+        fetchPage: async (page) => {
+          asked += 1;
+          return { data: Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i), total: 200 };
+        },
+      });
+      // Pages answer at once: without the wait every one would be asked for within these turns.
+      for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(taken).toBe(3);
+      // The sink holds its third page: the two workers each fetched one more and wait on it.
+      expect(asked).toBeLessThanOrEqual(askedWhileHeld + 2);
+      release();
+      await fetching;
+      expect(asked).toBe(20);
+    });
+
+    it('ends as cancelled when cancelled between pages, and hands no page after the cancel', async () => {
+      const controller = new AbortController();
+      const handed: number[] = [];
+      const fetching = fetchAllPages({
+        pageSize: 10,
+        concurrency: 2,
+        idOf: String,
+        signal: controller.signal,
+        streamTo: async () => async (items) => {
+          handed.push(items[0] as number);
+          if (handed.length === 3) controller.abort();
+        },
+        fetchPage: async (page) => ({ data: Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i), total: 200 }),
+      });
+      await expect(fetching).rejects.toMatchObject({ error: { kind: 'cancelled' } });
+      expect(handed).toEqual([0, 10, 20]);
+    });
+  });
+
+  /**
+   * The review of branch stall8 (review8's desc-shift proof): 1,000 policies read newest first, 4 pages in
+   * flight; one is created after page 3 is answered and before page 2 is. Page 2 then starts a place later, so
+   * an existing policy is on no page read. The list cannot be read whole this way: it says it moved, so the
+   * caller reads it again (replica-sync.ts); oldest first with nothing created, it does not.
+   */
+  describe('a list that moves while its pages are read', () => {
+    async function read(order: 'asc' | 'desc', created: boolean): Promise<{ kept: Set<string>; count: ListCount | null }> {
+      const list = Array.from({ length: 1000 }, (_, i) => `p${String(i).padStart(4, '0')}`);
+      let page3Answered: () => void = () => undefined;
+      const page3 = new Promise<void>((resolve) => (page3Answered = resolve));
+      let count: ListCount | null = null;
+      const kept = new Set<string>();
+      await fetchAllPages<string>({
+        pageSize: 100,
+        concurrency: 4,
+        idOf: (id) => id,
+        onCount: (counted) => (count = counted),
+        streamTo: async () => async (items) => {
+          for (const id of items) kept.add(id);
+        },
+        fetchPage: async (page, size): Promise<PageAnswer<string>> => {
+          if (page === 2) {
+            await page3;
+            if (created) list.push('p_new');
+          }
+          const view = order === 'asc' ? list : [...list].reverse();
+          const answer = { data: view.slice((page - 1) * size, page * size), total: list.length };
+          if (page === 3) setImmediate(page3Answered);
+          return answer;
+        },
+      });
+      return { kept, count };
+    }
+
+    it('newest first, a policy created between its pages: one existing policy is on no page, and the count says the list moved', async () => {
+      const { kept, count } = await read('desc', true);
+      expect(kept.has('p0800')).toBe(false);
+      expect(count).toMatchObject({ moved: true });
+    });
+
+    it('read with nothing created, in either order: every policy once, and the list did not move', async () => {
+      for (const order of ['asc', 'desc'] as const) {
+        const { kept, count } = await read(order, false);
+        expect(kept.size).toBe(1000);
+        expect(count).toEqual({ said: 1000, kept: 1000, moved: false });
+      }
+    });
   });
 });
