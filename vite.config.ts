@@ -19,7 +19,7 @@ function contentSecurityPolicyMeta(): Plugin {
 /**
  * Writes into the built page, for each lazily imported chunk (by its name, e.g. `RenewalWorklistView`), the files it
  * needs that the page has not loaded at its start: the chunk, what it imports and their styles. The renderer's
- * preload fetches them one at a time (`renderer/views/chunk-files.ts`, issue 28); Vite's own loader asks them all at
+ * preload fetches them a few at a time (`renderer/views/chunk-files.ts`, issue 28); Vite's own loader asks them all at
  * once, which held every connection the browser host's page has.
  */
 function lazyChunkFiles(): Plugin {

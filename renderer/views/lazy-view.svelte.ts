@@ -1,6 +1,6 @@
 import type { Component } from 'svelte';
 import { afterNextPaint } from '../lib/next-paint.js';
-import { fetchFileOnce, filesOfChunk } from './chunk-files.js';
+import { fetchFilesFewAtOnce, filesOfChunk } from './chunk-files.js';
 
 /**
  * A view kept out of the renderer's entry script (only the shell, sign-in and
@@ -38,16 +38,14 @@ export class LazyView<Props extends Record<string, unknown>> {
   }
 
   /**
-   * Fetches the chunk's files one at a time, at low priority, then loads it (then from memory): in the browser
-   * host the page has six connections to the host, one held by the event stream, and a person's IPC call must
-   * never wait behind a preload for one (issue 28). Opened meanwhile, the view is fetched at once by `load`.
+   * Fetches the chunk's files a few at a time (`FILES_AT_ONCE`), at low priority, then loads it (then from
+   * memory): in the browser host the page has six connections to the host, one held by the event stream, and a
+   * person's IPC call must never wait behind a preload for one (issue 28). Opened meanwhile, the view is fetched at
+   * once by `load`.
    */
   preload(): Promise<void> {
     this.#preloading ??= (async () => {
-      for (const file of filesOfChunk(this.#chunk)) {
-        if (this.#loading) break;
-        await fetchFileOnce(file);
-      }
+      await fetchFilesFewAtOnce(filesOfChunk(this.#chunk), () => this.#loading !== undefined);
       return this.load();
     })();
     return this.#preloading;
@@ -58,7 +56,7 @@ export class LazyView<Props extends Record<string, unknown>> {
  * Fetches the lazy chunks once the first screen has been painted, so that
  * opening a view later is instant: `soon` (the chunks a click on the main
  * navigation opens) right after that frame, then the rest one per idle
- * period, so no single task holds the page. One file at a time
+ * period, so no single task holds the page. A few files at a time
  * (`LazyView.preload`): all at once they held every connection the browser
  * host's page has, and a person's click waited for one (issue 28). The main
  * views are not left to idle periods: on a loaded machine the page is seldom
