@@ -45,6 +45,8 @@ export interface BrowserHostOptions {
   readonly devRenderer?: DevRenderer;
   /** Called once, when the first page has been served the code it starts with (or calls the host): see page-code.ts. */
   readonly onPageCode?: () => void;
+  /** Tests only: waited for before a renderer file is sent (a test holds the page's chunks on their connections). */
+  readonly beforeFile?: (pathname: string) => Promise<void>;
 }
 
 /** A Vite dev server on loopback that serves the renderer with hot reload (`npm run dev`). */
@@ -189,6 +191,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       pageCode.pageServed(page);
       return;
     }
+    await options.beforeFile?.(url.pathname);
     send(res, 200, file.contentType, file.body);
     pageCode.fileServed(url.pathname);
   }

@@ -306,7 +306,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   const customerHandlers = customers.handlers();
   const customerOf = () => customers.customerOfAccount();
-  const worklist = new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf });
+  const worklist = new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf, turn: () => requestsFirst.turn() });
   // The Renewals' opening answer made ahead as background work (after the first screen, after each refresh), so the
   // first click is answered from memory (issue 28). It waits its turn behind the person's requests; asks while one
   // waits are merged into it. Close waits for the one under way: no read of the copy or the own data once they are closed.

@@ -8,28 +8,28 @@ import { LazyView } from './lazy-view.svelte.js';
  */
 export const lazyViews = {
   // The first screen only when no session is kept: a restored session opens on the overview.
-  signIn: new LazyView(() => import('./SignInView.svelte')),
-  capacityList: new LazyView(() => import('./capacity/CapacityListView.svelte')),
-  capacityDetail: new LazyView(() => import('./capacity/CapacityDetailView.svelte')),
-  searchPurchase: new LazyView(() => import('./capacity/SearchPurchaseView.svelte')),
-  offlineSearch: new LazyView(() => import('./capacity/OfflineSearchView.svelte')),
-  cyberList: new LazyView(() => import('./cyber/CyberListView.svelte')),
-  cyberDetail: new LazyView(() => import('./cyber/CyberDetailView.svelte')),
-  accounts: new LazyView(() => import('./accounts/LinkedAccountsView.svelte')),
-  customers: new LazyView(() => import('./customers/CustomersView.svelte')),
-  customerPage: new LazyView(() => import('./customers/CustomerPageView.svelte')),
-  renewals: new LazyView(() => import('./renewals/RenewalWorklistView.svelte')),
+  signIn: new LazyView('SignInView', () => import('./SignInView.svelte')),
+  capacityList: new LazyView('CapacityListView', () => import('./capacity/CapacityListView.svelte')),
+  capacityDetail: new LazyView('CapacityDetailView', () => import('./capacity/CapacityDetailView.svelte')),
+  searchPurchase: new LazyView('SearchPurchaseView', () => import('./capacity/SearchPurchaseView.svelte')),
+  offlineSearch: new LazyView('OfflineSearchView', () => import('./capacity/OfflineSearchView.svelte')),
+  cyberList: new LazyView('CyberListView', () => import('./cyber/CyberListView.svelte')),
+  cyberDetail: new LazyView('CyberDetailView', () => import('./cyber/CyberDetailView.svelte')),
+  accounts: new LazyView('LinkedAccountsView', () => import('./accounts/LinkedAccountsView.svelte')),
+  customers: new LazyView('CustomersView', () => import('./customers/CustomersView.svelte')),
+  customerPage: new LazyView('CustomerPageView', () => import('./customers/CustomerPageView.svelte')),
+  renewals: new LazyView('RenewalWorklistView', () => import('./renewals/RenewalWorklistView.svelte')),
 };
 
 /** The shell's dialogs that are not needed to paint the first screen. */
 export const lazyDialogs = {
-  commandPalette: new LazyView(() => import('../components/CommandPalette.svelte')),
-  preferences: new LazyView(() => import('../components/PreferencesDialog.svelte')),
-  reauth: new LazyView(() => import('../components/ReauthDialog.svelte')),
+  commandPalette: new LazyView('CommandPalette', () => import('../components/CommandPalette.svelte')),
+  preferences: new LazyView('PreferencesDialog', () => import('../components/PreferencesDialog.svelte')),
+  reauth: new LazyView('ReauthDialog', () => import('../components/ReauthDialog.svelte')),
 };
 
 /** The chunk a main view's link opens (the overview and the search, which has two by connectivity, have none). */
-const chunkOfMainView: Partial<Record<ViewId, { load(): Promise<void> }>> = {
+const chunkOfMainView: Partial<Record<ViewId, { load(): Promise<void>; preload(): Promise<void> }>> = {
   // First: the browser fetches on a few connections at once, and the Renewals' first rows have a budget (issue 28).
   renewals: lazyViews.renewals,
   'capacity-list': lazyViews.capacityList,
@@ -38,7 +38,7 @@ const chunkOfMainView: Partial<Record<ViewId, { load(): Promise<void> }>> = {
   customers: lazyViews.customers,
 };
 
-/** The main views' chunks, fetched at once after the first paint (`preloadViews`). */
+/** The main views' chunks, fetched first after the first paint (`preloadViews`). */
 export const mainViewChunks = Object.values(chunkOfMainView);
 
 /**

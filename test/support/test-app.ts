@@ -42,6 +42,8 @@ export interface TestAppOptions {
   readonly prepareDataDir?: (dataDir: string) => Promise<void>;
   /** As the app does by default: fill the replica in the background after each sign-in. */
   readonly refreshReplicaAtSignIn?: boolean;
+  /** Waited for by the host before it sends a renderer file (BrowserHostOptions.beforeFile). */
+  readonly beforeFile?: (pathname: string) => Promise<void>;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
       log: (line) => services.logger.warn('browser-host', line),
       onPageCode: () => pageCodeServed(),
+      ...(options.beforeFile ? { beforeFile: options.beforeFile } : {}),
     });
   let host = await startHost();
   return {

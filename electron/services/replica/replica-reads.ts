@@ -4,7 +4,9 @@ import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import { customerCapacities as accountCapacities, customerCapacitiesOfRows, type AccountFilter } from '../customers/replica-accounts.js';
 import type { CapacityReplicaDb, StoredDocument } from './capacity-replica-db.js';
-import { upcomingOf, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
+import { UpcomingInSlices, upcomingOf, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { SliceTurn } from './requests-first.js';
 import { commitVersion } from './commit-version.js';
 import type { SavingsToKeep } from '../overview/replica-overview.js';
 import { incompatible, type Replica } from './replica.js';
@@ -165,6 +167,19 @@ export function upcomingCapacities(
     const upcoming = open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs));
     return { fetchedAt, upcoming, picked: open.db.bodies(pick(upcoming)) };
   });
+}
+
+/**
+ * The read `upcomingCapacities` makes of (fromMs, toMs], made ahead in steps (`UpcomingInSlices`) for background
+ * work: between steps it yields and waits its `turn`, so a person's request meanwhile is answered first; then the
+ * read that asks it is answered from memory. Nothing is kept when the copy kept changing.
+ */
+export async function keepUpcomingInSlices(replica: Replica, fromMs: number, toMs: number, turn?: SliceTurn): Promise<void> {
+  const read = new UpcomingInSlices(fromMs, toMs);
+  while (await replica.reading((open) => open.fetchedAt !== null && open.db.readWith((connection) => read.step(connection)))) {
+    await yieldToEventLoop();
+    await turn?.();
+  }
 }
 
 /**

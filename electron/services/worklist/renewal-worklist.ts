@@ -1,7 +1,8 @@
 import { WORKLIST_OPENING, WORKLIST_PAGE, WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
-import { copyState, upcomingCapacities } from '../replica/replica-reads.js';
+import { copyState, keepUpcomingInSlices, upcomingCapacities } from '../replica/replica-reads.js';
+import type { SliceTurn } from '../replica/requests-first.js';
 import { inWindow, type UpcomingCapacity } from './replica-upcoming.js';
 import { KeptWindows, type WindowSources } from './kept-windows.js';
 import { noCustomers, type CustomerNamer } from './customer-of.js';
@@ -19,6 +20,8 @@ export interface RenewalWorklistDeps {
   readonly states: WorklistStates;
   readonly customerOf?: CustomerNamer;
   readonly now?: () => Date;
+  /** What the opening made ahead waits for between the steps of its read (the person's requests: RequestsFirst). */
+  readonly turn?: SliceTurn;
 }
 
 /**
@@ -121,9 +124,21 @@ export class RenewalWorklist {
    * Makes the answer the Renewals view opens on (`WORKLIST_OPENING`) and keeps it, as a query would: the first
    * click after a refresh or a launch is then answered from memory instead of reading the upcoming policies,
    * picking and joining them (1.6 s of 2 s at load 27 for the first opening after a sync of 100,000). Kept and
-   * dropped as every kept answer is (the copy, its commits, the entries, the customer book, the day).
+   * dropped as every kept answer is (the copy, its commits, the entries, the customer book, the day). Its read of
+   * the copy is made a step at a time first (`keepUpcomingInSlices`), waiting its turn between steps: made in
+   * one piece, a click arriving during it waited for the whole.
    */
-  prepareOpening(): Promise<WorklistWindow> {
+  async prepareOpening(): Promise<WorklistWindow> {
+    const fromMs = this.#now().getTime();
+    const toMs = fromMs + WORKLIST_OPENING.horizonDays * DAY_MS + LOOK_AHEAD_MS;
+    // The files are checked by the query after it, which reads them again if they changed.
+    await this.#deps.replica.readWithHealth(
+      async (replica) => {
+        await keepUpcomingInSlices(replica, fromMs, toMs, this.#deps.turn);
+        return null;
+      },
+      { checkFiles: false },
+    );
     return this.query(WORKLIST_OPENING);
   }
 
