@@ -205,3 +205,16 @@ test('the page names one module script and no chunk to preload: the first screen
   const built = (await readdir(join(process.env.CD_DIST_DIR ?? 'dist', 'renderer', 'assets'))).filter((file) => file.endsWith('.js'));
   expect(built.length).toBeGreaterThan(10);
 });
+
+/**
+ * A lazy view is preloaded by its chunk's files as the build wrote them into the page, found by the chunk's name
+ * (`lazyChunkFiles` in vite.config.ts): a name the build does not know would quietly preload nothing for that view.
+ */
+test('every lazy view and dialog names a chunk whose files the page lists', async ({ openApp, page }) => {
+  await openApp();
+  const listed = (await page.evaluate(`Object.keys(JSON.parse(document.getElementById('lazy-chunk-files')?.textContent ?? '{}'))`)) as string[];
+  const source = await readFile(join('renderer', 'views', 'lazy-views.ts'), 'utf8');
+  const named = [...source.matchAll(/new LazyView\(\s*'([^']+)'/g)].map((match) => match[1]);
+  expect(named.length).toBeGreaterThan(10);
+  expect(named.filter((name) => !listed.includes(name as string))).toEqual([]);
+});
