@@ -58,6 +58,18 @@ export class RowParts<Row> {
   }
 }
 
+/** What the last query matched: its rows in display order, or (matches null) still only its scan's hits (#window). */
+interface LastMatches {
+  readonly key: string;
+  readonly needle: string;
+  /** The order its candidates were walked in. */
+  readonly order: Uint32Array;
+  readonly total: number;
+  matches: Uint32Array | null;
+  /** The buffer its matches are (or will be) listed in: the one the next query leaves alone (#nextBuffer). */
+  readonly buffer: Uint32Array;
+}
+
 interface SortOrder {
   /** Row indices, ascending by key (ties by index, so paging is stable). */
   readonly order: Uint32Array;
@@ -88,7 +100,7 @@ export class SortedRowIndex<Row> {
    * The rows the last query matched, in display order. Typing narrows a search
    * ("m5" after "m"), so the next keystroke only needs to look at these.
    */
-  #last: { readonly key: string; readonly needle: string; readonly matches: Uint32Array } | null = null;
+  #last: LastMatches | null = null;
   /** Two buffers taken in turn: the last matches live in one while the next query fills the other. */
   #buffers: [Uint32Array, Uint32Array];
   #turn = 0;
@@ -135,17 +147,17 @@ export class SortedRowIndex<Row> {
     const fees = query.sortBy === 'fee' ? (query.statedFees ?? []) : null;
     const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${fees ? JSON.stringify(fees) : ''}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.key ?? ''}|${filters ? JSON.stringify(filters) : ''}`;
     const last = this.#last;
-    const candidates =
-      last && last.key === key && needle.startsWith(last.needle)
-        ? last.matches
-        : fees
-          ? this.#feeOrder(fees, query.sortOrder)
-          : this.#displayOrder(query.sortBy as RecordSortColumn, query.sortOrder);
+    const narrowing = last !== null && last.key === key && needle.startsWith(last.needle);
+    // Each candidate row is read only when one of these asks about it; without them, a scan's hits are the answer.
+    const perRow = query.status !== undefined || match !== undefined || accounts !== null || filters !== undefined;
     const needleMask = charMask(needle);
     // A single letter is matched exactly by the mask: no string search at all.
     const maskIsEnough = isExactByMask(needle);
     // Past a quarter of the list, reading the laid-out text in order beats testing each row's text where it lies (measured).
-    const scanned = !maskIsEnough && candidates.length > this.#rows.length / 4 && TextColumn.scannable(needle);
+    const scanned = !maskIsEnough && (narrowing ? last.total : this.#rows.length) > this.#rows.length / 4 && TextColumn.scannable(needle);
+    const order = narrowing ? last.order : fees ? this.#feeOrder(fees, query.sortOrder) : this.#displayOrder(query.sortBy as RecordSortColumn, query.sortOrder);
+    if (scanned && !perRow) return this.#window(key, needle, order, query.offset, query.limit);
+    const candidates = narrowing ? this.#matchesOf(last) : order;
     const hits = this.#hits;
     if (scanned) this.#column.scan(needle, hits);
     const masks = this.#masks;
@@ -167,11 +179,54 @@ export class SortedRowIndex<Row> {
       matches[total] = index;
       total += 1;
     }
-    this.#last = { key, needle, matches: matches.subarray(0, total) };
-    const end = Math.min(total, query.offset + query.limit);
+    this.#last = { key, needle, order, total, matches: matches.subarray(0, total), buffer: matches };
+    return { rows: this.#rowsAt(matches, query.offset, Math.min(total, query.offset + query.limit)), total };
+  }
+
+  /**
+   * A scan with nothing else to test a row for: the count is the scan's, and the display order is walked only
+   * until the window's rows are found, not over the whole list (at 100,000 rows and a needle most rows hold,
+   * that walk was the largest part of a keystroke's match). The matches after the window are listed only if a
+   * narrower search needs them (#matchesOf).
+   */
+  #window(key: string, needle: string, order: Uint32Array, offset: number, limit: number): { rows: Row[]; total: number } {
+    const hits = this.#hits;
+    const total = this.#column.scan(needle, hits);
+    const buffer = this.#nextBuffer();
+    const end = Math.min(total, offset + limit);
+    let found = 0;
+    for (let i = 0; i < order.length && found < end; i += 1) {
+      const index = order[i] as number;
+      if (hits[index] === 1) {
+        buffer[found] = index;
+        found += 1;
+      }
+    }
+    this.#last = { key, needle, order, total, matches: found === total ? buffer.subarray(0, total) : null, buffer };
+    return { rows: this.#rowsAt(buffer, offset, end), total };
+  }
+
+  /** The last query's matches, listed now from its scan's hits (still in #hits: nothing has scanned since) if it left them unlisted. */
+  #matchesOf(last: LastMatches): Uint32Array {
+    if (last.matches) return last.matches;
+    const hits = this.#hits;
+    const { order, buffer } = last;
+    let found = 0;
+    for (let i = 0; i < order.length; i += 1) {
+      const index = order[i] as number;
+      if (hits[index] === 1) {
+        buffer[found] = index;
+        found += 1;
+      }
+    }
+    last.matches = buffer.subarray(0, found);
+    return last.matches;
+  }
+
+  #rowsAt(matches: Uint32Array, from: number, end: number): Row[] {
     const rows: Row[] = [];
-    for (let i = query.offset; i < end; i += 1) rows.push(this.#rows[matches[i] as number] as Row);
-    return { rows, total };
+    for (let i = from; i < end; i += 1) rows.push(this.#rows[matches[i] as number] as Row);
+    return rows;
   }
 
   /** Every row the account filter keeps, in the rows' own order (a customer page sums all of a customer's). */

@@ -77,7 +77,9 @@ describe('CapacityIndex, query after query', () => {
     const fc = (await import('fast-check')).default;
     const rows = syntheticPolicies(600);
     const step = fc.record({
-      text: fc.constantFrom('', 'm', 'm5', 'm5.', 'm5.2', 'sc_1', 'sc_10', 'sc_100', 'morgan', 'use1', 'p3', 'zzz'),
+      // A wide needle whose answer stops at its window, then a narrower one under a quarter of the rows (m5.2 then
+      // m5.2x, use1 then use1-az2, p3 then p3.2) that reads the wider one's matches: they must be listed whole.
+      text: fc.constantFrom('', 'm', 'm5', 'm5.', 'm5.2', 'm5.2x', 'sc_1', 'sc_10', 'sc_100', 'morgan', 'use1', 'use1-az2', 'p3', 'p3.2', 'zzz'),
       status: fc.constantFrom(undefined, 'ACTIVE', 'EXPIRED'),
       sortBy: fc.constantFrom('createdDate' as const, 'ourPrice' as const, 'policyName' as const),
       sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
@@ -100,6 +102,34 @@ describe('CapacityIndex, query after query', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  }, PROPERTY_MS);
+});
+
+describe('CapacityIndex, typed a letter at a time', () => {
+  it('answers each prefix exactly as a fresh index would, also when a wide search stopped at its window and a narrower one reads its matches', async () => {
+    const fc = (await import('fast-check')).default;
+    const rows = syntheticPolicies(600);
+    fc.assert(
+      fc.property(
+        // Wide at first (over a quarter of the rows: scanned), then under a quarter (tested row by row from the last matches).
+        fc.constantFrom('m5.2xlarge', 'use1-az2', 'p3.2xlarge', 'sc_1005', 'morgan-prod', 'r6g.x'),
+        fc.constantFrom('createdDate' as const, 'ourPrice' as const, 'policyName' as const),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 1, max: 60 }),
+        (word, sortBy, sortOrder, offset, limit) => {
+          const index = new CapacityIndex(rows);
+          for (let end = 0; end <= word.length; end += 1) {
+            const query = { ...base, text: word.slice(0, end), sortBy, sortOrder, offset, limit };
+            const expected = new CapacityIndex(rows).query(query);
+            const actual = index.query(query);
+            expect(actual.total).toBe(expected.total);
+            expect(actual.rows.map((r) => r.cidrId)).toEqual(expected.rows.map((r) => r.cidrId));
+          }
+        },
+      ),
+      { numRuns: 80 },
     );
   }, PROPERTY_MS);
 });
