@@ -156,7 +156,7 @@ export class SortedRowIndex<Row> {
     // Past a quarter of the list, reading the laid-out text in order beats testing each row's text where it lies (measured).
     const scanned = !maskIsEnough && (narrowing ? last.total : this.#rows.length) > this.#rows.length / 4 && TextColumn.scannable(needle);
     const order = narrowing ? last.order : fees ? this.#feeOrder(fees, query.sortOrder) : this.#displayOrder(query.sortBy as RecordSortColumn, query.sortOrder);
-    if (scanned && !perRow) return this.#window(key, needle, order, query.offset, query.limit);
+    if (!perRow && (scanned || maskIsEnough)) return this.#window(key, needle, order, query.offset, query.limit);
     const candidates = narrowing ? this.#matchesOf(last) : order;
     const hits = this.#hits;
     if (scanned) this.#column.scan(needle, hits);
@@ -184,14 +184,14 @@ export class SortedRowIndex<Row> {
   }
 
   /**
-   * A scan with nothing else to test a row for: the count is the scan's, and the display order is walked only
+   * A scan (or a one-letter needle's masks) with nothing else to test a row for: the count is the scan's, and the display order is walked only
    * until the window's rows are found, not over the whole list (at 100,000 rows and a needle most rows hold,
    * that walk was the largest part of a keystroke's match). The matches after the window are listed only if a
    * narrower search needs them (#matchesOf).
    */
   #window(key: string, needle: string, order: Uint32Array, offset: number, limit: number): { rows: Row[]; total: number } {
     const hits = this.#hits;
-    const total = this.#column.scan(needle, hits);
+    const total = isExactByMask(needle) ? this.#maskHits(charMask(needle), hits) : this.#column.scan(needle, hits);
     const buffer = this.#nextBuffer();
     const end = Math.min(total, offset + limit);
     let found = 0;
@@ -204,6 +204,18 @@ export class SortedRowIndex<Row> {
     }
     this.#last = { key, needle, order, total, matches: found === total ? buffer.subarray(0, total) : null, buffer };
     return { rows: this.#rowsAt(buffer, offset, end), total };
+  }
+
+  /** Sets hits[row] to 1 for every row whose mask holds all of the needle's bits (a one-letter needle: exactly its matches); returns how many. */
+  #maskHits(needleMask: number, hits: Uint8Array): number {
+    const masks = this.#masks;
+    let count = 0;
+    for (let index = 0; index < masks.length; index += 1) {
+      const hit = (((masks[index] as number) & needleMask) >>> 0) === needleMask ? 1 : 0;
+      hits[index] = hit;
+      count += hit;
+    }
+    return count;
   }
 
   /** The last query's matches, listed now from its scan's hits (still in #hits: nothing has scanned since) if it left them unlisted. */
