@@ -194,14 +194,7 @@ export class SortedRowIndex<Row> {
     const total = isExactByMask(needle) ? this.#maskHits(charMask(needle), hits) : this.#column.scan(needle, hits);
     const buffer = this.#nextBuffer();
     const end = Math.min(total, offset + limit);
-    let found = 0;
-    for (let i = 0; i < order.length && found < end; i += 1) {
-      const index = order[i] as number;
-      if (hits[index] === 1) {
-        buffer[found] = index;
-        found += 1;
-      }
-    }
+    const found = listHits(hits, order, buffer, end);
     this.#last = { key, needle, order, total, matches: found === total ? buffer.subarray(0, total) : null, buffer };
     return { rows: this.#rowsAt(buffer, offset, end), total };
   }
@@ -221,17 +214,7 @@ export class SortedRowIndex<Row> {
   /** The last query's matches, listed now from its scan's hits (still in #hits: nothing has scanned since) if it left them unlisted. */
   #matchesOf(last: LastMatches): Uint32Array {
     if (last.matches) return last.matches;
-    const hits = this.#hits;
-    const { order, buffer } = last;
-    let found = 0;
-    for (let i = 0; i < order.length; i += 1) {
-      const index = order[i] as number;
-      if (hits[index] === 1) {
-        buffer[found] = index;
-        found += 1;
-      }
-    }
-    last.matches = buffer.subarray(0, found);
+    last.matches = last.buffer.subarray(0, listHits(this.#hits, last.order, last.buffer, last.total));
     return last.matches;
   }
 
@@ -389,6 +372,19 @@ export class SortedRowIndex<Row> {
     }
     return sorted;
   }
+}
+
+/** Lists into `into`, in `order`, the rows hits marks, up to `upTo` of them; returns how many it listed. */
+function listHits(hits: Uint8Array, order: Uint32Array, into: Uint32Array, upTo: number): number {
+  let found = 0;
+  for (let i = 0; i < order.length && found < upTo; i += 1) {
+    const index = order[i] as number;
+    if (hits[index] === 1) {
+      into[found] = index;
+      found += 1;
+    }
+  }
+  return found;
 }
 
 /** By key, then by index: ties keep list order, so paging is stable. */
