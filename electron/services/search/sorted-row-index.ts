@@ -111,8 +111,25 @@ export class SortedRowIndex<Row> {
    */
   readonly #accounts: number[];
   readonly #accountIds = new Map<string, number>();
-  /** The last customer filter, by account number, kept while the same filter is asked again (each keystroke). */
-  #accountFilter: { readonly key: string; readonly listed: Uint8Array; readonly inside: boolean } | null = null;
+  /**
+   * The last customer filter, by account number, kept while the same filter is asked again (each keystroke): known
+   * by its `keys` array when the caller keeps it (CustomerHandlers does), else by its keys joined. `serial` names it
+   * in a query's key: joining thousands of keys and comparing the text a keystroke took longer than the walk.
+   */
+  #accountFilter: {
+    readonly keys: readonly string[];
+    readonly key: string;
+    readonly serial: number;
+    readonly listed: Uint8Array;
+    readonly inside: boolean;
+  } | null = null;
+  #accountFilters = 0;
+  /**
+   * The rows the last account filter keeps, in the display order they were walked in: a keystroke that does not
+   * narrow the last one walks these instead of the whole order ("no customer" keeps about 8 % of 100,000 rows, one
+   * customer a few dozen). Dropped with any change to the rows (#changed).
+   */
+  #ofAccounts: { readonly serial: number; readonly order: Uint32Array; readonly rows: Uint32Array } | null = null;
 
   /**
    * The index reads `rows` in place; change them only through replace() and
@@ -145,7 +162,7 @@ export class SortedRowIndex<Row> {
     const filters = query.filters;
     const account = filters?.account === undefined ? undefined : accountKey(filters.account);
     const fees = query.sortBy === 'fee' ? (query.statedFees ?? []) : null;
-    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${fees ? JSON.stringify(fees) : ''}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.key ?? ''}|${filters ? JSON.stringify(filters) : ''}`;
+    const key = `${query.status ?? ''}|${query.sortBy}|${query.sortOrder}|${fees ? JSON.stringify(fees) : ''}|${match ? JSON.stringify([match.instanceType, match.platform, match.availabilityZone]) : ''}|${accounts?.serial ?? ''}|${filters ? JSON.stringify(filters) : ''}`;
     const last = this.#last;
     const narrowing = last !== null && last.key === key && needle.startsWith(last.needle);
     // Each candidate row is read only when one of these asks about it; without them, a scan's hits are the answer.
@@ -153,11 +170,13 @@ export class SortedRowIndex<Row> {
     const needleMask = charMask(needle);
     // A single letter is matched exactly by the mask: no string search at all.
     const maskIsEnough = isExactByMask(needle);
-    // Past a quarter of the list, reading the laid-out text in order beats testing each row's text where it lies (measured).
-    const scanned = !maskIsEnough && (narrowing ? last.total : this.#rows.length) > this.#rows.length / 4 && TextColumn.scannable(needle);
     const order = narrowing ? last.order : fees ? this.#feeOrder(fees, query.sortOrder) : this.#displayOrder(query.sortBy as RecordSortColumn, query.sortOrder);
+    const ofAccounts = accounts && !narrowing ? this.#rowsOfAccountsIn(accounts, order) : null;
+    // Past a quarter of the list, reading the laid-out text in order beats testing each row's text where it lies (measured).
+    const candidateCount = narrowing ? last.total : (ofAccounts?.length ?? this.#rows.length);
+    const scanned = !maskIsEnough && candidateCount > this.#rows.length / 4 && TextColumn.scannable(needle);
     if (!perRow && (scanned || maskIsEnough)) return this.#window(key, needle, order, query.offset, query.limit);
-    const candidates = narrowing ? this.#matchesOf(last) : order;
+    const candidates = narrowing ? this.#matchesOf(last) : (ofAccounts ?? order);
     const hits = this.#hits;
     if (scanned) this.#column.scan(needle, hits);
     const masks = this.#masks;
@@ -168,7 +187,7 @@ export class SortedRowIndex<Row> {
       const index = candidates[i] as number;
       if (query.status && this.#view.status(this.#rows[index] as Row) !== query.status) continue;
       if (match && !sameOffering(this.#view.offering(this.#rows[index] as Row), match)) continue;
-      if (accounts && (accounts.listed[this.#accounts[index] as number] === 1) !== accounts.inside) continue;
+      if (accounts && !ofAccounts && (accounts.listed[this.#accounts[index] as number] === 1) !== accounts.inside) continue;
       if (filters && !passes(this.#view, this.#rows[index] as Row, filters, account)) continue;
       if (scanned) {
         if (hits[index] === 0) continue;
@@ -233,14 +252,36 @@ export class SortedRowIndex<Row> {
 
   #accountsFilter(filter: { readonly keys: readonly string[]; readonly inside: boolean } | undefined) {
     if (!filter) return null;
+    const kept = this.#accountFilter;
+    if (kept?.keys === filter.keys && kept.inside === filter.inside) return kept;
     const key = `${filter.inside ? 'in' : 'out'}\u0002${filter.keys.join('\u0002')}`;
-    if (this.#accountFilter?.key === key) return this.#accountFilter;
+    if (kept?.key === key) {
+      this.#accountFilter = { ...kept, keys: filter.keys };
+      return this.#accountFilter;
+    }
     // A key no row holds yet gets its number now, so a row written through later under it is in the filter too.
     const numbers = filter.keys.map((account) => this.#accountId(account));
     const listed = new Uint8Array(this.#accountIds.size);
     for (const id of numbers) listed[id] = 1;
-    this.#accountFilter = { key, listed, inside: filter.inside };
+    this.#accountFilters += 1;
+    this.#accountFilter = { keys: filter.keys, key, serial: this.#accountFilters, listed, inside: filter.inside };
     return this.#accountFilter;
+  }
+
+  /** The rows an account filter keeps, in `order`: kept while the same filter is asked over the same order. */
+  #rowsOfAccountsIn(filter: { readonly serial: number; readonly listed: Uint8Array; readonly inside: boolean }, order: Uint32Array): Uint32Array {
+    const kept = this.#ofAccounts;
+    if (kept?.serial === filter.serial && kept.order === order) return kept.rows;
+    const rows = new Uint32Array(order.length);
+    let count = 0;
+    for (let i = 0; i < order.length; i += 1) {
+      const index = order[i] as number;
+      if ((filter.listed[this.#accounts[index] as number] === 1) !== filter.inside) continue;
+      rows[count] = index;
+      count += 1;
+    }
+    this.#ofAccounts = { serial: filter.serial, order, rows: rows.slice(0, count) };
+    return this.#ofAccounts.rows;
   }
 
   #accountId(account: string): number {
@@ -300,6 +341,7 @@ export class SortedRowIndex<Row> {
   #changed(): void {
     this.#descending.clear();
     this.#last = null;
+    this.#ofAccounts = null;
   }
 
   /** Places a row into an order whose first `used` places are sorted (the last place is free). */
