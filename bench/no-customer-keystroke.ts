@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CustomerBookService } from '../electron/services/customers/customer-book.js';
 import { CustomerHandlers } from '../electron/services/customers/customer-handlers.js';
@@ -11,6 +11,7 @@ import type { Customer } from '../shared/ipc/customers.js';
 import { FixedSecretStore } from '../test/support/fixed-key-store.js';
 import { syntheticPolicies } from '../test/support/synthetic-policies.js';
 import { BENCH_OWNER as owner, benchCurrentReplica } from './support/bench-current-replica.js';
+import { cpuAKey } from './support/cpu-a-key.js';
 
 /**
  * The host's part of a keystroke within "No customer", in process (issue 26, keys10): 2,000 customers of three
@@ -47,23 +48,7 @@ try {
   const key = async (text: string) => replica.queryCapacities(await handlers.scoped({ customer: UNASSIGNED, text, limit: 34 }));
   await key('');
   await (await replica.replica())?.warm();
-  const costs: number[] = [];
-  const load = loadavg()[0]?.toFixed(1);
-  for (let round = 0; round < ROUNDS; round += 1) {
-    for (const word of TYPED) {
-      for (let end = 1; end <= word.length; end += 1) {
-        const before = process.cpuUsage();
-        await key(word.slice(0, end));
-        const used = process.cpuUsage(before);
-        if (round > 0) costs.push((used.user + used.system) / 1000);
-      }
-      await key('');
-    }
-  }
-  costs.sort((a, b) => a - b);
-  const at = (q: number) => costs[Math.min(costs.length - 1, Math.floor(q * costs.length))]?.toFixed(2);
-  const mean = (costs.reduce((a, b) => a + b, 0) / costs.length).toFixed(2);
-  console.log(`no-customer keystroke at ${SIZE}, host work in process: CPU a key median ${at(0.5)} ms, p95 ${at(0.95)} ms, mean ${mean} ms (${costs.length} keys, load ${load}-${loadavg()[0]?.toFixed(1)})`);
+  console.log(`no-customer keystroke at ${SIZE}, host work in process: ${await cpuAKey(TYPED, ROUNDS, 1, key)}`);
   await replica.close();
 } finally {
   await rm(dataDir, { recursive: true, force: true });
