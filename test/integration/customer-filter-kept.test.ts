@@ -15,6 +15,7 @@ import { writeKind } from '../../electron/services/replica/replica-writes.js';
 import { Replica } from '../../electron/services/replica/replica.js';
 import { CustomerMatcher } from '../../shared/customers/matching.js';
 import { UNASSIGNED } from '../../shared/ipc/customer-key.js';
+import type { LocalCapacityQuery } from '../../shared/ipc/offline.js';
 import { BENCH_OWNER as owner, benchCurrentReplica } from '../../bench/support/bench-current-replica.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
@@ -56,7 +57,7 @@ afterAll(async () => {
 async function typed(customer: string, word: string) {
   const answers = [];
   for (let i = 1; i <= word.length; i += 1) {
-    const query = await handlers.scoped({ customer, text: word.slice(0, i), limit: 34 });
+    const query = await handlers.scoped<LocalCapacityQuery>({ customer, text: word.slice(0, i), limit: 34 });
     answers.push({ query, window: await replica.queryCapacities(query) });
   }
   return answers;
