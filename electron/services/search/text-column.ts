@@ -34,8 +34,8 @@ export class TextColumn {
     return needle.length > 0 && !needle.includes(ROW_SEPARATOR);
   }
 
-  /** Sets hits[row] to 1 for every row whose text holds the needle, 0 for the others. */
-  scan(needle: string, hits: Uint8Array): void {
+  /** Sets hits[row] to 1 for every row whose text holds the needle, 0 for the others; returns how many hold it. */
+  scan(needle: string, hits: Uint8Array): number {
     if (this.#changed.size > MAX_CHANGED) this.#layOut();
     hits.fill(0);
     const text = this.#laidOut;
@@ -43,17 +43,24 @@ export class TextColumn {
     const laidOutRows = starts.length - 1;
     let row = 0;
     let from = 0;
+    let count = 0;
     for (;;) {
       const at = text.indexOf(needle, from);
       if (at < 0) break;
       while ((starts[row + 1] as number) <= at) row += 1;
       hits[row] = 1;
+      count += 1;
       // One hit is enough: the search goes on from the next row.
       row += 1;
       if (row >= laidOutRows) break;
       from = starts[row] as number;
     }
-    for (const index of this.#changed) hits[index] = (this.#texts[index] as string).includes(needle) ? 1 : 0;
+    for (const index of this.#changed) {
+      const hit = (this.#texts[index] as string).includes(needle) ? 1 : 0;
+      count += hit - (hits[index] as number);
+      hits[index] = hit;
+    }
+    return count;
   }
 
   #layOut(): void {

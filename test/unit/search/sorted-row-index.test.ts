@@ -77,7 +77,9 @@ describe('CapacityIndex, query after query', () => {
     const fc = (await import('fast-check')).default;
     const rows = syntheticPolicies(600);
     const step = fc.record({
-      text: fc.constantFrom('', 'm', 'm5', 'm5.', 'm5.2', 'sc_1', 'sc_10', 'sc_100', 'morgan', 'use1', 'p3', 'zzz'),
+      // A wide needle whose answer stops at its window, then a narrower one under a quarter of the rows (m5.2 then
+      // m5.2x, use1 then use1-az2, p3 then p3.2) that reads the wider one's matches: they must be listed whole.
+      text: fc.constantFrom('', 'm', 'm5', 'm5.', 'm5.2', 'm5.2x', 'sc_1', 'sc_10', 'sc_100', 'morgan', 'use1', 'use1-az2', 'p3', 'p3.2', 'zzz'),
       status: fc.constantFrom(undefined, 'ACTIVE', 'EXPIRED'),
       sortBy: fc.constantFrom('createdDate' as const, 'ourPrice' as const, 'policyName' as const),
       sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
@@ -104,8 +106,46 @@ describe('CapacityIndex, query after query', () => {
   }, PROPERTY_MS);
 });
 
+describe('CapacityIndex, typed a letter at a time', () => {
+  it('answers each prefix exactly as a fresh index would, also when a wide search stopped at its window and a narrower one reads its matches', async () => {
+    const fc = (await import('fast-check')).default;
+    const rows = syntheticPolicies(600);
+    fc.assert(
+      fc.property(
+        // Wide at first (over a quarter of the rows: scanned, or one letter by its mask), then under a quarter (tested row by
+        // row from the last matches; w of usw2 is under a quarter at once).
+        // Words typed in turn on one index, each from an empty box: what one word's search left must not leak into the next.
+        fc.array(fc.constantFrom('m5.2xlarge', 'use1-az2', 'usw2-az1', 'p3.2xlarge', 'sc_1005', 'morgan-prod', 'r6g.x'), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('createdDate' as const, 'ourPrice' as const, 'policyName' as const),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 1, max: 60 }),
+        (words, sortBy, sortOrder, offset, limit) => {
+          const index = new CapacityIndex(rows);
+          for (const [word, end] of words.flatMap((typed) => Array.from({ length: typed.length + 1 }, (_, at) => [typed, at] as const))) {
+            const query = { ...base, text: word.slice(0, end), sortBy, sortOrder, offset, limit };
+            const expected = new CapacityIndex(rows).query(query);
+            const actual = index.query(query);
+            expect(actual.total).toBe(expected.total);
+            expect(actual.rows.map((r) => r.cidrId)).toEqual(expected.rows.map((r) => r.cidrId));
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  }, PROPERTY_MS);
+});
+
 /** Account keys a customer filter lists: one the synthetic rows hold, and ones only a change brings (hostile names too). */
 const ACCOUNT_KEYS = [accountKey(syntheticPolicies(1)[0]?.cspAccountName ?? ''), 'fresh-account', '__proto__', 'constructor', accountKey('e\u0301cole')];
+
+/** Filters as CustomerHandlers keeps them: one array per customer, asked again keystroke after keystroke. */
+const KEPT_KEYS = Object.freeze(ACCOUNT_KEYS.slice(0, 3));
+const KEPT_FILTERS = [
+  { keys: KEPT_KEYS, inside: true },
+  { keys: KEPT_KEYS, inside: false },
+  { keys: Object.freeze([ACCOUNT_KEYS[0] as string]), inside: false },
+];
 
 describe('SortedRowIndex, by customer', () => {
   it('counts a row written through under an account the filter lists that no row held when the filter was first asked', () => {
@@ -120,6 +160,41 @@ describe('SortedRowIndex, by customer', () => {
     expect(index.query(theirs).rows.map((row) => row.cidrId)).toEqual(['sc_new']);
     expect(index.query(nobodys).total).toBe(20);
   });
+
+  it('moves a row written through into or out of a kept filter at once, in every order', () => {
+    const rows = syntheticPolicies(60);
+    const index = new SortedRowIndex([...rows], POLICY_VIEW);
+    const keys = Object.freeze([accountKey(rows[0]?.cspAccountName ?? '')]);
+    for (const sortOrder of ['asc', 'desc'] as const) {
+      for (const inside of [true, false]) {
+        const query = { ...base, sortBy: 'createdDate' as const, sortOrder, limit: 100, accounts: { keys, inside } };
+        const before = index.query(query).total;
+        const at = rows.findIndex((row) => keys.includes(accountKey(row.cspAccountName ?? '')));
+        const moved = { ...(rows[at] as CapacityPolicy), cspAccountName: 'elsewhere' };
+        index.replace(at, moved);
+        rows[at] = moved;
+        const after = index.query(query);
+        expect(after.total).toBe(before + (inside ? -1 : 1));
+        expect(after.rows.map((row) => row.cidrId)).toEqual(new SortedRowIndex([...rows], POLICY_VIEW).query(query).rows.map((row) => row.cidrId));
+      }
+    }
+  });
+
+  it('answers as a fresh index would when the same keys array is asked inside and outside in turn while typing', () => {
+    const rows = syntheticPolicies(400);
+    const index = new SortedRowIndex([...rows], POLICY_VIEW);
+    // One array, as the main process keeps it per book: known by itself, whatever the filter's side.
+    const keys = Object.freeze([...new Set(rows.slice(0, 60).map((row) => accountKey(row.cspAccountName ?? '')))]);
+    for (const text of ['', 's', 'sc', 'sc_', 'sc_1', 'sc_10', 'sc_1', 'r', 're']) {
+      for (const inside of [true, false, true, false]) {
+        const query = { ...base, text, limit: 30, accounts: { keys, inside } };
+        const fresh = new SortedRowIndex([...rows], POLICY_VIEW).query({ ...query, accounts: { keys: [...keys], inside } });
+        const actual = index.query(query);
+        expect(actual.total).toBe(fresh.total);
+        expect(actual.rows.map((row) => row.cidrId)).toEqual(fresh.rows.map((row) => row.cidrId));
+      }
+    }
+  });
 });
 
 describe('SortedRowIndex, written through', () => {
@@ -132,8 +207,11 @@ describe('SortedRowIndex, written through', () => {
       sortBy: fc.constantFrom<RecordSortColumn>('createdDate', 'ourPrice', 'policyName', 'end', 'qty', 'cidrId'),
       sortOrder: fc.constantFrom('asc' as const, 'desc' as const),
       offset: fc.integer({ min: 0, max: 280 }),
-      // A customer's accounts (or every assigned one, inside false), some held by no row until a change brings them.
-      accounts: fc.option(fc.record({ keys: fc.subarray([...ACCOUNT_KEYS]), inside: fc.boolean() }), { nil: undefined }),
+      // A customer's accounts (or every assigned one, inside false), some held by no row until a change brings them:
+      // made afresh, or one of the filters the main process keeps (the same array asked again, over other orders).
+      accounts: fc.option(fc.oneof(fc.record({ keys: fc.subarray([...ACCOUNT_KEYS]), inside: fc.boolean() }), fc.constantFrom(...KEPT_FILTERS)), {
+        nil: undefined,
+      }),
     });
     const change = fc.record({
       at: fc.integer({ min: 0, max: 400 }),

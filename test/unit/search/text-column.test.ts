@@ -17,18 +17,20 @@ const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '_', '1', ROW_SEPA
 const needle = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '_', '1'), minLength: 1, maxLength: 4 });
 
 describe('TextColumn', () => {
-  it('marks exactly the rows whose text holds the needle, never a match across two rows', () => {
+  it('marks exactly the rows whose text holds the needle and counts them, never a match across two rows', () => {
     fc.assert(
       fc.property(fc.array(text, { maxLength: 40 }), needle, (texts, wanted) => {
         const hits = new Uint8Array(texts.length);
-        new TextColumn(texts).scan(wanted, hits);
+        const count = new TextColumn(texts).scan(wanted, hits);
         expect(marked(hits)).toEqual(expectedHits(texts, wanted));
+        // The count is a search's total when nothing else filters (SortedRowIndex's #window).
+        expect(count).toBe(expectedHits(texts, wanted).length);
       }),
       { numRuns: 400 },
     );
   });
 
-  it('follows rows changed and added after the layout, also past the number that lays the text out again', () => {
+  it('follows (and counts) rows changed and added after the layout, also past the number that lays the text out again', () => {
     fc.assert(
       fc.property(
         fc.array(text, { minLength: 1, maxLength: 30 }),
@@ -43,8 +45,9 @@ describe('TextColumn', () => {
             column.changed(edit.add ? texts.length - 1 : edit.at % texts.length);
           }
           const hits = new Uint8Array(texts.length);
-          column.scan(wanted, hits);
+          const count = column.scan(wanted, hits);
           expect(marked(hits)).toEqual(expectedHits(texts, wanted));
+          expect(count).toBe(expectedHits(texts, wanted).length);
         },
       ),
       { numRuns: 300 },
