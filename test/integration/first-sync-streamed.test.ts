@@ -80,6 +80,47 @@ async function syncDeps(beforeList: (n: number) => Promise<void>): Promise<Repli
   };
 }
 
+/** The refresh's dependencies, signed in with `token`, the client's reads made by `read`. */
+function depsReading(read: ApiClient['read'], token: string): ReplicaSyncDeps {
+  const reading = new Proxy(client, {
+    get: (target, property) => {
+      if (property === 'read') return read;
+      const found: unknown = Reflect.get(target, property, target);
+      return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
+    },
+  });
+  return {
+    session: {
+      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+      authorized: (work) => work(reading, token),
+    },
+    logger: { warn: () => undefined },
+  };
+}
+
+/**
+ * The sandbox's list served as a model (`service`, oldest first) that gains `created` after page 3 of a
+ * newest-first read is answered and before page 2 is: the later pages move a place on for each.
+ */
+function creatingWhileRead(service: CapacityRow[], created: readonly CapacityRow[]): ApiClient['read'] {
+  let page3Answered: () => void = () => undefined;
+  const page3 = new Promise<void>((resolve) => (page3Answered = resolve));
+  return async (name, options) => {
+    const answer = await client.read(name, options);
+    if (name !== 'listCapacities') return answer;
+    const query = PageQuery.parse((options as { query?: unknown }).query);
+    const desc = query.sortOrder === 'desc' && query.pageSize > 1;
+    if (desc && query.page === 2) {
+      await page3;
+      if (!service.includes(created[0] as CapacityRow)) service.push(...created);
+    }
+    const view = query.sortOrder === 'asc' ? service : [...service].reverse();
+    const modelled = { ...answer, data: view.slice((query.page - 1) * query.pageSize, query.page * query.pageSize), total: service.length, skipped: [] };
+    if (desc && query.page === 3) setImmediate(page3Answered);
+    return modelled as typeof answer;
+  };
+}
+
 async function openReplica(): Promise<Replica> {
   replica = await Replica.open({ dataDir: dir, secrets, owner, verifyDelayMs: 0 });
   return replica;
@@ -305,36 +346,8 @@ describe('a first sync streamed to the rewrite thread', () => {
     const service = (await syncCapacities({ authorized: (work) => work(client, token) })).rows;
     const created = { ...service.at(-1)!, cidrId: 'sc_created_while_streamed', createdDate: '2099-01-01T00:00:00Z', policyName: 'created while streamed' };
     const open = await openReplica();
-    let page3Answered: () => void = () => undefined;
-    const page3 = new Promise<void>((resolve) => (page3Answered = resolve));
-    const read: ApiClient['read'] = async (name, options) => {
-      const answer = await client.read(name, options);
-      if (name !== 'listCapacities') return answer;
-      const query = PageQuery.parse((options as { query?: unknown }).query);
-      const desc = query.sortOrder === 'desc' && query.pageSize > 1;
-      if (desc && query.page === 2) {
-        await page3;
-        if (!service.includes(created)) service.push(created);
-      }
-      const view = query.sortOrder === 'asc' ? service : [...service].reverse();
-      const modelled = { ...answer, data: view.slice((query.page - 1) * query.pageSize, query.page * query.pageSize), total: service.length, skipped: [] };
-      if (desc && query.page === 3) setImmediate(page3Answered);
-      return modelled as typeof answer;
-    };
-    const modelled = new Proxy(client, {
-      get: (target, property) => {
-        if (property === 'read') return read;
-        const found: unknown = Reflect.get(target, property, target);
-        return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
-      },
-    });
-    const deps: ReplicaSyncDeps = {
-      session: {
-        status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-        authorized: (work) => work(modelled, token),
-      },
-      logger: { warn: () => undefined },
-    };
+    const read = creatingWhileRead(service, [created]);
+    const deps = depsReading(read, token);
     await refreshReplica(open, deps, new AbortController().signal, () => undefined);
     expect(service).toContain(created);
     const stored = new Set((await readKind(open, 'capacities'))!.value.map((row) => row.cidrId));
@@ -351,9 +364,8 @@ describe('a first sync streamed to the rewrite thread', () => {
     const created = Array.from({ length: createdCount }, (_, i) => ({ ...template, cidrId: `sc_created_${i}`, createdDate: '2099-01-01T00:00:00Z', policyName: `created ${i}` }));
     const open = await openReplica();
     const controller = new AbortController();
-    let page3Answered: () => void = () => undefined;
-    const page3 = new Promise<void>((resolve) => (page3Answered = resolve));
     let secondRead: { readonly fetchedAt: string | null; readonly rows: number } | null = null;
+    const modelled = creatingWhileRead(service, created);
     const read: ApiClient['read'] = async (name, options) => {
       if (name === 'listCapacities') {
         const asked = PageQuery.parse((options as { query?: unknown }).query);
@@ -363,33 +375,9 @@ describe('a first sync streamed to the rewrite thread', () => {
           controller.abort();
         }
       }
-      const answer = await client.read(name, options);
-      if (name !== 'listCapacities') return answer;
-      const query = PageQuery.parse((options as { query?: unknown }).query);
-      const desc = query.sortOrder === 'desc' && query.pageSize > 1;
-      if (desc && query.page === 2) {
-        await page3;
-        if (!service.includes(created[0] as CapacityRow)) service.push(...created);
-      }
-      const view = query.sortOrder === 'asc' ? service : [...service].reverse();
-      const modelled = { ...answer, data: view.slice((query.page - 1) * query.pageSize, query.page * query.pageSize), total: service.length, skipped: [] };
-      if (desc && query.page === 3) setImmediate(page3Answered);
-      return modelled as typeof answer;
+      return modelled(name, options);
     };
-    const modelled = new Proxy(client, {
-      get: (target, property) => {
-        if (property === 'read') return read;
-        const found: unknown = Reflect.get(target, property, target);
-        return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
-      },
-    });
-    const deps: ReplicaSyncDeps = {
-      session: {
-        status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-        authorized: (work) => work(modelled, token),
-      },
-      logger: { warn: () => undefined },
-    };
+    const deps = depsReading(read, token);
     const outcome = await refreshReplica(open, deps, controller.signal, () => undefined).then(
       () => 'ok',
       (error: unknown) => (error instanceof AppFailure ? error.error.kind : String(error)),
