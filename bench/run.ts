@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { curveTables } from './curve.js';
 import type { Benchmark, Figure } from './figure.js';
 
 /**
@@ -34,3 +35,4 @@ const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as numb
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const row of table) console.log(line(row));
+for (const text of curveTables(rows)) console.log(text);

@@ -70,7 +70,7 @@ const started = Date.now();
 const sandbox = await startSandbox(options);
 process.stdout.write(
   [
-    `Sandbox listening on ${sandbox.url} (seed ${options.seed}, scale ${options.scale}, ready in ${Date.now() - started} ms)`,
+    `Sandbox listening on ${sandbox.url} (seed ${options.seed}, scale ${options.scale}, ready in ${Date.now() - started} ms, RSS ${Math.round(process.memoryUsage.rss() / 2 ** 20)} MB)`,
     `OpenAPI document: ${sandbox.url}/openapi.json`,
     options.dataFile ? `State file: ${options.dataFile}` : 'State: in memory only',
     options.controls ? `Test controls: ${sandbox.url}/sandbox/ (reset, clock, faults, stats)` : 'Test controls: off (--controls to enable)',

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { API_PREFIX } from '../../shared/api/contract-choices.js';
 
@@ -14,13 +15,17 @@ export interface SandboxProcess {
  * standalone sandbox asks for no access secret.
  */
 export async function startSandboxProcess(scale: number, accounts = 0): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--accounts', String(accounts), '--controls', '--quiet'], {
+  // Seeding 1,000,000 policies held 2.9 GB: past a million, room beyond Node's default heap.
+  const heap = scale > 1_000_000 ? [`--max-old-space-size=${Math.ceil((scale / 1_000_000) * 4096)}`] : [];
+  const child = spawn(process.execPath, [...heap, '--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--accounts', String(accounts), '--controls', '--quiet'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     const match = /Sandbox listening on (http:\/\/\S+)/.exec(line);
     if (match) {
+      // How long the seed took and what it holds, beside the figures (the curve's 1M seed takes minutes and GBs).
+      process.stderr.write(`  sandbox of ${scale.toLocaleString('en-US')} policies: ${/\(seed .*\)/.exec(line)?.[0] ?? line} (load ${loadavg()[0]?.toFixed(1)})\n`);
       lines.close();
       child.stdout?.resume();
       return { url: match[1] as string, child };

@@ -29,10 +29,14 @@ import { Rng } from './prng.js';
 
 export const DAY_MS = 86_400_000;
 export const DEFAULT_SCALE = 300;
-/** Keeps capacity ids (sc_1…) clear of cyber ids (sc_5…). */
-export const MAX_SCALE = 1_000_000;
-const CAPACITY_ID_BASE = 1_000_000;
-const CYBER_ID_BASE = 5_000_000;
+export const CAPACITY_ID_BASE = 1_000_000;
+export const CYBER_ID_BASE = 5_000_000;
+/**
+ * Room for the first user to hold 1,000,000 capacity policies (about 60 % of the seeded ones, the 1M curve of
+ * issue 25) while capacity ids (sc_1000001 to sc_3000000) stay clear of cyber ids (sc_5000001 on).
+ */
+export const MAX_SCALE = 2_000_000;
+if (CAPACITY_ID_BASE + MAX_SCALE >= CYBER_ID_BASE) throw new Error('seeded capacity ids would run into the cyber ids');
 const DURATIONS_DAYS = [7, 14, 30, 60, 90, 180, 365] as const;
 const PURPOSES = [
   'Web tier',

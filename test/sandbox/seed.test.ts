@@ -4,7 +4,7 @@ import { CAPACITY_STATUSES, CYBER_STATUSES, QUERY, TERMINATION_EVENT_TYPE } from
 import { CyberView } from '../../shared/api/cyber.js';
 import { SANDBOX_USERS, type SandboxUser } from '../../sandbox/accounts.js';
 import { INSTANCE_CATALOG, PLATFORMS, RETIRED_INSTANCE, findSupported } from '../../sandbox/seed/catalog.js';
-import { DEFAULT_SCALE, generateDataset, startOfUtcDay } from '../../sandbox/seed/generate.js';
+import { CAPACITY_ID_BASE, CYBER_ID_BASE, DEFAULT_SCALE, MAX_SCALE, generateDataset, startOfUtcDay } from '../../sandbox/seed/generate.js';
 import { ALEX, JORDAN, Sandbox } from './helpers.js';
 
 const anchorMs = startOfUtcDay(Date.UTC(2026, 10, 22));
@@ -34,6 +34,17 @@ describe('generateDataset', () => {
     // The second user and the DR policies are as without the option.
     expect(book.linkedAccounts?.get(JORDAN.username)).toEqual((SANDBOX_USERS[1] as SandboxUser).linkedAccounts);
     expect(JSON.stringify(book.cyber)).toBe(JSON.stringify(plain.cyber));
+  });
+
+  it('seeds enough for the first user to hold 1,000,000 policies (the 1M curve), capacity ids clear of the cyber ids', () => {
+    // The first user holds about 60 % of the seeded policies (bench/support/synced-app.ts seeds 1M / 0.6).
+    expect(MAX_SCALE).toBeGreaterThanOrEqual(Math.round(1_000_000 / 0.6));
+    // The last seeded capacity id (sc_<base + scale>) stays below the first cyber id (sc_<base + 1>).
+    expect(CAPACITY_ID_BASE + MAX_SCALE).toBeLessThan(CYBER_ID_BASE + 1);
+    const data = generateDataset({ seed: 5, scale: 2_000, anchorMs });
+    const number = (id: string) => Number(id.slice('sc_'.length));
+    expect(Math.max(...data.capacities.map((e) => number(e.policy.cidrId)))).toBe(CAPACITY_ID_BASE + 2_000);
+    expect(Math.min(...data.cyber.map((e) => number(e.view.policyDetails.cidrId)))).toBe(CYBER_ID_BASE + 1);
   });
 
   it('gives both users every capacity status and every customer every cyber status', () => {
