@@ -3,7 +3,7 @@ import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import type { RecordSortColumn } from '../../../shared/ipc/offline.js';
 import { CapacityIndex, POLICY_VIEW } from '../../support/policy-index.js';
 import { charMask } from '../../../electron/services/search/char-mask.js';
-import { RowParts, SortedRowIndex } from '../../../electron/services/search/sorted-row-index.js';
+import { ORDER_STEP_ROWS, OrderSteps, RowParts, SortedRowIndex } from '../../../electron/services/search/sorted-row-index.js';
 import { syntheticPolicies } from '../../support/synthetic-policies.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
@@ -387,5 +387,60 @@ describe('an index built from row parts worked out ahead (RowParts, in slices by
       expect(index.query({ ...query, text: 'reservation 49' }).total).toBe(1);
       expect(index.query({ ...query, text: 'other' }).total).toBe(0);
     }
+  });
+});
+
+describe('a sort order worked out in steps (OrderSteps, in slices by the replica)', () => {
+  const query = { status: undefined, text: '', sortOrder: 'asc', offset: 0, limit: 100_000 } as const;
+
+  it('orders as the one-piece sort does, ties by index, in pieces of at most ORDER_STEP_ROWS rows', () => {
+    // Keys with many ties and runs already in order, over sizes around the run length and its powers of two.
+    for (const size of [0, 1, 7, ORDER_STEP_ROWS, ORDER_STEP_ROWS + 1, 3 * ORDER_STEP_ROWS + 17, 9 * ORDER_STEP_ROWS - 5]) {
+      const keys = Array.from({ length: size }, (_, i) => (i % 5 === 0 ? `k${(i * 7919) % 101}` : `k${Math.floor(i / 3) % 97}`));
+      let read = 0;
+      const steps = new OrderSteps(size, (index) => {
+        read += 1;
+        return keys[index] as string;
+      });
+      let count = 0;
+      let readBefore = 0;
+      while (steps.step()) {
+        count += 1;
+        expect(read - readBefore).toBeLessThanOrEqual(ORDER_STEP_ROWS);
+        readBefore = read;
+      }
+      const expected = Array.from(keys.keys()).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+      expect(Array.from(steps.order)).toEqual(expected);
+      // Cut into pieces: keys read, each run sorted, and each pass of the merge at least one step.
+      expect(count).toBeGreaterThanOrEqual(2 * Math.ceil(size / ORDER_STEP_ROWS) - 1);
+    }
+  });
+
+  it('is kept by the index once its steps end, and answers as prepare() would', () => {
+    const rows = syntheticPolicies(3 * ORDER_STEP_ROWS + 11);
+    const stepped = new SortedRowIndex(rows, POLICY_VIEW);
+    const order = stepped.orderInSteps('policyName');
+    let steps = 0;
+    while (order.step()) steps += 1;
+    expect(steps).toBeGreaterThan(6);
+    const whole = new SortedRowIndex([...rows], POLICY_VIEW);
+    whole.prepare('policyName');
+    for (const sortOrder of ['asc', 'desc'] as const) {
+      expect(stepped.query({ ...query, sortBy: 'policyName', sortOrder }).rows).toEqual(whole.query({ ...query, sortBy: 'policyName', sortOrder }).rows);
+    }
+    // Kept: a second one has nothing to do.
+    expect(stepped.orderInSteps('policyName').step()).toBe(false);
+  });
+
+  it('is not kept when a row changed while it was worked out', () => {
+    const rows = syntheticPolicies(2 * ORDER_STEP_ROWS);
+    const index = new SortedRowIndex(rows, POLICY_VIEW);
+    const order = index.orderInSteps('policyName');
+    order.step();
+    const renamed = { ...rows[0]!, policyName: 'zzz last of all' };
+    index.replace(0, renamed);
+    expect(order.step()).toBe(false);
+    const page = index.query({ ...query, sortBy: 'policyName', sortOrder: 'desc', limit: 1 });
+    expect(page.rows[0]?.policyName).toBe('zzz last of all');
   });
 });
