@@ -1,6 +1,6 @@
 import type { CapacityFilters, ParsedLocalCapacityQuery, PolicyMatch, RecordSortColumn } from '../../../shared/ipc/offline.js';
 import { charMask, isExactByMask } from './char-mask.js';
-import { TextColumn } from './text-column.js';
+import { TextColumn, TextLayout } from './text-column.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
 export type Key = string | number;
@@ -31,13 +31,18 @@ export interface RowView<Row> {
 export class RowParts<Row> {
   readonly haystacks: string[] = [];
   readonly masks: Uint32Array;
-  readonly accountKeys: string[] = [];
+  /** Each row's account as a number (the index's #accounts), numbered as they come. */
+  readonly accounts: number[] = [];
+  readonly accountIds = new Map<string, number>();
+  /** The search texts laid out for the index's TextColumn, as they come (one join at the end took tens of ms at 1M). */
+  readonly layout: TextLayout;
 
   constructor(
     readonly rows: readonly Row[],
     readonly view: RowView<Row>,
   ) {
     this.masks = new Uint32Array(rows.length);
+    this.layout = new TextLayout(rows.length);
   }
 
   /** True once every row's parts are worked out. */
@@ -53,7 +58,14 @@ export class RowParts<Row> {
     const haystack = this.view.searchText(row).toLowerCase();
     this.haystacks.push(haystack);
     this.masks[index] = charMask(haystack);
-    this.accountKeys.push(this.view.account(row));
+    this.layout.add(haystack);
+    const account = this.view.account(row);
+    let id = this.accountIds.get(account);
+    if (id === undefined) {
+      id = this.accountIds.size;
+      this.accountIds.set(account, id);
+    }
+    this.accounts.push(id);
     return index + 1 < this.rows.length;
   }
 }
@@ -110,7 +122,7 @@ export class SortedRowIndex<Row> {
    * every keystroke of a search under "no customer").
    */
   readonly #accounts: number[];
-  readonly #accountIds = new Map<string, number>();
+  readonly #accountIds: Map<string, number>;
   /**
    * The last customer filter, by account number, kept while the same filter is asked again (each keystroke): known
    * by its `keys` array when the caller keeps it (CustomerHandlers does), else by its keys joined. `serial` names it
@@ -144,10 +156,12 @@ export class SortedRowIndex<Row> {
     const ready = parts && parts.rows === rows && parts.view === view && parts.complete ? parts : null;
     this.#haystacks = ready ? ready.haystacks : rows.map((row) => view.searchText(row).toLowerCase());
     this.#masks = ready ? ready.masks : Uint32Array.from(this.#haystacks, charMask);
-    this.#column = new TextColumn(this.#haystacks);
+    this.#column = new TextColumn(this.#haystacks, ready?.layout.done() ?? undefined);
     this.#hits = new Uint8Array(rows.length);
     this.#buffers = [new Uint32Array(rows.length), new Uint32Array(rows.length)];
-    this.#accounts = (ready ? ready.accountKeys : rows.map((row) => view.account(row))).map((account) => this.#accountId(account));
+    // Worked out ahead, the numbering is taken over as it is (the index numbers accounts new to it after them).
+    this.#accountIds = ready ? ready.accountIds : new Map();
+    this.#accounts = ready ? ready.accounts : rows.map((row) => this.#accountId(view.account(row)));
   }
 
   get size(): number {

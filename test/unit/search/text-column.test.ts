@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROW_SEPARATOR, TextColumn } from '../../../electron/services/search/text-column.js';
+import { ROW_SEPARATOR, TextColumn, TextLayout } from '../../../electron/services/search/text-column.js';
 
 /** The rows a plain includes() finds: what scan() must mark, whatever the texts hold. */
 function expectedHits(texts: readonly string[], needle: string): number[] {
@@ -72,5 +72,30 @@ describe('TextColumn', () => {
     expect(TextColumn.scannable('sc_1')).toBe(true);
     expect(TextColumn.scannable(`a${ROW_SEPARATOR}b`)).toBe(false);
     expect(TextColumn.scannable('')).toBe(false);
+  });
+});
+
+describe('TextLayout (the texts laid out a piece at a time, by RowParts)', () => {
+  it('lays the texts out as the column itself would, in pieces of a few thousand rows', () => {
+    // Past one piece of 4,096 rows and at its edges, hostile texts among them (the separator, bidi marks, long names).
+    const odd = ['__proto__', 'constructor', '\u202Eevil\u202C', 'x'.repeat(500), '', `a${ROW_SEPARATOR}b`];
+    for (const rows of [0, 1, 4_095, 4_096, 4_097, 9_000]) {
+      const texts = Array.from({ length: rows }, (_, i) => (i % 97 === 0 ? (odd[i % odd.length] as string) : `row ${i} m5.large use1-az${i % 6}`));
+      const layout = new TextLayout(rows);
+      for (const [i, text] of texts.entries()) {
+        expect(layout.done()).toBeNull();
+        layout.add(text);
+        expect(i + 1 === rows || layout.done() === null).toBe(true);
+      }
+      const done = layout.done();
+      expect(done?.starts.length).toBe(rows + 1);
+      const ahead = new TextColumn(texts, done ?? undefined);
+      const own = new TextColumn(texts);
+      for (const wanted of ['row 4096', 'm5', 'evil', '__proto__', 'x'.repeat(40), 'b', 'zz']) {
+        const [a, b] = [new Uint8Array(rows), new Uint8Array(rows)];
+        expect(ahead.scan(wanted, a)).toBe(own.scan(wanted, b));
+        expect(marked(a)).toEqual(expectedHits(texts, wanted));
+      }
+    }
   });
 });
