@@ -73,23 +73,51 @@ export function summarizeCapacities(
   options: SummaryOptions = {},
   skipped: readonly SkippedItem[] = [],
 ): OverviewSummary {
-  const { windowDays, listLimit, familyLimit } = summaryOptions(options);
-  const nowMs = asOf.getTime();
-  const windowEndMs = nowMs + windowDays * DAY_MS;
-  const inWindow = (ms: number) => ms >= nowMs && ms < windowEndMs;
-  const dayOf = (ms: number) => Math.floor((ms - nowMs) / DAY_MS);
+  const summary = new CapacitySummary(asOf, options);
+  for (const policy of policies) summary.add(policy);
+  return summary.result(skipped);
+}
 
-  const byStatus = new Map<string, number>(CAPACITY_STATUSES.map((status) => [status, 0]));
-  const launching = new Map<string, number>();
-  const ending = new Map<string, number>();
-  const timeline = Array.from({ length: windowDays }, (_, day) => ({ day, launches: 0, ends: 0 }));
-  const milestones: PolicyMilestone[] = [];
-  const renewalRisk: PolicyMilestone[] = [];
-  const savings = new MonthlySavingsTally();
+type TimelineDay = OverviewSummary['timeline'][number];
 
-  for (const policy of policies) {
+/**
+ * summarizeCapacities a policy at a time, so a caller with a long list can add them in time slices (the live
+ * overview over 1,000,000 fetched policies was one piece of seconds on the main process). Only the listed
+ * milestones are kept in order (the soonest listLimit), not every milestone sorted at the end.
+ */
+export class CapacitySummary {
+  readonly #asOf: Date;
+  readonly #windowDays: number;
+  readonly #familyLimit: number;
+  readonly #nowMs: number;
+  readonly #windowEndMs: number;
+  readonly #byStatus = new Map<string, number>(CAPACITY_STATUSES.map((status) => [status, 0]));
+  readonly #launching = new Map<string, number>();
+  readonly #ending = new Map<string, number>();
+  readonly #timeline: TimelineDay[];
+  readonly #upcoming: SoonestFirst;
+  readonly #renewalRisk: SoonestFirst;
+  readonly #savings = new MonthlySavingsTally();
+  #total = 0;
+
+  constructor(asOf: Date, options: SummaryOptions = {}) {
+    const { windowDays, listLimit, familyLimit } = summaryOptions(options);
+    this.#asOf = asOf;
+    this.#windowDays = windowDays;
+    this.#familyLimit = familyLimit;
+    this.#nowMs = asOf.getTime();
+    this.#windowEndMs = this.#nowMs + windowDays * DAY_MS;
+    this.#timeline = Array.from({ length: windowDays }, (_, day) => ({ day, launches: 0, ends: 0 }));
+    this.#upcoming = new SoonestFirst(listLimit);
+    this.#renewalRisk = new SoonestFirst(listLimit);
+  }
+
+  add(policy: CapacityRow): void {
+    const inWindow = (ms: number) => ms >= this.#nowMs && ms < this.#windowEndMs;
+    const dayOf = (ms: number) => Math.floor((ms - this.#nowMs) / DAY_MS);
+    this.#total += 1;
     const status = policy.policyStatus ?? UNKNOWN_STATUS;
-    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    this.#byStatus.set(status, (this.#byStatus.get(status) ?? 0) + 1);
     const launchAt = policy.capacityConfiguration?.launchDateTime;
     const endAt = policy.capacityConfiguration?.endDateTime;
     // A date the answer did not state is never in the window.
@@ -105,38 +133,67 @@ export function summarizeCapacities(
 
     if (UPCOMING_STATUSES.includes(status)) {
       if (launchAt && inWindow(launchMs)) {
-        launching.set(status, (launching.get(status) ?? 0) + 1);
-        (timeline[dayOf(launchMs)] as (typeof timeline)[number]).launches += 1;
-        milestones.push(milestone('launch', launchAt));
+        this.#launching.set(status, (this.#launching.get(status) ?? 0) + 1);
+        (this.#timeline[dayOf(launchMs)] as TimelineDay).launches += 1;
+        this.#upcoming.add(milestone('launch', launchAt));
       }
       if (endAt && inWindow(endMs)) {
-        ending.set(status, (ending.get(status) ?? 0) + 1);
-        (timeline[dayOf(endMs)] as (typeof timeline)[number]).ends += 1;
-        milestones.push(milestone('end', endAt));
+        this.#ending.set(status, (this.#ending.get(status) ?? 0) + 1);
+        (this.#timeline[dayOf(endMs)] as TimelineDay).ends += 1;
+        this.#upcoming.add(milestone('end', endAt));
       }
     }
 
     if (status === 'ACTIVE') {
       // Only a renewal the answer states as off is a risk; an unknown one is not claimed.
-      if (policy.capacityConfiguration?.autoRenewalEnabled === false && endAt && inWindow(endMs)) renewalRisk.push(milestone('end', endAt));
-      savings.add(policy.policyInstance?.instanceType ?? OTHER_FAMILY, monthlySavingsOf(policy));
+      if (policy.capacityConfiguration?.autoRenewalEnabled === false && endAt && inWindow(endMs)) this.#renewalRisk.add(milestone('end', endAt));
+      this.#savings.add(policy.policyInstance?.instanceType ?? OTHER_FAMILY, monthlySavingsOf(policy));
     }
   }
 
-  return {
-    asOf: asOf.toISOString(),
-    windowDays,
-    totalPolicies: policies.length,
-    byStatus: [...byStatus].map(([status, count]) => ({ status, count })),
-    launching: breakdown(launching),
-    ending: breakdown(ending),
-    endingWithoutRenewal: { total: renewalRisk.length, soonest: renewalRisk.sort(bySoonest).slice(0, listLimit) },
-    monthlySavings: savings.summary(familyLimit),
-    timeline,
-    upcoming: milestones.sort(bySoonest).slice(0, listLimit),
-    skipped: skipped.slice(0, MAX_SKIPPED_DETAILS),
-    skippedCount: skipped.length,
-  };
+  result(skipped: readonly SkippedItem[] = []): OverviewSummary {
+    return {
+      asOf: this.#asOf.toISOString(),
+      windowDays: this.#windowDays,
+      totalPolicies: this.#total,
+      byStatus: [...this.#byStatus].map(([status, count]) => ({ status, count })),
+      launching: breakdown(this.#launching),
+      ending: breakdown(this.#ending),
+      endingWithoutRenewal: { total: this.#renewalRisk.count, soonest: this.#renewalRisk.list() },
+      monthlySavings: this.#savings.summary(this.#familyLimit),
+      timeline: this.#timeline,
+      upcoming: this.#upcoming.list(),
+      skipped: skipped.slice(0, MAX_SKIPPED_DETAILS),
+      skippedCount: skipped.length,
+    };
+  }
+}
+
+/**
+ * The soonest `limit` milestones of those added, as a stable sort by bySoonest cut to `limit` would list them
+ * (a tie keeps the order added), and how many were added.
+ */
+export class SoonestFirst {
+  readonly #kept: PolicyMilestone[] = [];
+  count = 0;
+
+  constructor(readonly limit: number) {}
+
+  add(milestone: PolicyMilestone): void {
+    this.count += 1;
+    const kept = this.#kept;
+    if (this.limit <= 0) return;
+    if (kept.length === this.limit && bySoonest(milestone, kept[kept.length - 1] as PolicyMilestone) >= 0) return;
+    // After every kept one that is not later: ties stay in the order added.
+    let at = kept.length;
+    while (at > 0 && bySoonest(milestone, kept[at - 1] as PolicyMilestone) < 0) at -= 1;
+    kept.splice(at, 0, milestone);
+    if (kept.length > this.limit) kept.pop();
+  }
+
+  list(): PolicyMilestone[] {
+    return [...this.#kept];
+  }
 }
 
 /** Counts of one rule in the order of UPCOMING_STATUSES, zero parts left out. */

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
 import { OverviewSummary } from '../../../shared/ipc/overview.js';
-import { instanceFamily, monthlySavingsOf, summarizeCapacities } from '../../../electron/services/overview/summarize.js';
+import fc from 'fast-check';
+import type { PolicyMilestone } from '../../../shared/ipc/overview.js';
+import { SoonestFirst, bySoonest, instanceFamily, monthlySavingsOf, summarizeCapacities } from '../../../electron/services/overview/summarize.js';
 
 const DAY = 86_400_000;
 const NOW = new Date('2026-03-10T12:00:00.000Z');
@@ -193,5 +195,26 @@ describe('summarizeCapacities with policies the service sent in part', () => {
     expect(summary.monthlySavings.total).toBe(0);
     expect(summary.endingWithoutRenewal.total).toBe(0);
     expect(summary.upcoming).toEqual([]);
+  });
+});
+
+describe('SoonestFirst (the listed milestones kept as they come, not all sorted at the end)', () => {
+  it('lists what a stable sort by bySoonest cut to the limit lists, and counts every one added', () => {
+    const milestone = fc.record({
+      cidrId: fc.constantFrom('sc_1', 'sc_2', 'sc_3'),
+      kind: fc.constantFrom<PolicyMilestone['kind']>('launch', 'end'),
+      at: fc.integer({ min: 0, max: 5 }).map((day) => new Date(Date.UTC(2026, 0, 1 + day)).toISOString()),
+      policyStatus: fc.constantFrom('ACTIVE', 'READY_FOR_PURCHASE'),
+      policyName: fc.string({ maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(milestone, { maxLength: 60 }), fc.integer({ min: 0, max: 10 }), (milestones, limit) => {
+        const kept = new SoonestFirst(limit);
+        for (const m of milestones) kept.add(m);
+        expect(kept.list()).toEqual([...milestones].sort(bySoonest).slice(0, limit));
+        expect(kept.count).toBe(milestones.length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
