@@ -22,7 +22,7 @@ export class TextColumn {
    * Reads `texts` in place; say which rows changed with changed(). `layout`: the texts already laid out
    * (TextLayout, in steps), else they are laid out now, in one piece.
    */
-  constructor(texts: readonly string[], layout?: { readonly laidOut: string; readonly starts: Uint32Array }) {
+  constructor(texts: readonly string[], layout?: { readonly laidOut: string; readonly starts: Uint32Array<ArrayBuffer> }) {
     this.#texts = texts;
     if (layout && layout.starts.length === texts.length + 1) {
       this.#laidOut = layout.laidOut;
@@ -93,7 +93,7 @@ const LAYOUT_STEP_ROWS = 4_096;
  * tens of ms in one piece. done() joins the pieces (a few hundred long strings, not a million short ones).
  */
 export class TextLayout {
-  readonly starts: Uint32Array;
+  readonly starts: Uint32Array<ArrayBuffer>;
   readonly #pieces: string[] = [];
   #pending: string[] = [];
   #rows = 0;
@@ -112,7 +112,7 @@ export class TextLayout {
   }
 
   /** The layout once every row was added; null before. */
-  done(): { laidOut: string; starts: Uint32Array } | null {
+  done(): { laidOut: string; starts: Uint32Array<ArrayBuffer> } | null {
     if (this.#rows !== this.starts.length - 1) return null;
     this.#flush();
     this.starts[this.#rows] = this.#at;
