@@ -26,3 +26,17 @@ export async function inSlices(step: () => boolean, turn?: SliceTurn): Promise<v
     await turn?.();
   }
 }
+
+/**
+ * For a loop of awaited pieces that may each resolve at once (a page handed to a sink with room): its awaits
+ * then never let the event loop turn, and inSlices' clock starts afresh at every call. The function answered
+ * yields once SLICE_MS has passed since the last turn it gave, and resolves at once before.
+ */
+export function yieldWhenDue(): () => Promise<void> {
+  let until = performance.now() + SLICE_MS;
+  return async () => {
+    if (performance.now() < until) return;
+    await yieldToEventLoop();
+    until = performance.now() + SLICE_MS;
+  };
+}

@@ -208,6 +208,28 @@ describe('fetchAllPages', () => {
       expect(counts).toEqual([{ said: 5, kept: 4, moved: true }]);
     });
 
+    it('gives the event loop a turn while it hands on pages that came at once (each sink call resolving at once)', async () => {
+      let handing = false;
+      const turns = countTurns(() => handing);
+      try {
+        await fetchAllPages({
+          pageSize: 10,
+          concurrency: 4,
+          idOf: String,
+          streamTo: async () => async () => {
+            handing = true;
+            // A page's rows prepared: 120 pages of 0.5 ms are well past one slice of 8 ms.
+            busyFor(0.5);
+          },
+          fetchPage: async (page) => ({ data: Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i), total: 1_200 }),
+        });
+      } finally {
+        handing = false;
+        turns.stop();
+      }
+      expect(turns.turns()).toBeGreaterThan(0);
+    });
+
     it('waits for a sink that falls behind (no more pages asked for than it has taken, and the requests in flight)', async () => {
       let taken = 0;
       let release: () => void = () => undefined;
