@@ -26,7 +26,7 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function filled(policies: readonly CapacityPolicy[]): Promise<Replica> {
+async function filled(policies: CapacityPolicy[]): Promise<Replica> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-overview-steps-'));
   const replica = await Replica.open({ dataDir, secrets: new FixedSecretStore(), owner: BENCH_OWNER });
   cleanup.push(async () => {
