@@ -33,9 +33,7 @@ const dataDir = options.dataDir ?? defaultDataDir();
 // The data folder holds the launch files, the logs and the offline copy: the owner's alone.
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
 await removeStaleLaunchFiles(dataDir);
-let pageCodeServed = () => {};
-const windowCodeLoaded = new Promise<void>((resolve) => (pageCodeServed = resolve));
-const services = await createAppServices({ dataDir, echoLogs: true, startSandbox: builtInSandbox(), windowCodeLoaded });
+const services = await createAppServices({ dataDir, echoLogs: true, startSandbox: builtInSandbox() });
 markLaunch('services created');
 startBenchProbe(services.events);
 const host = await startBrowserHost({
@@ -47,7 +45,6 @@ const host = await startBrowserHost({
   reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
   log: (line) => services.logger.warn('browser-host', line),
   onLaunch: () => void launchFile?.remove(),
-  onPageCode: () => pageCodeServed(),
   ...(options.devRenderer ? { devRenderer: devRenderer(options.devRenderer, options.devSocket, options.devNonce) } : {}),
 });
 markLaunch('host listening');

@@ -104,11 +104,6 @@ export interface AppServicesOptions {
    * true; request-counting tests turn it off, and then no refresh starts unless one is asked for).
    */
   readonly refreshReplicaAtSignIn?: boolean;
-  /**
-   * When the window has the code it starts with (the browser host serves it; by default at once): the overview a
-   * launch counts before the window asks waits for it, so that the synchronous count does not hold up the page's files.
-   */
-  readonly windowCodeLoaded?: Promise<void>;
 }
 
 export interface AppServices {
@@ -395,15 +390,15 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       void backgroundRefresh.tick('sign-in');
     })();
   if (signedIn && refreshAtSignIn) refreshAfterFirstScreen();
-  // A launch with a kept session and a copy on disk: the overview it opens on is counted while the window loads
-  // its code (cold, at 100,000, the count read from the disk was most of the window's wait). Without a copy the
-  // overview pages the service: nothing is asked before a window does.
-  // Counted once the window has its code (issue 25): counted at the start, it held up the page itself (page start to
-  // page received 580-820 ms at load 18-20, the window idle meanwhile); after, it runs while the window evaluates and mounts.
+  // A launch with a kept session and a copy on disk: the overview it opens on is counted as the copy opens, while the
+  // window loads its page and code (cold, at 100,000, the count read from the disk was most of the window's wait).
+  // Without a copy the overview pages the service: nothing is asked before a window does. Counted in steps with the
+  // event loop between them (capacityOverview), so the page's files and first calls are served between its
+  // statements; counted after the page's code instead (overview5 to overview10, while the count was one piece), the
+  // window's first calls waited for it (overview11: 472-928 ms against 1,136-1,476 ms, load 25, docs/local-first.md).
   if (signedIn)
     void (async () => {
       if (!(await replica.read(capacitiesFetchedAt).catch(() => null))) return;
-      await Promise.race([options.windowCodeLoaded ?? Promise.resolve(), closing]);
       if (!closed) firstScreen.prepare();
     })();
   events.subscribe((event) => {

@@ -70,13 +70,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = await mkdtemp(join(tmpdir(), 'capacity-desk-test-'));
   await options.prepareDataDir?.(dataDir);
   const secrets = options.secrets ?? (await workerKeychain());
-  // As the browser host's command wires it: the launch's prepared overview count waits for the page's code.
-  let pageCodeServed = () => {};
   const startServices = async () => {
-    const windowCodeLoaded = new Promise<void>((resolve) => (pageCodeServed = resolve));
     const started = await createAppServices({
       dataDir,
-      windowCodeLoaded,
       secrets,
       startSandbox: builtInSandbox({ controls: true, ...options.sandbox }),
       http: options.http,
@@ -97,7 +93,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       shimFile: resolve(DIST_DIR, 'host', 'api-shim.js'),
       reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
       log: (line) => services.logger.warn('browser-host', line),
-      onPageCode: () => pageCodeServed(),
       ...(options.beforeFile ? { beforeFile: options.beforeFile } : {}),
     });
   let host = await startHost();

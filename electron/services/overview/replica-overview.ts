@@ -175,6 +175,26 @@ export function replicaOverview(
   options: SummaryOptions = {},
   counted: (savings: SavingsToKeep) => void = () => undefined,
 ): OverviewSummary {
+  const steps = overviewSteps(db, asOf, leftOut, options, counted);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * replicaOverview as steps, one statement each (issue 25): the caller may let the event loop run between them, so a
+ * cold count (each statement's pages read from the disk) no longer holds up every other answer of the main process
+ * for its whole length. Steps run on one connection but in separate read transactions: a caller that yields between
+ * them must compare the copy's version before and after (capacityOverviewInSteps), or the figures could mix two.
+ */
+export function* overviewSteps(
+  db: Connection,
+  asOf: Date,
+  leftOut: readonly SkippedItem[],
+  options: SummaryOptions = {},
+  counted: (savings: SavingsToKeep) => void = () => undefined,
+): Generator<void, OverviewSummary, void> {
   const { windowDays, listLimit, familyLimit } = summaryOptions(options);
   const from = asOf.getTime();
   const window = { from, to: from + windowDays * DAY_MS };
@@ -183,6 +203,7 @@ export function replicaOverview(
   const byStatus = new Map<string, number>(CAPACITY_STATUSES.map((status) => [status, 0]));
   const statuses = keptStatusCounts(db);
   for (const [status, count] of statuses) byStatus.set(status, count);
+  yield;
 
   const timeline = Array.from({ length: windowDays }, (_, day) => ({ day, launches: 0, ends: 0 }));
   const countsOf = (kind: PolicyMilestone['kind']) => {
@@ -200,14 +221,19 @@ export function replicaOverview(
     return counts;
   };
   const launching = countsOf('launch');
+  yield;
   const ending = countsOf('end');
+  yield;
 
   const upcoming = soonest(db, window, listLimit, [
     { kind: 'launch', where: IN_WINDOW.launch },
     { kind: 'end', where: IN_WINDOW.end },
   ]);
+  yield;
   const renewalTotal = (db.prepare(`SELECT count(*) FROM capacities WHERE ${RENEWAL_RISK}`).pluck().get(window) as number) ?? 0;
+  yield;
   const renewalRisk = soonest(db, window, listLimit, [{ kind: 'end', where: RENEWAL_RISK }]);
+  yield;
 
   const { tally: savings, toKeep } = activeSavings(db);
   if (toKeep) counted(toKeep);

@@ -1,7 +1,8 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { ParsedLocalCapacityQuery, RecordSortColumn } from '../../../shared/ipc/offline.js';
-import { replicaOverview, type SavingsToKeep } from '../overview/replica-overview.js';
+import { overviewSteps, replicaOverview, type SavingsToKeep } from '../overview/replica-overview.js';
+import { commitVersion } from './commit-version.js';
 import { totalsByAccount } from '../customers/account-totals.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { RowParts, SortedRowIndex, type Key, type RowView } from '../search/sorted-row-index.js';
@@ -276,6 +277,19 @@ export class CapacityReplica {
    */
   overview(asOf: Date, counted?: (savings: SavingsToKeep) => void) {
     return this.#db.readWith((connection) => replicaOverview(connection, asOf, this.#db.leftOut, {}, counted));
+  }
+
+  /**
+   * The same count in steps (overviewSteps), with the copy's version it began at: whoever runs the steps with the
+   * event loop between them compares it with the version at the last step (`version`).
+   */
+  overviewInSteps(asOf: Date, counted?: (savings: SavingsToKeep) => void) {
+    return this.#db.readWith((connection) => ({ version: commitVersion(connection), steps: overviewSteps(connection, asOf, this.#db.leftOut, {}, counted) }));
+  }
+
+  /** The copy's version as the reading connection sees it (commit-version.ts). */
+  version(): string {
+    return this.#db.readWith(commitVersion);
   }
 
   /** The savings an overview counted, kept for the next one (unless a row was written since). */

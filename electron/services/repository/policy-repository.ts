@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { CapacityView, type CapacityPolicy } from '../../../shared/api/capacity.js';
 import { CyberListItem, type CyberListInput } from '../../../shared/api/cyber.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
@@ -180,7 +181,8 @@ export class PolicyRepository {
   async overview(): Promise<SourcedOverview> {
     const fetchedAt = await this.#deps.replica.read(capacitiesFetchedAt);
     if (fetchedAt) {
-      const summary = await this.#deps.replica.read((replica) => capacityOverview(replica, new Date(this.#now())));
+      // In steps, the event loop between them: the window's other calls are answered while a cold count reads the disk.
+      const summary = await this.#deps.replica.read((replica) => capacityOverview(replica, new Date(this.#now()), () => yieldToEventLoop()));
       if (summary) return { ...summary, origin: replica(fetchedAt) };
     }
     if (this.#localOnly()) throw new AppFailure({ kind: 'not-found', message: 'The overview needs the local copy, and there is none yet on this computer.' });
