@@ -7,6 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WORKLIST_OPENING, type WorklistEntry } from '../../shared/ipc/worklist.js';
 import { Replica } from '../../electron/services/replica/replica.js';
@@ -25,6 +27,9 @@ const DAY_MS = 86_400_000;
 const NOW = Date.UTC(2026, 9, 1);
 /** Enough policies for several steps of the read in slices (500 rows each). */
 const POLICIES = 16_000;
+
+/** The SQLite driver the copy is read with: its statements are counted to see which reads a query made. */
+const sqlite = createRequire(import.meta.url)('better-sqlite3-multiple-ciphers') as typeof Database;
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -114,5 +119,34 @@ describe('the Renewals\u2019 opening made ahead', () => {
     expect(opening).toEqual(await worklistOver(await copy.opened()).query(WORKLIST_OPENING));
     // Kept: the view's first query is given the very answer made ahead.
     expect(await worklist.query(WORKLIST_OPENING)).toBe(opening);
+  });
+
+  it('is joined by a person\u2019s query during its steps: the rest is read once, by the query, and the steps read nothing more', async () => {
+    const copy = await copyOnDisk();
+    const replica = await copy.opened();
+    // The clock moves between the opening's start and the click, as it does (the click's window begins later).
+    let now = NOW;
+    let turns = 0;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const worklist = worklistOver(replica, { now: () => new Date(now), turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const making = worklist.prepareOpening();
+    await vi.waitFor(() => expect(turns).toBe(1));
+
+    now += 60_000;
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare');
+    cleanup.push(async () => prepared.mockRestore());
+    const clicked = await worklist.query(WORKLIST_OPENING);
+    letGo();
+    const opening = await making;
+    const statements = prepared.mock.calls.map(([sql]) => sql);
+    // The whole window's read (both ranges at once) was made again beside the steps, and the steps then went on.
+    expect(statements.filter((sql) => /\bOR \(c\.end_ms/.test(sql)), 'reads of the whole window').toEqual([]);
+    expect(statements.filter((sql) => /LIMIT @limit/.test(sql)).length, 'walks of a range').toBeLessThanOrEqual(2);
+    prepared.mockRestore();
+
+    expect(clicked).toEqual(await worklistOver(await copy.opened(), { now: () => new Date(now) }).query(WORKLIST_OPENING));
+    // The opening is the click's answer, kept.
+    expect(opening).toBe(clicked);
   });
 });
