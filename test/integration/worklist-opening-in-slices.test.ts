@@ -149,4 +149,21 @@ describe('the Renewals\u2019 opening made ahead', () => {
     // The opening is the click's answer, kept.
     expect(opening).toBe(clicked);
   });
+
+  it('reads nothing in steps when a person\u2019s query has just read the window it needs', async () => {
+    const copy = await copyOnDisk();
+    const replica = await copy.opened();
+    let now = NOW;
+    const worklist = worklistOver(replica, { now: () => new Date(now) });
+    // Clicked before the opening was made ahead (a launch's opening waits for the first screen and after it).
+    await worklist.query(WORKLIST_OPENING);
+    now += 60_000;
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare');
+    cleanup.push(async () => prepared.mockRestore());
+    const opening = await worklist.prepareOpening();
+    const statements = prepared.mock.calls.map(([sql]) => sql);
+    prepared.mockRestore();
+    expect(statements.filter((sql) => /LIMIT @limit|\bOR \(c\.end_ms/.test(sql)), 'reads of the window').toEqual([]);
+    expect(opening).toEqual(await worklistOver(await copy.opened(), { now: () => new Date(now) }).query(WORKLIST_OPENING));
+  });
 });

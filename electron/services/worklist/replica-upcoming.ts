@@ -113,6 +113,8 @@ const RESTARTS = 3;
  */
 export class UpcomingInSlices {
   readonly #fromMs: number;
+  /** The window asked for ends at #toMs; it is read (and kept) to #readTo, as `upcomingOf` reads. */
+  readonly #toMs: number;
   readonly #readTo: number;
   #connection: Connection | null = null;
   #version = '';
@@ -124,6 +126,7 @@ export class UpcomingInSlices {
 
   constructor(fromMs: number, toMs: number) {
     this.#fromMs = fromMs;
+    this.#toMs = toMs;
     this.#readTo = toMs + READ_AHEAD_MS;
   }
 
@@ -151,8 +154,9 @@ export class UpcomingInSlices {
       if (this.#connection !== null && (this.#restarts += 1) > RESTARTS) return false;
       this.#start(connection, version);
     }
+    // A read kept meanwhile that holds the window asked (a person's query read it, from a moment earlier) is enough.
     const known = kept.get(connection);
-    if (known?.version === version && known.fromMs <= this.#fromMs && this.#readTo <= known.toMs) return false;
+    if (known?.version === version && known.fromMs <= this.#fromMs && this.#toMs <= known.toMs) return false;
     const sql = this.#phase === 'launches' ? LAUNCH_STEP_SQL : END_STEP_SQL;
     const rows = (connection.prepare(sql).raw().all({ from: this.#fromMs, to: this.#readTo, afterMs: this.#after.ms, afterRid: this.#after.rid, limit }) as UpcomingTuple[]).map(
       upcomingRow,
