@@ -68,8 +68,11 @@ async function copyOnDisk(): Promise<{ opened(): Promise<CurrentReplica> }> {
 /** No customer for any policy, the same namer each time (as the book answers while it does not change). */
 const NO_CUSTOMER = () => null;
 
+/** One step of the read a slice, so each step waits a turn whatever the machine's pace. */
+const ONE_STEP_A_SLICE = 0;
+
 function worklistOver(replica: CurrentReplica, more: Partial<RenewalWorklistDeps> = {}): RenewalWorklist {
-  return new RenewalWorklist({ replica, states: noEntries, customerOf: () => Promise.resolve(NO_CUSTOMER), now: () => new Date(NOW), ...more });
+  return new RenewalWorklist({ replica, states: noEntries, customerOf: () => Promise.resolve(NO_CUSTOMER), now: () => new Date(NOW), sliceMs: ONE_STEP_A_SLICE, ...more });
 }
 
 describe('the Renewals\u2019 opening made ahead', () => {
@@ -80,10 +83,16 @@ describe('the Renewals\u2019 opening made ahead', () => {
     const toMs = NOW + 90 * DAY_MS;
     let turns = 0;
     const replica = (await sliced.replica())!;
-    await keepUpcomingInSlices(replica, fromMs, toMs, () => {
-      turns += 1;
-      return Promise.resolve();
-    });
+    await keepUpcomingInSlices(
+      replica,
+      fromMs,
+      toMs,
+      () => {
+        turns += 1;
+        return Promise.resolve();
+      },
+      ONE_STEP_A_SLICE,
+    );
     const kept = await replica.reading((open) => open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs)));
     const read = await (await whole.replica())!.reading((open) => open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs)));
     expect(read!.length, 'rows in the window').toBeGreaterThan(1_000);
@@ -165,5 +174,23 @@ describe('the Renewals\u2019 opening made ahead', () => {
     prepared.mockRestore();
     expect(statements.filter((sql) => /LIMIT @limit|\bOR \(c\.end_ms/.test(sql)), 'reads of the window').toEqual([]);
     expect(opening).toEqual(await worklistOver(await copy.opened(), { now: () => new Date(now) }).query(WORKLIST_OPENING));
+  });
+
+  it('takes as many steps between two turns as a slice holds', async () => {
+    const copy = await copyOnDisk();
+    const replica = (await (await copy.opened()).replica())!;
+    let turns = 0;
+    const turn = () => {
+      turns += 1;
+      return Promise.resolve();
+    };
+    // A slice with no end: every step of the read in it (one step a turn took a turn for each of them).
+    await keepUpcomingInSlices(replica, NOW, NOW + 90 * DAY_MS, turn, Number.POSITIVE_INFINITY);
+    expect(turns).toBe(0);
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare');
+    cleanup.push(async () => prepared.mockRestore());
+    // Kept: the read it made answers the window from memory.
+    expect((await replica.reading((open) => open.db.readWith((connection) => upcomingOf(connection, NOW, NOW + 90 * DAY_MS))))!.length).toBeGreaterThan(1_000);
+    expect(prepared.mock.calls.filter(([sql]) => /\bOR \(c\.end_ms|LIMIT @limit/.test(sql))).toEqual([]);
   });
 });
