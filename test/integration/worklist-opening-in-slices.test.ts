@@ -12,7 +12,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WORKLIST_OPENING, type WorklistEntry } from '../../shared/ipc/worklist.js';
 import { Replica } from '../../electron/services/replica/replica.js';
-import { writeKind } from '../../electron/services/replica/replica-writes.js';
+import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
 import { keepUpcomingInSlices } from '../../electron/services/replica/replica-reads.js';
 import type { CurrentReplica } from '../../electron/services/replica/current-replica.js';
 import { upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
@@ -192,5 +192,26 @@ describe('the Renewals\u2019 opening made ahead', () => {
     // Kept: the read it made answers the window from memory.
     expect((await replica.reading((open) => open.db.readWith((connection) => upcomingOf(connection, NOW, NOW + 90 * DAY_MS))))!.length).toBeGreaterThan(1_000);
     expect(prepared.mock.calls.filter(([sql]) => /\bOR \(c\.end_ms|LIMIT @limit/.test(sql))).toEqual([]);
+  });
+
+  it('is not joined after a write between its steps: the click answers the copy as written', async () => {
+    const copy = await copyOnDisk();
+    const reader = await copy.opened();
+    let turns = 0;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const worklist = worklistOver(reader, { turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const soonest = (await worklistOver(await copy.opened()).query(WORKLIST_OPENING)).rows[0]!.policy;
+    const making = worklist.prepareOpening();
+    await vi.waitFor(() => expect(turns).toBe(1));
+
+    // Cancelled meanwhile (a cancel's answer written through): it leaves the window.
+    const policy = syntheticPolicies(POLICIES).find((candidate) => candidate.cidrId === soonest.cidrId)!;
+    expect(await upsertCapacity((await reader.replica())!, { ...policy, policyStatus: 'CANCELED' })).toBe(true);
+    const clicked = await worklist.query(WORKLIST_OPENING);
+    expect(clicked.rows.map((row) => row.policy.cidrId)).not.toContain(soonest.cidrId);
+    expect(clicked).toEqual(await worklistOver(await copy.opened()).query(WORKLIST_OPENING));
+    letGo();
+    expect(await making).toEqual(clicked);
   });
 });
