@@ -7,10 +7,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WORKLIST_OPENING, type WorklistEntry } from '../../shared/ipc/worklist.js';
 import { Replica } from '../../electron/services/replica/replica.js';
-import { writeKind } from '../../electron/services/replica/replica-writes.js';
+import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
 import { keepUpcomingInSlices } from '../../electron/services/replica/replica-reads.js';
 import type { CurrentReplica } from '../../electron/services/replica/current-replica.js';
 import { upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
@@ -25,6 +27,9 @@ const DAY_MS = 86_400_000;
 const NOW = Date.UTC(2026, 9, 1);
 /** Enough policies for several steps of the read in slices (500 rows each). */
 const POLICIES = 16_000;
+
+/** The SQLite driver the copy is read with: its statements are counted to see which reads a query made. */
+const sqlite = createRequire(import.meta.url)('better-sqlite3-multiple-ciphers') as typeof Database;
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -63,8 +68,11 @@ async function copyOnDisk(): Promise<{ opened(): Promise<CurrentReplica> }> {
 /** No customer for any policy, the same namer each time (as the book answers while it does not change). */
 const NO_CUSTOMER = () => null;
 
+/** One step of the read a slice, so each step waits a turn whatever the machine's pace. */
+const ONE_STEP_A_SLICE = 0;
+
 function worklistOver(replica: CurrentReplica, more: Partial<RenewalWorklistDeps> = {}): RenewalWorklist {
-  return new RenewalWorklist({ replica, states: noEntries, customerOf: () => Promise.resolve(NO_CUSTOMER), now: () => new Date(NOW), ...more });
+  return new RenewalWorklist({ replica, states: noEntries, customerOf: () => Promise.resolve(NO_CUSTOMER), now: () => new Date(NOW), sliceMs: ONE_STEP_A_SLICE, ...more });
 }
 
 describe('the Renewals\u2019 opening made ahead', () => {
@@ -75,10 +83,16 @@ describe('the Renewals\u2019 opening made ahead', () => {
     const toMs = NOW + 90 * DAY_MS;
     let turns = 0;
     const replica = (await sliced.replica())!;
-    await keepUpcomingInSlices(replica, fromMs, toMs, () => {
-      turns += 1;
-      return Promise.resolve();
-    });
+    await keepUpcomingInSlices(
+      replica,
+      fromMs,
+      toMs,
+      () => {
+        turns += 1;
+        return Promise.resolve();
+      },
+      ONE_STEP_A_SLICE,
+    );
     const kept = await replica.reading((open) => open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs)));
     const read = await (await whole.replica())!.reading((open) => open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs)));
     expect(read!.length, 'rows in the window').toBeGreaterThan(1_000);
@@ -114,5 +128,90 @@ describe('the Renewals\u2019 opening made ahead', () => {
     expect(opening).toEqual(await worklistOver(await copy.opened()).query(WORKLIST_OPENING));
     // Kept: the view's first query is given the very answer made ahead.
     expect(await worklist.query(WORKLIST_OPENING)).toBe(opening);
+  });
+
+  it('is joined by a person\u2019s query during its steps: the rest is read once, by the query, and the steps read nothing more', async () => {
+    const copy = await copyOnDisk();
+    const replica = await copy.opened();
+    // The clock moves between the opening's start and the click, as it does (the click's window begins later).
+    let now = NOW;
+    let turns = 0;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const worklist = worklistOver(replica, { now: () => new Date(now), turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const making = worklist.prepareOpening();
+    await vi.waitFor(() => expect(turns).toBe(1));
+
+    now += 60_000;
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare');
+    cleanup.push(async () => prepared.mockRestore());
+    const clicked = await worklist.query(WORKLIST_OPENING);
+    letGo();
+    const opening = await making;
+    const statements = prepared.mock.calls.map(([sql]) => sql);
+    // The whole window's read (both ranges at once) was made again beside the steps, and the steps then went on.
+    expect(statements.filter((sql) => /\bOR \(c\.end_ms/.test(sql)), 'reads of the whole window').toEqual([]);
+    expect(statements.filter((sql) => /LIMIT @limit/.test(sql)).length, 'walks of a range').toBeLessThanOrEqual(2);
+    prepared.mockRestore();
+
+    expect(clicked).toEqual(await worklistOver(await copy.opened(), { now: () => new Date(now) }).query(WORKLIST_OPENING));
+    // The opening is the click's answer, kept.
+    expect(opening).toBe(clicked);
+  });
+
+  it('reads nothing in steps when a person\u2019s query has just read the window it needs', async () => {
+    const copy = await copyOnDisk();
+    const replica = await copy.opened();
+    let now = NOW;
+    const worklist = worklistOver(replica, { now: () => new Date(now) });
+    // Clicked before the opening was made ahead (a launch's opening waits for the first screen and after it).
+    await worklist.query(WORKLIST_OPENING);
+    now += 60_000;
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare');
+    cleanup.push(async () => prepared.mockRestore());
+    const opening = await worklist.prepareOpening();
+    const statements = prepared.mock.calls.map(([sql]) => sql);
+    prepared.mockRestore();
+    expect(statements.filter((sql) => /LIMIT @limit|\bOR \(c\.end_ms/.test(sql)), 'reads of the window').toEqual([]);
+    expect(opening).toEqual(await worklistOver(await copy.opened(), { now: () => new Date(now) }).query(WORKLIST_OPENING));
+  });
+
+  it('takes as many steps between two turns as a slice holds', async () => {
+    const copy = await copyOnDisk();
+    const replica = (await (await copy.opened()).replica())!;
+    let turns = 0;
+    const turn = () => {
+      turns += 1;
+      return Promise.resolve();
+    };
+    // A slice with no end: every step of the read in it (one step a turn took a turn for each of them).
+    await keepUpcomingInSlices(replica, NOW, NOW + 90 * DAY_MS, turn, Number.POSITIVE_INFINITY);
+    expect(turns).toBe(0);
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare');
+    cleanup.push(async () => prepared.mockRestore());
+    // Kept: the read it made answers the window from memory.
+    expect((await replica.reading((open) => open.db.readWith((connection) => upcomingOf(connection, NOW, NOW + 90 * DAY_MS))))!.length).toBeGreaterThan(1_000);
+    expect(prepared.mock.calls.filter(([sql]) => /\bOR \(c\.end_ms|LIMIT @limit/.test(sql))).toEqual([]);
+  });
+
+  it('is not joined after a write between its steps: the click answers the copy as written', async () => {
+    const copy = await copyOnDisk();
+    const reader = await copy.opened();
+    let turns = 0;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const worklist = worklistOver(reader, { turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const soonest = (await worklistOver(await copy.opened()).query(WORKLIST_OPENING)).rows[0]!.policy;
+    const making = worklist.prepareOpening();
+    await vi.waitFor(() => expect(turns).toBe(1));
+
+    // Cancelled meanwhile (a cancel's answer written through): it leaves the window.
+    const policy = syntheticPolicies(POLICIES).find((candidate) => candidate.cidrId === soonest.cidrId)!;
+    expect(await upsertCapacity((await reader.replica())!, { ...policy, policyStatus: 'CANCELED' })).toBe(true);
+    const clicked = await worklist.query(WORKLIST_OPENING);
+    expect(clicked.rows.map((row) => row.policy.cidrId)).not.toContain(soonest.cidrId);
+    expect(clicked).toEqual(await worklistOver(await copy.opened()).query(WORKLIST_OPENING));
+    letGo();
+    expect(await making).toEqual(clicked);
   });
 });

@@ -17,11 +17,7 @@ export const SLICE_MS = 8;
  * besides the event loop before its next slice (the requests being answered, RequestsFirst).
  */
 export async function inSlices(step: () => boolean, turn?: SliceTurn): Promise<void> {
-  for (;;) {
-    const until = performance.now() + SLICE_MS;
-    do {
-      if (!step()) return;
-    } while (performance.now() < until);
+  while (slice(step)) {
     await yieldToEventLoop();
     await turn?.();
   }
@@ -39,4 +35,13 @@ export function yieldWhenDue(): () => Promise<void> {
     await yieldToEventLoop();
     until = performance.now() + SLICE_MS;
   };
+}
+
+/** Runs `step` until it returns false or `sliceMs` of wall time has passed: one slice; true while there is more. */
+export function slice(step: () => boolean, sliceMs: number = SLICE_MS): boolean {
+  const until = performance.now() + sliceMs;
+  do {
+    if (!step()) return false;
+  } while (performance.now() < until);
+  return true;
 }

@@ -20,8 +20,10 @@ export interface RenewalWorklistDeps {
   readonly states: WorklistStates;
   readonly customerOf?: CustomerNamer;
   readonly now?: () => Date;
-  /** What the opening made ahead waits for between the steps of its read (the person's requests: RequestsFirst). */
+  /** What the opening made ahead waits for between the slices of its read (the person's requests: RequestsFirst). */
   readonly turn?: SliceTurn;
+  /** How long one slice of that read runs (SLICE_MS; tests: 0, one step a slice, so each step waits a turn). */
+  readonly sliceMs?: number;
 }
 
 /**
@@ -125,7 +127,7 @@ export class RenewalWorklist {
    * click after a refresh or a launch is then answered from memory instead of reading the upcoming policies,
    * picking and joining them (1.6 s of 2 s at load 27 for the first opening after a sync of 100,000). Kept and
    * dropped as every kept answer is (the copy, its commits, the entries, the customer book, the day). Its read of
-   * the copy is made a step at a time first (`keepUpcomingInSlices`), waiting its turn between steps: made in
+   * the copy is made a step at a time first (`keepUpcomingInSlices`), waiting its turn between slices of steps: made in
    * one piece, a click arriving during it waited for the whole.
    */
   async prepareOpening(): Promise<WorklistWindow> {
@@ -134,7 +136,7 @@ export class RenewalWorklist {
     // The files are checked by the query after it, which reads them again if they changed.
     await this.#deps.replica.readWithHealth(
       async (replica) => {
-        await keepUpcomingInSlices(replica, fromMs, toMs, this.#deps.turn);
+        await keepUpcomingInSlices(replica, fromMs, toMs, this.#deps.turn, this.#deps.sliceMs);
         return null;
       },
       { checkFiles: false },
