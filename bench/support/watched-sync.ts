@@ -1,0 +1,63 @@
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { ApiClient } from '../../electron/services/api-client/api-client.js';
+import type { ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
+import type { SyncProgress } from '../../shared/ipc/offline.js';
+import { memoryLine, watchMemoryPeak } from './memory-peak.js';
+import { stallLines, traceStalls } from './stall-tracer.js';
+
+/** The owner of the bench's copies (one data folder per run). */
+export const BENCH_OWNER = { profileId: 'bench', username: 'stall@example.com' };
+export const STALL_GOAL_MS = 50;
+
+export interface Watched<T> {
+  readonly value: T;
+  readonly ms: number;
+  readonly stallMs: number;
+  readonly peakRssMb: number;
+}
+
+/** The sync's phase as its progress last said it (where the memory peak came). */
+let phaseNow = 'start';
+export const progressed = (p: SyncProgress): void => {
+  phaseNow = `${p.phase} ${p.fetched}/${p.total}`;
+};
+
+/** What refreshReplica needs of the app: a session that runs calls with the bench user's token. */
+export function benchSyncDeps(client: ApiClient, token: string): ReplicaSyncDeps {
+  return {
+    session: {
+      status: () => ({ signedIn: true, profileId: BENCH_OWNER.profileId, username: BENCH_OWNER.username, keychain: { kind: 'keychain' as const } }),
+      authorized: (work) => work(client, token),
+    } as ReplicaSyncDeps['session'],
+    logger: { warn: () => undefined },
+  };
+}
+
+/**
+ * Runs `work` while watching the event loop's longest stall and the process's resident memory, and prints where
+ * the memory was at its peak when labelled (with `trace`, also the code that ran in the longest stalls).
+ */
+export async function watched<T>(work: () => Promise<T>, label = '', trace = false): Promise<Watched<T>> {
+  if (!trace || !label) return watchedOnly(work, label);
+  const traced = await traceStalls(() => watchedOnly(work, label), STALL_GOAL_MS);
+  process.stderr.write(stallLines(label, traced.stalls));
+  return traced.value;
+}
+
+async function watchedOnly<T>(work: () => Promise<T>, label: string): Promise<Watched<T>> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  phaseNow = 'start';
+  const memory = watchMemoryPeak(() => phaseNow);
+  delay.enable();
+  const started = performance.now();
+  try {
+    const value = await work();
+    const ms = performance.now() - started;
+    const peak = memory.stop();
+    if (label) process.stderr.write(memoryLine(label, peak));
+    return { value, ms, stallMs: delay.max / 1e6, peakRssMb: peak.rssMb };
+  } finally {
+    delay.disable();
+    memory.stop();
+  }
+}
