@@ -165,3 +165,37 @@ test('hostile names are held as they are and shown without reordering the page',
   await expect(form.getByText(/hidden text-direction character/)).toBeVisible();
   await expect(page.getByTestId('customer-book').locator('tbody tr')).toHaveCount(3);
 });
+
+test('"No customer" asks for its accounts to assign only once its rows are on screen', async ({ openApp }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await replicaReady(page);
+  await go(page, 'Capacity policies');
+  await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
+  // The list's answer for no customer is held: the proposals (worked out over the book and every linked account) must
+  // not be asked beside it, nor the section drawn, until its rows are painted.
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === '/ipc/customers.propose' || path === '/ipc/capacity.list') asked.push(path);
+  });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  await page.route('**/ipc/capacity.list', async (route) => {
+    held = true;
+    await released;
+    await route.continue();
+  });
+  await page.getByTestId('customer-filter').selectOption({ label: 'No customer (unassigned)' });
+  await expect.poll(() => held).toBe(true);
+  await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'true');
+  // The page has had every chance to ask: a frame and the list's own request are past.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  expect(asked).toEqual(['/ipc/capacity.list']);
+  await expect(page.getByTestId('assign-accounts')).toHaveCount(0);
+  release();
+  await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('assign-accounts')).toBeVisible();
+  expect(asked.slice(0, 2)).toEqual(['/ipc/capacity.list', '/ipc/customers.propose']);
+});
