@@ -205,3 +205,41 @@ test('another user signing in on the same window sees only their own policies', 
   await expect(page.getByTestId('list-summary')).toContainText(`${jordan.total} policies`);
   await expect(rowAt(page, 0)).toContainText((jordan.data[0] as CapacityPolicy).cidrId);
 });
+
+testOnSharedApp('a search’s frame brings its rows; the filter bar’s suggestions and the count read out follow in a later frame', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await openList(page);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  // A search that keeps one account's rows: the accounts offered and the count both change with its answer.
+  const account = (await newestFirst(app)).data[0]?.cspAccountName as string;
+  const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
+  // Each DOM change is stamped with the frame it came in (a counter advanced by every animation frame).
+  await page.evaluate(() => {
+    const seen = { frame: 0, rows: -1, suggestions: -1, announced: -1 };
+    (window as unknown as { __frames: typeof seen }).__frames = seen;
+    const tick = () => {
+      seen.frame += 1;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const at = record.target instanceof Element ? record.target : record.target.parentElement;
+        if (!at) continue;
+        if (seen.rows < 0 && at.closest('.vt-body')) seen.rows = seen.frame;
+        if (seen.suggestions < 0 && at.closest('datalist')) seen.suggestions = seen.frame;
+        if (seen.announced < 0 && at.closest('[data-testid="announcer"]')) seen.announced = seen.frame;
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.getByTestId('list-search').fill(account);
+  await expect(page.getByTestId('announcer')).toContainText(`${expected.total.toLocaleString('en-US')} capacity`);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  const datalist = page.getByTestId('capacity-filters').locator('datalist').first();
+  await expect(datalist.locator('option')).toHaveCount(1);
+  await expect(datalist.locator('option')).toHaveAttribute('value', account);
+  const seen = await page.evaluate(() => (window as unknown as { __frames: { rows: number; suggestions: number; announced: number } }).__frames);
+  expect(seen.rows).toBeGreaterThanOrEqual(0);
+  expect(seen.suggestions).toBeGreaterThan(seen.rows);
+  expect(seen.announced).toBeGreaterThan(seen.rows);
+});
