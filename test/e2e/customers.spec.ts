@@ -166,10 +166,12 @@ test('hostile names are held as they are and shown without reordering the page',
   await expect(page.getByTestId('customer-book').locator('tbody tr')).toHaveCount(3);
 });
 
-test('"No customer" asks for its accounts to assign only once its rows are on screen', async ({ openApp }) => {
+test('"No customer" asks for its accounts to assign only once its rows are on screen, and draws their choices a select a frame', async ({ app, openApp }) => {
   const page = await openApp();
   await signInAs(page);
   await replicaReady(page);
+  // A book of a few customers (a choice of each in every account's select), most accounts still of none.
+  for (const name of ['Northwind', '__proto__', 'constructor']) await otherWindow(app)['customers.save']({ name, externalIds: [`ID-${name}`], accounts: [], contact: '', notes: '' });
   await go(page, 'Capacity policies');
   await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
   // The list's answer for no customer is held: the proposals (worked out over the book and every linked account) must
@@ -194,8 +196,32 @@ test('"No customer" asks for its accounts to assign only once its rows are on sc
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   expect(asked).toEqual(['/ipc/capacity.list']);
   await expect(page.getByTestId('assign-accounts')).toHaveCount(0);
+  // Each select given its choices is stamped with the frame it came in (a counter advanced by every animation frame).
+  await page.evaluate(() => {
+    const seen = { frame: 0, drawn: [] as number[] };
+    (window as unknown as { __drawn: typeof seen }).__drawn = seen;
+    const tick = () => {
+      seen.frame += 1;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.target instanceof HTMLSelectElement && record.target.dataset['testid'] === 'assign-choice' && record.addedNodes.length > 1) seen.drawn.push(seen.frame);
+      }
+    }).observe(document.body, { subtree: true, childList: true });
+  });
   release();
   await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('assign-accounts')).toBeVisible();
+  const choices = page.getByTestId('assign-choice');
+  await expect(choices.first()).toBeVisible();
+  const selects = await choices.count();
+  expect(selects).toBeGreaterThan(1);
+  // Every select gets every customer (and the prompt), one select a frame: no task draws them all.
+  for (let at = 0; at < selects; at += 1) await expect(choices.nth(at).locator('option')).toHaveCount(4);
+  const drawn = await page.evaluate(() => (window as unknown as { __drawn: { drawn: number[] } }).__drawn.drawn);
+  expect(drawn).toHaveLength(selects);
+  expect(new Set(drawn).size).toBe(selects);
   expect(asked.slice(0, 2)).toEqual(['/ipc/capacity.list', '/ipc/customers.propose']);
 });
