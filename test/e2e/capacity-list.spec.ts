@@ -19,6 +19,7 @@ import {
   testOnSharedApp,
   listFromOtherWindow,
 } from './support/capacity.js';
+import { frameStamps, stampFrames } from './support/frame-stamps.js';
 
 const table = (page: Page) => page.getByTestId('capacity-table');
 const rowAt = (page: Page, index: number) => table(page).locator(`[role="row"][data-index="${index}"]`);
@@ -213,33 +214,19 @@ testOnSharedApp('a search’s frame brings its rows; the filter bar’s suggesti
   // A search that keeps one account's rows: the accounts offered and the count both change with its answer.
   const account = (await newestFirst(app)).data[0]?.cspAccountName as string;
   const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
-  // Each DOM change is stamped with the frame it came in (a counter advanced by every animation frame).
-  await page.evaluate(() => {
-    const seen = { frame: 0, rows: -1, suggestions: -1, announced: -1 };
-    (window as unknown as { __frames: typeof seen }).__frames = seen;
-    const tick = () => {
-      seen.frame += 1;
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    new MutationObserver((records) => {
-      for (const record of records) {
-        const at = record.target instanceof Element ? record.target : record.target.parentElement;
-        if (!at) continue;
-        if (seen.rows < 0 && at.closest('.vt-body')) seen.rows = seen.frame;
-        if (seen.suggestions < 0 && at.closest('datalist')) seen.suggestions = seen.frame;
-        if (seen.announced < 0 && at.closest('[data-testid="announcer"]')) seen.announced = seen.frame;
-      }
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  const ROWS = '.vt-body';
+  const SUGGESTIONS = '[data-testid="capacity-filters"] datalist';
+  const ANNOUNCER = '[data-testid="announcer"]';
+  await stampFrames(page, [ROWS, SUGGESTIONS, ANNOUNCER]);
   await page.getByTestId('list-search').fill(account);
   await expect(page.getByTestId('announcer')).toContainText(`${expected.total.toLocaleString('en-US')} capacity`);
   await expect(table(page)).toHaveAttribute('aria-busy', 'false');
   const datalist = page.getByTestId('capacity-filters').locator('datalist').first();
   await expect(datalist.locator('option')).toHaveCount(1);
   await expect(datalist.locator('option')).toHaveAttribute('value', account);
-  const seen = await page.evaluate(() => (window as unknown as { __frames: { rows: number; suggestions: number; announced: number } }).__frames);
-  expect(seen.rows).toBeGreaterThanOrEqual(0);
-  expect(seen.suggestions).toBeGreaterThan(seen.rows);
-  expect(seen.announced).toBeGreaterThan(seen.rows);
+  const stamps = await frameStamps(page);
+  const rowsAt = stamps[ROWS]?.[0] ?? -1;
+  expect(rowsAt).toBeGreaterThanOrEqual(0);
+  expect(stamps[SUGGESTIONS]?.[0]).toBeGreaterThan(rowsAt);
+  expect(stamps[ANNOUNCER]?.[0]).toBeGreaterThan(rowsAt);
 });

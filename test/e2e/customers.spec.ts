@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { CustomerBook } from '../../shared/ipc/customers.js';
 import { showCustomer } from './cyber-support.js';
+import { frameStamps, stampFrames } from './support/frame-stamps.js';
 import { expect, signInAs, test, listFromOtherWindow, otherWindow } from './support/capacity.js';
 
 /**
@@ -193,24 +194,12 @@ test('"No customer" asks for its accounts to assign only once its rows are on sc
   await expect.poll(() => held).toBe(true);
   await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'true');
   // The page has had every chance to ask: a frame and the list's own request are past.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
   expect(asked).toEqual(['/ipc/capacity.list']);
   await expect(page.getByTestId('assign-accounts')).toHaveCount(0);
-  // Each select given its choices is stamped with the frame it came in (a counter advanced by every animation frame).
-  await page.evaluate(() => {
-    const seen = { frame: 0, drawn: [] as number[] };
-    (window as unknown as { __drawn: typeof seen }).__drawn = seen;
-    const tick = () => {
-      seen.frame += 1;
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    new MutationObserver((records) => {
-      for (const record of records) {
-        if (record.target instanceof HTMLSelectElement && record.target.dataset['testid'] === 'assign-choice' && record.addedNodes.length > 1) seen.drawn.push(seen.frame);
-      }
-    }).observe(document.body, { subtree: true, childList: true });
-  });
+  // Each select given its choices is stamped with the frame it came in.
+  const CHOICES = '[data-testid="assign-choice"]';
+  await stampFrames(page, [CHOICES]);
   release();
   await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('assign-accounts')).toBeVisible();
@@ -220,8 +209,7 @@ test('"No customer" asks for its accounts to assign only once its rows are on sc
   expect(selects).toBeGreaterThan(1);
   // Every select gets every customer (and the prompt), one select a frame: no task draws them all.
   for (let at = 0; at < selects; at += 1) await expect(choices.nth(at).locator('option')).toHaveCount(4);
-  const drawn = await page.evaluate(() => (window as unknown as { __drawn: { drawn: number[] } }).__drawn.drawn);
-  expect(drawn).toHaveLength(selects);
-  expect(new Set(drawn).size).toBe(selects);
+  // Without a frame between them, every select came with its choices already in it (no change inside any).
+  expect(new Set((await frameStamps(page))[CHOICES]).size).toBe(selects);
   expect(asked.slice(0, 2)).toEqual(['/ipc/capacity.list', '/ipc/customers.propose']);
 });
