@@ -5,7 +5,7 @@ import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import { MAX_SCALE } from '../sandbox/seed/generate.js';
 import { CURVE_1M, curveSizes } from './curve.js';
 import type { Figure } from './figure.js';
-import { chooseCustomer, openList, startKeyTimer, takeKeyTimings, typeOnSchedule, waitForPhase, type Host } from './support/app-page.js';
+import { chooseCustomer, openList, requestPart, startKeyTimer, takeKeyTimings, typeOnSchedule, waitForPhase, type Host, type WaitParts } from './support/app-page.js';
 import { ANCHOR, BOOK_ACCOUNTS, LARGE, importBook } from './support/customers-page.js';
 import { changeSome } from './support/service-changes.js';
 import { PAGE_RUNS, loadNow, median, p95, reloadApp, withSyncedApp } from './support/synced-app.js';
@@ -41,6 +41,8 @@ const alex = SANDBOX_USERS[0]!;
 interface Timings {
   readonly keys: Array<number | null>;
   readonly customers: Array<number | null>;
+  /** The choice each of `customers` timed, to say which one the p95 is. */
+  readonly chosen: string[];
 }
 
 interface Run {
@@ -63,10 +65,22 @@ const KEY_EVERY_MS = 150;
 /** Keys typed between two customer-filter changes. */
 const KEYS_BETWEEN_CHOICES = 15;
 
+/** Where a filter change's wait went: the list's request (to it, its round trip, the host's dispatch, after it) and any proposals asked beside it. */
+async function partsOf(page: Page, total: number | null): Promise<string> {
+  const at = (p: WaitParts | null) => (p ? `${Math.round(p.toRequest)}+${Math.round(p.roundTrip)}(${p.host === null ? '?' : Math.round(p.host)})+${Math.round(p.afterAnswer)}` : '-');
+  const proposals = await requestPart(page, 'customers.propose', total);
+  return ` {list ${at(await requestPart(page, 'capacity.list', total))}${proposals ? `, proposals ${at(proposals)}` : ''}}`;
+}
+
 /** The customer filter set to each choice in turn, then to all customers again (each timed as the filter's first rows). */
 async function chooseNext(page: Page, choice: number, into: Timings): Promise<void> {
-  into.customers.push(await chooseCustomer(page, CHOSEN[choice % CHOSEN.length] as string));
-  into.customers.push(await chooseCustomer(page, ALL));
+  const name = CHOSEN[choice % CHOSEN.length] as string;
+  const search = await page.getByTestId('list-search').inputValue();
+  const chosen = await chooseCustomer(page, name);
+  const chosenParts = await partsOf(page, chosen);
+  const all = await chooseCustomer(page, ALL);
+  into.customers.push(chosen, all);
+  into.chosen.push(`${name} [${search}]${chosenParts}`, `${ALL} (from ${name})${await partsOf(page, all)}`);
 }
 
 /** Whether the refresh under way has ended; a refresh that failed or was cancelled stops the bench (its figures would time no refresh). */
@@ -123,14 +137,15 @@ async function oneRun(page: Page, host: Host, service: { client: ApiClient; toke
   await openList(page);
   await startKeyTimer(page);
   await takeKeyTimings(page);
-  const idle: Timings = { keys: [], customers: [] };
+  const idle: Timings = { keys: [], customers: [], chosen: [] };
   for (let choice = 0; idle.keys.length < KEYS; choice += 1) {
     await typeOnSchedule(page, TYPED, KEYS_BETWEEN_CHOICES, KEY_EVERY_MS);
     idle.keys.push(...(await takeKeyTimings(page)));
     await chooseNext(page, choice, idle);
   }
-  const busy: Timings = { keys: [], customers: [] };
-  const refresh = await duringRefreshes(page, host, service, busy, size);
+  const busy: Timings = { keys: [], customers: [], chosen: [] };
+  // KEYS_REFRESH_BUSY=0 times the idle part alone (a quicker comparison of the page's levers; no refresh figures).
+  const refresh = process.env.KEYS_REFRESH_BUSY === '0' ? { stallMs: 0, refreshes: 0, refreshMs: 0 } : await duringRefreshes(page, host, service, busy, size);
   const lost = [...idle.keys, ...idle.customers, ...busy.keys, ...busy.customers].filter((ms) => ms === null).length;
   const run: Run = {
     keysIdle: p95(idle.keys),
@@ -144,6 +159,8 @@ async function oneRun(page: Page, host: Host, service: { client: ApiClient; toke
     ...refresh,
     load: `${startLoad}-${loadNow()}`,
   };
+  const byChoice = (t: Timings) => t.customers.map((v, i) => `${t.chosen[i]} ${v === null ? 'lost' : Math.round(v)}`).join('; ');
+  process.stderr.write(`  customer filter idle: ${byChoice(idle)}\n  customer filter during: ${byChoice(busy)}\n`);
   const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : 'none within 10 s');
   process.stderr.write(
     `  keystroke-refresh ${label}: search p95 idle ${ms(run.keysIdle)} / during ${run.refreshes} refresh(es) ${ms(run.keysBusy)} ` +

@@ -174,10 +174,17 @@ class CapacityListStore {
     this.#restart();
   }
 
+  /**
+   * Another customer is another list, asked as a keystroke is: the rows on screen stay (the table busy) until the
+   * first answer replaces them, and that answer brings the rows in view, not a page. Emptying the table first
+   * made every row a placeholder and back, and the footer and summary go and come, in the frame a person waits for.
+   */
   setCustomer(customer: CustomerFilter | null): void {
     if (customer === this.customer) return;
     this.customer = customer;
-    this.#restart();
+    this.#replaceRows();
+    this.#savePrefsSoon();
+    void this.#fetch(1, this.#firstRowsLimit());
   }
 
   setSortOrder(order: SortOrder): void {
@@ -237,13 +244,23 @@ class CapacityListStore {
     if (text === this.text) return;
     this.text = text;
     // Typing: the rows on screen stay until the answer to the new text replaces them (no flash of empty rows per keystroke).
+    this.#replaceRows();
+    this.#askForText();
+  }
+
+  /** A new question of the list from its top: answers to the last are dropped, its rows shown until the first new answer. */
+  #replaceRows(): void {
     this.topIndex = 0;
     this.#latest.drop();
     this.#inFlight.clear();
     this.error = null;
     this.#replacing = true;
     this.#wanted = { start: 0, end: 1 };
-    this.#askForText();
+  }
+
+  /** Rows a new question's first answer brings: those in view and as many again (a page until the table has said). */
+  #firstRowsLimit(): number {
+    return this.#rowsInView > 0 ? Math.min(LIST_PAGE_SIZE, Math.max(KEYSTROKE_MIN_ROWS, 2 * this.#rowsInView)) : LIST_PAGE_SIZE;
   }
 
   /**
@@ -257,7 +274,7 @@ class CapacityListStore {
       return;
     }
     this.#keystroke = 'asking';
-    void this.#fetch(1, this.#rowsInView > 0 ? Math.min(LIST_PAGE_SIZE, Math.max(KEYSTROKE_MIN_ROWS, 2 * this.#rowsInView)) : LIST_PAGE_SIZE, true);
+    void this.#fetch(1, this.#firstRowsLimit(), true);
   }
 
   /** The rows now in view: remembered as the position, and fetched if missing. */

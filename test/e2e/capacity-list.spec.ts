@@ -19,6 +19,7 @@ import {
   testOnSharedApp,
   listFromOtherWindow,
 } from './support/capacity.js';
+import { frameStamps, stampFrames } from './support/frame-stamps.js';
 
 const table = (page: Page) => page.getByTestId('capacity-table');
 const rowAt = (page: Page, index: number) => table(page).locator(`[role="row"][data-index="${index}"]`);
@@ -204,4 +205,28 @@ test('another user signing in on the same window sees only their own policies', 
   expect(jordan.total).not.toBe(alexTotal);
   await expect(page.getByTestId('list-summary')).toContainText(`${jordan.total} policies`);
   await expect(rowAt(page, 0)).toContainText((jordan.data[0] as CapacityPolicy).cidrId);
+});
+
+testOnSharedApp('a search’s frame brings its rows; the filter bar’s suggestions and the count read out follow in a later frame', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await openList(page);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  // A search that keeps one account's rows: the accounts offered and the count both change with its answer.
+  const account = (await newestFirst(app)).data[0]?.cspAccountName as string;
+  const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
+  const ROWS = '.vt-body';
+  const SUGGESTIONS = '[data-testid="capacity-filters"] datalist';
+  const ANNOUNCER = '[data-testid="announcer"]';
+  await stampFrames(page, [ROWS, SUGGESTIONS, ANNOUNCER]);
+  await page.getByTestId('list-search').fill(account);
+  await expect(page.getByTestId('announcer')).toContainText(`${expected.total.toLocaleString('en-US')} capacity`);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  const datalist = page.getByTestId('capacity-filters').locator('datalist').first();
+  await expect(datalist.locator('option')).toHaveCount(1);
+  await expect(datalist.locator('option')).toHaveAttribute('value', account);
+  const stamps = await frameStamps(page);
+  const rowsAt = stamps[ROWS]?.[0] ?? -1;
+  expect(rowsAt).toBeGreaterThanOrEqual(0);
+  expect(stamps[SUGGESTIONS]?.[0]).toBeGreaterThan(rowsAt);
+  expect(stamps[ANNOUNCER]?.[0]).toBeGreaterThan(rowsAt);
 });

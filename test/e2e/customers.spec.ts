@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { CustomerBook } from '../../shared/ipc/customers.js';
 import { showCustomer } from './cyber-support.js';
+import { frameStamps, stampFrames } from './support/frame-stamps.js';
 import { expect, signInAs, test, listFromOtherWindow, otherWindow } from './support/capacity.js';
 
 /**
@@ -164,4 +165,51 @@ test('hostile names are held as they are and shown without reordering the page',
   await form.getByRole('button', { name: 'Save customer' }).click();
   await expect(form.getByText(/hidden text-direction character/)).toBeVisible();
   await expect(page.getByTestId('customer-book').locator('tbody tr')).toHaveCount(3);
+});
+
+test('"No customer" asks for its accounts to assign only once its rows are on screen, and draws their choices a select a frame', async ({ app, openApp }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await replicaReady(page);
+  // A book of a few customers (a choice of each in every account's select), most accounts still of none.
+  for (const name of ['Northwind', '__proto__', 'constructor']) await otherWindow(app)['customers.save']({ name, externalIds: [`ID-${name}`], accounts: [], contact: '', notes: '' });
+  await go(page, 'Capacity policies');
+  await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
+  // The list's answer for no customer is held: the proposals (worked out over the book and every linked account) must
+  // not be asked beside it, nor the section drawn, until its rows are painted.
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === '/ipc/customers.propose' || path === '/ipc/capacity.list') asked.push(path);
+  });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  await page.route('**/ipc/capacity.list', async (route) => {
+    held = true;
+    await released;
+    await route.continue();
+  });
+  await page.getByTestId('customer-filter').selectOption({ label: 'No customer (unassigned)' });
+  await expect.poll(() => held).toBe(true);
+  await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'true');
+  // The page has had every chance to ask: a frame and the list's own request are past.
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
+  expect(asked).toEqual(['/ipc/capacity.list']);
+  await expect(page.getByTestId('assign-accounts')).toHaveCount(0);
+  // Each select given its choices is stamped with the frame it came in.
+  const CHOICES = '[data-testid="assign-choice"]';
+  await stampFrames(page, [CHOICES]);
+  release();
+  await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('assign-accounts')).toBeVisible();
+  const choices = page.getByTestId('assign-choice');
+  await expect(choices.first()).toBeVisible();
+  const selects = await choices.count();
+  expect(selects).toBeGreaterThan(1);
+  // Every select gets every customer (and the prompt), one select a frame: no task draws them all.
+  for (let at = 0; at < selects; at += 1) await expect(choices.nth(at).locator('option')).toHaveCount(4);
+  // Without a frame between them, every select came with its choices already in it (no change inside any).
+  expect(new Set((await frameStamps(page))[CHOICES]).size).toBe(selects);
+  expect(asked.slice(0, 2)).toEqual(['/ipc/capacity.list', '/ipc/customers.propose']);
 });

@@ -13,6 +13,7 @@ beforeEach(() => {
 });
 
 const ids = () => capacityList.loadedRows().map((row) => row.cidrId);
+const rowIds = (from: number, count: number) => Array.from({ length: count }, (_, i) => `sc_${from + i}`);
 
 describe('the capacity list', () => {
   it('reads on first open and keeps the rows, with their source, for the next open', async () => {
@@ -90,7 +91,6 @@ describe('the capacity list', () => {
 });
 
 describe('the capacity list searched as the person types', () => {
-  const rowIds = (from: number, count: number) => Array.from({ length: count }, (_, i) => `sc_${from + i}`);
 
   it('asks a keystroke for the rows in view and as many again, and the rest of the page once scrolled to', async () => {
     // The list waits for a scroll to rest before it asks (a timer): run it at once, so "nothing asked" is a fact, not a wait.
@@ -158,6 +158,26 @@ describe('the capacity list by customer', () => {
     expect(nth(reads, 3).input).not.toHaveProperty('customer');
     nth(reads, 3).ok(windowOf([], 0));
     await settle();
+  });
+
+  it('keeps the rows on screen until a customer’s first answer replaces them, which brings the rows in view', async () => {
+    const reads = hold('capacity.list');
+    capacityList.open();
+    nth(reads, 0).ok(windowOf(rowIds(0, LIST_PAGE_SIZE), 1_000, FROM_COPY));
+    await settle();
+    capacityList.show({ start: 0, end: 17 });
+    capacityList.setCustomer('unassigned');
+    // Not a page of 100: the rows in view and as many again, as a keystroke asks.
+    expect(nth(reads, 1).input).toMatchObject({ customer: 'unassigned', offset: 0, limit: 34 });
+    // Busy, the rows before stay until the answer: no placeholder rows, no summary and footer gone and back.
+    expect(capacityList.fetching).toBe(1);
+    expect(capacityList.total).toBe(1_000);
+    expect(ids()).toHaveLength(LIST_PAGE_SIZE);
+    nth(reads, 1).ok(windowOf(['sc_stray'], 1, FROM_COPY));
+    await settle();
+    expect(ids()).toEqual(['sc_stray']);
+    expect(capacityList.total).toBe(1);
+    expect(capacityList.fetching).toBe(0);
   });
 
   it('starts another user with every policy (a customer is one user’s)', async () => {
