@@ -1,6 +1,6 @@
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import { ALEX, SandboxClient, expectAccessible, goTo, ipcCalls, showCustomer, screenshot, signInTo } from './cyber-support.js';
-import { expect, test } from './fixtures.js';
+import { expect, test, testOnSharedApp } from './fixtures.js';
 
 const [FIRST, SECOND] = ALEX.customers.map((c) => c.cidExt) as [string, string];
 
@@ -78,9 +78,8 @@ test('the remembered customer, read while the person is already typing another, 
   await expect(field).toHaveValue(FIRST);
 });
 
-test('an unknown customer, or another user’s, is explained and not remembered', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInTo(page);
+testOnSharedApp('an unknown customer, or another user’s, is explained and not remembered', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await goTo(page, 'Disaster recovery');
 
   const field = page.getByLabel('External customer id');

@@ -16,12 +16,16 @@ const HEADINGS: Record<(typeof MAIN_VIEWS)[number]['label'], string> = {
   Renewals: 'Renewals',
 };
 
+// Every test reads the built page and its requests, nothing of the service or the app's own data: the worker's
+// one app (signed in, its copy filled) serves them all, and the held-chunks test starts a host of its own.
+test.use({ shareApp: true });
+
 /**
  * The views that are not the first screen are chunks of their own (docs/local-first.md, "The first
  * screen"): the host serves each under the app's CSP, and every one is fetched once the first screen
  * is painted, so that opening a view later shows it at once, with no request and no "Opening…".
  */
-test('every lazy chunk is fetched after the first paint under the CSP, and each main view then opens with no request and no loading line', async ({ openApp, page }) => {
+test('every lazy chunk is fetched after the first paint under the CSP, and each main view then opens with no request and no loading line', async ({ openSignedIn, page }) => {
   const scripts: string[] = [];
   const files: string[] = [];
   const refused: string[] = [];
@@ -33,8 +37,7 @@ test('every lazy chunk is fetched after the first paint under the CSP, and each 
     if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
   });
   page.on('requestfailed', (request) => refused.push(`${request.url()}: ${request.failure()?.errorText ?? ''}`));
-  await openApp();
-  await signInTo(page, ALEX);
+  await openSignedIn();
 
   // Every chunk the build made is asked for (the entry first, the rest on idle), none refused.
   const built = (await readdir(join(process.env.CD_DIST_DIR ?? 'dist', 'renderer', 'assets'))).filter((file) => file.endsWith('.js'));
@@ -67,7 +70,7 @@ test('every lazy chunk is fetched after the first paint under the CSP, and each 
  * the click that opened it. Here the idle queue is held at its first chunk (its request is not answered), and no
  * link is pointed at: only the preload of the main views can ask for their chunks.
  */
-test('after the first paint the main views\u2019 chunks are fetched first, the idle queue held', async ({ openApp, page }) => {
+test('after the first paint the main views\u2019 chunks are fetched first, the idle queue held', async ({ openSignedIn, page }) => {
   let releasePreload = () => {};
   const preloadHeld = new Promise<void>((resolve) => (releasePreload = resolve));
   const asked: string[] = [];
@@ -76,8 +79,7 @@ test('after the first paint the main views\u2019 chunks are fetched first, the i
     await route.continue();
   });
   page.on('request', (request) => asked.push(new URL(request.url()).pathname));
-  await openApp();
-  await signInTo(page, ALEX);
+  await openSignedIn();
   await expect(page.getByTestId('tile-launching')).toBeVisible();
   const chunkOf = (view: RegExp) => asked.some((path) => view.test(path));
   for (const view of [/\/RenewalWorklistView-[^/]*\.js$/, /\/CapacityListView-[^/]*\.js$/, /\/CyberListView-[^/]*\.js$/, /\/LinkedAccountsView-[^/]*\.js$/, /\/CustomersView-[^/]*\.js$/]) {
@@ -181,9 +183,8 @@ test('a person\u2019s calls to the host are answered while the preloaded chunks 
  * A main view's chunk is asked for when the pointer comes onto its link or it takes the focus (issue 28), also
  * before the first screen has its figures (no preload has started then): here the overview's answer is held.
  */
-test('the pointer on a main link, or the focus, fetches that view\u2019s chunk before the click', async ({ openApp, page }) => {
-  await openApp();
-  await signInTo(page, ALEX);
+test('the pointer on a main link, or the focus, fetches that view\u2019s chunk before the click', async ({ openSignedIn, page }) => {
+  await openSignedIn();
   // The page loaded again on the kept session, its overview's figures held: no preload starts (routing also
   // turns the page's cache off, so every chunk it uses is asked again).
   let releaseOverview = () => {};
@@ -215,8 +216,8 @@ test('the pointer on a main link, or the focus, fetches that view\u2019s chunk b
  * The page starts with its code in one file (issue 25): before, the entry and 24 shared chunks were 25 requests on
  * the browser's six connections to a host busy starting, evaluated as one graph only once the last had come.
  */
-test('the page names one module script and no chunk to preload: the first screen\'s code is one file', async ({ openApp, page }) => {
-  await openApp();
+test('the page names one module script and no chunk to preload: the first screen\'s code is one file', async ({ openSignedIn, page }) => {
+  await openSignedIn();
   const html = (await page.evaluate(`fetch('/').then((answer) => answer.text())`)) as string;
   const modules = [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]);
   expect(modules).toHaveLength(1);
@@ -230,8 +231,8 @@ test('the page names one module script and no chunk to preload: the first screen
  * A lazy view is preloaded by its chunk's files as the build wrote them into the page, found by the chunk's name
  * (`lazyChunkFiles` in vite.config.ts): a name the build does not know would quietly preload nothing for that view.
  */
-test('every lazy view and dialog names a chunk whose files the page lists', async ({ openApp, page }) => {
-  await openApp();
+test('every lazy view and dialog names a chunk whose files the page lists', async ({ openSignedIn, page }) => {
+  await openSignedIn();
   const listed = (await page.evaluate(`Object.keys(JSON.parse(document.getElementById('lazy-chunk-files')?.textContent ?? '{}'))`)) as string[];
   const source = await readFile(join('renderer', 'views', 'lazy-views.ts'), 'utf8');
   const named = [...source.matchAll(/new LazyView\(\s*'([^']+)'/g)].map((match) => match[1]);

@@ -6,7 +6,7 @@ import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { DEFAULT_RETRY_POLICY } from '../../electron/services/api-client/retry-policy.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { addFault, clearFaults } from './cyber-support.js';
-import { expect, openAccountMenu, signIn, test } from './fixtures.js';
+import { expect, openAccountMenu, signIn, test, testOnSharedApp } from './fixtures.js';
 import { nextRefreshEnd } from '../support/copy-refresh.js';
 import { listFromOtherWindow, requestCount, sandboxControl, typeCancelConfirmation } from './support/capacity.js';
 
@@ -32,9 +32,10 @@ async function openCapacityList(page: Page): Promise<void> {
   await expect(page.getByTestId('capacity-list-view')).toBeVisible();
 }
 
-test('search and sort on the list are answered by the local copy: the service sees no list request', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signIn(page, alex.username, alex.password);
+// Reads only, the sort and search kept in the views' state that the shared app puts back: the worker's app, its
+// copy filled (the app has no timed refresh by default: offlineRefreshMinutes 0), its request counts reset here.
+testOnSharedApp('search and sort on the list are answered by the local copy: the service sees no list request', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await replicaReady(page);
   await sandboxControl(app, 'POST', '/stats/reset');
 

@@ -181,7 +181,7 @@ test('the tiles are painted on the overview’s answer alone: the fees and the c
   expect((await page.evaluate('window.__asked')) as string[]).toEqual(expect.arrayContaining(['activity.statedFees', 'customers.overview']));
 });
 
-test('the first screen’s calls leave as the page’s code starts, before the rest of it is evaluated (issue 25)', async ({ openSignedIn, page }) => {
+testOnSharedApp('the first screen’s calls leave as the page’s code starts, before the rest of it is evaluated (issue 25)', async ({ openSignedIn, page }) => {
   // Each call noted with whether Svelte's runtime had been evaluated by then (it discloses its version on window).
   await page.addInitScript(`(() => {
     window.__askedBeforeSvelte = {};
@@ -201,11 +201,10 @@ test('the first screen’s calls leave as the page’s code starts, before the r
   expect(asked['overview.summary']).toBe(false);
 });
 
-test('the fees tile never shows a sum it could not read (issue 25)', async ({ openApp, page }) => {
+testOnSharedApp('the fees tile never shows a sum it could not read (issue 25)', async ({ openSignedIn, page }) => {
   // The own data's fees cannot be read: the tile says so rather than showing no fees.
   await page.route('**/ipc/activity.statedFees', (route) => route.fulfill({ status: 500, body: '' }));
-  await openApp();
-  await signInTo(page, JORDAN);
+  await openSignedIn();
   await expect(page.getByTestId('tile-launching')).toBeVisible();
   await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText('Not read');
   // Nor a count of policies it did not read.
@@ -213,15 +212,14 @@ test('the fees tile never shows a sum it could not read (issue 25)', async ({ op
   await expect(page.getByTestId('tile-fees')).not.toContainText('0 policies');
 });
 
-test('the fees tile counts no policies while the fees are being read', async ({ openApp, page }) => {
+testOnSharedApp('the fees tile counts no policies while the fees are being read', async ({ openSignedIn, page }) => {
   let answer: () => void = () => undefined;
   const answered = new Promise<void>((resolve) => (answer = resolve));
   await page.route('**/ipc/activity.statedFees', async (route) => {
     await answered;
     await route.fulfill({ status: 500, body: '' });
   });
-  await openApp();
-  await signInTo(page, JORDAN);
+  await openSignedIn();
   await expect(page.getByTestId('tile-launching')).toBeVisible();
   await expect(page.getByTestId('tile-fees').getByTestId('figure-value')).toHaveText('…');
   await expect(page.getByTestId('tile-fees')).toContainText('for the policies this app canceled this calendar month: being read.');

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { WorklistQuery, type WorklistRow, type WorklistWindow } from '../../shared/ipc/worklist.js';
-import { ALEX, JORDAN, applyTwentyWithOneFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test } from './support/capacity.js';
+import { ALEX, JORDAN, applyTwentyWithOneFault, expect, expectAccessible, navTo, otherWindow, requestCount, sandboxControl, signInAs, test, testOnSharedApp } from './support/capacity.js';
 import { openAccountMenu } from './fixtures.js';
 import { signInQuietly } from '../support/copy-refresh.js';
 
@@ -100,7 +100,7 @@ async function openWorklist90(page: Page, app: Parameters<typeof otherWindow>[0]
   return answer;
 }
 
-test('opening Renewals asks for its first rows once, as the route is entered, without waiting for the view’s chunk', async ({ app, page }) => {
+testOnSharedApp('opening Renewals asks for its first rows once, as the route is entered, without waiting for the view’s chunk', async ({ app, page }) => {
   // The view's chunk is held (the idle preload's fetch too) until the first rows have been asked for.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -109,8 +109,10 @@ test('opening Renewals asks for its first rows once, as the route is entered, wi
     await route.continue();
   });
   // Signed in and the copy filled before the page opens: the sign-in's refresh ending while the queries are
-  // counted would send the worklist, read by then, to read again (offline.copyChanged): a second query.
-  await signInQuietly(app.services, ALEX);
+  // counted would send the worklist, read by then, to read again (offline.copyChanged): a second query. The
+  // worker's shared app is so already, unless a test before this one signed it out.
+  const status = await app.services.handlers['session.status'](undefined);
+  if (!(status.signedIn && status.username === ALEX.username)) await signInQuietly(app.services, ALEX);
   const queries: string[] = [];
   page.on('request', (request) => {
     if (request.url().includes('/ipc/worklist.query')) queries.push(request.url());

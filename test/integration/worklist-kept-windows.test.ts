@@ -9,16 +9,15 @@
  * launch's first screen) as for one a query made.
  */
 import { statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { WORKLIST_OPENING, localDay, type ParsedWorklistQuery, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { OwnDataStore } from '../../electron/services/own-data/own-data-store.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import type { OwnDataService } from '../../electron/services/own-data/own-data-service.js';
-import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
+import { type Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
 import type { CurrentReplicaDeps } from '../../electron/services/replica/current-replica.js';
 import { upsertCapacity, writeKind, writeRecord } from '../../electron/services/replica/replica-writes.js';
 import { capacityOverview, copyState } from '../../electron/services/replica/replica-reads.js';
@@ -27,8 +26,8 @@ import type { CustomerNamer, CustomerOfPolicy } from '../../electron/services/wo
 import { RenewalWorklist } from '../../electron/services/worklist/renewal-worklist.js';
 import { worklistStatesIn, type WorklistStates } from '../../electron/services/worklist/worklist-states.js';
 import { BENCH_OWNER, benchCurrentReplica } from '../../bench/support/bench-current-replica.js';
-import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
+import { seededCopies } from '../support/seeded-copy.js';
 
 const DAY_MS = 86_400_000;
 /** Inside the synthetic policies' dates: each horizon holds some of them. */
@@ -44,6 +43,12 @@ const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
+
+/** One policy ends at an odd minute just past the 30 days, another 20 minutes from NOW, when nothing else launches or ends. */
+const seededPolicies = () => syntheticPolicies(3_000).map((policy, index) => (index === 0 ? endingAt(policy, ENTERS_AT) : index === 1 ? endingAt(policy, LEAVES_AT) : policy));
+/** Every test starts from these policies written to a copy of its own: written once, copied for each. */
+const seeded = seededCopies(BENCH_OWNER, seededPolicies);
+afterAll(() => seeded.remove());
 
 interface Setup {
   readonly worklist: RenewalWorklist;
@@ -64,13 +69,8 @@ interface Setup {
 
 /** `more`: deps of the replica a test sets (as the app's composition root would). */
 async function setUp(more: Partial<CurrentReplicaDeps> = {}): Promise<Setup> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-kept-'));
-  const secrets = new FixedSecretStore();
-  // One policy ends at an odd minute just past the 30 days, another 20 minutes from NOW, when nothing else launches or ends.
-  const policies = syntheticPolicies(3_000).map((policy, index) => (index === 0 ? endingAt(policy, ENTERS_AT) : index === 1 ? endingAt(policy, LEAVES_AT) : policy));
-  const writer = await Replica.open({ dataDir, secrets, owner: BENCH_OWNER });
-  await writeKind(writer, 'capacities', policies);
-  await writer.close();
+  const { dataDir, secrets } = await seeded.copy();
+  const policies = seededPolicies();
   const current = benchCurrentReplica(dataDir, secrets, more);
   const own = await OwnDataStore.open({ dataDir, secrets, owner: BENCH_OWNER });
   cleanup.push(async () => {

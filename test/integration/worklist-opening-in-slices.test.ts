@@ -4,22 +4,19 @@
  * whole. Here the steps wait their turn (as RequestsFirst makes them wait while a request is answered) and a
  * person's query is answered while the opening is still being made; what is made is what one read gives.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { WORKLIST_OPENING, type WorklistEntry } from '../../shared/ipc/worklist.js';
-import { Replica } from '../../electron/services/replica/replica.js';
-import { upsertCapacity, writeKind } from '../../electron/services/replica/replica-writes.js';
+import { upsertCapacity } from '../../electron/services/replica/replica-writes.js';
 import { keepUpcomingInSlices } from '../../electron/services/replica/replica-reads.js';
 import type { CurrentReplica } from '../../electron/services/replica/current-replica.js';
 import { upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
 import { RenewalWorklist, type RenewalWorklistDeps } from '../../electron/services/worklist/renewal-worklist.js';
 import type { WorklistStates } from '../../electron/services/worklist/worklist-states.js';
 import { BENCH_OWNER, benchCurrentReplica } from '../../bench/support/bench-current-replica.js';
-import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { seededCopies } from '../support/seeded-copy.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 
 const DAY_MS = 86_400_000;
@@ -43,13 +40,13 @@ const noEntries: WorklistStates = {
   update: () => Promise.reject(new Error('no entry is changed here')),
 };
 
+/** The copy every test starts from: written once, copied for each. */
+const seeded = seededCopies(BENCH_OWNER, () => syntheticPolicies(POLICIES));
+afterAll(() => seeded.remove());
+
 /** A copy of POLICIES policies on disk, opened by two readers of its own (each its own reading connection). */
 async function copyOnDisk(): Promise<{ opened(): Promise<CurrentReplica> }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-slices-'));
-  const secrets = new FixedSecretStore();
-  const writer = await Replica.open({ dataDir, secrets, owner: BENCH_OWNER });
-  await writeKind(writer, 'capacities', syntheticPolicies(POLICIES));
-  await writer.close();
+  const { dataDir, secrets } = await seeded.copy();
   const readers: CurrentReplica[] = [];
   cleanup.push(async () => {
     for (const reader of readers) await (await reader.replica())?.close();

@@ -28,11 +28,17 @@ export function sqliteLocation(): { readonly module: string; readonly binding: s
   return { module: root, binding };
 }
 
-export function openConnection(file: string): Connection {
+/**
+ * How long a statement waits for a lock another connection holds before it fails with SQLITE_BUSY (better-sqlite3's
+ * own default): long enough for the app's own checkpoint or rewrite thread to let go.
+ */
+export const BUSY_WAIT_MS = 5_000;
+
+export function openConnection(file: string, busyMs = BUSY_WAIT_MS): Connection {
   const { open, binding } = loadSqlite();
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm the database's mode.
   if (file !== ':memory:') preparePrivateFileSync(file, [`${file}-wal`, `${file}-shm`]);
-  return new open(file, { nativeBinding: binding });
+  return new open(file, { nativeBinding: binding, timeout: busyMs });
 }
 
 /** The pragmas that open a SQLCipher 4 file with a 256-bit key, in order (every connection to a replica runs them). */
@@ -44,8 +50,8 @@ export function keyPragmas(key: Buffer): string[] {
  * Opens a database in SQLCipher 4 format with a 256-bit key. A wrong key or a
  * damaged first page throws here (SQLITE_NOTADB), not at the first real read.
  */
-export function openKeyed(file: string, key: Buffer, cacheKib: number): Connection {
-  const db = openConnection(file);
+export function openKeyed(file: string, key: Buffer, cacheKib: number, busyMs = BUSY_WAIT_MS): Connection {
+  const db = openConnection(file, busyMs);
   try {
     for (const pragma of keyPragmas(key)) db.pragma(pragma);
     // Reading the schema is the first access that needs the key.

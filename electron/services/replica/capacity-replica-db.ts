@@ -238,7 +238,7 @@ export class CapacityReplicaDb {
    * SQLITE_CORRUPT, ReplicaFormatError), not later.
    */
   static open(file: string, key: Buffer, options: ReplicaDbOptions = {}): CapacityReplicaDb {
-    const db = openKeyed(file, key, WRITER_CACHE_KIB);
+    const db = openKeyed(file, key, WRITER_CACHE_KIB, options.busyMs);
     let read: Connection | null = null;
     try {
       db.pragma('journal_mode = WAL');
@@ -247,7 +247,7 @@ export class CapacityReplicaDb {
       // Checkpoints are the thread's (WalCheckpointer), never a commit's on the main thread.
       db.pragma('wal_autocheckpoint = 0');
       prepareSchema(db);
-      read = openKeyed(file, key, PAGE_CACHE_KIB);
+      read = openKeyed(file, key, PAGE_CACHE_KIB, options.busyMs);
       read.pragma('query_only = ON');
       const writer = db;
       const warn = options.warn ?? ((message: string) => console.warn(message));
@@ -862,6 +862,8 @@ export interface ReplicaDbOptions {
    * disk change until it settles, by this app's hand (the Replica's disk check).
    */
   readonly onCheckpoint?: (done: Promise<CheckpointOutcome>) => void;
+  /** How long the two connections wait for a lock held by another program before SQLITE_BUSY (default BUSY_WAIT_MS). */
+  readonly busyMs?: number | undefined;
 }
 
 /** The write-ahead log's size (0 when there is none). */

@@ -48,6 +48,11 @@ export interface ReplicaOptions {
   readonly afterFirstScreen?: () => Promise<void>;
   /** What the check of every page and the slim rows' load wait for before each slice (the requests first); nothing by default. */
   readonly sliceTurn?: SliceTurn;
+  /**
+   * How long opening the file waits for a lock another program holds before the read is answered "not readable
+   * right now" (default BUSY_WAIT_MS, platform/sqlcipher.ts); a test of that answer need not sit through it.
+   */
+  readonly busyMs?: number;
 }
 
 /**
@@ -90,6 +95,7 @@ export class Replica {
   readonly #file: string | null;
   readonly #logger: Pick<Logger, 'warn'> | undefined;
   readonly #verifyDelayMs: number;
+  readonly #busyMs: number | undefined;
   readonly #afterFirstScreen: () => Promise<void>;
   readonly #sliceTurn: SliceTurn | undefined;
   #open: CapacityReplica | null = null;
@@ -130,6 +136,7 @@ export class Replica {
     this.#file = key ? join(this.dir, REPLICA_FILE) : null;
     this.#logger = options.logger;
     this.#verifyDelayMs = options.verifyDelayMs ?? VERIFY_DELAY_MS;
+    this.#busyMs = options.busyMs;
     this.#afterFirstScreen = options.afterFirstScreen ?? (() => Promise.resolve());
     this.#sliceTurn = options.sliceTurn;
     if (!key) this.#open = new CapacityReplica(CapacityReplicaDb.inMemory());
@@ -507,6 +514,7 @@ export class Replica {
 
   #replicaOptions(): ReplicaDbOptions {
     return {
+      busyMs: this.#busyMs,
       warn: (message) => (this.#logger ? this.#logger.warn('offline-cache', message) : console.warn(message)),
       // Counted as a write of ours until it settles, so the disk check does not take it for a change behind our back.
       onCheckpoint: (done) => {

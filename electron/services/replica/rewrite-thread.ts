@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { keyPragmas, sqliteLocation } from '../platform/sqlcipher.js';
+import { BUSY_WAIT_MS, keyPragmas, sqliteLocation } from '../platform/sqlcipher.js';
 import { CONTENT_HASH } from './refresh-diff.js';
 
 /**
@@ -116,9 +116,6 @@ export class RewriteFailure extends Error {
   }
 }
 
-/** How long the thread waits for the write lock (ms): the replica's writes are one at a time, so only a checkpoint may hold it a moment. */
-const BUSY_MS = 5_000;
-
 /**
  * A whole-list rewrite of the replica written by a worker thread with its own
  * SQLCipher connection, so the main process only prepares rows (in time
@@ -180,7 +177,7 @@ export class RewriteThread {
   /** Starts the thread; it opens the file and begins the transaction (a failure then surfaces at finish, `beforeStart`). */
   static start(file: string, key: Buffer, sql: RewriteSql, cacheKib: number): RewriteThread {
     const { module, binding } = sqliteLocation();
-    const worker = new Worker(REWRITE_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), cacheKib, busyMs: BUSY_MS, sql, hash: CONTENT_HASH } });
+    const worker = new Worker(REWRITE_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), cacheKib, busyMs: BUSY_WAIT_MS, sql, hash: CONTENT_HASH } });
     return new RewriteThread(worker);
   }
 

@@ -109,7 +109,9 @@ describe('the offline copy', () => {
     holder.pragma('locking_mode = EXCLUSIVE');
     holder.exec('BEGIN EXCLUSIVE');
     try {
-      const reader = await Replica.open({ dataDir, secrets, owner });
+      // The lock is held until the finally below: a wait of 100 ms ends in SQLITE_BUSY as surely as the app's 5 s
+      // (twice: at the open, and again at the read, 11 s of the lane on the 5 s).
+      const reader = await Replica.open({ dataDir, secrets, owner, busyMs: 100 });
       await expect(readCapacities(reader)).rejects.toThrow(/could not be read right now/);
       expect(reader.unreadable).toBeNull();
       expect(reader.discarded).toBe(0);
