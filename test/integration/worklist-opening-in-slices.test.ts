@@ -211,4 +211,62 @@ describe('the Renewals\u2019 opening made ahead', () => {
     letGo();
     expect(await making).toEqual(clicked);
   });
+
+  it('answers one version of the copy when another connection commits inside the walk a click joins', async () => {
+    const copy = await copyOnDisk();
+    const reader = await copy.opened();
+    const before = await worklistOver(await copy.opened()).query(WORKLIST_OPENING);
+    // One policy read by the launch walk only (launches in the window, ends after it) and one by the end walk only.
+    const policies = syntheticPolicies(POLICIES);
+    const to = NOW + WORKLIST_OPENING.horizonDays * DAY_MS;
+    const ms = (text: string | null | undefined) => (text ? Date.parse(text) : Number.NaN);
+    const launching = policies.find(
+      (policy) =>
+        ['ACTIVE', 'READY_FOR_PURCHASE'].includes(policy.policyStatus ?? '') &&
+        ms(policy.capacityConfiguration?.launchDateTime) > NOW &&
+        ms(policy.capacityConfiguration?.launchDateTime) <= to &&
+        ms(policy.capacityConfiguration?.endDateTime) > to + 3 * DAY_MS,
+    )!;
+    const ending = policies.find(
+      (policy) =>
+        policy.policyStatus === 'ACTIVE' &&
+        ms(policy.capacityConfiguration?.launchDateTime) <= NOW &&
+        ms(policy.capacityConfiguration?.endDateTime) > NOW &&
+        ms(policy.capacityConfiguration?.endDateTime) <= to,
+    )!;
+    expect(launching && ending).toBeTruthy();
+
+    let turns = 0;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const worklist = worklistOver(reader, { turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const making = worklist.prepareOpening();
+    await vi.waitFor(() => expect(turns).toBe(1));
+
+    // The commit lands between the end walk's version read and its statement, as the rewrite thread's can on its own
+    // connection at any moment: here from the copy's writer, when the walk's statement is prepared.
+    const open = (await (await reader.replica())!.reading((opened) => opened))!;
+    let armed = true;
+    const realPrepare = sqlite.prototype.prepare;
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare').mockImplementation(function (this: Database.Database, sql: string) {
+      if (armed && /c\.end_ms > @from AND c\.end_ms <= @to/.test(sql) && /LIMIT @limit/.test(sql)) {
+        armed = false;
+        open.db.upsert({ ...launching, policyStatus: 'CANCELED' });
+        open.db.upsert({ ...ending, policyStatus: 'CANCELED' });
+      }
+      return realPrepare.call(this, sql);
+    } as typeof realPrepare);
+    cleanup.push(async () => prepared.mockRestore());
+    const clicked = await worklist.query(WORKLIST_OPENING);
+    prepared.mockRestore();
+    letGo();
+    await making;
+    expect(armed, 'the click joined the steps and walked the end range').toBe(false);
+
+    const after = await worklistOver(await copy.opened()).query(WORKLIST_OPENING);
+    const facts = (window: typeof clicked) => ({ total: window.total, stateCounts: window.stateCounts, ids: window.rows.map((row) => row.policy.cidrId) });
+    expect(facts(after).total).toBe(facts(before).total - 2);
+    // Before or after, never a part.
+    expect([facts(before), facts(after)]).toContainEqual(facts(clicked));
+  });
 });

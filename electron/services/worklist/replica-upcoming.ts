@@ -80,9 +80,12 @@ const kept = new WeakMap<Connection, Read>();
  * calendar ask the same rows.
  */
 export function upcomingOf(connection: Connection, fromMs: number, toMs: number): readonly UpcomingCapacity[] {
+  // A read in slices under way that covers the window is finished here rather than read again from its start. The
+  // version is read after it: a commit by another connection (the rewrite thread) inside the walk leaves what it kept
+  // under the version before, which then no longer matches, and the window is read at once in one statement (review11:
+  // read before the walk, launches from before a commit and ends from after it were answered as one copy).
+  underWay.get(connection)?.finishFor(connection, fromMs, toMs);
   const version = commitVersion(connection);
-  // A read in slices under way that covers the window is finished here rather than read again from its start.
-  underWay.get(connection)?.finishFor(connection, version, fromMs, toMs);
   const known = kept.get(connection);
   if (known?.version === version && known.fromMs <= fromMs && toMs <= known.toMs) {
     return known.fromMs === fromMs && known.toMs === toMs ? known.rows : known.rows.filter((row) => inWindow(row, fromMs, toMs));
@@ -139,11 +142,11 @@ export class UpcomingInSlices {
   }
 
   /**
-   * For a person's read of (fromMs, toMs] under `version` on `connection`: when these steps cover that window and have
+   * For a person's read of (fromMs, toMs] on `connection`: when these steps cover that window and have
    * met no commit since they began, the rest of each range is read in one walk from where the steps are, and kept.
    */
-  finishFor(connection: Connection, version: string, fromMs: number, toMs: number): void {
-    if (connection !== this.#connection || version !== this.#version || fromMs < this.#fromMs || toMs > this.#readTo) return;
+  finishFor(connection: Connection, fromMs: number, toMs: number): void {
+    if (connection !== this.#connection || commitVersion(connection) !== this.#version || fromMs < this.#fromMs || toMs > this.#readTo) return;
     while (this.#step(connection, ALL_ROWS));
     if (underWay.get(connection) === this) underWay.delete(connection);
   }
