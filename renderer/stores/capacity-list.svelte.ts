@@ -92,8 +92,12 @@ class CapacityListStore {
   #stale = false;
   #wanted: RowRange = { start: 0, end: 1 };
   #restored = false;
-  /** A new search is on its way: the pages still shown are the previous text's, dropped when its first answer lands. */
-  #replacing = false;
+  /**
+   * A new search or customer is on its way: the pages still shown are the previous question's, dropped when its first
+   * answer lands. The view takes no row into the selection meanwhile (review11: a row of the previous customer ticked
+   * in that moment stayed selected under the new one and reached the bulk cancel).
+   */
+  replacing = $state(false);
   /** A keystroke's request: none, on its way, or on its way with a newer text waiting for it (#askForText). */
   #keystroke: 'none' | 'asking' | 'waiting' = 'none';
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -254,7 +258,7 @@ class CapacityListStore {
     this.#latest.drop();
     this.#inFlight.clear();
     this.error = null;
-    this.#replacing = true;
+    this.replacing = true;
     this.#wanted = { start: 0, end: 1 };
   }
 
@@ -335,7 +339,7 @@ class CapacityListStore {
   }
 
   #clear(): void {
-    this.#replacing = false;
+    this.replacing = false;
     if (this.#keystroke === 'waiting') this.#keystroke = 'asking';
     this.#latest.drop();
     this.#pages.clear();
@@ -345,6 +349,16 @@ class CapacityListStore {
     this.total = null;
     this.error = null;
     this.#stale = false;
+    this.version++;
+  }
+
+  /** The previous question's pages, shown while a new one was on its way, dropped. */
+  #dropShown(): void {
+    this.replacing = false;
+    this.#pages.clear();
+    this.#asked.clear();
+    this.#skipped.clear();
+    this.total = null;
     this.version++;
   }
 
@@ -400,17 +414,14 @@ class CapacityListStore {
     if (!ticket.current()) return;
     this.#inFlight.delete(page);
     if (!result.ok) {
+      // The new question's first answer failed: the previous question's rows must not stand under it (the error says so).
+      if (this.replacing) this.#dropShown();
       this.error = result.error;
       return;
     }
     this.error = null;
     const answer = result.value;
-    if (this.#replacing) {
-      this.#replacing = false;
-      this.#pages.clear();
-      this.#asked.clear();
-      this.#skipped.clear();
-    }
+    if (this.replacing) this.#dropShown();
     // The replica took over from the service (or the other way) while scrolling: windows of both never mix.
     if (this.origin && this.origin.source !== answer.origin.source && this.#pages.size > 0) {
       this.origin = answer.origin;

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
 import readXlsxFile from 'read-excel-file/node';
 import type { CapacityRow } from '../../shared/api/readers.js';
-import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, requestCount, sandboxControl, signInAs, test, testOnSharedApp } from './support/capacity.js';
+import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, otherWindow, requestCount, sandboxControl, signInAs, test, testOnSharedApp } from './support/capacity.js';
 
 /**
  * Issues 27 and 28: the capacity list's selection (mouse, Shift, keyboard)
@@ -254,5 +254,64 @@ test.describe('a list of hundreds of policies', () => {
     const active = [...listed, ...rest].filter((row) => row.policyStatus === 'ACTIVE');
     expect(reviewed.sort()).toEqual(active.map((row) => row.cidrId).sort());
     await dialog.getByRole('button', { name: 'Go back' }).click();
+  });
+});
+
+/**
+ * Review11: a customer change keeps the previous customer's rows on screen until its first answer (keys11). None of
+ * them may be taken into the selection meanwhile, or stay under the new customer's filter when that answer fails:
+ * a bulk cancel would reach another customer's policy.
+ */
+test.describe('a customer change on its way', () => {
+  const northwindOwns = async (app: Parameters<typeof otherWindow>[0], status?: 'ACTIVE') => {
+    const rows = (await listFromOtherWindow(app, { offset: 0, limit: 20, sortBy: 'createdDate', sortOrder: 'desc', ...(status ? { status } : {}) })).rows;
+    const account = rows[0]!.cspAccountName as string;
+    const stray = rows.find((row) => row.cspAccountName !== account);
+    expect(stray, 'a policy of another account among the newest').toBeTruthy();
+    await otherWindow(app)['customers.save']({ name: 'Northwind', externalIds: ['ID-NW'], accounts: [account], contact: '', notes: '' });
+    return stray!;
+  };
+
+  test('takes none of the previous rows into the selection while its answer is on its way', async ({ app, openApp }) => {
+    const page = await openApp();
+    await signInAs(page);
+    await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+    const stray = await northwindOwns(app, 'ACTIVE');
+    await openList(page);
+    await page.getByTestId('status-filter').getByRole('radio', { name: 'Active', exact: true }).check();
+    await expect(grid(page)).toHaveAttribute('aria-busy', 'false');
+    await expect(boxOf(page, stray)).toBeVisible();
+
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    await page.route('**/ipc/capacity.list', async (route) => {
+      held = true;
+      await released;
+      await route.continue().catch(() => undefined);
+    });
+    await page.getByTestId('customer-filter').selectOption({ label: 'Northwind' });
+    await expect.poll(() => held).toBe(true);
+    // The row is still on screen (the table busy): a person ticks it.
+    if (await boxOf(page, stray).isVisible()) await boxOf(page, stray).click();
+    await expect(page.getByTestId('selection-said')).toHaveText('');
+    release();
+    await expect(grid(page)).toHaveAttribute('aria-busy', 'false');
+    await expect(boxOf(page, stray)).toHaveCount(0);
+    await expect(page.getByTestId('selection-said')).toHaveText('');
+  });
+
+  test('whose answer fails leaves no row of another customer under the new filter', async ({ app, openApp }) => {
+    const page = await openApp();
+    await signInAs(page);
+    await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+    const stray = await northwindOwns(app);
+    await openList(page);
+    await expect(grid(page)).toHaveAttribute('aria-busy', 'false');
+    await expect(boxOf(page, stray)).toBeVisible();
+    await page.route('**/ipc/capacity.list', (route) => route.fulfill({ status: 500, body: 'no' }));
+    await page.getByTestId('customer-filter').selectOption({ label: 'Northwind' });
+    await expect(page.getByText(/refused the request/).first()).toBeVisible();
+    await expect(boxOf(page, stray)).toHaveCount(0);
   });
 });
