@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { CustomerBook } from '../../shared/ipc/customers.js';
 import { showCustomer } from './cyber-support.js';
+import { analyze, axeOn } from './support/axe.js';
 import { expect, signInAs, test, listFromOtherWindow, otherWindow } from './support/capacity.js';
 
 /**
@@ -236,6 +237,8 @@ test('"No customer" asks for its accounts to assign only once its rows are on sc
   await expect(choices.nth(1)).toBeFocused();
   await expect(choices.nth(1).locator('option')).toHaveCount(4);
   await expect(choices.first().locator('option:checked')).toHaveText(picked);
+  // Each choice still named by its account, one open and one chosen among them.
+  expect((await analyze(axeOn(page).include('[data-testid="assign-accounts"]'))).violations).toEqual([]);
 });
 
 test('"No customer" costs a few elements an account over a book of 2,000: only the choice opened holds every customer', async ({ app, openApp }) => {
