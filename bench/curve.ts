@@ -1,4 +1,5 @@
 import type { Figure } from './figure.js';
+import { okCell, textTable } from './support/figure-table.js';
 
 /** Sizes of the curve (issue 25 item 3) by the signed-in user's policies: 10k and 100k, 1M with BENCH_1M=1. */
 export const CURVE_SIZES = [10_000, 100_000, 1_000_000] as const;
@@ -41,12 +42,10 @@ export function curveTables(rows: readonly Row[]): string[] {
         String(r.value),
         r.unit,
         r.budget ?? '',
-        r.withinBudget === undefined ? '' : r.withinBudget ? 'yes' : 'NO',
+        okCell(r),
         r.load ?? '',
       ]);
-    const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] as string).length)));
-    const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd();
-    lines.push('', `curve: ${title}`, line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...table.map(line));
+    lines.push('', `curve: ${title}`, ...textTable(header, table));
   }
   return lines;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { curveTables } from './curve.js';
 import type { Benchmark, Figure } from './figure.js';
+import { okCell, textTable } from './support/figure-table.js';
 
 /**
  * Runs every bench/*.bench.ts (or those whose name contains the first
@@ -21,18 +22,6 @@ for (const file of files) {
 }
 
 const header = ['benchmark', 'figure', 'value', 'unit', 'budget', 'ok', 'load avg (1 min)'];
-const table = rows.map((r) => [
-  r.bench,
-  r.name,
-  String(r.value),
-  r.unit,
-  r.budget ?? '',
-  r.withinBudget === undefined ? '' : r.withinBudget ? 'yes' : 'NO',
-  r.load ?? '',
-]);
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] as string).length)));
-const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
-console.log(line(header));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const row of table) console.log(line(row));
+const table = rows.map((r) => [r.bench, r.name, String(r.value), r.unit, r.budget ?? '', okCell(r), r.load ?? '']);
+for (const text of textTable(header, table)) console.log(text);
 for (const text of curveTables(rows)) console.log(text);

@@ -5,6 +5,7 @@ import type { Locator, Page } from '@playwright/test';
 import readXlsxFile from 'read-excel-file/node';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, otherWindow, requestCount, sandboxControl, signInAs, test, testOnSharedApp } from './support/capacity.js';
+import { holdCalls } from './support/held-call.js';
 
 /**
  * Issues 27 and 28: the capacity list's selection (mouse, Shift, keyboard)
@@ -282,20 +283,13 @@ test.describe('a customer change on its way', () => {
     await expect(grid(page)).toHaveAttribute('aria-busy', 'false');
     await expect(boxOf(page, stray)).toBeVisible();
 
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held = false;
-    await page.route('**/ipc/capacity.list', async (route) => {
-      held = true;
-      await released;
-      await route.continue().catch(() => undefined);
-    });
+    const list = await holdCalls(page, 'capacity.list');
     await page.getByTestId('customer-filter').selectOption({ label: 'Northwind' });
-    await expect.poll(() => held).toBe(true);
+    await expect.poll(() => list.held()).toBe(true);
     // The row is still on screen (the table busy): a person ticks it.
     if (await boxOf(page, stray).isVisible()) await boxOf(page, stray).click();
     await expect(page.getByTestId('selection-said')).toHaveText('');
-    release();
+    list.release();
     await expect(grid(page)).toHaveAttribute('aria-busy', 'false');
     await expect(boxOf(page, stray)).toHaveCount(0);
     await expect(page.getByTestId('selection-said')).toHaveText('');

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import type { CustomerBook } from '../../shared/ipc/customers.js';
 import { showCustomer } from './cyber-support.js';
 import { analyze, axeOn } from './support/axe.js';
+import { holdCalls } from './support/held-call.js';
 import { expect, signInAs, test, listFromOtherWindow, otherWindow } from './support/capacity.js';
 
 /**
@@ -194,22 +195,15 @@ test('"No customer" asks for its accounts to assign only once its rows are on sc
     const path = new URL(request.url()).pathname;
     if (path === '/ipc/customers.propose' || path === '/ipc/capacity.list') asked.push(path);
   });
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let held = false;
-  await page.route('**/ipc/capacity.list', async (route) => {
-    held = true;
-    await released;
-    await route.continue();
-  });
+  const list = await holdCalls(page, 'capacity.list');
   await page.getByTestId('customer-filter').selectOption({ label: 'No customer (unassigned)' });
-  await expect.poll(() => held).toBe(true);
+  await expect.poll(() => list.held()).toBe(true);
   await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'true');
   // The page has had every chance to ask: a frame and the list's own request are past.
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
   expect(asked).toEqual(['/ipc/capacity.list']);
   await expect(page.getByTestId('assign-accounts')).toHaveCount(0);
-  release();
+  list.release();
   await expect(page.getByTestId('capacity-table')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('assign-accounts')).toBeVisible();
   const choices = page.getByTestId('assign-choice');
