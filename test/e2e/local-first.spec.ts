@@ -82,7 +82,9 @@ test('an action is written through at once: the canceled policy shows in the lis
 
   await openCapacityList(page);
   await page.getByRole('searchbox', { name: 'Search policies' }).fill(policy.cidrId);
-  await rows(page).first().click();
+  // The previous rows stay on screen until the search's answer replaces them: the row clicked is the one searched for
+  // (a fresh-clone run at load 10-17 clicked the newest policy, still first while the answer was on its way).
+  await rows(page).filter({ hasText: policy.cidrId }).first().click();
   await expect(page.getByTestId('detail-cidr')).toHaveText(policy.cidrId);
   await page.getByTestId('policy-actions').getByRole('button', { name: 'Cancel policy…' }).click();
   const cancelDialog = page.getByRole('alertdialog', { name: `Cancel ${policy.policyName}?` });
@@ -206,7 +208,7 @@ test.describe('reads tried again with short waits', () => {
     await addFault(app, { dropRate: 1 });
     await openCapacityList(page);
     await page.getByRole('searchbox', { name: 'Search policies' }).fill(active.cidrId);
-    await rows(page).first().click();
+    await rows(page).filter({ hasText: active.cidrId }).first().click();
     await expect(page.getByTestId('detail-cidr')).toHaveText(active.cidrId, { timeout: 20_000 });
     await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
     await expect(page.getByTestId('actions-offline')).toContainText('cannot be reached');
