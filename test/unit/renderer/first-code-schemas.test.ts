@@ -36,12 +36,18 @@ describe("the page's first code (issue 25, branch overview12)", () => {
     expect(modules).toContain('shared/api/capacity-status.ts');
     expect(modules).toContain('shared/ipc/local-sort.ts');
     expect(modules).toContain('shared/ipc/worklist-rules.ts');
+    expect(modules).toContain('shared/money/unknown-terms.ts');
   });
 
   it("builds none of the schemas of the service's policies, the copy's rows and the answers' origins: their modules are the views' chunks'", () => {
     // Each of these builds dozens of zod schemas at its evaluation (about 40 % of the entry module's evaluation
     // was zod's, sampled at a launch); the first screen reads none of them.
     const heavy = ['shared/api/capacity.ts', 'shared/api/readers.ts', 'shared/api/cyber.ts', 'shared/api/accounts.ts', 'shared/ipc/offline.ts', 'shared/ipc/sourced.ts', 'shared/ipc/worklist.ts', 'shared/ipc/overview.ts'];
+    expect(heavy.filter((module) => modules.has(module))).toEqual([]);
+  });
+
+  it("builds neither the agreement's, the fee schedule's, the quote's nor the drift report's schemas (nor the runtime's list of currencies)", () => {
+    const heavy = ['shared/money/agreement-terms.ts', 'shared/money/fee-schedule.ts', 'shared/quote/quote.ts', 'shared/ipc/diagnostics.ts'];
     expect(heavy.filter((module) => modules.has(module))).toEqual([]);
   });
 });
