@@ -1,5 +1,6 @@
 import { formatMoney } from '../../shared/format/money.js';
-import { UNKNOWN_TERMS, type AgreementTerms } from '../../shared/money/agreement-terms.js';
+import type { AgreementTerms } from '../../shared/money/agreement-terms.js';
+import { UNKNOWN_TERMS } from '../../shared/money/unknown-terms.js';
 import { session } from './session.svelte.js';
 
 /**

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { CapacityStatus } from '../../shared/api/capacity.js';
+import { CapacityStatus } from '../../shared/api/capacity-status.js';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { SkippedItem } from '../../shared/api/tolerant.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
 import { SortOrder } from '../../shared/api/paging.js';
-import { LocalSortColumn, type UnreadableCopy } from '../../shared/ipc/offline.js';
+import type { UnreadableCopy } from '../../shared/ipc/offline.js';
+import { LocalSortColumn } from '../../shared/ipc/local-sort.js';
 import type { CustomerFilter } from '../../shared/ipc/customer-key.js';
 import type { AppError } from '../../shared/ipc/result.js';
 import type { Origin } from '../../shared/ipc/sourced.js';

@@ -1,7 +1,7 @@
 import type { CustomerPage, CustomerPolicies } from '../../shared/ipc/customers.js';
 import type { AppError, Result } from '../../shared/ipc/result.js';
 import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
-import { QUOTE_MAX_POLICIES } from '../../shared/quote/quote.js';
+import { QUOTE_MAX_POLICIES } from '../../shared/quote/quote-limits.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';
 

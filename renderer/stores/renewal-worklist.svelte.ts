@@ -1,6 +1,7 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { AppError } from '../../shared/ipc/result.js';
-import { WORKLIST_OPENING, WORKLIST_PAGE, localDay, snoozedOut, stateOutside, type WorklistEntry, type WorklistEntryInput, type WorklistHorizon, type WorklistRow, type WorklistState, type WorklistWindow } from '../../shared/ipc/worklist.js';
+import type { WorklistEntryInput, WorklistRow, WorklistWindow } from '../../shared/ipc/worklist.js';
+import { WORKLIST_DEFAULT_HORIZON, WORKLIST_PAGE, localDay, snoozedOut, stateOutside, type WorklistEntry, type WorklistHorizon, type WorklistState } from '../../shared/ipc/worklist-rules.js';
 import { api } from '../lib/api.js';
 import { readInWindows, type WindowsRead } from '../lib/read-in-windows.js';
 import { Resource } from '../lib/resource.svelte.js';
@@ -21,7 +22,7 @@ const MAX_PARALLEL_READS = 2;
  * from); a filter change starts from the top.
  */
 export class RenewalWorklistStore {
-  horizonDays = $state<WorklistHorizon>(WORKLIST_OPENING.horizonDays);
+  horizonDays = $state<WorklistHorizon>(WORKLIST_DEFAULT_HORIZON);
   state = $state<WorklistState | null>(null);
   customer = $state<string | null>(null);
   includeSnoozed = $state(false);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CapacityStatus } from '../../shared/api/capacity.js';
+import { CapacityStatus } from '../../shared/api/capacity-status.js';
 import { SortOrder } from '../../shared/api/paging.js';
-import { LocalSortColumn } from '../../shared/ipc/offline.js';
+import { LocalSortColumn } from '../../shared/ipc/local-sort.js';
 import { FilterForm } from '../lib/capacity-filters.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
 import { sessionScope } from '../lib/session-scope.js';

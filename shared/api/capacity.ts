@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  CAPACITY_STATUSES,
   CONFIG_RULES,
   CONFIGURABLE_FIELDS,
   OFFERING_STATUSES,
@@ -10,9 +9,9 @@ import {
 } from './contract-choices.js';
 import { PageParam, PageSizeParam, PagingInput, SortOrderParam, pageOf } from './paging.js';
 import { daysBetween, parseWireDate } from '../format/dates.js';
+import { CapacityStatus } from './capacity-status.js';
 
-export const CapacityStatus = z.enum(CAPACITY_STATUSES);
-export type CapacityStatus = z.infer<typeof CapacityStatus>;
+export { CapacityStatus } from './capacity-status.js';
 
 export const RenewalFrequency = z.enum(RENEWAL_FREQUENCIES);
 export type RenewalFrequency = z.infer<typeof RenewalFrequency>;

@@ -25,13 +25,4 @@ export const DriftReport = z.object({
 });
 export type DriftReport = z.infer<typeof DriftReport>;
 
-/** The report as text for a support ticket: paths only, no values. */
-export function driftReportText(report: DriftReport): string {
-  const lines = [`Capacity Desk ${report.appVersion} — contract differences with ${report.service}`];
-  if (report.entries.length === 0) lines.push('No differences seen since the app started.');
-  for (const entry of report.entries) {
-    lines.push('', `${entry.endpoint} (seen ${entry.count}×, first ${entry.firstSeen}, last ${entry.lastSeen})`);
-    for (const finding of entry.findings) lines.push(`  - ${finding}`);
-  }
-  return lines.join('\n');
-}
+export { driftReportText } from './drift-report-text.js';

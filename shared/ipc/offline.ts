@@ -4,30 +4,9 @@ import { CapacityRow } from '../api/readers.js';
 import { SkippedItem } from '../api/tolerant.js';
 import { SortOrder } from '../api/paging.js';
 import { CustomerFilter } from './customer-key.js';
+import { LocalSortColumn } from './local-sort.js';
 
-/** Columns the offline capacity list can be sorted by, answered in the main process. */
-export const LOCAL_SORT_COLUMNS = [
-  'createdDate',
-  'cidrId',
-  'policyName',
-  'policyStatus',
-  'instanceType',
-  'qty',
-  'platform',
-  'availabilityZone',
-  'launch',
-  'end',
-  'autoRenewal',
-  'ourPrice',
-  'savings',
-  'savingsPercentage',
-  // The cancellation fee the service stated (own data, not the copy's): the main process adds each policy's to the query.
-  'fee',
-] as const;
-export const LocalSortColumn = z.enum(LOCAL_SORT_COLUMNS);
-export type LocalSortColumn = z.infer<typeof LocalSortColumn>;
-/** The sort columns a policy's own record holds (the fee is kept apart from it). */
-export type RecordSortColumn = Exclude<LocalSortColumn, 'fee'>;
+export { LOCAL_SORT_COLUMNS, LocalSortColumn, type RecordSortColumn } from './local-sort.js';
 
 /** What a searched offering is: the policies with the same instance type, platform and zone fit it. */
 export const PolicyMatch = z.object({

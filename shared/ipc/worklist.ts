@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CapacityRow } from '../api/readers.js';
 import { Origin } from './sourced.js';
 import { UnreadableCopy } from './offline.js';
+import { WORKLIST_DEFAULT_HORIZON, WORKLIST_NOTE_MAX, WORKLIST_PAGE, WORKLIST_STATES, WorklistEntry, WorklistHorizon, WorklistState } from './worklist-rules.js';
 
 /**
  * The renewal worklist: every policy launching or ending soon across all
@@ -10,62 +11,7 @@ import { UnreadableCopy } from './offline.js';
  * policies, which a re-sync replaces); the policies come from the local copy.
  */
 
-/** How far ahead the worklist looks, in days. */
-export const WORKLIST_HORIZONS = [7, 30, 60, 90] as const;
-export const WorklistHorizon = z.union(WORKLIST_HORIZONS.map((days) => z.literal(days)));
-export type WorklistHorizon = z.infer<typeof WorklistHorizon>;
-
-/** Where the account manager is with a policy; a policy nobody touched yet is "to do". */
-export const WORKLIST_STATES = ['to-do', 'contacted', 'renewing', 'letting-go', 'handled'] as const;
-export const WorklistState = z.enum(WORKLIST_STATES);
-export type WorklistState = z.infer<typeof WorklistState>;
-
-export const WORKLIST_STATE_LABELS: Readonly<Record<WorklistState, string>> = {
-  'to-do': 'To do',
-  contacted: 'Contacted',
-  renewing: 'Renewing',
-  'letting-go': 'Letting go',
-  handled: 'Handled',
-};
-
-export const WORKLIST_NOTE_MAX = 2_000;
-
-/** Rows the worklist view asks for at a time as they come into view: a screenful and then some, so the first ones paint soon. */
-export const WORKLIST_PAGE = 100;
-
-/** The account manager's own record for one policy. */
-export const WorklistEntry = z.object({
-  state: WorklistState,
-  note: z.string().max(WORKLIST_NOTE_MAX),
-  /** A calendar day (YYYY-MM-DD): the policy stays out of the worklist until that day begins. */
-  snoozedUntil: z.iso.date().nullable(),
-  /** When the entry was last changed (ISO instant). */
-  updatedAt: z.iso.datetime(),
-});
-export type WorklistEntry = z.infer<typeof WorklistEntry>;
-
-/** The calendar day of an instant on this computer (YYYY-MM-DD), as snooze dates are picked. */
-export function localDay(instant: Date | number): string {
-  const at = typeof instant === 'number' ? new Date(instant) : instant;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
-}
-
-/**
- * Whether the worklist as filtered leaves out a policy with this entry: snoozed until a later day while snoozed
- * ones are not asked for, or in a state not asked for (none asked: every state). The main process reads the
- * list by it, and the view drops a row its new entry takes out of the list from the selection by it.
- */
-export function snoozedOut(entry: Pick<WorklistEntry, 'snoozedUntil'> | undefined, includeSnoozed: boolean, today: string): boolean {
-  return !includeSnoozed && entry?.snoozedUntil != null && entry.snoozedUntil > today;
-}
-
-export function stateOutside(state: WorklistState, wanted: readonly WorklistState[]): boolean {
-  return wanted.length > 0 && !wanted.includes(state);
-}
-
-/** What a policy shows before anyone changed its entry. */
-export const UNTOUCHED_ENTRY: Omit<WorklistEntry, 'updatedAt'> = { state: 'to-do', note: '', snoozedUntil: null };
+export * from './worklist-rules.js';
 
 /**
  * A change to one policy's entry: only the fields given change, the others
@@ -85,7 +31,7 @@ export const WorklistEntryInput = z
 export type WorklistEntryInput = z.infer<typeof WorklistEntryInput>;
 
 export const WorklistQuery = z.strictObject({
-  horizonDays: WorklistHorizon.default(30),
+  horizonDays: WorklistHorizon.default(WORKLIST_DEFAULT_HORIZON),
   /** Only these states (none given: every state). */
   states: z.array(WorklistState).max(WORKLIST_STATES.length).default([]),
   /** Only this customer's policies (as the worklist names customers). */

@@ -25,8 +25,7 @@ export const AgreementTerms = z.object({
 });
 export type AgreementTerms = z.infer<typeof AgreementTerms>;
 
-/** A new environment's terms: nothing known yet. */
-export const UNKNOWN_TERMS: AgreementTerms = { currency: null, cancellation: { kind: 'unknown' } };
+export { UNKNOWN_TERMS } from './unknown-terms.js';
 
 /** The sandbox's own terms, stated in docs/sandbox.md. */
 export const SANDBOX_TERMS: AgreementTerms = { currency: 'USD', cancellation: SANDBOX_FEE_SCHEDULE };

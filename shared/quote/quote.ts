@@ -3,6 +3,7 @@ import type { CapacityView } from '../api/capacity.js';
 import { formatFraction, formatMoney } from '../format/money.js';
 import type { AgreementTerms } from '../money/agreement-terms.js';
 import { scheduleLines } from '../money/fee-schedule.js';
+import { QUOTE_MAX_POLICIES } from './quote-limits.js';
 
 /**
  * A quote a customer can read: ready-for-purchase policies with our price,
@@ -22,8 +23,7 @@ export const QuoteCustomer = z.object({
   name: z.string().trim().min(1, { error: 'Enter the customer’s name' }).max(500, { error: 'A customer name is at most 500 characters' }),
 });
 
-/** The most policies one quote holds. */
-export const QUOTE_MAX_POLICIES = 100;
+export { QUOTE_MAX_POLICIES } from './quote-limits.js';
 
 export const QuoteRequest = z.object({
   policyIds: z
