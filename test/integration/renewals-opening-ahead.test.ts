@@ -1,7 +1,8 @@
 /**
  * The Renewals' opening made ahead after each refresh (app-services.ts, issue 28) is background work asked once per
  * copy change: several refreshes in a row must cost one more opening, not one each (review8 found them queued one
- * per refresh, each a read of the copy that a click arriving meanwhile waits behind).
+ * per refresh, each a read of the copy that a click arriving meanwhile waits behind). It is asked as a refresh's
+ * list commits too, and outlives the records the refresh writes after the list (renew12).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../../electron/services/app-services.js';
 import { RenewalWorklist } from '../../electron/services/worklist/renewal-worklist.js';
-import type { WorklistWindow } from '../../shared/ipc/worklist.js';
+import { SessionService } from '../../electron/services/session/session-service.js';
+import { WORKLIST_OPENING, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX } from '../unit/api-client/sandbox-fixture.js';
 
@@ -59,4 +61,30 @@ it('several copy changes in a row make the opening ahead once more, not once eac
   await afterMicrotasks();
   expect(made).toHaveBeenCalledTimes(2);
   expect(release).toHaveLength(0);
+});
+
+it('a sync makes the opening as its list commits, before its details, accounts and DR lists, and that very answer is the one given once it ends', async () => {
+  const services = await signedIn();
+  const openings: Array<Promise<WorklistWindow>> = [];
+  const prepare = RenewalWorklist.prototype.prepareOpening;
+  vi.spyOn(RenewalWorklist.prototype, 'prepareOpening').mockImplementation(function (this: RenewalWorklist) {
+    const made = prepare.call(this);
+    openings.push(made);
+    return made;
+  });
+  // Every call to the service after the first opening began waits for it to be made: the rest of the sync (the
+  // details, the linked accounts and their write, the DR lists) then comes after it, whatever the machine's pace.
+  const authorized = SessionService.prototype.authorized;
+  vi.spyOn(SessionService.prototype, 'authorized').mockImplementation(async function <T>(this: SessionService, work: Parameters<SessionService['authorized']>[0]) {
+    if (openings[0]) await openings[0].catch(() => undefined);
+    return authorized.call(this, work) as Promise<T>;
+  } as SessionService['authorized']);
+
+  await services.handlers['offline.sync'](undefined);
+  // The one asked at the end (the copy changed) has ended too.
+  await vi.waitFor(() => expect(openings).toHaveLength(2), { timeout: 60_000 });
+  const [atCommit, atEnd] = await Promise.all(openings);
+  // Made before the accounts were written, it still stands after: the records written after the list leave it.
+  expect(atEnd).toBe(atCommit);
+  expect(await services.handlers['worklist.query'](WORKLIST_OPENING)).toBe(atCommit);
 });

@@ -28,6 +28,11 @@ export interface ReplicaSyncDeps {
   readonly logger: Pick<Logger, 'warn'>;
   /** Customer ids whose DR policies should be kept for offline review. */
   readonly customersToSync?: (() => readonly string[]) | undefined;
+  /**
+   * Told once the capacity list has committed, while the rest of the refresh (details, linked accounts, DR lists)
+   * is still fetched: what is made from the list alone can be made then (the Renewals' opening, issue 28).
+   */
+  readonly listCommitted?: (() => void) | undefined;
 }
 
 /**
@@ -49,6 +54,8 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   const list = (await refreshList(replica, deps, signal, progress, { stream: true })) ?? (await refreshList(replica, deps, signal, progress, { stream: false }));
   if (!list) throw new Error('an ordinary list refresh always answers');
   const { synced, kept, newest, miscount, fetchedAt } = list;
+  // Not awaited: a failed commit is the refresh's failure (whileCommitting), told nothing here.
+  void list.committed.then(() => deps.listCommitted?.(), () => undefined);
 
   // A streamed first sync's commit (the thread's: the full-text index, the counts, the COMMIT) runs meanwhile.
   const details = await whileCommitting(list.committed, async () => {
