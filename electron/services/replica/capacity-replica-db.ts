@@ -406,6 +406,8 @@ export class CapacityReplicaDb {
       writes = await this.#writeChanges(list, list.map((_, i) => i), gone);
       for (const [key, value] of listMeta(fetchedAt, leftOut)) this.#setMeta(key, value);
       this.#db.exec(MOVE_COMMIT_VERSION);
+      // A write of the list's rows: the list's own counter too, or what is kept from the list alone stands (review12).
+      this.#db.exec(MOVE_LIST_VERSION);
       this.#db.exec('COMMIT');
     } catch (error) {
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
