@@ -421,6 +421,8 @@ class CapacityListStore {
     }
     this.error = null;
     const answer = result.value;
+    // Before the rows shown are dropped: the records they hold again are kept as the very objects shown.
+    const rows = sameAsShown(this.#pages.get(page), answer.rows);
     if (this.replacing) this.#dropShown();
     // The replica took over from the service (or the other way) while scrolling: windows of both never mix.
     if (this.origin && this.origin.source !== answer.origin.source && this.#pages.size > 0) {
@@ -432,7 +434,7 @@ class CapacityListStore {
     this.origin = answer.origin;
     this.local = answer.local;
     this.unreadable = answer.unreadable ?? null;
-    this.#pages.set(page, answer.rows);
+    this.#pages.set(page, rows);
     this.#asked.set(page, limit);
     this.#skipped.set(page, answer.skipped);
     this.loadedAt = nowIso();
@@ -469,6 +471,28 @@ class CapacityListStore {
     const prefs: ListPrefs = { status: this.status, sortBy: this.sortBy, sortOrder: this.sortOrder, filters: this.filters, topIndex: this.topIndex };
     savePersisted(LIST_PREFS_KEY, prefs);
   }
+}
+
+/** Each row's record as JSON, once per object (rows are replaced, never changed in place). */
+const recordTexts = new WeakMap<CapacityRow, string>();
+function recordText(row: CapacityRow): string {
+  let text = recordTexts.get(row);
+  if (text === undefined) recordTexts.set(row, (text = JSON.stringify(row)));
+  return text;
+}
+
+/**
+ * An answer's rows, each one that is the same record as a row shown on that page taken as the object shown: the
+ * table has nothing to redo for it (a key that narrows a search mostly brings back the rows on screen, and each
+ * cell of each row was worked out and written again).
+ */
+function sameAsShown(shown: readonly CapacityRow[] | undefined, rows: CapacityRow[]): CapacityRow[] {
+  if (shown === undefined || shown.length === 0) return rows;
+  const byId = new Map(shown.map((row) => [row.cidrId, row]));
+  return rows.map((row) => {
+    const before = byId.get(row.cidrId);
+    return before !== undefined && recordText(before) === recordText(row) ? before : row;
+  });
 }
 
 export const capacityList = new CapacityListStore();

@@ -138,6 +138,26 @@ describe('the capacity list searched as the person types', () => {
     expect(ids()).toEqual(['sc_m5']);
     expect(capacityList.fetching).toBe(0);
   });
+
+  it('keeps the object shown for a record a new answer brings again, and takes a changed record anew', async () => {
+    const reads = hold('capacity.list');
+    capacityList.setText(`a${runs}`);
+    nth(reads, 0).ok(windowOf(['sc_1', 'sc_2', 'sc_3'], 3, FROM_COPY));
+    await settle();
+    const [one, two] = [capacityList.row(0), capacityList.row(1)];
+    capacityList.setText(`ab${runs}`);
+    // sc_2 and sc_1 again (equal records, new objects from the wire), in another order, and one not shown before.
+    nth(reads, 1).ok(windowOf(['sc_2', 'sc_1', 'sc_9'], 3, FROM_COPY));
+    await settle();
+    expect(ids()).toEqual(['sc_2', 'sc_1', 'sc_9']);
+    expect(capacityList.row(0)).toBe(two);
+    expect(capacityList.row(1)).toBe(one);
+    capacityList.setText(`abc${runs}`);
+    nth(reads, 2).ok({ ...windowOf([], 1, FROM_COPY), rows: [{ cidrId: 'sc_1', policyName: 'Renamed' }] });
+    await settle();
+    expect(capacityList.row(0)).not.toBe(one);
+    expect(capacityList.row(0)?.policyName).toBe('Renamed');
+  });
 });
 
 describe('the capacity list by customer', () => {
