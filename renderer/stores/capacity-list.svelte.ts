@@ -79,6 +79,8 @@ class CapacityListStore {
   version = $state(0);
 
   #pages = new Map<number, CapacityRow[]>();
+  /** Told each page's rows as they land (the selection's records follow them: capacitySelection below). */
+  #rowsLanded: (rows: readonly CapacityRow[]) => void = () => undefined;
   /** How many rows of each loaded page were asked for: fewer than a page after a keystroke (see KEYSTROKE_MIN_ROWS). */
   #asked = new Map<number, number>();
   /** Rows the table shows at once (its last visible range), 0 until it says. */
@@ -294,6 +296,11 @@ class CapacityListStore {
   }
 
   /** Fetches the rows in view again, keeping the old ones on screen until the new ones arrive. */
+  /** `then` is told the rows of each page as they land. */
+  followRows(then: (rows: readonly CapacityRow[]) => void): void {
+    this.#rowsLanded = then;
+  }
+
   refresh(): void {
     this.#latest.drop();
     this.#stale = false;
@@ -435,6 +442,7 @@ class CapacityListStore {
     this.local = answer.local;
     this.unreadable = answer.unreadable ?? null;
     this.#pages.set(page, rows);
+    this.#rowsLanded(rows);
     this.#asked.set(page, limit);
     this.#skipped.set(page, answer.skipped);
     this.loadedAt = nowIso();
@@ -499,3 +507,6 @@ export const capacityList = new CapacityListStore();
 
 /** The capacity list's selected rows, for its bulk actions. */
 export const capacitySelection = new CapacitySelection(capacityList);
+// A selected row the list answers again changed (a refresh, a cancel elsewhere): the bulk bar's review, quote and
+// export read the record the list shows, not the one taken at the click (review12; the worklist's selection does so).
+capacityList.followRows((rows) => capacitySelection.refreshRows(rows));
