@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import type { ApiClient } from '../../electron/services/api-client/api-client.js';
 import type { ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
 import type { SyncProgress } from '../../shared/ipc/offline.js';
@@ -87,5 +87,10 @@ function watchCollections(): { line(): string; stop(): void } {
   };
 }
 
-/** perf_hooks' constants.NODE_PERFORMANCE_GC_* by value. */
-const GC_KINDS: Readonly<Record<number, string>> = { 1: 'major', 2: 'minor', 4: 'incremental', 8: 'weak callbacks' };
+/** perf_hooks' constants.NODE_PERFORMANCE_GC_* by value (minor: a scavenge of the young generation; major: mark-compact). */
+const GC_KINDS: Readonly<Record<number, string>> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
