@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { Replica } from '../../electron/services/replica/replica.js';
 import { capacityWindow, readKind } from '../../electron/services/replica/replica-reads.js';
 import { refreshReplica, type ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
-import { upsertCapacity } from '../../electron/services/replica/replica-writes.js';
+import { upsertCapacity, writeCapacities } from '../../electron/services/replica/replica-writes.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
@@ -302,6 +304,118 @@ describe('a refresh over a copy', () => {
       reopened.close();
     }
   });
+});
+
+/** A full garbage collection on demand (the tests that look at what a refresh still holds). */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** The bench user's session over the sandbox, with a hook run before each of the refresh's calls and one given each answer. */
+async function sandboxSession(scale: number) {
+  const sandbox = await startSandbox({ scale });
+  const client = new ApiClient({ baseUrl: sandbox.url });
+  const owner = { profileId: 'diff', username: 'diff@example.com' };
+  const user = SANDBOX_USERS[0]!;
+  const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+  const hooks = { beforeCall: async () => undefined as void, answered: (_answer: unknown) => undefined as void };
+  const deps: ReplicaSyncDeps = {
+    session: {
+      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+      authorized: async (work) => {
+        await hooks.beforeCall();
+        const answer = await work(client, token);
+        hooks.answered(answer);
+        return answer;
+      },
+    },
+    logger: { warn: () => undefined },
+  };
+  const close = async () => {
+    await client.close();
+    await sandbox.close();
+  };
+  return { client, token, owner, deps, hooks, close };
+}
+
+/** The list rows of a list page's answer (a detail's answer has none). */
+function listRows(answer: unknown): readonly object[] {
+  const data = typeof answer === 'object' && answer !== null && 'data' in answer ? (answer as { data: unknown }).data : null;
+  return Array.isArray(data) && typeof data[0] === 'object' && data[0] !== null && 'cidrId' in data[0] ? (data as object[]) : [];
+}
+
+describe('a refresh over a copy compared page by page as its pages come (refreshReplica, the sandbox over HTTP)', () => {
+  it('holds no fetched row equal to the stored one once its pages are in: only the rows that differ are kept for the write', async () => {
+    const gc = collector();
+    const service = await sandboxSession(3_000);
+    const replica = await Replica.open({ dataDir: dir, secrets: new FixedSecretStore(), owner: service.owner, verifyDelayMs: 0 });
+    try {
+      const first = await refreshReplica(replica, service.deps, new AbortController().signal, () => undefined);
+      expect(first.capacities).toBeGreaterThan(1_500);
+      const changed = (await service.client.call('listCapacities', { token: service.token, query: { page: 1, pageSize: 5 } })).data;
+      for (const policy of changed) {
+        const enabled = !policy.capacityConfiguration.autoRenewalEnabled;
+        await service.client.call('setAutoRenewal', { token: service.token, body: { cidrId: policy.cidrId, autoRenewalEnabled: enabled, frequency: enabled ? 'ONE_MONTH' : null } });
+      }
+      const fetched: WeakRef<object>[] = [];
+      service.hooks.answered = (answer) => {
+        for (const row of listRows(answer)) fetched.push(new WeakRef(row));
+      };
+      /** Of the rows the list's pages answered, how many are still held once the details are being read. */
+      let stillHeld = -1;
+      await refreshReplica(replica, service.deps, new AbortController().signal, (progress) => {
+        if (progress.phase !== 'details' || stillHeld >= 0) return;
+        gc();
+        stillHeld = fetched.filter((ref) => ref.deref() !== undefined).length;
+      });
+      expect(fetched.length).toBeGreaterThanOrEqual(first.capacities);
+      // Held whole, every row of the list was still there (1,795 of 1,800: the whole list, until the refresh's end);
+      // now the rows that differ, and at most a page's worth still referenced by the client's last answers.
+      expect(stillHeld).toBeGreaterThanOrEqual(0);
+      expect(stillHeld).toBeLessThanOrEqual(changed.length + 100);
+      const window = await capacityWindow(replica, { text: changed[0]!.cidrId, status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 10 });
+      expect(window?.rows[0]?.capacityConfiguration?.autoRenewalEnabled).toBe(!changed[0]!.capacityConfiguration.autoRenewalEnabled);
+    } finally {
+      await replica.close();
+      await service.close();
+    }
+  }, 120_000);
+
+  it('writes the service’s list whole when the copy changed behind it while its pages were read, or most of the copy differs', async () => {
+    const service = await sandboxSession(1_000);
+    const replica = await Replica.open({ dataDir: dir, secrets: new FixedSecretStore(), owner: service.owner, verifyDelayMs: 0 });
+    try {
+      const first = await refreshReplica(replica, service.deps, new AbortController().signal, () => undefined);
+      const served = (await readKind(replica, 'capacities'))!.value;
+      const window = (text: string) => capacityWindow(replica, { text, status: undefined, sortBy: 'createdDate', sortOrder: 'desc', offset: 0, limit: 10 });
+      /** The copy rewritten with `count` of its rows renamed, as no refresh or write-through writes it. */
+      const renamed = (count: number) => writeCapacities(replica, served.map((p, i) => (i < count ? { ...p, policyName: `renamed behind ${i}` } : p)), new Date());
+      // (a) Ten rows renamed behind the refresh once it has looked at the copy (as its first page is asked for):
+      // the pages equal the copy as it was, so those rows were not held, and the copy as it is differs.
+      let renamedMeanwhile = false;
+      service.hooks.beforeCall = async () => {
+        if (renamedMeanwhile) return;
+        renamedMeanwhile = true;
+        await renamed(10);
+      };
+      const second = await refreshReplica(replica, service.deps, new AbortController().signal, () => undefined);
+      expect(renamedMeanwhile).toBe(true);
+      expect(second.capacities).toBe(first.capacities);
+      expect((await window('renamed behind'))?.total).toBe(0);
+      expect((await readKind(replica, 'capacities'))!.value).toEqual(served);
+      // (b) Half the copy differs from the service before the refresh: the whole list is written.
+      service.hooks.beforeCall = async () => undefined;
+      await renamed(Math.floor(served.length / 2));
+      expect((await window('renamed behind'))?.total).toBe(Math.floor(served.length / 2));
+      await refreshReplica(replica, service.deps, new AbortController().signal, () => undefined);
+      expect((await window('renamed behind'))?.total).toBe(0);
+      expect((await readKind(replica, 'capacities'))!.value).toEqual(served);
+    } finally {
+      await replica.close();
+      await service.close();
+    }
+  }, 120_000);
 });
 
 describe('a refresh as the app runs it (refreshReplica, the sandbox over HTTP)', () => {

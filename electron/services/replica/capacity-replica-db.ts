@@ -2,14 +2,15 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SliceTurn } from './requests-first.js';
 import { statSync } from 'node:fs';
-import { MOVE_COMMIT_VERSION, commitKeepingVersion, commitMovingVersion } from './commit-version.js';
+import { MOVE_COMMIT_VERSION, MOVE_LIST_VERSION, commitKeepingVersion, commitMovingListVersion, commitMovingVersion } from './commit-version.js';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
 import { inSlices } from './time-slices.js';
-import { contentHash, diffWithStored, oneCopyEach, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
+import { contentHash, diffWithStored, oneCopyEach, rewriteIsCheaper, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
+import type { ListedAgainstStored } from './listed-against-stored.js';
 import {
   PAUSE_STATUS_COUNTS,
   RECOUNT_STATUS_COUNTS,
@@ -170,7 +171,7 @@ const THREAD_REWRITE: RewriteSql = {
   insertRow: UPSERT_ROW,
   insertBody: UPSERT_BODY,
   removeRow: 'DELETE FROM capacities WHERE cidr_id = ?',
-  finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS} ${MOVE_COMMIT_VERSION}`,
+  finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS} ${MOVE_COMMIT_VERSION} ${MOVE_LIST_VERSION}`,
 };
 
 type Query = ParsedLocalCapacityQuery;
@@ -342,6 +343,7 @@ export class CapacityReplicaDb {
         writes = diff.rewrite ? await this.#rewriteAll(list) : await this.#writeChanges(list, diff.changed, diff.gone);
         for (const [key, value] of meta) this.#setMeta(key, value);
         this.#db.exec(MOVE_COMMIT_VERSION);
+        this.#db.exec(MOVE_LIST_VERSION);
         this.#db.exec('COMMIT');
       }
     } catch (error) {
@@ -353,6 +355,76 @@ export class CapacityReplicaDb {
     // The refresh sits in the WAL until a checkpoint: the thread moves it into the file (not awaited).
     this.#committed(true);
     return writes;
+  }
+
+  /**
+   * A refresh over a copy from a list compared page by page as it came (ListedAgainstStored): in one transaction
+   * the stored rows are read again and compared with it, the rows that differ written and the gone ones deleted,
+   * as replaceAll does when few rows differ. Null, with nothing written, when it cannot be done from what the list
+   * held: a row differs from the copy as it is now that it did not differ from when the fetch began (the copy
+   * changed meanwhile), or so many differ that the whole list is to be rewritten; the caller then has the whole
+   * list to write. Policies in `writtenThrough` stay as written, and lead when the list does not hold them.
+   */
+  async replaceChanges(listed: ListedAgainstStored, fetchedAt: string, leftOut: readonly SkippedItem[] = [], writtenThrough: ReadonlyMap<string, CapacityRow> = new Map()): Promise<RefreshWrites | null> {
+    this.#db.exec('BEGIN IMMEDIATE');
+    this.#writing = true;
+    let writes: RefreshWrites;
+    try {
+      const stored = await this.#storedRows();
+      const differs = (row: CapacityRow) => stored.get(row.cidrId)?.hash !== contentHash(storedBody(row));
+      // Oldest first as the pages came; reversed below into the order a refresh writes (newest first).
+      const changed: CapacityRow[] = [];
+      let lacking = false;
+      const walk = listed.entries();
+      await inSlices(() => {
+        const entry = walk.next();
+        if (entry.done) return false;
+        const [cidrId, rowOrHash] = entry.value;
+        const row = writtenThrough.get(cidrId) ?? rowOrHash;
+        if (typeof row !== 'string') {
+          if (differs(row)) changed.push(row);
+        } else if (stored.get(cidrId)?.hash !== row) {
+          lacking = true;
+          return false;
+        }
+        return true;
+      });
+      const leading = [...writtenThrough.values()].filter((row) => !listed.has(row.cidrId));
+      const list = [...leading.filter(differs), ...changed.reverse()];
+      const gone: number[] = [];
+      const storedRows = stored.entries();
+      await inSlices(() => {
+        const entry = storedRows.next();
+        if (entry.done) return false;
+        if (!listed.has(entry.value[0]) && !writtenThrough.has(entry.value[0])) gone.push(entry.value[1].rid);
+        return true;
+      });
+      if (lacking || rewriteIsCheaper(list.length + gone.length, stored.size, listed.size + leading.length)) {
+        this.#db.exec('ROLLBACK');
+        return null;
+      }
+      writes = await this.#writeChanges(list, list.map((_, i) => i), gone);
+      for (const [key, value] of listMeta(fetchedAt, leftOut)) this.#setMeta(key, value);
+      this.#db.exec(MOVE_COMMIT_VERSION);
+      // A write of the list's rows: the list's own counter too, or what is kept from the list alone stands (review12).
+      this.#db.exec(MOVE_LIST_VERSION);
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.#writing = false;
+    }
+    this.#committed(true);
+    return writes;
+  }
+
+  /**
+   * Up to `limit` stored rows after row id `after` as [row id, policy id, record hash], on the reading connection:
+   * what a refresh over the copy compares its pages with as they come (ListedAgainstStored).
+   */
+  storedHashesAfter(after: number, limit: number): Array<[number, string, string | null]> {
+    return this.#read.prepare('SELECT rid, cidr_id, body_hash FROM capacities WHERE rid > ? ORDER BY rid LIMIT ?').raw().all(after, limit) as Array<[number, string, string | null]>;
   }
 
   /**
@@ -564,7 +636,7 @@ export class CapacityReplicaDb {
 
   /** Write-through of one policy the service just answered with. */
   upsert(policy: CapacityRow): void {
-    commitMovingVersion(this.#db, () => this.#write(policy));
+    commitMovingListVersion(this.#db, () => this.#write(policy));
     this.#committed(false);
   }
 

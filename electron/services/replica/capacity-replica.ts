@@ -11,12 +11,15 @@ import { accountKey } from '../../../shared/customers/matching.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
 import { inSlices } from './time-slices.js';
 import type { FirstSyncStream } from './first-sync-stream.js';
+import type { ListedAgainstStored } from './listed-against-stored.js';
 import type { SliceTurn } from './requests-first.js';
 
 type Query = ParsedLocalCapacityQuery;
 
 /** A refresh that wrote at most this many rows (and deleted none) is followed in memory row by row, not read again. */
 const IN_PLACE_ROWS = 500;
+/** Stored rows read a statement at a time by storedHashes (a few ms each). */
+const STORED_HASH_BATCH = 1_000;
 
 const SORT_KEYS: Readonly<Record<RecordSortColumn, (row: SlimCapacityRow) => Key>> = {
   createdDate: (r) => r.createdDate,
@@ -183,14 +186,45 @@ export class CapacityReplica {
     leftOut: readonly SkippedItem[] = [],
     writtenThrough?: ReadonlyMap<string, CapacityRow>,
   ): Promise<RefreshWrites> {
-    this.#generation += 1;
-    const before = this.#rows;
-    let writes: RefreshWrites;
-    try {
-      writes = await this.#db.replaceAll(policies, fetchedAt, leftOut, writtenThrough, () => {
+    const writes = await this.#refreshing(() =>
+      this.#db.replaceAll(policies, fetchedAt, leftOut, writtenThrough, () => {
         this.#swapping = true;
         this.#forgetRows();
-      });
+      }),
+    );
+    return writes as RefreshWrites;
+  }
+
+  /**
+   * A refresh over the copy from a list compared with it as its pages came (CapacityReplicaDb.replaceChanges):
+   * null, nothing written, when the caller is to write the whole list instead.
+   */
+  replaceChanges(listed: ListedAgainstStored, fetchedAt: string, leftOut: readonly SkippedItem[] = [], writtenThrough?: ReadonlyMap<string, CapacityRow>): Promise<RefreshWrites | null> {
+    return this.#refreshing(() => this.#db.replaceChanges(listed, fetchedAt, leftOut, writtenThrough));
+  }
+
+  /** Each stored row's id and record hash, read in slices on the reading connection (a refresh's first look). */
+  async storedHashes(): Promise<Map<string, string | null>> {
+    const hashes = new Map<string, string | null>();
+    let after = 0;
+    await inSlices(() => {
+      const rows = this.#db.storedHashesAfter(after, STORED_HASH_BATCH);
+      for (const [rid, cidrId, hash] of rows) {
+        hashes.set(cidrId, hash);
+        after = rid;
+      }
+      return rows.length === STORED_HASH_BATCH;
+    });
+    return hashes;
+  }
+
+  /** A refresh's write, and the slim rows in memory after it: followed row by row when it wrote a few, else read again. */
+  async #refreshing(write: () => Promise<RefreshWrites | null>): Promise<RefreshWrites | null> {
+    this.#generation += 1;
+    const before = this.#rows;
+    let written: RefreshWrites | null;
+    try {
+      written = await write();
     } catch (error) {
       // The old list stands, but the rows in memory are read again to be sure.
       this.#forgetRows();
@@ -198,6 +232,8 @@ export class CapacityReplica {
     } finally {
       this.#swapping = false;
     }
+    if (!written) return null;
+    const writes = written;
     if (!before || this.#rows !== before || writes.rewrote || writes.deleted > 0 || writes.writtenIds.length > IN_PLACE_ROWS) {
       this.#forgetRows();
       return writes;

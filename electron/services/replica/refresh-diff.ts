@@ -69,8 +69,12 @@ export async function diffWithStored(list: readonly CapacityRow[], stored: Reado
     if (!listed.has(entry.value[0])) gone.push(entry.value[1].rid);
     return true;
   });
-  const rewrite = changed.length + gone.length > REWRITE_SHARE * Math.max(stored.size, list.length);
-  return { changed, gone, rewrite };
+  return { changed, gone, rewrite: rewriteIsCheaper(changed.length + gone.length, stored.size, list.length) };
+}
+
+/** True when `differing` rows (changed, new or gone) are so many of the list that rewriting it whole is cheaper. */
+export function rewriteIsCheaper(differing: number, stored: number, listed: number): boolean {
+  return stored === 0 || differing > REWRITE_SHARE * Math.max(stored, listed);
 }
 
 /**

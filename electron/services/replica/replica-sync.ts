@@ -11,7 +11,9 @@ import type { SessionService } from '../session/session-service.js';
 import type { Replica } from './replica.js';
 import { capacitiesFetchedAt, recordIds } from './replica-reads.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
-import { streamFirstSync, writeCapacities, writeKind, type StreamedFirstSync } from './replica-writes.js';
+import { storedHashes, streamFirstSync, writeCapacities, writeCapacityChanges, writeKind, type StreamedFirstSync } from './replica-writes.js';
+import { ListedAgainstStored } from './listed-against-stored.js';
+import { inSlices } from './time-slices.js';
 import { REWRITE_THREAD_FROM_ROWS } from './capacity-replica-db.js';
 
 const PAGE_SIZE = 100;
@@ -26,6 +28,12 @@ export interface ReplicaSyncDeps {
   readonly logger: Pick<Logger, 'warn'>;
   /** Customer ids whose DR policies should be kept for offline review. */
   readonly customersToSync?: (() => readonly string[]) | undefined;
+  /**
+   * Told once the capacity list has committed, while the rest of the refresh (details, linked accounts, DR lists)
+   * is still fetched: what is made from the list alone can be made then (the Renewals' opening, issue 28). The
+   * refresh says it is done once what this answers has settled too (its caller bounds the wait).
+   */
+  readonly listCommitted?: (() => Promise<void> | void) | undefined;
 }
 
 /**
@@ -47,6 +55,8 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   const list = (await refreshList(replica, deps, signal, progress, { stream: true })) ?? (await refreshList(replica, deps, signal, progress, { stream: false }));
   if (!list) throw new Error('an ordinary list refresh always answers');
   const { synced, kept, newest, miscount, fetchedAt } = list;
+  // Awaited only before 'done': a failed commit is the refresh's failure (whileCommitting), told nothing here.
+  const madeFromList = list.committed.then(() => deps.listCommitted?.()).catch(() => undefined);
 
   // A streamed first sync's commit (the thread's: the full-text index, the counts, the COMMIT) runs meanwhile.
   const details = await whileCommitting(list.committed, async () => {
@@ -121,6 +131,7 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
     durationMs: Date.now() - started,
     fetchedAt: fetchedAt.toISOString(),
   };
+  await madeFromList;
   progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...doneMessage(miscount, synced.leftOut.length, cyberLeftOut) });
   return summary;
 }
@@ -141,11 +152,15 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
   try {
     stream = options.stream ? await streamIfFirstSync(replica, deps.session, signal) : null;
     const to = stream;
+    // Over a copy that holds a list, each page is compared with it as it comes and only what differs is held.
+    const storedNow = options.stream && !to ? await storedHashes(replica) : null;
+    const listed = storedNow ? new ListedAgainstStored(storedNow) : null;
     const synced = await syncCapacities(deps.session, {
       signal,
       concurrency: CONCURRENCY,
       onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
       ...(to ? { newestFirst: true, streamTo: async () => (rows: readonly CapacityRow[]) => to.add(rows) } : {}),
+      ...(listed ? { streamTo: async () => (rows: readonly CapacityRow[]) => Promise.resolve(listed.add(rows)) } : {}),
     });
     // Stored newest first: the first rows are then the default first screen of the list.
     const capacities = synced.rows.reverse();
@@ -179,6 +194,14 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
       committed = commit;
       return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, committed: commit };
     }
+    if (listed) {
+      const writes = await writeCapacityChanges(replica, listed, fetchedAt, synced.leftOut, writeThroughs.policies);
+      // Not written from the rows held: the whole list is written, held whole when every row was, else read again.
+      const whole = writes ? null : listed.rowsNewestFirst();
+      if (!writes && !whole) return null;
+      if (whole) await writeCapacities(replica, whole, fetchedAt, synced.leftOut, writeThroughs.policies);
+      return { synced, kept: listed.size, newest: await newestListed(listed), miscount, fetchedAt, committed: Promise.resolve() };
+    }
     await writeCapacities(replica, capacities, fetchedAt, synced.leftOut, writeThroughs.policies);
     return { synced, kept: capacities.length, newest: capacities.slice(0, RECENT_DETAILS).map((p) => p.cidrId), miscount, fetchedAt, committed: Promise.resolve() };
   } catch (error) {
@@ -187,6 +210,20 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
   } finally {
     if (!committed) writeThroughs.stop();
   }
+}
+
+/** The ids of the newest policies listed, newest first (the pages came oldest first), walked in slices. */
+async function newestListed(listed: ListedAgainstStored): Promise<string[]> {
+  const last: string[] = [];
+  const walk = listed.entries();
+  await inSlices(() => {
+    const entry = walk.next();
+    if (entry.done) return false;
+    last.push(entry.value[0]);
+    if (last.length > RECENT_DETAILS) last.shift();
+    return true;
+  });
+  return last.reverse();
 }
 
 /**

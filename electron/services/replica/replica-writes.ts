@@ -5,6 +5,7 @@ import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import type { RefreshWrites, StoredDocument } from './capacity-replica-db.js';
 import type { CapacityReplica } from './capacity-replica.js';
 import type { FirstSyncStream } from './first-sync-stream.js';
+import type { ListedAgainstStored } from './listed-against-stored.js';
 import type { Replica } from './replica.js';
 import { readCyberList } from './replica-reads.js';
 import { ACCOUNTS_ID, type RecordKind, type RecordValue, type ReplicaKind, type ReplicaValue } from './replica-kinds.js';
@@ -71,6 +72,38 @@ export async function writeCapacities(
     await replica.freshListWritten(open, rows.length);
   });
   return writes;
+}
+
+/**
+ * A refresh over the copy from a list compared with it as its pages came (ListedAgainstStored): the rows that
+ * differ written in one commit. Null, nothing written, when the whole list is to be written instead (the copy
+ * changed meanwhile, or most of the list differs): the caller then writes it with writeCapacities.
+ */
+export async function writeCapacityChanges(
+  replica: Replica,
+  listed: ListedAgainstStored,
+  fetchedAt: Date,
+  leftOut: readonly SkippedItem[],
+  writtenThrough: ReadonlyMap<string, CapacityRow>,
+): Promise<RefreshWrites | null> {
+  let writes: RefreshWrites | null = null;
+  await replica.writing(async (open) => {
+    writes = await open.replaceChanges(listed, fetchedAt.toISOString(), leftOut, writtenThrough);
+    if (writes) await replica.freshListWritten(open, listed.size);
+  });
+  return writes;
+}
+
+/** The stored rows' record hashes a refresh over the copy compares its pages with; null when there is no list yet. */
+export async function storedHashes(replica: Replica): Promise<Map<string, string | null> | null> {
+  try {
+    const open = await replica.opened();
+    if (!open?.fetchedAt) return null;
+    return await open.storedHashes();
+  } catch {
+    // A copy that cannot be read now: the list is then held whole and written as before, where a damaged copy is dealt with.
+    return null;
+  }
 }
 
 /** A first sync written while its pages are fetched (streamFirstSync). */
