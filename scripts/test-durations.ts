@@ -1,13 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { FILE_DURATIONS } from '../test/support/balanced-shards.js';
+import { laneFileTimes, type VitestFileResult } from '../test/support/lane-file-times.js';
 
 /**
  * Writes test/support/file-durations.json from the JSON reports of a full run (npm test leaves them in
- * artifacts/): each vitest file's wall time and each e2e spec file's summed test time, in seconds, which npm
- * test's vitest and browser lanes share their files out by (test/support/balanced-shards.ts). Run it after a
- * full run on the machine CI uses, when files were added or grew; a stale table only makes the lanes less even,
- * never leaves a file out or runs one twice.
+ * artifacts/): each vitest file's wall time in its lane (its import, collection and beforeAll included) and
+ * each e2e spec file's summed test time, in seconds, which npm test's vitest and browser lanes share their
+ * files out by (test/support/balanced-shards.ts). Run it after a full run on the machine CI uses, when files were
+ * added or grew; a stale table only makes the lanes less even, never leaves a file out or runs one twice.
  *
  *   npx tsx scripts/test-durations.ts [--root <checkout the reports came from>] artifacts/vitest-*.json artifacts/playwright-e2e-*.json
  */
@@ -19,12 +20,6 @@ const reports = args[0] === '--root' ? args.slice(2) : args;
 if (reports.length === 0 || root === '') {
   console.error(USAGE);
   process.exit(2);
-}
-
-interface VitestFileResult {
-  readonly name: string;
-  readonly startTime: number;
-  readonly endTime: number;
 }
 
 interface PlaywrightSuite {
@@ -43,8 +38,10 @@ function addSpecs(rootDir: string, suite: PlaywrightSuite): void {
   for (const child of suite.suites ?? []) addSpecs(rootDir, child);
 }
 for (const report of reports) {
-  const parsed = JSON.parse(readFileSync(report, 'utf8')) as { testResults?: VitestFileResult[]; config?: { rootDir: string }; suites?: PlaywrightSuite[] };
-  for (const file of parsed.testResults ?? []) add(file.name, file.endTime - file.startTime);
+  const parsed = JSON.parse(readFileSync(report, 'utf8')) as { startTime?: number; testResults?: VitestFileResult[]; config?: { rootDir: string }; suites?: PlaywrightSuite[] };
+  // A vitest file's time in its lane, its import, collection and beforeAll included (test/support/lane-file-times.ts).
+  const files = parsed.testResults ?? [];
+  for (const [name, ms] of laneFileTimes(parsed.startTime ?? Math.min(...files.map((file) => file.startTime)), files)) add(name, ms);
   for (const suite of parsed.suites ?? []) addSpecs(parsed.config?.rootDir ?? root, suite);
 }
 const sorted = Object.fromEntries([...milliseconds].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, ms]) => [file, Math.round(ms / 100) / 10]));
