@@ -104,8 +104,6 @@ export interface AppServicesOptions {
    * true; request-counting tests turn it off, and then no refresh starts unless one is asked for).
    */
   readonly refreshReplicaAtSignIn?: boolean;
-  /** How long a sync waits, before it says it is done, for the Renewals' opening asked as its list committed (tests: longer). */
-  readonly renewalsBeforeSyncDoneMs?: number;
 }
 
 export interface AppServices {
@@ -150,12 +148,6 @@ const FIRST_SCREEN_PAINT_MS = 500;
 const FIRST_SCREEN_PREPARED_MS = 15_000;
 /** From the first screen to the Renewals' opening made ahead at a launch over a copy on disk: after the window's first panels. */
 const RENEWALS_AFTER_FIRST_SCREEN_MS = 3_000;
-/**
- * The longest a sync waits, before it says it is done, for the Renewals' opening asked as its list committed: on a
- * quiet machine it is made within the sync's last calls and nothing is waited for; on a loaded one a click just after
- * the sync's end otherwise met its steps held behind the page's own calls (1.1 s to the first byte at load 21, renew12).
- */
-const RENEWALS_BEFORE_SYNC_DONE_MS = 1_500;
 
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
@@ -238,7 +230,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   // The person's requests before the copy's check of every page and the slim rows' load (issue 28).
   const requestsFirst = new RequestsFirst();
   // Set once the worklist exists (below): the Renewals' opening made as a refresh's list commits.
-  let listCommitted = (): Promise<void> => Promise.resolve();
+  let listCommitted = (): void => undefined;
   const replica = new CurrentReplica({
     afterFirstScreen,
     listCommitted: () => listCommitted(),
@@ -330,12 +322,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   // Also as soon as a refresh's list has committed, while its details, accounts and DR lists are still fetched: they
   // leave the list's version (and the opening) standing, so a click soon after the sync ends finds it made (issue 28:
-  // made only at the end, a click a page load after it met the steps under way, 300-330 ms on a quiet machine). The
-  // sync says it is done once it is made, or RENEWALS_BEFORE_SYNC_DONE_MS passed.
-  listCommitted = async () => {
-    if (closed) return;
-    prepareRenewals();
-    await Promise.race([renewalsAhead.settled(), delay(options.renewalsBeforeSyncDoneMs ?? RENEWALS_BEFORE_SYNC_DONE_MS, undefined, { ref: false }), closing]);
+  // made only at the end, a click a page load after it met the steps under way, 300-330 ms on a quiet machine).
+  listCommitted = () => {
+    if (!closed) prepareRenewals();
   };
   const handlers: Handlers = withAuditLog(
     requestsFirst.watch(firstScreen.watch({

@@ -22,11 +22,11 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function signedIn(more: { readonly renewalsBeforeSyncDoneMs?: number } = {}): Promise<AppServices> {
+async function signedIn(): Promise<AppServices> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-renewals-ahead-'));
   cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
   // No refresh of its own at sign-in: the copy changes below are the test's.
-  const services = await createAppServices({ dataDir, secrets: new FixedSecretStore(), startSandbox: builtInSandbox({ scale: 50 }), refreshReplicaAtSignIn: false, ...more });
+  const services = await createAppServices({ dataDir, secrets: new FixedSecretStore(), startSandbox: builtInSandbox({ scale: 50 }), refreshReplicaAtSignIn: false });
   cleanup.push(() => services.close());
   await services.sandbox.start();
   await services.handlers['session.signIn']({ profileId: 'sandbox', username: ALEX.username, password: ALEX.password });
@@ -87,30 +87,4 @@ it('a sync makes the opening as its list commits, before its details, accounts a
   // Made before the accounts were written, it still stands after: the records written after the list leave it.
   expect(atEnd).toBe(atCommit);
   expect(await services.handlers['worklist.query'](WORKLIST_OPENING)).toBe(atCommit);
-});
-
-it('a sync says it is done once the opening asked as its list committed is made, not before', async () => {
-  const services = await signedIn({ renewalsBeforeSyncDoneMs: 60_000 });
-  const release: Array<() => void> = [];
-  cleanup.push(async () => {
-    for (const answer of release.splice(0)) answer();
-  });
-  const made = vi.spyOn(RenewalWorklist.prototype, 'prepareOpening').mockImplementation(
-    () => new Promise<WorklistWindow>((resolve) => release.push(() => resolve({} as WorklistWindow))),
-  );
-  const phases: string[] = [];
-  services.events.subscribe((event, payload) => {
-    if (event === 'offline.syncProgress') phases.push((payload as { phase: string }).phase);
-  });
-  let ended = false;
-  const sync = services.handlers['offline.sync'](undefined).finally(() => (ended = true));
-  await vi.waitFor(() => expect(made).toHaveBeenCalledTimes(1), { timeout: 60_000 });
-  // The rest of the sync (its details, accounts and DR lists) goes on meanwhile; its end waits for the opening.
-  await vi.waitFor(() => expect(phases).toContain('accounts'), { timeout: 60_000 });
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  expect(phases).not.toContain('done');
-  expect(ended).toBe(false);
-  release.shift()!();
-  await sync;
-  expect(phases.at(-1)).toBe('done');
 });

@@ -30,10 +30,9 @@ export interface ReplicaSyncDeps {
   readonly customersToSync?: (() => readonly string[]) | undefined;
   /**
    * Told once the capacity list has committed, while the rest of the refresh (details, linked accounts, DR lists)
-   * is still fetched: what is made from the list alone can be made then (the Renewals' opening, issue 28). The
-   * refresh says it is done once what this answers has settled too (its caller bounds the wait).
+   * is still fetched: what is made from the list alone can be made then (the Renewals' opening, issue 28).
    */
-  readonly listCommitted?: (() => Promise<void> | void) | undefined;
+  readonly listCommitted?: (() => void) | undefined;
 }
 
 /**
@@ -55,8 +54,8 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   const list = (await refreshList(replica, deps, signal, progress, { stream: true })) ?? (await refreshList(replica, deps, signal, progress, { stream: false }));
   if (!list) throw new Error('an ordinary list refresh always answers');
   const { synced, kept, newest, miscount, fetchedAt } = list;
-  // Awaited only before 'done': a failed commit is the refresh's failure (whileCommitting), told nothing here.
-  const madeFromList = list.committed.then(() => deps.listCommitted?.()).catch(() => undefined);
+  // Not awaited: a failed commit is the refresh's failure (whileCommitting), told nothing here.
+  void list.committed.then(() => deps.listCommitted?.(), () => undefined);
 
   // A streamed first sync's commit (the thread's: the full-text index, the counts, the COMMIT) runs meanwhile.
   const details = await whileCommitting(list.committed, async () => {
@@ -131,7 +130,6 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
     durationMs: Date.now() - started,
     fetchedAt: fetchedAt.toISOString(),
   };
-  await madeFromList;
   progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...doneMessage(miscount, synced.leftOut.length, cyberLeftOut) });
   return summary;
 }
