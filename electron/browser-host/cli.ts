@@ -45,6 +45,7 @@ const host = await startBrowserHost({
   reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
   log: (line) => services.logger.warn('browser-host', line),
   onLaunch: () => void launchFile?.remove(),
+  pageLoading: services.pageLoading,
   ...(options.devRenderer ? { devRenderer: devRenderer(options.devRenderer, options.devSocket, options.devNonce) } : {}),
 });
 markLaunch('host listening');

@@ -12,6 +12,7 @@ import { markLaunch } from '../services/diagnostics/launch-marks.js';
 import { BodyBudget } from './body-budget.js';
 import { LaunchCodes } from './launch-codes.js';
 import { PageCode } from './page-code.js';
+import type { PageLoading } from '../services/overview/page-loading.js';
 import { RefusalLog } from '../services/logging/refusal-log.js';
 
 export const SESSION_COOKIE = 'cd_host';
@@ -50,6 +51,8 @@ export interface BrowserHostOptions {
    * file in a shared test worker cannot tell "not yet" or "only once" from them.
    */
   readonly onPageCode?: () => void;
+  /** Told when the first page is asked for (its launch link or its document) and when it has its code: see page-loading.ts. */
+  readonly pageLoading?: Pick<PageLoading, 'pageAsked' | 'codeServed'>;
   /** Tests only: waited for before a renderer file is sent (a test holds the page's chunks on their connections). */
   readonly beforeFile?: (pathname: string) => Promise<void>;
 }
@@ -106,6 +109,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const shimFiles = new KeptStaticFiles(dirname(options.shimFile));
   const pageCode = new PageCode(() => {
     markLaunch('page code served');
+    options.pageLoading?.codeServed();
     options.onPageCode?.();
   });
 
@@ -140,6 +144,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         return send(res, 403, 'text/html; charset=utf-8', SPENT_LAUNCH_PAGE);
       }
       options.onLaunch?.();
+      // The page follows at once (the opening page moves to "/"): from here the overview's count gives way to it.
+      options.pageLoading?.pageAsked();
       // A page, not a redirect: a redirect would stay part of a navigation the browser calls
       // cross-site (from the launch file), which carries no SameSite=Strict cookie. The page's
       // own move to "/" is same-origin.
@@ -175,6 +181,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (!shim) return send(res, 500, 'text/plain; charset=utf-8', 'The browser host was not built: run npm run build');
       return send(res, 200, shim.contentType, shim.body);
     }
+    // Said before the file is read: the read's answer would otherwise wait behind the count's next statement.
+    if (isDocument(url.pathname)) options.pageLoading?.pageAsked();
     const dev = options.devRenderer;
     const file = dev ? await fetchDevFile(dev.origin, url) : await rendererFiles.read(url.pathname);
     if (!file) return send(res, 404, 'text/plain; charset=utf-8', 'Not found');
@@ -292,6 +300,11 @@ This one has already been used or has expired.</p>
 <p>If Capacity Desk is open in another window, go on there. Otherwise start Capacity Desk again
 (or press Enter in the terminal where it runs for a new link).</p>
 </body></html>`;
+
+/** The page itself (served as text/html): "/" or an .html path. */
+function isDocument(pathname: string): boolean {
+  return pathname === '/' || pathname.endsWith('.html');
+}
 
 /** The request target as a URL, or null when it is not a plain absolute path (e.g. `//`, `http://x/`, `*`). */
 function parseTarget(target: string | undefined, origin: string): URL | null {

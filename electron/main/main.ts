@@ -13,6 +13,7 @@ import { sandboxState } from '../services/desktop/sandbox-state.js';
 import type { UnreadableReporter } from '../services/settings/json-file.js';
 import { startCrashReporter, watchFaults } from './faults.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
+import { PageLoading } from '../services/overview/page-loading.js';
 import { registerContract } from './ipc-bridge.js';
 import { electronSaveFileHost } from './save-dialog.js';
 import { appMenuTemplate, type MenuAction } from '../services/desktop/app-menu.js';
@@ -63,7 +64,9 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
     isPermissionGranted(permission, requestingOrigin),
   );
-  serveRenderer(rendererDir);
+  // Made before the services: the window's page is asked for while they start (the launch's overview count beside it).
+  const pageLoading = new PageLoading();
+  serveRenderer(rendererDir, pageLoading);
   applySpellcheckPolicy(session.defaultSession);
   const icon = appIconPath();
   applyAboutPanel(icon);
@@ -91,6 +94,7 @@ async function start(): Promise<void> {
     safeStorage: electronSafeStorage(),
     saveFile: electronSaveFileHost,
     desktop: electronDesktopHost(() => windows?.focus(), icon),
+    pageLoading,
   });
   const handlersReady = starting.then((ready) => ready.handlers);
   // A failed start is reported once, by start()'s own catch; the waiting calls still fail with it.

@@ -11,6 +11,7 @@ import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundRefresh } from './replica/background-refresh.js';
 import { FirstScreen, type FirstScreenWait } from './overview/first-screen.js';
+import { PageLoading, callsEndPageLoading } from './overview/page-loading.js';
 import { markLaunch } from './diagnostics/launch-marks.js';
 import { CurrentReplica } from './replica/current-replica.js';
 import { MergedRuns } from './replica/merged-runs.js';
@@ -104,6 +105,8 @@ export interface AppServicesOptions {
    * true; request-counting tests turn it off, and then no refresh starts unless one is asked for).
    */
   readonly refreshReplicaAtSignIn?: boolean;
+  /** The first page's loading, told by the host that serves it (the Electron shell makes it before the services). */
+  readonly pageLoading?: PageLoading;
 }
 
 export interface AppServices {
@@ -122,6 +125,8 @@ export interface AppServices {
   readonly desktop: DesktopServices;
   /** Settings-like files found unreadable and kept aside in this run (the Electron shell adds its window state). */
   readonly unreadableFiles: UnreadableFiles;
+  /** The host that serves the page tells it when the first page is asked and has its code (page-loading.ts). */
+  readonly pageLoading: PageLoading;
   close(): Promise<void>;
 }
 
@@ -225,6 +230,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     const status = session.status();
     return status.signedIn ? `${status.profileId}\n${status.username ?? ''}` : null;
   };
+  // The overview's count waits between its statements while the first page loads (the launch's count ran beside it).
+  const pageLoading = options.pageLoading ?? new PageLoading();
   const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS, preparedForMs: FIRST_SCREEN_PREPARED_MS, whose: () => whoIsSignedIn() ?? '' });
   const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
   // The person's requests before the copy's check of every page and the slim rows' load (issue 28).
@@ -293,6 +300,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     session,
     replica,
     overview: new OverviewService({ session }),
+    pageLoaded: () => pageLoading.loaded(),
     observe: (cidrId, fact) => money.observe(cidrId, fact),
     report: reportWriteThrough,
   });
@@ -326,7 +334,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   listCommitted = () => {
     if (!closed) prepareRenewals();
   };
-  const handlers: Handlers = withAuditLog(
+  // A call from the window: its page's code runs, so its loading is over (the count goes on).
+  const handlers: Handlers = callsEndPageLoading(withAuditLog(
     requestsFirst.watch(firstScreen.watch({
       ...createSessionHandlers({ session, profiles, profileEditor: new ProfileEditor(profiles, session), demoAccounts: sandbox.demoAccounts }),
       ...createPolicyHandlers({
@@ -364,7 +373,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       }),
     }), ['customers.overview', 'offline.wipe', 'offline.sync']),
     auditLog,
-  );
+  ), pageLoading);
 
   desktop.start();
   reminderRounds?.start();
@@ -437,6 +446,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     dataDir: options.dataDir,
     desktop,
     unreadableFiles,
+    pageLoading,
     async close() {
       closed = true;
       announceClosed();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/host-server.js';
 import { builtInSandbox } from '../../sandbox/built-in.js';
+import type { PageLoading } from '../../electron/services/overview/page-loading.js';
 import { createAppServices, type AppServices, type AppServicesOptions } from '../../electron/services/app-services.js';
 import type { SecretStore } from '../../electron/services/secrets/secret-store.js';
 import { workerKeychain } from './worker-keychain.js';
@@ -44,6 +45,8 @@ export interface TestAppOptions {
   readonly refreshReplicaAtSignIn?: boolean;
   /** Waited for by the host before it sends a renderer file (BrowserHostOptions.beforeFile). */
   readonly beforeFile?: (pathname: string) => Promise<void>;
+  /** The first page's loading for each start of the services (AppServicesOptions.pageLoading), made by the test. */
+  readonly pageLoading?: () => PageLoading;
 }
 
 /**
@@ -79,6 +82,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       moneyCheckDelaysMs: options.moneyCheckDelaysMs,
       moneyFinalAfterMs: options.moneyFinalAfterMs,
       ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
+      ...(options.pageLoading ? { pageLoading: options.pageLoading() } : {}),
     });
     // The app starts its sandbox when the Sandbox is chosen; tests drive its controls before that.
     await started.sandbox.start();
@@ -93,6 +97,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       shimFile: resolve(DIST_DIR, 'host', 'api-shim.js'),
       reportInternal: (where, error) => services.logger.error(where, 'internal error', error),
       log: (line) => services.logger.warn('browser-host', line),
+      pageLoading: services.pageLoading,
       ...(options.beforeFile ? { beforeFile: options.beforeFile } : {}),
     });
   let host = await startHost();

@@ -36,6 +36,8 @@ export interface PolicyRepositoryDeps {
   readonly report: (error: unknown) => void;
   readonly now?: () => Date;
   readonly breaker?: ServiceBreaker;
+  /** Awaited between two of the overview count's statements after the event loop's turn: the first page loading (page-loading.ts). */
+  readonly pageLoaded?: () => Promise<void>;
 }
 
 /**
@@ -181,8 +183,11 @@ export class PolicyRepository {
   async overview(): Promise<SourcedOverview> {
     const fetchedAt = await this.#deps.replica.read(capacitiesFetchedAt);
     if (fetchedAt) {
-      // In steps, the event loop between them: the window's other calls are answered while a cold count reads the disk.
-      const summary = await this.#deps.replica.read((replica) => capacityOverview(replica, new Date(this.#now()), () => yieldToEventLoop()));
+      // In steps, the event loop between them: the window's other calls are answered while a cold count reads the disk,
+      // and while the first page loads no statement runs (its files are served each in a turn or two, not each behind one).
+      const pageLoaded = this.#deps.pageLoaded;
+      const betweenSteps = pageLoaded ? () => yieldToEventLoop().then(pageLoaded) : () => yieldToEventLoop();
+      const summary = await this.#deps.replica.read((replica) => capacityOverview(replica, new Date(this.#now()), betweenSteps));
       if (summary) return { ...summary, origin: replica(fetchedAt) };
     }
     if (this.#localOnly()) throw new AppFailure({ kind: 'not-found', message: 'The overview needs the local copy, and there is none yet on this computer.' });
