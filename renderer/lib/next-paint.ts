@@ -20,3 +20,18 @@ export function afterNextPaint(then: () => void): () => void {
 export function nextPaint(): Promise<void> {
   return new Promise((resolve) => afterNextPaint(resolve));
 }
+
+/**
+ * Runs `then` once the next frame has been painted and the page is then idle (no task waiting), or after
+ * `timeoutMs` at the latest: for work that follows what a person waits for (a count read out, suggestions
+ * refreshed) and must not delay it, nor the next key's handling behind it. Answers the cancel.
+ */
+export function whenIdleAfterPaint(then: () => void, timeoutMs = 1_000): () => void {
+  if (typeof requestIdleCallback !== 'function') return afterNextPaint(then);
+  let idle: number | undefined;
+  const stopPaint = afterNextPaint(() => (idle = requestIdleCallback(then, { timeout: timeoutMs })));
+  return () => {
+    stopPaint();
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
+}

@@ -79,6 +79,8 @@ class CapacityListStore {
   version = $state(0);
 
   #pages = new Map<number, CapacityRow[]>();
+  /** Told each page's rows as they land (the selection's records follow them: capacitySelection below). */
+  #rowsLanded: (rows: readonly CapacityRow[]) => void = () => undefined;
   /** How many rows of each loaded page were asked for: fewer than a page after a keystroke (see KEYSTROKE_MIN_ROWS). */
   #asked = new Map<number, number>();
   /** Rows the table shows at once (its last visible range), 0 until it says. */
@@ -294,6 +296,11 @@ class CapacityListStore {
   }
 
   /** Fetches the rows in view again, keeping the old ones on screen until the new ones arrive. */
+  /** `then` is told the rows of each page as they land. */
+  followRows(then: (rows: readonly CapacityRow[]) => void): void {
+    this.#rowsLanded = then;
+  }
+
   refresh(): void {
     this.#latest.drop();
     this.#stale = false;
@@ -421,6 +428,8 @@ class CapacityListStore {
     }
     this.error = null;
     const answer = result.value;
+    // Before the rows shown are dropped: the records they hold again are kept as the very objects shown.
+    const rows = sameAsShown(this.#pages.get(page), answer.rows);
     if (this.replacing) this.#dropShown();
     // The replica took over from the service (or the other way) while scrolling: windows of both never mix.
     if (this.origin && this.origin.source !== answer.origin.source && this.#pages.size > 0) {
@@ -432,7 +441,8 @@ class CapacityListStore {
     this.origin = answer.origin;
     this.local = answer.local;
     this.unreadable = answer.unreadable ?? null;
-    this.#pages.set(page, answer.rows);
+    this.#pages.set(page, rows);
+    this.#rowsLanded(rows);
     this.#asked.set(page, limit);
     this.#skipped.set(page, answer.skipped);
     this.loadedAt = nowIso();
@@ -471,7 +481,32 @@ class CapacityListStore {
   }
 }
 
+/** Each row's record as JSON, once per object (rows are replaced, never changed in place). */
+const recordTexts = new WeakMap<CapacityRow, string>();
+function recordText(row: CapacityRow): string {
+  let text = recordTexts.get(row);
+  if (text === undefined) recordTexts.set(row, (text = JSON.stringify(row)));
+  return text;
+}
+
+/**
+ * An answer's rows, each one that is the same record as a row shown on that page taken as the object shown: the
+ * table has nothing to redo for it (a key that narrows a search mostly brings back the rows on screen, and each
+ * cell of each row was worked out and written again).
+ */
+function sameAsShown(shown: readonly CapacityRow[] | undefined, rows: CapacityRow[]): CapacityRow[] {
+  if (shown === undefined || shown.length === 0) return rows;
+  const byId = new Map(shown.map((row) => [row.cidrId, row]));
+  return rows.map((row) => {
+    const before = byId.get(row.cidrId);
+    return before !== undefined && recordText(before) === recordText(row) ? before : row;
+  });
+}
+
 export const capacityList = new CapacityListStore();
 
 /** The capacity list's selected rows, for its bulk actions. */
 export const capacitySelection = new CapacitySelection(capacityList);
+// A selected row the list answers again changed (a refresh, a cancel elsewhere): the bulk bar's review, quote and
+// export read the record the list shows, not the one taken at the click (review12; the worklist's selection does so).
+capacityList.followRows((rows) => capacitySelection.refreshRows(rows));

@@ -57,6 +57,11 @@ export class CustomerMatcher {
     return this.#byAccount.get(accountKey(cspAccountName)) ?? null;
   }
 
+  /** The customer owning an account key as `accountKeysOf` gives them (already normalised); null when none. */
+  ofAccountKey(key: string): Customer | null {
+    return this.#byAccount.get(key) ?? null;
+  }
+
   /** The customer a DR policy's external customer id belongs to; null when none. */
   ofExternalId(cidExt: string | undefined | null): Customer | null {
     if (!cidExt) return null;

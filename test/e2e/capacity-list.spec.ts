@@ -230,3 +230,77 @@ testOnSharedApp('a search’s frame brings its rows; the filter bar’s suggesti
   expect(stamps[SUGGESTIONS]?.[0]).toBeGreaterThan(rowsAt);
   expect(stamps[ANNOUNCER]?.[0]).toBeGreaterThan(rowsAt);
 });
+
+/**
+ * Keys12: what follows a search's rows (the count read out, the filter bar's suggestions) waits for the page to be
+ * idle after the rows' frame, not the first task after it: a page kept busy by other tasks once the rows are in
+ * takes neither until that work is done, so it never runs ahead of the next key's handling.
+ */
+testOnSharedApp('the count read out and the suggestions wait for the page to be idle after a search’s rows', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await openList(page);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  const account = (await newestFirst(app)).data[0]?.cspAccountName as string;
+  const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
+  // Once the table shows the answer, 400 ms of back-to-back tasks (a message chain leaves no idle time between them).
+  await page.evaluate(`(() => {
+    const seen = { busyEnd: null, suggested: null, announced: null, sawBusy: false };
+    window.__idleCheck = seen;
+    const grid = document.querySelector('[data-testid="capacity-table"]');
+    const keepBusy = () => {
+      const until = performance.now() + 400;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        const spin = performance.now() + 4;
+        while (performance.now() < spin) {}
+        if (performance.now() < until) channel.port2.postMessage(null);
+        else seen.busyEnd = performance.now();
+      };
+      channel.port2.postMessage(null);
+    };
+    new MutationObserver(() => {
+      if (grid.getAttribute('aria-busy') === 'true') seen.sawBusy = true;
+      else if (seen.sawBusy && seen.busyEnd === null) keepBusy();
+    }).observe(grid, { attributes: true, attributeFilter: ['aria-busy'] });
+    new MutationObserver(() => { seen.suggested ??= performance.now(); })
+      .observe(document.querySelector('[data-testid="capacity-filters"]'), { subtree: true, childList: true });
+    new MutationObserver(() => { if (document.querySelector('[data-testid="announcer"]').textContent) seen.announced ??= performance.now(); })
+      .observe(document.querySelector('[data-testid="announcer"]'), { subtree: true, childList: true, characterData: true });
+  })()`);
+  await page.getByTestId('list-search').fill(account);
+  await expect(page.getByTestId('announcer')).toContainText(`${expected.total.toLocaleString('en-US')} capacity`);
+  await expect(page.getByTestId('capacity-filters').locator('datalist').first().locator('option')).toHaveCount(1);
+  const seen = (await page.evaluate('window.__idleCheck')) as { busyEnd: number | null; suggested: number | null; announced: number | null };
+  expect(seen.busyEnd, 'the busy stretch ran to its end').not.toBeNull();
+  expect(seen.suggested).toBeGreaterThanOrEqual(seen.busyEnd as number);
+  expect(seen.announced).toBeGreaterThanOrEqual(seen.busyEnd as number);
+});
+
+/**
+ * Keys12: a row's cells are patched in place by the next answer, whatever their text: a customer's name that gives
+ * way to "Unassigned" (or a value to its "—") keeps its element, so a keystroke does not tear cells down and build
+ * them again.
+ */
+test('a search’s answer patches a row’s cells in place, a customer’s name and “Unassigned” alike', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+  const rows = (await listFromOtherWindow(app, { offset: 0, limit: 20, sortBy: 'createdDate', sortOrder: 'desc' })).rows;
+  const owned = rows[0] as CapacityPolicy;
+  const stray = rows.find((row) => row.cspAccountName !== owned.cspAccountName) as CapacityPolicy;
+  await otherWindow(app)['customers.save']({ name: 'Northwind', externalIds: ['ID-NW'], accounts: [owned.cspAccountName], contact: '', notes: '' });
+  await openList(page);
+  const search = page.getByTestId('list-search');
+  // The customer's cell: the checkbox's, the id's, the name's and the account's come first.
+  const customerCell = rowAt(page, 0).getByRole('gridcell').nth(4);
+  await search.fill(owned.cidrId);
+  await expect(rowAt(page, 0)).toContainText(owned.cidrId);
+  await expect(customerCell).toHaveText('Northwind');
+  await customerCell.locator('span').first().evaluate((span) => span.setAttribute('data-kept', 'yes'));
+  await search.fill(stray.cidrId);
+  await expect(rowAt(page, 0)).toContainText(stray.cidrId);
+  await expect(customerCell).toHaveText('Unassigned');
+  await expect(customerCell.locator('span[data-kept="yes"]')).toHaveText('Unassigned');
+  await search.fill(owned.cidrId);
+  await expect(customerCell.locator('span[data-kept="yes"]')).toHaveText('Northwind');
+});

@@ -1,7 +1,8 @@
 /**
  * The Renewals' opening made ahead after each refresh (app-services.ts, issue 28) is background work asked once per
  * copy change: several refreshes in a row must cost one more opening, not one each (review8 found them queued one
- * per refresh, each a read of the copy that a click arriving meanwhile waits behind).
+ * per refresh, each a read of the copy that a click arriving meanwhile waits behind). It is asked as a refresh's
+ * list commits too, and outlives the records the refresh writes after the list (renew12).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { builtInSandbox } from '../../sandbox/built-in.js';
 import { createAppServices, type AppServices } from '../../electron/services/app-services.js';
 import { RenewalWorklist } from '../../electron/services/worklist/renewal-worklist.js';
-import type { WorklistWindow } from '../../shared/ipc/worklist.js';
+import { SessionService } from '../../electron/services/session/session-service.js';
+import { WORKLIST_OPENING, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX } from '../unit/api-client/sandbox-fixture.js';
 
@@ -20,11 +22,11 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function signedIn(): Promise<AppServices> {
+async function signedIn(more: { readonly renewalsBeforeSyncDoneMs?: number } = {}): Promise<AppServices> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-renewals-ahead-'));
   cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
   // No refresh of its own at sign-in: the copy changes below are the test's.
-  const services = await createAppServices({ dataDir, secrets: new FixedSecretStore(), startSandbox: builtInSandbox({ scale: 50 }), refreshReplicaAtSignIn: false });
+  const services = await createAppServices({ dataDir, secrets: new FixedSecretStore(), startSandbox: builtInSandbox({ scale: 50 }), refreshReplicaAtSignIn: false, ...more });
   cleanup.push(() => services.close());
   await services.sandbox.start();
   await services.handlers['session.signIn']({ profileId: 'sandbox', username: ALEX.username, password: ALEX.password });
@@ -59,4 +61,56 @@ it('several copy changes in a row make the opening ahead once more, not once eac
   await afterMicrotasks();
   expect(made).toHaveBeenCalledTimes(2);
   expect(release).toHaveLength(0);
+});
+
+it('a sync makes the opening as its list commits, before its details, accounts and DR lists, and that very answer is the one given once it ends', async () => {
+  const services = await signedIn();
+  const openings: Array<Promise<WorklistWindow>> = [];
+  const prepare = RenewalWorklist.prototype.prepareOpening;
+  vi.spyOn(RenewalWorklist.prototype, 'prepareOpening').mockImplementation(function (this: RenewalWorklist) {
+    const made = prepare.call(this);
+    openings.push(made);
+    return made;
+  });
+  // Every call to the service after the first opening began waits for it to be made: the rest of the sync (the
+  // details, the linked accounts and their write, the DR lists) then comes after it, whatever the machine's pace.
+  const authorized = SessionService.prototype.authorized;
+  vi.spyOn(SessionService.prototype, 'authorized').mockImplementation(async function <T>(this: SessionService, work: Parameters<SessionService['authorized']>[0]) {
+    if (openings[0]) await openings[0].catch(() => undefined);
+    return authorized.call(this, work) as Promise<T>;
+  } as SessionService['authorized']);
+
+  await services.handlers['offline.sync'](undefined);
+  // The one asked at the end (the copy changed) has ended too.
+  await vi.waitFor(() => expect(openings).toHaveLength(2), { timeout: 60_000 });
+  const [atCommit, atEnd] = await Promise.all(openings);
+  // Made before the accounts were written, it still stands after: the records written after the list leave it.
+  expect(atEnd).toBe(atCommit);
+  expect(await services.handlers['worklist.query'](WORKLIST_OPENING)).toBe(atCommit);
+});
+
+it('a sync says it is done once the opening asked as its list committed is made, not before', async () => {
+  const services = await signedIn({ renewalsBeforeSyncDoneMs: 60_000 });
+  const release: Array<() => void> = [];
+  cleanup.push(async () => {
+    for (const answer of release.splice(0)) answer();
+  });
+  const made = vi.spyOn(RenewalWorklist.prototype, 'prepareOpening').mockImplementation(
+    () => new Promise<WorklistWindow>((resolve) => release.push(() => resolve({} as WorklistWindow))),
+  );
+  const phases: string[] = [];
+  services.events.subscribe((event, payload) => {
+    if (event === 'offline.syncProgress') phases.push((payload as { phase: string }).phase);
+  });
+  let ended = false;
+  const sync = services.handlers['offline.sync'](undefined).finally(() => (ended = true));
+  await vi.waitFor(() => expect(made).toHaveBeenCalledTimes(1), { timeout: 60_000 });
+  // The rest of the sync (its details, accounts and DR lists) goes on meanwhile; its end waits for the opening.
+  await vi.waitFor(() => expect(phases).toContain('accounts'), { timeout: 60_000 });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(phases).not.toContain('done');
+  expect(ended).toBe(false);
+  release.shift()!();
+  await sync;
+  expect(phases.at(-1)).toBe('done');
 });

@@ -1,7 +1,7 @@
 import { answer, hold, nth, resetFakeApi, settle } from './support/fake-api.js';
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
-import { LIST_PAGE_SIZE, capacityList } from '../../renderer/stores/capacity-list.svelte.js';
+import { LIST_PAGE_SIZE, capacityList, capacitySelection } from '../../renderer/stores/capacity-list.svelte.js';
 import { FROM_COPY, SERVICE_NOW, UNREACHABLE, windowOf } from './support/fixtures.js';
 
 let runs = 0;
@@ -137,6 +137,46 @@ describe('the capacity list searched as the person types', () => {
     await settle();
     expect(ids()).toEqual(['sc_m5']);
     expect(capacityList.fetching).toBe(0);
+  });
+
+  it('keeps the object shown for a record a new answer brings again, and takes a changed record anew', async () => {
+    const reads = hold('capacity.list');
+    capacityList.setText(`a${runs}`);
+    nth(reads, 0).ok(windowOf(['sc_1', 'sc_2', 'sc_3'], 3, FROM_COPY));
+    await settle();
+    const [one, two] = [capacityList.row(0), capacityList.row(1)];
+    capacityList.setText(`ab${runs}`);
+    // sc_2 and sc_1 again (equal records, new objects from the wire), in another order, and one not shown before.
+    nth(reads, 1).ok(windowOf(['sc_2', 'sc_1', 'sc_9'], 3, FROM_COPY));
+    await settle();
+    expect(ids()).toEqual(['sc_2', 'sc_1', 'sc_9']);
+    expect(capacityList.row(0)).toBe(two);
+    expect(capacityList.row(1)).toBe(one);
+    capacityList.setText(`abc${runs}`);
+    nth(reads, 2).ok({ ...windowOf([], 1, FROM_COPY), rows: [{ cidrId: 'sc_1', policyName: 'Renamed' }] });
+    await settle();
+    expect(capacityList.row(0)).not.toBe(one);
+    expect(capacityList.row(0)?.policyName).toBe('Renamed');
+  });
+});
+
+describe('the capacity list’s selection (review12)', () => {
+  it('follows a selected row the list answers again changed: the bulk bar’s review, quote and export read the record the list shows', async () => {
+    const reads = hold('capacity.list');
+    capacityList.setText(`sel${runs}`);
+    nth(reads, 0).ok({ ...windowOf([], 2, FROM_COPY), rows: [{ cidrId: 'sc_1', policyName: 'One', policyStatus: 'ACTIVE' }, { cidrId: 'sc_2', policyName: 'Two', policyStatus: 'ACTIVE' }] });
+    await settle();
+    await capacitySelection.toggle(0);
+    onTestFinished(() => capacitySelection.clear());
+    expect(capacitySelection.rows.map((row) => row.policyStatus)).toEqual(['ACTIVE']);
+    // The copy was refreshed (or the policy cancelled elsewhere): the list asks again and shows it cancelled.
+    capacityList.refresh();
+    await vi.waitFor(() => expect(reads).toHaveLength(2), { timeout: 5_000 });
+    nth(reads, 1).ok({ ...windowOf([], 2, FROM_COPY), rows: [{ cidrId: 'sc_1', policyName: 'One', policyStatus: 'CANCELED' }, { cidrId: 'sc_2', policyName: 'Two', policyStatus: 'ACTIVE' }] });
+    await settle();
+    expect(capacityList.row(0)?.policyStatus).toBe('CANCELED');
+    expect(capacitySelection.has('sc_1')).toBe(true);
+    expect(capacitySelection.rows.map((row) => row.policyStatus)).toEqual(['CANCELED']);
   });
 });
 

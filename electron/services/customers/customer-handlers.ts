@@ -68,8 +68,14 @@ export class CustomerHandlers {
     readonly matcher: CustomerMatcher;
   } | null = null;
 
-  /** One namer per matcher (`customerOfAccount`). */
+  /**
+   * One namer per matcher (`customerOfAccount`), and the last namer with what it names (`namingOf`): a matcher made
+   * again that names every account as the last one did gets the same namer, so the worklist's kept answers
+   * (compared by namer) outlive it: a sync writes the linked accounts after its list, and with no customer in the
+   * book, or accounts that name no one anew, nothing a namer answers has changed (issue 28).
+   */
   readonly #namers = new WeakMap<CustomerMatcher, CustomerOfPolicy>();
+  #lastNamer: { readonly naming: string; readonly namer: CustomerOfPolicy } | null = null;
   /**
    * The account filters made from each matcher, by customer (or UNASSIGNED): every keystroke of a filtered search
    * asks again, and "no customer" lists every assigned account (about 6,000 at 2,000 customers), which took a set
@@ -159,7 +165,9 @@ export class CustomerHandlers {
     if (!matcher) return ofNoCustomer;
     let namer = this.#namers.get(matcher);
     if (!namer) {
-      namer = ({ account }) => matcher.ofAccount(account)?.name ?? null;
+      const naming = namingOf(matcher);
+      namer = this.#lastNamer?.naming === naming ? this.#lastNamer.namer : ({ account }) => matcher.ofAccount(account)?.name ?? null;
+      this.#lastNamer = { naming, namer };
       this.#namers.set(matcher, namer);
     }
     return namer;
@@ -270,6 +278,14 @@ export class CustomerHandlers {
 }
 
 /** What a matcher takes from the linked accounts (each id beside its name), as one comparable text. */
+/** What a matcher's namer answers, as one comparable text: each account key with the name of its customer. */
+function namingOf(matcher: CustomerMatcher): string {
+  return [...matcher.assignedAccountKeys()]
+    .map((key) => `${key}\u0001${matcher.ofAccountKey(key)?.name ?? ''}`)
+    .sort()
+    .join('\u0002');
+}
+
 function aliasesOf(accounts: readonly AccountAlias[]): string {
   return accounts.map((account) => `${account.accountId ?? ''}\u0001${account.accountName ?? ''}`).join('\u0002');
 }

@@ -14,6 +14,18 @@ export const MOVE_COMMIT_VERSION = `INSERT INTO meta (key, value) VALUES ('commi
 
 const READ_COMMIT_VERSION = `SELECT value FROM meta WHERE key = 'commits'`;
 
+/**
+ * The capacity list's own commit counter: moved, beside the file's, by the writes that change the list's rows
+ * (a refresh of the list, the rewrite thread's transaction, a write-through), and by nothing else. The records a
+ * sync writes after the list (the details, the linked accounts, the DR lists) move the file's counter only, so
+ * what is derived from the list alone (the Renewals' upcoming policies and answers) outlives them: the Renewals'
+ * opening made as the list commits is still the one given when the sync ends (issue 28).
+ */
+export const MOVE_LIST_VERSION = `INSERT INTO meta (key, value) VALUES ('list_commits', '1')
+  ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT);`;
+
+const READ_LIST_VERSION = `SELECT value FROM meta WHERE key = 'list_commits'`;
+
 /** The reading statement per connection: asked on every kept answer's check. */
 const reads = new WeakMap<Connection, Database.Statement>();
 
@@ -27,6 +39,29 @@ export function commitVersion(connection: Connection): string {
   if (!read) reads.set(connection, (read = connection.prepare(READ_COMMIT_VERSION).pluck()));
   // A copy written before the counter existed reads 0 until its first write.
   return String(read.get() ?? '0');
+}
+
+/** The reading statement of the list's counter per connection. */
+const listReads = new WeakMap<Connection, Database.Statement>();
+
+/**
+ * Which commits of the capacity list a connection sees (`MOVE_LIST_VERSION`): equal versions mean the same list
+ * rows, whatever records were written meanwhile. Compare only with versions of the same connection.
+ */
+export function listVersion(connection: Connection): string {
+  let read = listReads.get(connection);
+  if (!read) listReads.set(connection, (read = connection.prepare(READ_LIST_VERSION).pluck()));
+  // A copy written before this counter existed reads 0 until the list's next write.
+  return String(read.get() ?? '0');
+}
+
+/** A write of the list's rows in one transaction: both counters move (the file's and the list's). */
+export function commitMovingListVersion(writer: Connection, write: () => void): void {
+  writer.transaction(() => {
+    write();
+    writer.exec(MOVE_COMMIT_VERSION);
+    writer.exec(MOVE_LIST_VERSION);
+  })();
 }
 
 /** One write in one transaction that moves the commit counter: what was derived from the copy before it is made again. */

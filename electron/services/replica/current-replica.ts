@@ -30,6 +30,11 @@ export interface CurrentReplicaDeps {
   readonly afterFirstScreen?: () => Promise<void>;
   /** What the check of every page and the slim rows' load wait for before each slice (RequestsFirst.turn); nothing by default. */
   readonly sliceTurn?: SliceTurn;
+  /**
+   * Told as a refresh's capacity list has committed, before its details, accounts and DR lists (replica-sync.ts);
+   * the refresh says it is done once what it answers has settled too.
+   */
+  readonly listCommitted?: () => Promise<void> | void;
 }
 
 /** An answer read from the replica, with what was found when the replica could not be read. */

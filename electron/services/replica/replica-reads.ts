@@ -8,7 +8,7 @@ import { UpcomingInSlices, upcomingOf, type UpcomingCapacity } from '../worklist
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SliceTurn } from './requests-first.js';
 import { SLICE_MS, slice } from './time-slices.js';
-import { commitVersion } from './commit-version.js';
+import { commitVersion, listVersion } from './commit-version.js';
 import type { SavingsToKeep } from '../overview/replica-overview.js';
 import { incompatible, type Replica } from './replica.js';
 import type { CapacityReplica } from './capacity-replica.js';
@@ -188,14 +188,13 @@ export async function keepUpcomingInSlices(replica: Replica, fromMs: number, toM
 }
 
 /**
- * Which copy a read would see, for what is derived from it and kept: the
- * reading connection's file (`copy`, compared by identity: a copy opened again
- * starts its versions afresh), its commits (`commitVersion`: a refresh, a
- * write-through) and when the list was fetched; null when there is no list.
- * No row is read.
+ * Which capacity list a read would see, for what is derived from the list alone and kept (the worklist's answers):
+ * the reading connection's file (`copy`, compared by identity: a copy opened again starts its versions afresh), the
+ * list's commits (`listVersion`: a refresh of the list, a write-through; not the records written beside it) and when
+ * the list was fetched; null when there is no list. No row is read.
  */
 export function copyState(replica: Replica): Promise<{ readonly copy: object; readonly version: string; readonly fetchedAt: string } | null> {
-  return replica.reading((open) => (open.fetchedAt ? { copy: open.db, version: open.db.readWith(commitVersion), fetchedAt: open.fetchedAt } : null));
+  return replica.reading((open) => (open.fetchedAt ? { copy: open.db, version: open.db.readWith(listVersion), fetchedAt: open.fetchedAt } : null));
 }
 
 /**

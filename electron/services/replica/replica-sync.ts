@@ -28,6 +28,12 @@ export interface ReplicaSyncDeps {
   readonly logger: Pick<Logger, 'warn'>;
   /** Customer ids whose DR policies should be kept for offline review. */
   readonly customersToSync?: (() => readonly string[]) | undefined;
+  /**
+   * Told once the capacity list has committed, while the rest of the refresh (details, linked accounts, DR lists)
+   * is still fetched: what is made from the list alone can be made then (the Renewals' opening, issue 28). The
+   * refresh says it is done once what this answers has settled too (its caller bounds the wait).
+   */
+  readonly listCommitted?: (() => Promise<void> | void) | undefined;
 }
 
 /**
@@ -48,6 +54,8 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   // ordinary way (oldest first, written whole), into the copy still empty.
   const list = await steadyList(replica, deps, signal, progress);
   const { synced, kept, newest, miscount, fetchedAt } = list;
+  // Awaited only before 'done': a failed commit is the refresh's failure (whileCommitting), told nothing here.
+  const madeFromList = list.committed.then(() => deps.listCommitted?.()).catch(() => undefined);
 
   // A streamed first sync's commit (the thread's: the full-text index, the counts, the COMMIT) runs meanwhile.
   const details = await whileCommitting(list.committed, async () => {
@@ -122,6 +130,7 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
     durationMs: Date.now() - started,
     fetchedAt: fetchedAt.toISOString(),
   };
+  await madeFromList;
   progress({ phase: 'done', fetched: summary.capacities, total: summary.capacities, ...doneMessage(miscount, synced.leftOut.length, cyberLeftOut) });
   return summary;
 }

@@ -3,13 +3,13 @@ import { keptAnswer } from '../ipc/kept-answers.js';
 
 /** What a worklist answer was made from: it is answered again only while each part is the very same. */
 export interface WindowSources {
-  /** The copy's file as read (a copy opened again starts its versions afresh), its commits, when its list was fetched. */
+  /** The copy's file as read (a copy opened again starts its versions afresh), its list's commits, when its list was fetched. */
   readonly copy: object;
   readonly version: string;
   readonly fetchedAt: string;
   /** The account manager's entries: the same map while none changed (worklist-states.ts). */
   readonly entries: object;
-  /** The customer namer: the same while the book and the linked accounts are (customer-handlers.ts). */
+  /** The customer namer: the same while it names every account as before (customer-handlers.ts). */
   readonly customerOf: object;
   /** The local day snoozes are counted against. */
   readonly today: string;

@@ -1,5 +1,5 @@
 import type { Connection } from '../platform/sqlcipher.js';
-import { commitVersion } from '../replica/commit-version.js';
+import { listVersion } from '../replica/commit-version.js';
 
 /** A policy launching or ending soon, as the worklist filters it before reading whole records. */
 export interface UpcomingCapacity {
@@ -67,7 +67,10 @@ interface Read {
   readonly rows: readonly UpcomingCapacity[];
 }
 
-/** The last window read per connection, with the commits it was read under. */
+/**
+ * The last window read per connection, with the list's commits it was read under (`listVersion`: the records a
+ * sync writes after the list, its details, accounts and DR lists, leave it standing).
+ */
 const kept = new WeakMap<Connection, Read>();
 
 /**
@@ -75,7 +78,7 @@ const kept = new WeakMap<Connection, Read>();
  * ready or active policy whose launch falls there, an active one whose end
  * does. The account comes from its own column, so no record is read. A
  * window inside the last one read on this connection, with no commit since
- * (`commitVersion`: a refresh, a write-through), is answered from it without
+ * (`listVersion`: a refresh of the list, a write-through), is answered from it without
  * SQL: opening the worklist again, its next pages, the reminders and the
  * calendar ask the same rows.
  */
@@ -85,7 +88,7 @@ export function upcomingOf(connection: Connection, fromMs: number, toMs: number)
   // under the version before, which then no longer matches, and the window is read at once in one statement (review11:
   // read before the walk, launches from before a commit and ends from after it were answered as one copy).
   underWay.get(connection)?.finishFor(connection, fromMs, toMs);
-  const version = commitVersion(connection);
+  const version = listVersion(connection);
   const known = kept.get(connection);
   if (known?.version === version && known.fromMs <= fromMs && toMs <= known.toMs) {
     return known.fromMs === fromMs && known.toMs === toMs ? known.rows : known.rows.filter((row) => inWindow(row, fromMs, toMs));
@@ -111,7 +114,7 @@ const RESTARTS = 3;
  * 28): each `step` is one short walk along the launch or end index, and the caller yields between steps, so a
  * person's request is answered meanwhile (the whole read took 1.6 s at load 27 after a first sync of 100,000).
  * No read transaction spans the steps (it would be the reading connection's, which every person's read shares):
- * a commit between them (`commitVersion`) starts the read again, and after RESTARTS of them it ends with nothing
+ * a commit of the list between them (`listVersion`) starts the read again, and after RESTARTS of them it ends with nothing
  * kept. Once whole, it is kept as `upcomingOf` keeps its own read, which then answers from it.
  */
 export class UpcomingInSlices {
@@ -146,13 +149,13 @@ export class UpcomingInSlices {
    * met no commit since they began, the rest of each range is read in one walk from where the steps are, and kept.
    */
   finishFor(connection: Connection, fromMs: number, toMs: number): void {
-    if (connection !== this.#connection || commitVersion(connection) !== this.#version || fromMs < this.#fromMs || toMs > this.#readTo) return;
+    if (connection !== this.#connection || listVersion(connection) !== this.#version || fromMs < this.#fromMs || toMs > this.#readTo) return;
     while (this.#step(connection, ALL_ROWS));
     if (underWay.get(connection) === this) underWay.delete(connection);
   }
 
   #step(connection: Connection, limit: number): boolean {
-    const version = commitVersion(connection);
+    const version = listVersion(connection);
     if (connection !== this.#connection || version !== this.#version) {
       if (this.#connection !== null && (this.#restarts += 1) > RESTARTS) return false;
       this.#start(connection, version);
