@@ -43,7 +43,12 @@ export interface BrowserHostOptions {
   readonly sessionMaxMs?: number;
   /** `npm run dev` only: the renderer comes from a Vite dev server instead of rendererDir. */
   readonly devRenderer?: DevRenderer;
-  /** Called once, when the first page has been served the code it starts with (or calls the host): see page-code.ts. */
+  /**
+   * Called once, when the first page has been served the code it starts with (or calls the host): see page-code.ts.
+   * The app itself wires nothing here (the launch mark "page code served", a step the launch bench prints, is set at
+   * the same moment); it is how a test sees that moment, since launch marks are the process's, kept once, and a
+   * file in a shared test worker cannot tell "not yet" or "only once" from them.
+   */
   readonly onPageCode?: () => void;
   /** Tests only: waited for before a renderer file is sent (a test holds the page's chunks on their connections). */
   readonly beforeFile?: (pathname: string) => Promise<void>;

@@ -37,6 +37,13 @@ export const CYBER_ID_BASE = 5_000_000;
  */
 export const MAX_SCALE = 2_000_000;
 if (CAPACITY_ID_BASE + MAX_SCALE >= CYBER_ID_BASE) throw new Error('seeded capacity ids would run into the cyber ids');
+/** Each capacity policy has one instance, numbered from here in the policies' order (700,001 to 2,700,000 at most). */
+export const CAPACITY_INSTANCE_ID_BASE = 700_000;
+/**
+ * The DR policies' instances are numbered from here, past the last capacity instance of the largest seed: they
+ * began at 900,001, so a seed of more than 200,000 policies gave capacity and DR instances the same ids.
+ */
+export const CYBER_INSTANCE_ID_BASE = CAPACITY_INSTANCE_ID_BASE + MAX_SCALE;
 const DURATIONS_DAYS = [7, 14, 30, 60, 90, 180, 365] as const;
 const PURPOSES = [
   'Web tier',
@@ -122,7 +129,7 @@ function generateCapacities(rng: Rng, scale: number, anchorMs: number, linked: L
   const order = drafts.map((draft, index) => ({ draft, index }));
   order.sort((a, b) => a.draft.createdMs - b.draft.createdMs || a.index - b.index);
   return order.map(({ draft }, seq) => {
-    const policy = draft.build(`sc_${CAPACITY_ID_BASE + seq + 1}`, 700_000 + seq + 1);
+    const policy = draft.build(`sc_${CAPACITY_ID_BASE + seq + 1}`, CAPACITY_INSTANCE_ID_BASE + seq + 1);
     return {
       kind: 'capacity',
       seq,
@@ -293,7 +300,7 @@ function generateCyber(rng: Rng, scale: number, anchorMs: number): { cyber: Cybe
   const order = drafts.map((draft, index) => ({ draft, index }));
   order.sort((a, b) => a.draft.createdMs - b.draft.createdMs || a.index - b.index);
   let nextEventId = 1;
-  let nextInstanceId = 900_001;
+  let nextInstanceId = CYBER_INSTANCE_ID_BASE + 1;
   const cyber = order.map(({ draft }, seq): CyberEntry => {
     const events = draft.events.map(
       (event): DrEvent => ({

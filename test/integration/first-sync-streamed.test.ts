@@ -55,32 +55,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The refresh's dependencies, with `beforeList(n)` run before the n-th request for a list page (1-based). */
-async function syncDeps(beforeList: (n: number) => Promise<void>): Promise<ReplicaSyncDeps> {
-  const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
-  let lists = 0;
-  // The client as the refresh sees it, the capacity list's pages counted as they are asked for.
-  const read: ApiClient['read'] = async (name, options) => {
-    if (name === 'listCapacities') await beforeList(++lists);
-    return client.read(name, options);
-  };
-  const counting = new Proxy(client, {
-    get: (target, property) => {
-      if (property === 'read') return read;
-      const found: unknown = Reflect.get(target, property, target);
-      return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
-    },
-  });
-  return {
-    session: {
-      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-      authorized: (work) => work(counting, token),
-    },
-    logger: { warn: () => undefined },
-  };
+/** A session token for the sandbox user, as the app's sign-in gets one. */
+async function signIn(): Promise<string> {
+  return (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
 }
 
-/** The refresh's dependencies, signed in with `token`, the client's reads made by `read`. */
+/** The refresh's dependencies, signed in with `token`, the client's reads made by `read` (its other members its own). */
 function depsReading(read: ApiClient['read'], token: string): ReplicaSyncDeps {
   const reading = new Proxy(client, {
     get: (target, property) => {
@@ -96,6 +76,16 @@ function depsReading(read: ApiClient['read'], token: string): ReplicaSyncDeps {
     },
     logger: { warn: () => undefined },
   };
+}
+
+/** The refresh's dependencies, with `beforeList(n)` run before the n-th request for a list page (1-based). */
+async function syncDeps(beforeList: (n: number) => Promise<void>): Promise<ReplicaSyncDeps> {
+  let lists = 0;
+  // The capacity list's pages counted as they are asked for.
+  return depsReading(async (name, options) => {
+    if (name === 'listCapacities') await beforeList(++lists);
+    return client.read(name, options);
+  }, await signIn());
 }
 
 /**
@@ -159,7 +149,7 @@ async function pageCount(copy: Replica): Promise<number> {
 
 /** The service's list as the copy should hold it: newest first, each policy once. */
 async function serviceList(): Promise<string[]> {
-  const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+  const token = await signIn();
   const synced = await syncCapacities({ authorized: (work) => work(client, token) });
   return synced.rows.reverse().map((row) => row.cidrId);
 }
@@ -249,7 +239,7 @@ describe('a first sync streamed to the rewrite thread', () => {
   it('keeps what was written through while its pages were read: a cancel over its page’s copy, a purchase the pages missed, a detail', async () => {
     const expected = await serviceList();
     const open = await openReplica();
-    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const token = await signIn();
     // The stream reads the newest page first: these two are on a page handed to the thread before they are written through.
     const firstPage = (await client.read('listCapacities', { token, query: { page: 1, pageSize: 100, sortOrder: 'desc' } })).data as CapacityRow[];
     const canceled = { ...CapacityPolicy.parse(firstPage[3]), policyStatus: 'CANCELED' as const, policyName: 'canceled while the stream ran' };
@@ -288,7 +278,7 @@ describe('a first sync streamed to the rewrite thread', () => {
   it('keeps a record written while its pages are read: readable at once, and still there after the sync is cancelled', async () => {
     const expected = await serviceList();
     const open = await openReplica();
-    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const token = await signIn();
     const detailId = expected.at(-1)!;
     const detail = completeCapacityView(await client.read('describeCapacity', { token, params: { cidr_id: detailId } }));
     if (!detail) throw new Error('the sandbox answered a detail that does not read in full');
@@ -319,7 +309,7 @@ describe('a first sync streamed to the rewrite thread', () => {
 
   it('answers the linked accounts written while its pages are read, not those read before (held records move no version)', async () => {
     const open = await openReplica();
-    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const token = await signIn();
     const accounts = completeAccounts(await client.read('linkedAccounts', { token }));
     if (!accounts || accounts.length < 2) throw new Error('the sandbox user has too few linked accounts');
     await writeKind(open, 'accounts', accounts.slice(0, 1));
@@ -342,7 +332,7 @@ describe('a first sync streamed to the rewrite thread', () => {
    * page 3 is answered and before page 2 is: the sync sees the list moved and reads it again at once.
    */
   it('keeps every policy when one is created on the service while its pages are read', async () => {
-    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const token = await signIn();
     const service = (await syncCapacities({ authorized: (work) => work(client, token) })).rows;
     const created = { ...service.at(-1)!, cidrId: 'sc_created_while_streamed', createdDate: '2099-01-01T00:00:00Z', policyName: 'created while streamed' };
     const open = await openReplica();
@@ -358,7 +348,7 @@ describe('a first sync streamed to the rewrite thread', () => {
   // cancelled) the copy held a list missing existing policies, stamped fresh. 100 created at once (a bulk purchase)
   // made later pages all duplicates, and the stream was handed a hundred policies of 3,000.
   it.each([1, 100])('whose list moved (%i created on the service meanwhile) is rolled back, never committed: the copy holds no list while it is read again, and a cancel then leaves it empty', async (createdCount) => {
-    const token = (await client.call('signIn', { body: { username: user.username, password: user.password } })).access_token;
+    const token = await signIn();
     const service = (await syncCapacities({ authorized: (work) => work(client, token) })).rows;
     const template = service.at(-1) as CapacityRow;
     const created = Array.from({ length: createdCount }, (_, i) => ({ ...template, cidrId: `sc_created_${i}`, createdDate: '2099-01-01T00:00:00Z', policyName: `created ${i}` }));
@@ -402,34 +392,15 @@ describe('a first sync streamed to the rewrite thread', () => {
     });
     try {
       const open = await openReplica();
-      const base = await syncDeps(async () => undefined);
       // Each detail is answered only once the commit has failed and a turn of the event loop has passed (when
       // Node reports a rejection nobody handles).
-      const deps: ReplicaSyncDeps = {
-        ...base,
-        session: {
-          ...base.session,
-          authorized: (work) =>
-            base.session.authorized((c, t) =>
-              work(
-                new Proxy(c, {
-                  get: (target, property) => {
-                    const found: unknown = Reflect.get(target, property, target);
-                    if (property !== 'read') return typeof found === 'function' ? (found as (...a: unknown[]) => unknown).bind(target) : found;
-                    return async (name: string, options: unknown) => {
-                      if (name === 'describeCapacity') {
-                        await failedOnce;
-                        await new Promise((resolve) => setImmediate(resolve));
-                      }
-                      return (found as (...a: unknown[]) => unknown).call(target, name, options);
-                    };
-                  },
-                }),
-                t,
-              ),
-            ),
-        },
-      };
+      const deps = depsReading(async (name, options) => {
+        if (name === 'describeCapacity') {
+          await failedOnce;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return client.read(name, options);
+      }, await signIn());
       const outcome = await refreshReplica(open, deps, new AbortController().signal, () => undefined).then(
         () => 'ok',
         (error: unknown) => (error instanceof Error ? error.message : String(error)),

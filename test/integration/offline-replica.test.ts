@@ -182,7 +182,7 @@ describe('the repository over the replica, reviewing offline', () => {
         },
       },
       replica: offline,
-      overview: { summary: () => Promise.reject(new Error('reviewing offline must not call the service')) },
+      overview: { summary: () => Promise.reject(new Error('reviewing offline must not call the service')), changed: () => undefined },
       observe: () => undefined,
       report: (error) => {
         throw error;

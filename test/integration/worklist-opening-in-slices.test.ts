@@ -72,6 +72,14 @@ function worklistOver(replica: CurrentReplica, more: Partial<RenewalWorklistDeps
   return new RenewalWorklist({ replica, states: noEntries, customerOf: () => Promise.resolve(NO_CUSTOMER), now: () => new Date(NOW), sliceMs: ONE_STEP_A_SLICE, ...more });
 }
 
+/** A turn that holds its first call until letGo() (the opening's second step waits, as while a request is answered), counting the calls. */
+function firstTurnHeld(): { readonly turn: () => Promise<void>; readonly letGo: () => void; readonly turns: () => number } {
+  let turns = 0;
+  let letGo = () => {};
+  const held = new Promise<void>((resolve) => (letGo = resolve));
+  return { turn: () => (++turns === 1 ? held : Promise.resolve()), letGo: () => letGo(), turns: () => turns };
+}
+
 describe('the Renewals\u2019 opening made ahead', () => {
   it('reads the copy in steps that wait their turn, and keeps what one read of it gives, in its order', async () => {
     const copy = await copyOnDisk();
@@ -104,23 +112,21 @@ describe('the Renewals\u2019 opening made ahead', () => {
   it('answers a person\u2019s query while the opening is being made, then makes the opening a query would', async () => {
     const copy = await copyOnDisk();
     const replica = await copy.opened();
-    let turns = 0;
-    let letGo = () => {};
-    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const step = firstTurnHeld();
     // The second step waits, as it would while a request is being answered.
-    const worklist = worklistOver(replica, { turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const worklist = worklistOver(replica, { turn: step.turn });
     let made = false;
     const making = worklist.prepareOpening().then((window) => {
       made = true;
       return window;
     });
-    await vi.waitFor(() => expect(turns > 0 || made).toBe(true));
+    await vi.waitFor(() => expect(step.turns() > 0 || made).toBe(true));
 
     const clicked = await worklist.query({ ...WORKLIST_OPENING, horizonDays: 30 });
     expect(made).toBe(false);
     expect(clicked.total).toBe((await worklistOver(await copy.opened()).query({ ...WORKLIST_OPENING, horizonDays: 30 })).total);
 
-    letGo();
+    step.letGo();
     const opening = await making;
     expect(opening).toEqual(await worklistOver(await copy.opened()).query(WORKLIST_OPENING));
     // Kept: the view's first query is given the very answer made ahead.
@@ -132,18 +138,16 @@ describe('the Renewals\u2019 opening made ahead', () => {
     const replica = await copy.opened();
     // The clock moves between the opening's start and the click, as it does (the click's window begins later).
     let now = NOW;
-    let turns = 0;
-    let letGo = () => {};
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    const worklist = worklistOver(replica, { now: () => new Date(now), turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const step = firstTurnHeld();
+    const worklist = worklistOver(replica, { now: () => new Date(now), turn: step.turn });
     const making = worklist.prepareOpening();
-    await vi.waitFor(() => expect(turns).toBe(1));
+    await vi.waitFor(() => expect(step.turns()).toBe(1));
 
     now += 60_000;
     const prepared = vi.spyOn(sqlite.prototype, 'prepare');
     cleanup.push(async () => prepared.mockRestore());
     const clicked = await worklist.query(WORKLIST_OPENING);
-    letGo();
+    step.letGo();
     const opening = await making;
     const statements = prepared.mock.calls.map(([sql]) => sql);
     // The whole window's read (both ranges at once) was made again beside the steps, and the steps then went on.
@@ -194,13 +198,11 @@ describe('the Renewals\u2019 opening made ahead', () => {
   it('is not joined after a write between its steps: the click answers the copy as written', async () => {
     const copy = await copyOnDisk();
     const reader = await copy.opened();
-    let turns = 0;
-    let letGo = () => {};
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    const worklist = worklistOver(reader, { turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const step = firstTurnHeld();
+    const worklist = worklistOver(reader, { turn: step.turn });
     const soonest = (await worklistOver(await copy.opened()).query(WORKLIST_OPENING)).rows[0]!.policy;
     const making = worklist.prepareOpening();
-    await vi.waitFor(() => expect(turns).toBe(1));
+    await vi.waitFor(() => expect(step.turns()).toBe(1));
 
     // Cancelled meanwhile (a cancel's answer written through): it leaves the window.
     const policy = syntheticPolicies(POLICIES).find((candidate) => candidate.cidrId === soonest.cidrId)!;
@@ -208,7 +210,7 @@ describe('the Renewals\u2019 opening made ahead', () => {
     const clicked = await worklist.query(WORKLIST_OPENING);
     expect(clicked.rows.map((row) => row.policy.cidrId)).not.toContain(soonest.cidrId);
     expect(clicked).toEqual(await worklistOver(await copy.opened()).query(WORKLIST_OPENING));
-    letGo();
+    step.letGo();
     expect(await making).toEqual(clicked);
   });
 
@@ -236,12 +238,10 @@ describe('the Renewals\u2019 opening made ahead', () => {
     )!;
     expect(launching && ending).toBeTruthy();
 
-    let turns = 0;
-    let letGo = () => {};
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    const worklist = worklistOver(reader, { turn: () => (++turns === 1 ? held : Promise.resolve()) });
+    const step = firstTurnHeld();
+    const worklist = worklistOver(reader, { turn: step.turn });
     const making = worklist.prepareOpening();
-    await vi.waitFor(() => expect(turns).toBe(1));
+    await vi.waitFor(() => expect(step.turns()).toBe(1));
 
     // The commit lands between the end walk's version read and its statement, as the rewrite thread's can on its own
     // connection at any moment: here from the copy's writer, when the walk's statement is prepared.
@@ -259,7 +259,7 @@ describe('the Renewals\u2019 opening made ahead', () => {
     cleanup.push(async () => prepared.mockRestore());
     const clicked = await worklist.query(WORKLIST_OPENING);
     prepared.mockRestore();
-    letGo();
+    step.letGo();
     await making;
     expect(armed, 'the click joined the steps and walked the end range').toBe(false);
 

@@ -11,7 +11,7 @@ import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFuses, RELEASE_FUSES, TEST_BUILD_FUSES } from '../../scripts/lib/fuses.js';
 import { MAIN_EXTERNAL, NATIVE_MODULES } from '../../scripts/lib/bundle-rules.js';
-import { offendingFiles, REQUIRED_IN_ASAR } from '../../scripts/lib/package-rules.js';
+import { NATIVE_BINARIES, offendingFiles, REQUIRED_IN_ASAR } from '../../scripts/lib/package-rules.js';
 import { appUpdateProblems } from '../../scripts/lib/update-feed.js';
 import { ROOT } from './support/builder-config.js';
 import { writeElectronStandIn } from './support/electron-standin.js';
@@ -244,6 +244,18 @@ describe('npm run dist:check on packaged output', () => {
       await Promise.all([good, bad].map((dir) => rm(dir, { recursive: true, force: true })));
     }
   });
+
+  it.each(NATIVE_BINARIES.map((binary) => [binary.slice(binary.lastIndexOf('/') + 1), binary]))(
+    'refuses a release whose %s is not unpacked beside app.asar (it cannot be loaded from inside the archive)',
+    async (name, binary) => {
+      const outputDir = await spoiledCopy((_, resources) => rm(join(resources, 'app.asar.unpacked', ...binary.split('/'))));
+      try {
+        await expect(distCheck(`${outputDir}:release`)).rejects.toMatchObject({ stderr: expect.stringContaining(`linux-unpacked: ${name} is not unpacked beside app.asar`) });
+      } finally {
+        await rm(outputDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('refuses a test build passed off as a release', async () => {
     await expect(distCheck(`${dirname(testBuild.appOutDir)}:release`)).rejects.toMatchObject({

@@ -47,6 +47,23 @@ describe('generateDataset', () => {
     expect(Math.min(...data.cyber.map((e) => number(e.view.policyDetails.cidrId)))).toBe(CYBER_ID_BASE + 1);
   });
 
+  it('numbers capacity and DR instances apart at any size, up to the largest seed', () => {
+    // Read from a small seed, not the constants, and carried to MAX_SCALE (a seed past 200,000 takes a minute under
+    // load): capacity instances are numbered in the policies' order, DR instances from a start of their own.
+    const startsOfDr = [100, 2_000].map((scale) => {
+      const data = generateDataset({ seed: 6, scale, anchorMs });
+      const offsets = new Set(data.capacities.map((entry) => entry.policy.policyInstance.id - entry.seq));
+      expect(offsets.size).toBe(1);
+      const drIds = data.cyber.flatMap((entry) => entry.view.instances.map((instance) => instance.id));
+      expect(new Set(drIds).size).toBe(drIds.length);
+      return { lastCapacityAtMaxScale: ([...offsets][0] as number) + MAX_SCALE - 1, firstDr: Math.min(...drIds) };
+    });
+    // The DR instances start at the same id whatever the number of capacity policies, and after the last capacity
+    // instance of the largest seed (they began at 900,001: a seed of more than 200,000 shared ids).
+    expect(startsOfDr[0]?.firstDr).toBe(startsOfDr[1]?.firstDr);
+    for (const { lastCapacityAtMaxScale, firstDr } of startsOfDr) expect(lastCapacityAtMaxScale).toBeLessThan(firstDr);
+  });
+
   it('gives both users every capacity status and every customer every cyber status', () => {
     const data = generateDataset({ seed: 4, scale: 100, anchorMs });
     for (const user of SANDBOX_USERS) {

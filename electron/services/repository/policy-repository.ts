@@ -29,7 +29,7 @@ import { ServiceBreaker } from './service-breaker.js';
 export interface PolicyRepositoryDeps {
   readonly session: Pick<SessionService, 'status' | 'authorized'>;
   readonly replica: CurrentReplica;
-  readonly overview: Pick<OverviewService, 'summary'>;
+  readonly overview: Pick<OverviewService, 'summary' | 'changed'>;
   /** Every fresh read of a policy may settle a money action whose outcome was unknown. */
   readonly observe: (cidrId: string, fact: PolicyFact) => void;
   /** Where a failed write-through is reported: it never fails the answer. */
@@ -196,6 +196,8 @@ export class PolicyRepository {
    * so every list and the overview show what the service now holds.
    */
   async afterCapacityAction(cidrId: string, answer?: CapacityPolicy): Promise<void> {
+    // Before the copy exists the overview is counted from the service: none under way since before this answer is shared.
+    this.#deps.overview.changed();
     if (answer) await this.#upsert(answer).catch(this.#deps.report);
     // Awaited to the end: whatever the window reads next already shows it.
     await this.#describeLive(cidrId)

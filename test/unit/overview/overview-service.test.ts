@@ -106,6 +106,18 @@ describe('OverviewService', () => {
     expect(fake.asked).toHaveLength(6);
   });
 
+  it('shares no computation begun before the app changed a policy: the caller after the change gets its own count', async () => {
+    const fake = fakeSession(250);
+    const service = new OverviewService({ session: fake.session });
+    const underWay = service.summary();
+    service.changed();
+    const after = service.summary();
+    expect(after).not.toBe(underWay);
+    expect((await underWay).totalPolicies).toBe(250);
+    expect((await after).totalPolicies).toBe(250);
+    expect(fake.asked).toHaveLength(6);
+  });
+
   it('fails as the page failed, and the next call tries again', async () => {
     const fake = fakeSession(250, { failPage: 2 });
     const service = new OverviewService({ session: fake.session });
