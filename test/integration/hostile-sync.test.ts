@@ -7,7 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
-import type { SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
+import type { CacheStatus, SyncProgress, SyncSummary } from '../../shared/ipc/offline.js';
+import { LIST_KEPT_MOVING, LIST_READS } from '../../electron/services/replica/replica-sync.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { sandboxAccess } from '../support/test-app.js';
 import { startHostileProxy, type HostileProxy } from '../support/hostile-proxy.js';
@@ -57,7 +58,9 @@ describe('11. a refresh bounds its work by what the pages hold', () => {
     expect(last).toMatchObject({ fetched: real, total: real });
   });
 
-  it('a service that answers the same page whatever page is asked: stops at the first page with no new id', async () => {
+  it('a service that answers the same page whatever page is asked: each read stops at the first page with no new id; the list never holds still, so the copy is kept as it was and the sync says why', async () => {
+    const before = value<CacheStatus>(await app.call('offline.status'));
+    expect(before.capacityCount).toBe(real);
     let firstPage: unknown = null;
     proxy.setRules([
       {
@@ -72,10 +75,16 @@ describe('11. a refresh bounds its work by what the pages hold', () => {
         },
       },
     ]);
-    const summary = value<SyncSummary>(await app.call('offline.sync'));
-    expect(summary.capacities).toBe(100);
-    expect(listRequests()).toBeLessThanOrEqual(1 + 8 + 8);
-    expect(progress.find((p) => p.phase === 'done')?.message).toContain('its pages held 100;');
+    const failed = await app.call('offline.sync');
+    // Before moved12 the copy was cut to the 100 policies of that page and stamped fresh ('its pages held 100').
+    expect(failed).toMatchObject({ ok: false, error: { kind: 'server', message: LIST_KEPT_MOVING } });
+    expect(progress.find((p) => p.phase === 'failed')?.message).toBe(LIST_KEPT_MOVING);
+    expect(progress.find((p) => p.phase === 'done')).toBeUndefined();
+    // Each read bounded as before: its first page, a page with no new id, and those already in flight.
+    expect(listRequests()).toBeLessThanOrEqual(LIST_READS * (1 + 8 + 8));
+    const after = value<CacheStatus>(await app.call('offline.status'));
+    expect(after.capacityCount).toBe(real);
+    expect(after.fetchedAt.capacities).toBe(before.fetchedAt.capacities);
   });
 
   it('a truthful service: no word about counts, the same copy as before', async () => {

@@ -53,3 +53,34 @@ it('answers a caller who cancelled a policy with a count that has the cancel, no
   expect(count(seen, 'ACTIVE')).toBe(count(before, 'ACTIVE') - 1);
   expect(count(seen, 'CANCELED')).toBe(count(before, 'CANCELED') + 1);
 }, 60_000);
+
+it('answers a caller whose cancel the service applied but whose answer was lost (settled by reading back) with a count that has the cancel (moved12)', async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'cd-live-overview-'));
+  services = await createAppServices({ dataDir, secrets: new FixedSecretStore(), startSandbox: builtInSandbox({ controls: true, scale: 100 }), refreshReplicaAtSignIn: false });
+  await services.sandbox.start();
+  const { handlers } = services;
+  await handlers['session.signIn']({ profileId: 'sandbox', username: ALEX.username, password: ALEX.password });
+  const before = await handlers['overview.summary'](undefined);
+  const active = (await handlers['capacity.list']({ status: 'ACTIVE', limit: 1, text: '', sortBy: 'createdDate', sortOrder: 'desc', offset: 0 })).rows[0];
+  if (!active) throw new Error('the seed has no active policy');
+
+  const controls = sandboxControls(services.sandbox.url, sandboxAccess(services));
+  await controls.addFault({ pathPrefix: ENDPOINTS.listCapacities.path, method: 'GET', holdAnswers: true });
+  const underWay = handlers['overview.summary'](undefined);
+  await expect.poll(() => controls.heldAnswers(), { timeout: 20_000 }).toBeGreaterThan(0);
+  // The service applies the cancel and its answer arrives broken: the outcome is unknown until a read-back settles it.
+  const cancelPath = ENDPOINTS.cancelCapacity.path.replace('{cidr_id}', active.cidrId);
+  await controls.addFault({ pathPrefix: cancelPath, method: ENDPOINTS.cancelCapacity.method, malformedRate: 1, malformedCount: 1 });
+  const cancelled = await handlers['capacity.cancel']({ cidrId: active.cidrId }).then(
+    () => 'answered',
+    (error: unknown) => error,
+  );
+  expect(cancelled).toMatchObject({ error: { kind: 'contract' } });
+  expect(await handlers['money.check']({ cidrId: active.cidrId })).toMatchObject({ state: 'free' });
+  const afterCancel = handlers['overview.summary'](undefined);
+  await controls.clearFaults();
+
+  expect(count(await underWay, 'ACTIVE')).toBe(count(before, 'ACTIVE'));
+  const seen = await afterCancel;
+  expect(count(seen, 'ACTIVE')).toBe(count(before, 'ACTIVE') - 1);
+}, 60_000);

@@ -41,6 +41,12 @@ export interface SyncedCapacities {
   readonly miscount: { readonly said: number; readonly sent: number } | null;
   /** The list moved while its pages were read (ListCount.moved): a policy may be on no page read. */
   readonly moved: boolean;
+  /**
+   * The list moved in a way that can leave a policy it held on no page read, in the order it was read: an id came
+   * twice (a page repeated ends the list there) or a page's total fell (a delete pulls the later pages back); newest
+   * first, any move. Oldest first, a list that only grew did not: a policy created meanwhile lands past the end.
+   */
+  readonly shifted: boolean;
 }
 
 /**
@@ -74,5 +80,8 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
   });
   const sent = ((count as ListCount | null)?.kept ?? rows.length) + leftOut.length;
   const said = (count as ListCount | null)?.said ?? sent;
-  return { rows, leftOut, miscount: said === sent ? null : { said, sent }, moved: (count as ListCount | null)?.moved ?? false };
+  const counted = count as ListCount | null;
+  const moved = counted?.moved ?? false;
+  const shifted = options.newestFirst ? moved : (counted?.repeated ?? false) || (counted?.shrank ?? false);
+  return { rows, leftOut, miscount: said === sent ? null : { said, sent }, moved, shifted };
 }

@@ -27,6 +27,10 @@ export interface ListCount {
    * meanwhile at the end the pages start from pushes the rest a place on).
    */
   readonly moved: boolean;
+  /** An id came on two pages (a page repeated, or the rows pushed a place on): part of `moved`. */
+  readonly repeated: boolean;
+  /** A page's `total` was lower than the first's (a delete pulled the later pages back): part of `moved`. */
+  readonly shrank: boolean;
 }
 
 export interface FetchAllOptions<T> {
@@ -79,6 +83,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     // An id seen twice anywhere: only then is the whole list walked for the later page's copy.
     let duplicates = false;
     let totalMoved = false;
+    let shrank = false;
     // The last page worth keeping, lowered as pages show where the list really ends.
     let lastPage = pageCount;
     let fetched = 0;
@@ -92,6 +97,7 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
       pages[page - 1] = answer.data;
       if (fresh.length < answer.data.length) duplicates = true;
       if (answer.total !== first.total) totalMoved = true;
+      if (answer.total < first.total) shrank = true;
       const held = answer.data.length + (answer.skipped?.length ?? 0);
       if (held === 0 || (answer.data.length > 0 && fresh.length === 0)) lastPage = Math.min(lastPage, page - 1);
       else if (held < options.pageSize) lastPage = Math.min(lastPage, page);
@@ -148,14 +154,14 @@ export async function fetchAllPages<T>(options: FetchAllOptions<T>): Promise<T[]
     // slices: at 100,000 items the flatten and the walk for duplicates were one piece of 100-300 ms.
     if (sink) {
       await handOn();
-      options.onCount?.({ said, kept: streamedIds.size, moved: duplicates || totalMoved });
+      options.onCount?.({ said, kept: streamedIds.size, moved: duplicates || totalMoved, repeated: duplicates, shrank });
       return [];
     }
     const kept = pages.slice(0, Math.max(1, lastPage));
     const items = duplicates ? await oneCopyEachByLaterPage(kept, options.idOf) : await flattened(kept);
     // A cancel heard while the slices gave way (a sign-out, a close, Cancel) ends the fetch: the list is not written.
     throwIfCancelled(controller.signal);
-    options.onCount?.({ said, kept: items.length, moved: duplicates || totalMoved });
+    options.onCount?.({ said, kept: items.length, moved: duplicates || totalMoved, repeated: duplicates, shrank });
     return items;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

@@ -35,16 +35,17 @@ export function createPolicyHandlers({ session, repository, money, changes, acti
     'capacity.list': async (query) => repository.capacityList(await withStatedFees(await scoped(query))),
     'capacity.describe': ({ cidrId }) => repository.capacityDetail(cidrId),
     'capacity.search': (input) => session.authorized((client, token) => client.read('searchCapacity', { token, query: input })),
-    'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy)),
+    'capacity.purchase': ({ cidrId }) => afterwards(money.purchase(cidrId), (policy) => repository.afterCapacityAction(cidrId, policy), () => repository.capacityMayHaveChanged()),
     'capacity.configure': (input) => changes.configure(input),
     'capacity.setAutoRenewal': (input) => changes.setAutoRenewal(input),
-    'capacity.cancel': ({ cidrId }) => afterwards(money.cancel(cidrId), () => repository.afterCapacityAction(cidrId)),
+    'capacity.cancel': ({ cidrId }) => afterwards(money.cancel(cidrId), () => repository.afterCapacityAction(cidrId), () => repository.capacityMayHaveChanged()),
     'cyber.list': (input) => repository.cyberList(input),
     'cyber.view': ({ cidrId }) => repository.cyberView(cidrId),
     'cyber.terminate': ({ cidrId }) => afterwards(money.terminate(cidrId), () => repository.afterCyberAction(cidrId)),
     'overview.summary': () => repository.overview(),
     'money.state': async ({ cidrId }) => money.state(cidrId),
-    'money.check': ({ cidrId }) => money.check(cidrId),
+    // A check may settle an outcome as done (the service applied what the app never heard answered).
+    'money.check': ({ cidrId }) => money.check(cidrId).finally(() => repository.capacityMayHaveChanged()),
     'activity.list': ({ policyKind, policyId }) => activity.list(policyKind, policyId),
     'activity.statedFees': () => activity.statedFees(),
   };
@@ -53,10 +54,18 @@ export function createPolicyHandlers({ session, repository, money, changes, acti
 /**
  * The answer of a money action, once what follows it (write-through,
  * read-back) is done, so that whatever the window reads next already shows it.
- * What follows never fails the action: its own failures are reported.
+ * What follows never fails the action: its own failures are reported. A
+ * failure may still be a change the service made (its answer lost, the outcome
+ * settled by the action's read-back): `failed` is told before it is passed on.
  */
-async function afterwards<T>(action: Promise<T>, then: (answer: T) => Promise<void>): Promise<T> {
-  const answer = await action;
+async function afterwards<T>(action: Promise<T>, then: (answer: T) => Promise<void>, failed: () => void = () => undefined): Promise<T> {
+  let answer: T;
+  try {
+    answer = await action;
+  } catch (error) {
+    failed();
+    throw error;
+  }
   await then(answer);
   return answer;
 }

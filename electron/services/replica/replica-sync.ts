@@ -51,8 +51,7 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   // place on, so an existing one can be on no page read. Such a list is never committed (a copy missing a policy,
   // stamped fresh, would stand if what follows were cancelled): it is rolled back and the list read again the
   // ordinary way (oldest first, written whole), into the copy still empty.
-  const list = (await refreshList(replica, deps, signal, progress, { stream: true })) ?? (await refreshList(replica, deps, signal, progress, { stream: false }));
-  if (!list) throw new Error('an ordinary list refresh always answers');
+  const list = await steadyList(replica, deps, signal, progress);
   const { synced, kept, newest, miscount, fetchedAt } = list;
   // Not awaited: a failed commit is the refresh's failure (whileCommitting), told nothing here.
   void list.committed.then(() => deps.listCommitted?.(), () => undefined);
@@ -135,7 +134,35 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
 }
 
 /**
- * The capacity list fetched and written in one commit. A purchase or a cancel
+ * The capacity list read until it holds still, then written. A list that shifted while its pages were read (a page
+ * repeated, a delete pulling the later pages back) can leave a policy on no page read: written as it came, the copy
+ * would lose policies it held and be stamped fresh. It is read again, up to LIST_READS times; still shifting, nothing
+ * is written and the refresh fails with why, the copy as it was (its time too).
+ */
+async function steadyList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
+  let stream = true;
+  for (let shifted = 0; ; ) {
+    const list = await refreshList(replica, deps, signal, progress, { stream });
+    if (list === 'shifted') {
+      shifted += 1;
+      deps.logger.warn('replica', `the capacity list moved while it was read (read ${shifted} of ${LIST_READS}); nothing of it was written`);
+      if (shifted >= LIST_READS) throw new AppFailure({ kind: 'server', message: LIST_KEPT_MOVING });
+      continue;
+    }
+    if (list) return list;
+    // A streamed first sync that moved, or a refresh whose rows were not held: read again the ordinary way.
+    stream = false;
+  }
+}
+
+/** Reads of a list that moved before the refresh gives up (each costs a whole list's requests). */
+export const LIST_READS = 3;
+/** Said when the service's list would not hold still: the status area's words after a failed sync. */
+export const LIST_KEPT_MOVING = `The service's capacity list changed while it was read, ${LIST_READS} times over; the previous offline copy is kept. Try again in a moment.`;
+
+/**
+ * The capacity list fetched and written in one commit ('shifted' when it moved in a way that can leave a policy out:
+ * nothing written). A purchase or a cancel
  * written through while its pages are read is newer than the page that holds
  * it: the write keeps those rows as written (a first sync's too, which had no
  * list to write them into). A first sync of a list long enough for the rewrite
@@ -192,6 +219,8 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
       committed = commit;
       return { synced, kept, newest: streamed.newest(RECENT_DETAILS), miscount, fetchedAt, committed: commit };
     }
+    // Over a copy, or read the ordinary way: the first sync's streamed read has its own check above.
+    if (synced.shifted) return 'shifted' as const;
     if (listed) {
       const writes = await writeCapacityChanges(replica, listed, fetchedAt, synced.leftOut, writeThroughs.policies);
       // Not written from the rows held: the whole list is written, held whole when every row was, else read again.

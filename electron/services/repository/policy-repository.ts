@@ -210,6 +210,15 @@ export class PolicyRepository {
       .catch(this.#deps.report);
   }
 
+  /**
+   * A capacity action that was not answered, or an outcome a read-back settled (money.check): the service may
+   * hold a change the app never heard answered, so a live count under way since before it is not shared
+   * (shown by live-overview-after-write's lost-answer case, moved12).
+   */
+  capacityMayHaveChanged(): void {
+    this.#deps.overview.changed();
+  }
+
   /** After a DR termination: the policy is read back and kept. */
   async afterCyberAction(cidrId: string): Promise<void> {
     await this.#viewCyberLive(cidrId)

@@ -71,7 +71,7 @@ describe('fetchAllPages', () => {
     });
     expect(all).toHaveLength(30);
     expect(requested).toEqual([1, 2, 3, 4]);
-    expect(counts).toEqual([{ said: 1_000_000, kept: 30, moved: false }]);
+    expect(counts).toEqual([{ said: 1_000_000, kept: 30, moved: false, repeated: false, shrank: false }]);
   });
 
   it('an item left out of a page (no id) still makes the page full: the list goes on', async () => {
@@ -190,7 +190,7 @@ describe('fetchAllPages', () => {
       expect(saids).toEqual([1_000]);
       expect(handed.flat()).toEqual(Array.from({ length: 95 }, (_, i) => i));
       expect(handed.map((page) => page[0])).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
-      expect(counts).toEqual([{ said: 1_000, kept: 95, moved: false }]);
+      expect(counts).toEqual([{ said: 1_000, kept: 95, moved: false, repeated: false, shrank: false }]);
     });
 
     it('hands an id that comes twice on with both pages (the sink keeps the later), and counts it once; hostile ids too', async () => {
@@ -205,7 +205,7 @@ describe('fetchAllPages', () => {
         fetchPage: async (page) => ({ data: page === 1 ? ['__proto__', 'constructor', '\u202Eb'] : ['\u202Eb', 'last'], total: 5 }),
       });
       expect(handed).toEqual(['__proto__', 'constructor', '\u202Eb', '\u202Eb', 'last']);
-      expect(counts).toEqual([{ said: 5, kept: 4, moved: true }]);
+      expect(counts).toEqual([{ said: 5, kept: 4, moved: true, repeated: true, shrank: false }]);
     });
 
     it('gives the event loop a turn while it hands on pages that came at once (each sink call resolving at once)', async () => {
@@ -321,11 +321,29 @@ describe('fetchAllPages', () => {
       expect(count).toMatchObject({ moved: true });
     });
 
+    it('oldest first, a policy created between its pages: every existing policy read, the list moved but neither repeated nor shrank', async () => {
+      const { kept, count } = await read('asc', true);
+      for (let i = 0; i < 1000; i += 1) expect(kept.has(`p${String(i).padStart(4, '0')}`)).toBe(true);
+      expect(count).toMatchObject({ moved: true, repeated: false, shrank: false });
+    });
+
+    it('a page whose total is lower than the first\'s: the list shrank', async () => {
+      let count: ListCount | null = null;
+      await fetchAllPages({
+        pageSize: 2,
+        concurrency: 1,
+        idOf: (id: string) => id,
+        onCount: (counted) => (count = counted),
+        fetchPage: async (page) => (page === 1 ? { data: ['a', 'b'], total: 5 } : { data: page === 2 ? ['d', 'e'] : [], total: 4 }),
+      });
+      expect(count).toEqual({ said: 5, kept: 4, moved: true, repeated: false, shrank: true });
+    });
+
     it('read with nothing created, in either order: every policy once, and the list did not move', async () => {
       for (const order of ['asc', 'desc'] as const) {
         const { kept, count } = await read(order, false);
         expect(kept.size).toBe(1000);
-        expect(count).toEqual({ said: 1000, kept: 1000, moved: false });
+        expect(count).toEqual({ said: 1000, kept: 1000, moved: false, repeated: false, shrank: false });
       }
     });
   });
