@@ -30,6 +30,16 @@ async function newestFirst(app: Parameters<typeof otherWindow>[0], status?: Capa
   return { data: page.rows.map((row) => CapacityPolicy.parse(row)), total: page.total };
 }
 
+/**
+ * The list's opening has read out its count and offered its suggestions (both wait for the page to be idle after the
+ * rows' frame, up to 1 s: keys12): a test that watches what a search changes must start after them, or it takes the
+ * opening's for the search's (seen in a fresh-clone run: the suggestions "before" the search's rows).
+ */
+async function openingSettled(page: Page, total: number): Promise<void> {
+  await expect(page.getByTestId('announcer')).toContainText(`${total.toLocaleString('en-US')} capacity`);
+  await expect(page.getByTestId('capacity-filters').locator('datalist').first().locator('option').first()).toBeAttached();
+}
+
 test.describe.configure({ timeout: 60_000 });
 
 testOnSharedApp('the list shows every column of each policy, newest first, and a row opens its detail', async ({ openSignedIn, app }) => {
@@ -212,7 +222,9 @@ testOnSharedApp('a search’s frame brings its rows; the filter bar’s suggesti
   await openList(page);
   await expect(table(page)).toHaveAttribute('aria-busy', 'false');
   // A search that keeps one account's rows: the accounts offered and the count both change with its answer.
-  const account = (await newestFirst(app)).data[0]?.cspAccountName as string;
+  const opened = await newestFirst(app);
+  await openingSettled(page, opened.total);
+  const account = opened.data[0]?.cspAccountName as string;
   const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
   const ROWS = '.vt-body';
   const SUGGESTIONS = '[data-testid="capacity-filters"] datalist';
@@ -240,7 +252,9 @@ testOnSharedApp('the count read out and the suggestions wait for the page to be 
   const page = await openSignedIn();
   await openList(page);
   await expect(table(page)).toHaveAttribute('aria-busy', 'false');
-  const account = (await newestFirst(app)).data[0]?.cspAccountName as string;
+  const opened = await newestFirst(app);
+  await openingSettled(page, opened.total);
+  const account = opened.data[0]?.cspAccountName as string;
   const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
   // Once the table shows the answer, 400 ms of back-to-back tasks (a message chain leaves no idle time between them).
   await page.evaluate(`(() => {

@@ -81,10 +81,12 @@ it('a sync makes the opening as its list commits, before its details, accounts a
   } as SessionService['authorized']);
 
   await services.handlers['offline.sync'](undefined);
-  // The one asked at the end (the copy changed) has ended too.
-  await vi.waitFor(() => expect(openings).toHaveLength(2), { timeout: 60_000 });
-  const [atCommit, atEnd] = await Promise.all(openings);
+  // The one asked at the end (the copy changed) is the same ask when the first is still being made then (the asks
+  // are one at a time: a fresh-clone run's sync ended before it), else a second opening: either way it has ended.
+  await vi.waitFor(() => expect(openings.length).toBeGreaterThanOrEqual(1), { timeout: 60_000 });
+  const [atCommit, ...later] = await Promise.all(openings);
   // Made before the accounts were written, it still stands after: the records written after the list leave it.
-  expect(atEnd).toBe(atCommit);
+  for (const atEnd of later) expect(atEnd).toBe(atCommit);
   expect(await services.handlers['worklist.query'](WORKLIST_OPENING)).toBe(atCommit);
-});
+  // A sign-in, a whole sync and two openings: a fresh-clone run ran out of the default 30 s at load 15-20.
+}, 90_000);
