@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SliceTurn } from './requests-first.js';
 import { statSync } from 'node:fs';
-import { MOVE_COMMIT_VERSION, MOVE_LIST_VERSION, commitKeepingVersion, commitMovingListVersion, commitMovingVersion } from './commit-version.js';
+import { MOVE_LIST_AND_COMMIT_VERSIONS, commitKeepingVersion, commitMovingListVersion, commitMovingVersion } from './commit-version.js';
 import { z } from 'zod';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
@@ -171,7 +171,7 @@ const THREAD_REWRITE: RewriteSql = {
   insertRow: UPSERT_ROW,
   insertBody: UPSERT_BODY,
   removeRow: 'DELETE FROM capacities WHERE cidr_id = ?',
-  finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS} ${MOVE_COMMIT_VERSION} ${MOVE_LIST_VERSION}`,
+  finish: `INSERT INTO capacities_text (capacities_text) VALUES ('rebuild'); ${ROW_TEXT_TRIGGERS} ${RECOUNT_STATUS_COUNTS} ${MOVE_LIST_AND_COMMIT_VERSIONS}`,
 };
 
 type Query = ParsedLocalCapacityQuery;
@@ -342,8 +342,7 @@ export class CapacityReplicaDb {
       if (!writes) {
         writes = diff.rewrite ? await this.#rewriteAll(list) : await this.#writeChanges(list, diff.changed, diff.gone);
         for (const [key, value] of meta) this.#setMeta(key, value);
-        this.#db.exec(MOVE_COMMIT_VERSION);
-        this.#db.exec(MOVE_LIST_VERSION);
+        this.#db.exec(MOVE_LIST_AND_COMMIT_VERSIONS);
         this.#db.exec('COMMIT');
       }
     } catch (error) {
@@ -405,9 +404,7 @@ export class CapacityReplicaDb {
       }
       writes = await this.#writeChanges(list, list.map((_, i) => i), gone);
       for (const [key, value] of listMeta(fetchedAt, leftOut)) this.#setMeta(key, value);
-      this.#db.exec(MOVE_COMMIT_VERSION);
-      // A write of the list's rows: the list's own counter too, or what is kept from the list alone stands (review12).
-      this.#db.exec(MOVE_LIST_VERSION);
+      this.#db.exec(MOVE_LIST_AND_COMMIT_VERSIONS);
       this.#db.exec('COMMIT');
     } catch (error) {
       if (this.#db.inTransaction) this.#db.exec('ROLLBACK');

@@ -26,6 +26,12 @@ export const MOVE_LIST_VERSION = `INSERT INTO meta (key, value) VALUES ('list_co
 
 const READ_LIST_VERSION = `SELECT value FROM meta WHERE key = 'list_commits'`;
 
+/**
+ * Every write of the list's rows moves both counters: one statement for both, so no write of the list can move the
+ * file's and forget the list's (review12: a new refresh path did, and the Renewals kept a policy gone from its window).
+ */
+export const MOVE_LIST_AND_COMMIT_VERSIONS = `${MOVE_COMMIT_VERSION} ${MOVE_LIST_VERSION}`;
+
 /** The reading statement per connection: asked on every kept answer's check. */
 const reads = new WeakMap<Connection, Database.Statement>();
 
@@ -59,8 +65,7 @@ export function listVersion(connection: Connection): string {
 export function commitMovingListVersion(writer: Connection, write: () => void): void {
   writer.transaction(() => {
     write();
-    writer.exec(MOVE_COMMIT_VERSION);
-    writer.exec(MOVE_LIST_VERSION);
+    writer.exec(MOVE_LIST_AND_COMMIT_VERSIONS);
   })();
 }
 
