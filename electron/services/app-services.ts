@@ -266,7 +266,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const closing = new Promise<void>((resolve) => (announceClosed = resolve));
   const openOwnData = () => void ownData.current().catch((error: unknown) => logger.warn('own-data', 'own data could not be opened', error));
   events.subscribe((event) => {
-    if (event === 'session.changed' && !closed) openOwnData();
+    if (event !== 'session.changed' || closed) return;
+    ownData.ownerChanged();
+    openOwnData();
   });
   openOwnData();
   const scheduler = options.desktop?.scheduler ?? systemScheduler;

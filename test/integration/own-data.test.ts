@@ -408,6 +408,42 @@ describe('the own data at sign-out (owndata.wipe, asked for only on a confirmed 
     expect(value<CustomerBook>(await app.call('customers.list')).customers.map((c) => c.name)).toEqual(['Jordan’s customer']);
   }, 120_000);
 
+  it('asked for while reads and writes of the book are under way: none of them keeps or brings back what was removed', async () => {
+    // A store opened during the removal read the files being deleted and kept them alive: the removed book came back
+    // after signing in again (and the CI saw the removal itself fail when that opening wrote into the folder).
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const app = await startFastApp({ secrets, dataDir });
+    apps.push(app);
+    const signIn = async () => value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
+    const names = async () => value<CustomerBook>(await app.call('customers.list')).customers.map((c) => c.name);
+    await signIn();
+    value(await app.call('customers.save', { name: 'Northwind', externalIds: ['CUST-1001'] }));
+
+    const beside = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0 ? app.call('customers.save', { name: `Beside ${i}`, externalIds: [`CUST-9${i}`] }) : app.call('customers.list'),
+    );
+    value(await app.call('owndata.wipe'));
+    for (const answer of await Promise.all(beside)) {
+      // Each lands before the removal (and goes with it), after it (in memory, gone at sign-out), or is told plainly.
+      if (!answer.ok) expect(answer.error.message).toMatch(/own data was closed/);
+      else if ('customers' in answer.value) expect(answer.value.customers.map((c) => c.name)).not.toContain('Northwind');
+    }
+    expect(await names()).not.toContain('Northwind');
+    value(await app.call('session.signOut'));
+    expect(existsSync(ownDataDir(dataDir, { profileId: 'sandbox', username: ALEX.username }))).toBe(false);
+    expect(await secrets.get(ownDataKeyService('sandbox'), ALEX.username)).toBeNull();
+
+    await signIn();
+    expect(await names()).toEqual([]);
+    // Signed in again, the book is kept on disk as before.
+    value(await app.call('customers.save', { name: 'Contoso', externalIds: ['CUST-1002'] }));
+    expect(existsSync(ownDataDir(dataDir, { profileId: 'sandbox', username: ALEX.username }))).toBe(true);
+    value(await app.call('session.signOut'));
+    await signIn();
+    expect(await names()).toEqual(['Contoso']);
+  }, 120_000);
+
   it('signed out, there is no one whose data could be removed: nothing is', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();

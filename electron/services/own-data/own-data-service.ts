@@ -19,6 +19,12 @@ export interface OwnDataDeps {
   readonly legacyActivity?: (owner: Owner) => Promise<readonly string[] | null>;
 }
 
+const REMOVED = 'Your own data was removed at your request: nothing more is kept until you sign in again.';
+
+function ownerId(owner: Owner): string {
+  return `${owner.profileId}\n${owner.username}`;
+}
+
 /**
  * The own data of whoever the views are for, and of whoever an action's
  * answer belongs to (an answer that comes after a switch of user is recorded
@@ -31,6 +37,12 @@ export class OwnDataService {
   readonly #stores = new Map<string, Promise<OwnDataStore>>();
   /** Set by close: no store is opened after it (a deferred opening would write into the data folder). */
   #closed = false;
+  /**
+   * Owners whose own data was removed at their request, until they are no longer the owner (signed out):
+   * the removal under way, after which their own data is kept in memory only. A store opened during the
+   * removal would read the files being deleted and keep them alive, or write into the folder being removed.
+   */
+  readonly #removed = new Map<string, Promise<void>>();
 
   constructor(deps: OwnDataDeps) {
     this.#deps = deps;
@@ -44,10 +56,15 @@ export class OwnDataService {
 
   /** The own data of one owner, opened once (parallel callers share the opening). */
   of(owner: Owner): Promise<OwnDataStore> {
-    const id = `${owner.profileId}\n${owner.username}`;
+    const id = ownerId(owner);
     if (this.#closed) return Promise.reject(new AppFailure({ kind: 'internal', message: 'Capacity Desk is closing; nothing more is written now.' }));
     let store = this.#stores.get(id);
-    if (!store) {
+    const removal = this.#removed.get(id);
+    if (!store && removal) {
+      const logger = this.#deps.logger;
+      store = removal.then(() => OwnDataStore.inMemory(owner, REMOVED, logger));
+      this.#stores.set(id, store);
+    } else if (!store) {
       const legacy = this.#deps.legacyActivity;
       store = OwnDataStore.open({
         dataDir: this.#deps.dataDir,
@@ -121,8 +138,27 @@ export class OwnDataService {
     const owner = this.#deps.owner();
     if (!owner) return;
     const store = await this.of(owner);
-    this.#stores.delete(`${owner.profileId}\n${owner.username}`);
-    await store.wipe(this.#deps.secrets);
+    const id = ownerId(owner);
+    // Before anything else can ask: every later caller waits for the removal, then gets a store in memory.
+    this.#stores.delete(id);
+    const removal = store.wipe(this.#deps.secrets);
+    this.#removed.set(id, removal.catch(() => undefined));
+    await removal;
+  }
+
+  /**
+   * The session changed: owners whose own data was removed and who are no longer the owner (signed out)
+   * get their files again at their next sign-in; the memory store of the moment in between is dropped.
+   */
+  ownerChanged(): void {
+    const current = this.#deps.owner();
+    for (const id of [...this.#removed.keys()]) {
+      if (current && ownerId(current) === id) continue;
+      this.#removed.delete(id);
+      const store = this.#stores.get(id);
+      this.#stores.delete(id);
+      void store?.then((memory) => memory.close()).catch(() => undefined);
+    }
   }
 
   /** Closes every store (at quit), after the writes under way. */

@@ -104,6 +104,11 @@ export class OwnDataStore {
     this.#recovered = recovered;
   }
 
+  /** A store kept in memory only, for this run: nothing of it reaches the disk. */
+  static inMemory(owner: Owner, reason: string, logger?: Pick<Logger, 'warn'>): OwnDataStore {
+    return new OwnDataStore(owner, OwnDataDb.inMemory(), { reason }, logger, null);
+  }
+
   static async open(options: OwnDataStoreOptions): Promise<OwnDataStore> {
     const { owner, secrets, logger } = options;
     const service = ownDataKeyService(owner.profileId);
@@ -111,7 +116,7 @@ export class OwnDataStore {
     const inMemory = () => {
       const reason = secrets.status.reason ? `${secrets.status.reason} ${NOT_KEPT}` : NOT_KEPT;
       logger?.warn('own-data', `own data ${basename(dir)} is kept in memory for this session only: no keychain can keep its key`);
-      return new OwnDataStore(owner, OwnDataDb.inMemory(), { reason }, logger, null);
+      return OwnDataStore.inMemory(owner, reason, logger);
     };
     let key = await readDatabaseKey(secrets, service, owner.username);
     if (key === 'memory') return inMemory();
@@ -230,7 +235,8 @@ export class OwnDataStore {
    */
   async wipe(secrets: SecretStore): Promise<void> {
     await this.close();
-    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+    // Retried: on Windows a virus scanner or indexer may hold a file of the folder for a moment.
+    if (this.dir) await rm(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     await secrets.delete(ownDataKeyService(this.owner.profileId), this.owner.username).catch(() => false);
   }
 
