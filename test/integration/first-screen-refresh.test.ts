@@ -46,7 +46,8 @@ it('at a launch with a kept session and a copy on disk, counts the overview befo
   await done;
   // Quit and start again, the session kept: no page is opened, so none is served its code.
   await app.restartApp();
-  // Launch marks are the process's, kept once: no test above in this file starts an app with a kept session.
+  // Launch marks are the process's, kept once: this file runs in a process of its own (vitest.config.ts), and no
+  // test above in it starts an app with a kept session.
   const prepared = () => launchMarks().some(({ step }) => step === 'overview count prepared, done');
   await expect.poll(prepared, { timeout: 30_000 }).toBe(true);
   // The window's first ask takes that count.
