@@ -24,6 +24,12 @@ export XDG_RUNTIME_DIR="$runtime_dir" XDG_DATA_HOME="$data_dir" CAPACITY_DESK_KE
 
 # The keyring password only protects this throw-away keyring.
 dbus-run-session -- bash -c '
-  printf "%s" "throwaway-test-keyring" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  # The daemon stays behind: its output goes to a file, so it holds no pipe of the caller open after the command ends.
+  log="$XDG_RUNTIME_DIR/keyring-daemon.log"
+  if ! printf "%s" "throwaway-test-keyring" | gnome-keyring-daemon --unlock --components=secrets >"$log" 2>&1; then
+    grep -v "Failed to set fd limit" "$log" >&2 || true
+    echo "with-keychain: the throw-away keyring could not be started" >&2
+    exit 1
+  fi
   exec "$@"
 ' with-keychain "$@" 2> >(grep -v "Failed to set fd limit" >&2)
