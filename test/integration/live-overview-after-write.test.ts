@@ -26,7 +26,11 @@ afterEach(async () => {
 
 const count = (summary: OverviewSummary, status: string) => summary.byStatus.find((entry) => entry.status === status)?.count ?? 0;
 
-it('answers a caller who cancelled a policy with a count that has the cancel, not the one under way since before it', async () => {
+/**
+ * Signed in on a small sandbox with no copy, an active policy picked, and another view's overview under way: its
+ * page made now, from the list before whatever the test does next, and held back on its way.
+ */
+async function overviewHeldBeforeAWrite() {
   dataDir = await mkdtemp(join(tmpdir(), 'cd-live-overview-'));
   // Small enough for the first user's list to be one page of the overview's reads; no copy is made at the sign-in.
   services = await createAppServices({ dataDir, secrets: new FixedSecretStore(), startSandbox: builtInSandbox({ controls: true, scale: 100 }), refreshReplicaAtSignIn: false });
@@ -37,12 +41,15 @@ it('answers a caller who cancelled a policy with a count that has the cancel, no
   expect(before.origin.source).toBe('service');
   const active = (await handlers['capacity.list']({ status: 'ACTIVE', limit: 1, text: '', sortBy: 'createdDate', sortOrder: 'desc', offset: 0 })).rows[0];
   if (!active) throw new Error('the seed has no active policy');
-
   const controls = sandboxControls(services.sandbox.url, sandboxAccess(services));
-  // Another view's overview: its page is made now, from the list before the cancel, and held back on its way.
   await controls.addFault({ pathPrefix: ENDPOINTS.listCapacities.path, method: 'GET', holdAnswers: true });
   const underWay = handlers['overview.summary'](undefined);
   await expect.poll(() => controls.heldAnswers(), { timeout: 20_000 }).toBeGreaterThan(0);
+  return { handlers, before, active, controls, underWay };
+}
+
+it('answers a caller who cancelled a policy with a count that has the cancel, not the one under way since before it', async () => {
+  const { handlers, before, active, controls, underWay } = await overviewHeldBeforeAWrite();
   // The person cancels (the service answers, the app writes it through), then asks for the overview.
   await handlers['capacity.cancel']({ cidrId: active.cidrId });
   const afterCancel = handlers['overview.summary'](undefined);
@@ -55,19 +62,7 @@ it('answers a caller who cancelled a policy with a count that has the cancel, no
 }, 60_000);
 
 it('answers a caller whose cancel the service applied but whose answer was lost (settled by reading back) with a count that has the cancel (moved12)', async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'cd-live-overview-'));
-  services = await createAppServices({ dataDir, secrets: new FixedSecretStore(), startSandbox: builtInSandbox({ controls: true, scale: 100 }), refreshReplicaAtSignIn: false });
-  await services.sandbox.start();
-  const { handlers } = services;
-  await handlers['session.signIn']({ profileId: 'sandbox', username: ALEX.username, password: ALEX.password });
-  const before = await handlers['overview.summary'](undefined);
-  const active = (await handlers['capacity.list']({ status: 'ACTIVE', limit: 1, text: '', sortBy: 'createdDate', sortOrder: 'desc', offset: 0 })).rows[0];
-  if (!active) throw new Error('the seed has no active policy');
-
-  const controls = sandboxControls(services.sandbox.url, sandboxAccess(services));
-  await controls.addFault({ pathPrefix: ENDPOINTS.listCapacities.path, method: 'GET', holdAnswers: true });
-  const underWay = handlers['overview.summary'](undefined);
-  await expect.poll(() => controls.heldAnswers(), { timeout: 20_000 }).toBeGreaterThan(0);
+  const { handlers, before, active, controls, underWay } = await overviewHeldBeforeAWrite();
   // The service applies the cancel and its answer arrives broken: the outcome is unknown until a read-back settles it.
   const cancelPath = ENDPOINTS.cancelCapacity.path.replace('{cidr_id}', active.cidrId);
   await controls.addFault({ pathPrefix: cancelPath, method: ENDPOINTS.cancelCapacity.method, malformedRate: 1, malformedCount: 1 });
