@@ -427,7 +427,9 @@ describe('the own data at sign-out (owndata.wipe, asked for only on a confirmed 
     for (const answer of await Promise.all(beside)) {
       // Each lands before the removal (and goes with it), after it (in memory, gone at sign-out), or is told plainly.
       if (!answer.ok) expect(answer.error.message).toMatch(/own data was closed/);
-      else if ('customers' in answer.value) expect(answer.value.customers.map((c) => c.name)).not.toContain('Northwind');
+      else if (answer.value !== null && typeof answer.value === 'object' && 'customers' in answer.value) {
+        expect((answer.value as CustomerBook).customers.map((c) => c.name)).not.toContain('Northwind');
+      }
     }
     expect(await names()).not.toContain('Northwind');
     value(await app.call('session.signOut'));
