@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm, mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -182,5 +183,27 @@ describe('a copy changed on disk behind a running app (trust13)', () => {
     expect(await app.replica.reading((open) => open.fetchedAt)).toBeNull();
     expect((await readRecord(app.replica, 'cyberLists', 'CUST-1002'))?.value).toEqual([]);
     expect((await stat(join(app.replica.dir, 'unreadable.json'))).isFile()).toBe(true);
+  });
+
+  it('a wipe asked while a copy is being declared unreadable (the shape of the own-data wipe race): the declaration lands first and goes with the folder; nothing is reported after the wipe', async () => {
+    const secrets = new FixedSecretStore();
+    const app = await runningOver(await writtenCopy(secrets), secrets);
+    let release = () => {};
+    factsGate.held = new Promise<void>((resolve) => (release = resolve));
+    await flipInRecords(join(app.replica.dir, 'replica.db'), secrets);
+    const listed = app.list();
+    await until(() => factsGate.reached);
+
+    // The person signs out removing the copy, while the declaration waits on the plain facts.
+    const wiped = app.offline.wipe();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await wiped;
+    await listed;
+    // Before trust13 the declaration went on after the wipe: its note written into a folder made again, the copy
+    // reported as unreadable after the person removed it (and again at the next start).
+    expect(app.replica.unreadable).toBeNull();
+    expect(existsSync(join(app.replica.dir, 'unreadable.json'))).toBe(false);
+    expect((await app.status()).unreadable).toBeUndefined();
   });
 });
