@@ -188,6 +188,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fault?.throwInHandler) throw new Error(`injected handler failure in ${route.name}`);
     const reply = await route.handler(context, services);
     if (fault?.holdAnswer) await faults.hold();
+    if (fault?.dropAnswer) {
+      req.socket.destroy();
+      return null;
+    }
     return fault?.malformed ? { status: reply.status, json: truncate(reply.json) } : reply;
   };
 

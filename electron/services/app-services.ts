@@ -297,6 +297,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }),
     activity,
     ...(options.moneyCheckDelaysMs ? { checkDelaysMs: options.moneyCheckDelaysMs } : {}),
+    // The repository is made below: called only once an action is under way.
+    readBackSeen: (view) => repository.keepReadBack(view),
   });
   const repository = new PolicyRepository({
     session,

@@ -21,6 +21,9 @@ export const FaultRuleInput = z
     errorCount: count.optional(),
     dropRate: rate.optional(),
     dropCount: count.optional(),
+    /** The request is carried out, then the connection is destroyed without its answer (a money action's lost answer). */
+    dropAnswerRate: rate.optional(),
+    dropAnswerCount: count.optional(),
     malformedRate: rate.optional(),
     malformedCount: count.optional(),
     /** Makes the real handler throw, to reach the server's own 500 path. */
@@ -41,6 +44,8 @@ type FaultRule = z.output<typeof FaultRuleInput>;
 export interface FaultDecision {
   latencyMs: number;
   drop: boolean;
+  /** Carried out, then the connection destroyed without the answer (`dropAnswerRate`). */
+  dropAnswer: boolean;
   errorStatus: number | null;
   throwInHandler: boolean;
   malformed: boolean;
@@ -54,7 +59,7 @@ interface ActiveRule {
   readonly id: number;
   readonly rule: FaultRule;
   readonly rng: Rng;
-  fired: { error: number; drop: number; malformed: number; throw: number };
+  fired: { error: number; drop: number; dropAnswer: number; malformed: number; throw: number };
 }
 
 /** Test-only fault injection: latency, errors, dropped connections, broken JSON. */
@@ -69,7 +74,7 @@ export class FaultInjector {
 
   add(rule: FaultRule): number {
     const id = this.nextId++;
-    this.rules.push({ id, rule, rng: new Rng(rule.seed), fired: { error: 0, drop: 0, malformed: 0, throw: 0 } });
+    this.rules.push({ id, rule, rng: new Rng(rule.seed), fired: { error: 0, drop: 0, dropAnswer: 0, malformed: 0, throw: 0 } });
     return id;
   }
 
@@ -109,12 +114,13 @@ export class FaultInjector {
   }
 
   decide(method: string, path: string): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0, drop: false, errorStatus: null, throwInHandler: false, malformed: false, holdRequest: false, holdAnswer: false };
+    const decision: FaultDecision = { latencyMs: 0, drop: false, dropAnswer: false, errorStatus: null, throwInHandler: false, malformed: false, holdRequest: false, holdAnswer: false };
     for (const active of this.rules) {
       const { rule } = active;
       if (!path.startsWith(rule.pathPrefix) || (rule.method && rule.method !== method)) continue;
       decision.latencyMs += rule.latencyMs ?? 0;
       if (!decision.drop && this.roll(active, 'drop', rule.dropRate, rule.dropCount)) decision.drop = true;
+      if (!decision.dropAnswer && this.roll(active, 'dropAnswer', rule.dropAnswerRate, rule.dropAnswerCount)) decision.dropAnswer = true;
       if (decision.errorStatus === null && this.roll(active, 'error', rule.errorRate, rule.errorCount))
         decision.errorStatus = rule.errorStatus;
       if (!decision.throwInHandler && this.roll(active, 'throw', rule.throwRate, rule.throwCount)) decision.throwInHandler = true;

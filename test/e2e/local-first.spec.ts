@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
@@ -8,6 +8,7 @@ import { MemorySecretStore } from '../../electron/services/secrets/memory-secret
 import { addFault, clearFaults } from './cyber-support.js';
 import { expect, openAccountMenu, signIn, test, testOnSharedApp } from './fixtures.js';
 import { nextRefreshEnd } from '../support/copy-refresh.js';
+import { flipByte } from '../support/flip-byte.js';
 import { listFromOtherWindow, requestCount, sandboxControl, typeCancelConfirmation } from './support/capacity.js';
 
 /**
@@ -166,14 +167,13 @@ test.describe('reads tried again with short waits', () => {
     // checkpoint's own (docs/local-first.md, "what a checkpoint hides"); this test is about a change after.
     await (await app.services.replica.replica())?.settled();
 
-    // A byte of the copy flips on disk while the app runs, then the service goes away.
+    // A byte of the copy flips on disk while the app runs, then the service goes away. In place, as a failing disk
+    // does: a whole file written again is cut to nothing first, and a read meanwhile meets a copy cut short.
     const replicas = (await readdir(join(app.dataDir, 'cache'), { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile() && e.name === 'replica.db')
       .map((e) => join(e.parentPath, e.name));
     expect(replicas.length, 'the copy is on disk (run under scripts/with-keychain.sh)').toBe(1);
-    const bytes = await readFile(replicas[0]!);
-    bytes[bytes.length >> 1]! ^= 0x01;
-    await writeFile(replicas[0]!, bytes);
+    await flipByte(replicas[0]!, 0.5);
     await addFault(app, { dropRate: 1 });
 
     const nav = page.getByRole('navigation', { name: 'Main' });

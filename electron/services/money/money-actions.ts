@@ -1,5 +1,6 @@
 import { TERMINATION_EVENT_TYPE, parseCancellationFee } from '../../../shared/api/contract-choices.js';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
+import type { CapacityDetail } from '../../../shared/api/readers.js';
 import type { CyberView } from '../../../shared/api/cyber.js';
 import type { CancelResult, TerminateResult } from '../../../shared/ipc/money-results.js';
 import type { MoneyState } from '../../../shared/ipc/money.js';
@@ -27,6 +28,12 @@ export interface MoneyActionsDeps {
   readonly checkDelaysMs?: readonly number[];
   /** Where each request's outcome, and each read-back that settles one, is recorded for the policy's activity. */
   readonly activity?: ActivityLog;
+  /**
+   * Told of each capacity policy a read-back read, as its sender with the session unchanged, before the
+   * read-back's verdict is taken: the app writes it through to the copy as it does an answer (a cancel whose
+   * answer was lost showed ACTIVE in the list until the next refresh). Its own failures are its own.
+   */
+  readonly readBackSeen?: (view: CapacityDetail) => Promise<void>;
 }
 
 /**
@@ -155,13 +162,14 @@ export class MoneyActions {
     }
     const outcome = action === 'purchase' ? PURCHASE_OUTCOME : CANCEL_OUTCOME;
     return {
-      readBack: () =>
-        this.#asOwner(owner, async () => {
-          const view = await this.deps.session.authorized((client, token) =>
-            client.read('describeCapacity', { token, params: { cidr_id: cidrId } }),
-          );
-          return { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null };
-        }),
+      readBack: async () => {
+        const view = await this.#asOwner(owner, () =>
+          this.deps.session.authorized((client, token) => client.read('describeCapacity', { token, params: { cidr_id: cidrId } })),
+        );
+        // Written through before the verdict: whatever the window reads once the action has ended shows it.
+        await this.deps.readBackSeen?.(view);
+        return { kind: 'capacity', status: view.policyDetails?.policyStatus ?? null };
+      },
       shows: (fact) => (fact.kind === 'capacity' ? outcome(fact.status) : null),
       settled: (done) => this.#settled(owner, action, cidrId, done),
     };
@@ -172,7 +180,7 @@ export class MoneyActions {
    * in, and discarded when the session changed while the read was under way
    * (even to another sign-in of the same user: its token differs).
    */
-  async #asOwner(owner: MoneyOwner, read: () => Promise<PolicyFact>): Promise<PolicyFact> {
+  async #asOwner<T>(owner: MoneyOwner, read: () => Promise<T>): Promise<T> {
     const before = this.deps.session.status();
     if (!before.signedIn || before.profileId !== owner.profileId || before.username !== owner.username) throw new SessionSwitched(owner);
     const fact = await read();

@@ -107,3 +107,15 @@ export async function lastWrittenFromFiles(dir: string): Promise<string | null> 
 export async function diskFingerprint(dir: string): Promise<string> {
   return copyFiles(dir).map((f) => `${f.path}:${f.size}:${f.mtimeNs}:${f.ino}`).join('\n');
 }
+
+/**
+ * A fingerprint with one file's line as an earlier fingerprint had it (or without it, when that one had none):
+ * what the files would be had only the others changed.
+ */
+export function withFileAsSeen(fingerprint: string, seen: string, path: string): string {
+  const pathOf = (line: string) => line.split(':').slice(0, -3).join(':');
+  const others = fingerprint.split('\n').filter((line) => line !== '' && pathOf(line) !== path);
+  const kept = seen.split('\n').filter((line) => pathOf(line) === path);
+  // In diskFingerprint's order (by path), so an unchanged disk gives the very same string.
+  return [...others, ...kept].sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : 1)).join('\n');
+}

@@ -141,18 +141,34 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
  */
 async function steadyList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void) {
   let stream = true;
+  /** Where the last read's pages ended short of the total it said (null: none did). */
+  let endedAt: number | null = null;
   for (let shifted = 0; ; ) {
-    const list = await refreshList(replica, deps, signal, progress, { stream });
-    if (list === 'shifted') {
+    const list = await refreshList(replica, deps, signal, progress, { stream, endedAt });
+    if (list === 'shifted' || list instanceof EndedShort) {
       shifted += 1;
-      deps.logger.warn('replica', `the capacity list moved while it was read (read ${shifted} of ${LIST_READS}); nothing of it was written`);
+      const how = list === 'shifted' ? 'moved while it was read' : `ended at ${list.sent.toLocaleString()} of the ${list.said.toLocaleString()} policies its total said`;
+      deps.logger.warn('replica', `the capacity list ${how} (read ${shifted} of ${LIST_READS}); nothing of it was written`);
       if (shifted >= LIST_READS) throw new AppFailure({ kind: 'server', message: LIST_KEPT_MOVING });
+      if (list !== 'shifted') {
+        endedAt = list.sent;
+        // A streamed first sync's read, rolled back: read again the ordinary way.
+        stream = false;
+      }
       continue;
     }
     if (list) return list;
     // A streamed first sync that moved, or a refresh whose rows were not held: read again the ordinary way.
     stream = false;
   }
+}
+
+/** A read whose pages ended short of the total it said, not written: where they ended. */
+class EndedShort {
+  constructor(
+    readonly said: number,
+    readonly sent: number,
+  ) {}
 }
 
 /** Reads of a list that moved before the refresh gives up (each costs a whole list's requests). */
@@ -169,7 +185,13 @@ export const LIST_KEPT_MOVING = `The service's capacity list changed while it wa
  * thread is written as its pages come (streamFirstSync), so the write overlaps
  * the fetch; a failed or cancelled one is rolled back and the copy stays empty.
  */
-async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: AbortSignal, progress: (p: SyncProgress) => void, options: { readonly stream: boolean }) {
+async function refreshList(
+  replica: Replica,
+  deps: ReplicaSyncDeps,
+  signal: AbortSignal,
+  progress: (p: SyncProgress) => void,
+  options: { readonly stream: boolean; readonly endedAt: number | null },
+) {
   const writeThroughs = replica.watchWriteThroughs();
   let stream: StreamedFirstSync | null = null;
   /** A streamed list's commit, once begun: it stops watching the write-throughs when it has read them. */
@@ -196,6 +218,14 @@ async function refreshList(replica: Replica, deps: ReplicaSyncDeps, signal: Abor
     // The last moment a cancel is heard: once the write has begun, it commits whole or not at all.
     if (signal.aborted) throw new AppFailure({ kind: 'cancelled', message: 'Cancelled.' });
     const streamed = stream as StreamedFirstSync | null;
+    // Pages that ended short of a total that held still (no id twice, no total lower): a page cut short in
+    // transit, or a total that is wrong. Written as sent, the copy would lose every policy past that page and be
+    // stamped fresh: believed only when a second read ends at the same place (the total is then what is wrong).
+    const endedShort = !synced.moved && synced.miscount && synced.miscount.sent < synced.miscount.said ? synced.miscount : null;
+    if (endedShort && endedShort.sent !== options.endedAt) {
+      await streamed?.abandon();
+      return new EndedShort(endedShort.said, endedShort.sent);
+    }
     if (streamed) {
       if (synced.moved || synced.miscount !== null) {
         deps.logger.warn('replica', 'the capacity list moved while its first sync read it; reading it again the ordinary way');

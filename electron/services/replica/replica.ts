@@ -15,6 +15,7 @@ import { transientFailure, unreadableReason } from './replica-failure.js';
 import type { SliceTurn } from './requests-first.js';
 import {
   diskFingerprint,
+  withFileAsSeen,
   holdsCopy,
   holdsOlderFormat,
   lastWrittenFromFiles,
@@ -107,6 +108,17 @@ export class Replica {
   #closed = false;
   /** While a wipe removes the folder: reads answer nothing and writes wait, so nothing opens the files it removes. */
   #wiping: Promise<void> | null = null;
+  /**
+   * While a copy found unreadable is closed, removed and replaced by its note: reads wait for it (then answer
+   * nothing, and say why) and writes wait for it, so nothing opens the files being removed or answers from them.
+   */
+  #removing: Promise<void> | null = null;
+  /**
+   * While the copy is read in full after a change behind the app's back (revalidate): every read waits for its
+   * outcome, so nothing is served from files not yet checked (the status once said "readable, 179 policies" of
+   * a copy found damaged a moment later: the renderer went offline over it and never showed the notice).
+   */
+  #rechecking: Promise<void> | null = null;
   #unreadable: UnreadableCopy | null = null;
   /** The one report of the current unreadable copy, so parallel readers log it once. */
   #declaring: Promise<void> | null = null;
@@ -195,6 +207,8 @@ export class Replica {
    * opened again, so the next read authenticates its pages afresh.
    */
   async revalidate(): Promise<void> {
+    // A check begun by another caller, or a copy being declared unreadable: its outcome is this caller's too.
+    if (this.#rechecking || this.#removing) await this.#trustSettled();
     if (!this.#key || this.#seen === null || this.#pendingWrites > 0) return;
     const seen = this.#seen;
     const fingerprint = await diskFingerprint(this.dir);
@@ -204,8 +218,24 @@ export class Replica {
     this.#seen = null;
     this.epoch += 1;
     // Changed by something other than this app: every page is read before anything more is served from it.
-    await this.#openExisting('now');
-    await this.#verifying;
+    const rechecking = (async () => {
+      await this.#openExisting('now');
+      await this.#verifying;
+    })();
+    this.#rechecking = rechecking;
+    try {
+      await rechecking;
+    } finally {
+      if (this.#rechecking === rechecking) this.#rechecking = null;
+    }
+  }
+
+  /** Resolves once no check after a change behind the app's back and no declaration of an unreadable copy is under way. */
+  async #trustSettled(): Promise<void> {
+    while (this.#rechecking || this.#removing) {
+      await this.#rechecking?.catch(() => undefined);
+      await this.#removing;
+    }
   }
 
   /**
@@ -267,6 +297,8 @@ export class Replica {
 
   async #wipe(): Promise<void> {
     await this.#queue.catch(() => undefined);
+    // A declaration under way writes its note into the folder: it lands first, and goes with the folder.
+    await this.#removing;
     this.#seen = null;
     this.epoch += 1;
     if (this.#file) {
@@ -289,6 +321,8 @@ export class Replica {
     this.#closed = true;
     await this.#queue.catch(() => undefined);
     await this.#wiping;
+    // The note of a copy found unreadable is written before the app goes (it is what the next start reports).
+    await this.#removing;
     this.epoch += 1;
     const replica = this.#open;
     this.#open = null;
@@ -306,7 +340,7 @@ export class Replica {
   /** The open replica for a read: opened from disk if need be; in memory, after a full refresh under way. */
   async opened(): Promise<CapacityReplica | null> {
     // Closed, or its folder being removed: there is no copy to read (and opening one would bring it back).
-    if (this.#closed || this.#wiping) return null;
+    if (this.#closed || this.#wiping || this.#removing) return null;
     if (!this.#file) {
       // One connection in memory: a refresh's rows are visible to it before they commit.
       while (this.#open?.db.writing) await this.#queue.catch(() => undefined);
@@ -322,6 +356,8 @@ export class Replica {
    * unreadable and answers null; so does one whose epoch moved on meanwhile.
    */
   async reading<T>(use: (replica: CapacityReplica) => T | typeof incompatible): Promise<T | null> {
+    // Files changed behind the app's back are served only once checked; a copy being declared unreadable, never.
+    if (this.#rechecking || this.#removing) await this.#trustSettled();
     const replica = await this.opened();
     if (!replica) return null;
     const epoch = this.epoch;
@@ -338,7 +374,7 @@ export class Replica {
       return null;
     }
     if (epoch !== this.epoch || replica !== this.#open) return null;
-    if (this.#file && this.#seen === null && this.#pendingWrites === 0) await this.#noteDiskState(epoch);
+    if (this.#file && this.#seen === null && this.#pendingWrites === 0) await this.#noteDiskState(epoch, 'read');
     return answer;
   }
 
@@ -361,7 +397,7 @@ export class Replica {
           if (!retry) return;
         }
       }
-      await this.#noteDiskState(this.epoch);
+      await this.#noteDiskState(this.epoch, 'write');
     };
     const next = this.#queue.catch(() => undefined).then(run);
     this.#queue = next.finally(() => {
@@ -371,8 +407,10 @@ export class Replica {
   }
 
   async #writable(): Promise<CapacityReplica> {
-    // A write queued while a wipe runs lands in the fresh copy after it, never in the folder being removed.
+    // A write queued while a wipe runs lands in the fresh copy after it, never in the folder being removed; one
+    // queued while a copy found unreadable is removed, in the fresh database made after its note.
     await this.#wiping;
+    await this.#removing;
     if (this.#closed) throw new AppFailure({ kind: 'cancelled', message: 'The local copy was closed; nothing was written.' });
     if (this.#open) return this.#open;
     const file = this.#file;
@@ -392,7 +430,7 @@ export class Replica {
    * has had verifyDelayMs), so a launch's first screen does not share the process with a read of every page.
    */
   async #openExisting(check: 'now' | 'after the first screen' = 'after the first screen'): Promise<void> {
-    if (this.#closed || this.#wiping || !this.#file || !this.#key || this.#open || !existsSync(this.#file)) return;
+    if (this.#closed || this.#wiping || this.#removing || !this.#file || !this.#key || this.#open || !existsSync(this.#file)) return;
     const file = this.#file;
     const key = this.#key;
     try {
@@ -472,7 +510,16 @@ export class Replica {
     void this.#closeReplica();
     this.#seen = null;
     this.epoch += 1;
-    this.#declaring ??= this.#recordUnreadable(reason);
+    if (!this.#declaring) {
+      const declaring = this.#recordUnreadable(reason);
+      this.#declaring = declaring;
+      const removing = declaring
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.#removing === removing) this.#removing = null;
+        });
+      this.#removing = removing;
+    }
     return this.#declaring;
   }
 
@@ -520,7 +567,7 @@ export class Replica {
       onCheckpoint: (done) => {
         this.#pendingWrites += 1;
         const epoch = this.epoch;
-        const tracked = done.then(() => this.#noteDiskState(epoch)).finally(() => {
+        const tracked = done.then(() => this.#noteDiskState(epoch, 'checkpoint')).finally(() => {
           this.#pendingWrites -= 1;
           this.#checkpoints.delete(tracked);
         });
@@ -529,11 +576,16 @@ export class Replica {
     };
   }
 
-  /** Remembers the files on disk as matching what is open, unless trust moved on meanwhile. */
-  async #noteDiskState(epoch: number): Promise<void> {
+  /**
+   * Remembers the files on disk as matching what is open, unless trust moved on meanwhile. A commit of ours
+   * writes the log only (the database file is written by checkpoints alone, WAL mode): after one, the file is
+   * remembered as it was, so a change made to it by anything else meanwhile is still found by the next check.
+   */
+  async #noteDiskState(epoch: number, by: 'read' | 'write' | 'checkpoint'): Promise<void> {
     if (!this.#file) return;
     const fingerprint = await diskFingerprint(this.dir);
-    if (epoch === this.epoch) this.#seen = fingerprint;
+    if (epoch !== this.epoch) return;
+    this.#seen = by === 'write' && this.#seen !== null ? withFileAsSeen(fingerprint, this.#seen, this.#file) : fingerprint;
   }
 }
 

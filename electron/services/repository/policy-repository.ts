@@ -211,6 +211,15 @@ export class PolicyRepository {
   }
 
   /**
+   * A policy a money action's read-back read (its answer lost, or Check status): kept as a read answer is, the
+   * list's row included, so the copy shows what the service now holds without waiting for the next refresh.
+   */
+  async keepReadBack(view: CapacityDetail): Promise<void> {
+    this.#deps.overview.changed();
+    await this.#rememberCapacity(view).catch(this.#deps.report);
+  }
+
+  /**
    * A capacity action that was not answered, or an outcome a read-back settled (money.check): the service may
    * hold a change the app never heard answered, so a live count under way since before it is not shared
    * (shown by live-overview-after-write's lost-answer case, moved12).
