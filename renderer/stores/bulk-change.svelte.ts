@@ -6,6 +6,7 @@ import { api } from '../lib/api.js';
 import { estimateCancellationFee, type FeeEstimate } from '../lib/cancel-fee-estimate.js';
 import { agreement } from './agreement.svelte.js';
 import type { FeeSchedule } from '../../shared/money/fee-schedule.js';
+import { cancelOutlook } from '../../shared/money/cancel-outlook.js';
 import { capacityActions } from './capacity-policy.svelte.js';
 
 /** What a bulk action does to each policy. */
@@ -28,6 +29,19 @@ export interface BulkItem {
   readonly skipped: string | null;
   /** A cancel's estimated fee; null when it cannot be estimated. */
   readonly estimate: FeeEstimate | null;
+  /** For a cancel: what leaving the policy alone means instead; null when its savings or window are not known. */
+  readonly ifKept: IfKept | null;
+}
+
+/**
+ * A cancel's alternative, in money (the cancel / keep / let-expire comparison of one policy, for each row of a
+ * bulk cancel): the savings still to come that the cancel gives up, and how the window ends if left alone.
+ */
+export interface IfKept {
+  readonly savingsToCome: number;
+  readonly endMs: number;
+  /** Auto-renewal is on: it renews at its end unless that is turned off (which costs no fee). */
+  readonly renews: boolean;
 }
 
 /**
@@ -84,6 +98,7 @@ export class BulkChangeRun {
                 nowMs,
               )
             : null,
+        ifKept: change.kind === 'cancel' && active ? ifKeptOf(policy, nowMs) : null,
       };
     });
     for (const item of this.sent) this.outcomes.set(item.policy.cidrId, { status: 'waiting' });
@@ -100,6 +115,16 @@ export class BulkChangeRun {
     for (const item of this.sent) {
       if (!item.estimate) return null;
       total += item.estimate.fee;
+    }
+    return Math.round(total * 100) / 100;
+  }
+
+  /** The savings still to come that the cancel gives up, summed; null when any policy's cannot be told. */
+  get savingsGivenUp(): number | null {
+    let total = 0;
+    for (const item of this.sent) {
+      if (!item.ifKept) return null;
+      total += item.ifKept.savingsToCome;
     }
     return Math.round(total * 100) / 100;
   }
@@ -176,4 +201,16 @@ export class BulkChangeRun {
 /** The request may or may not have reached the service. */
 function unsure(error: AppError): boolean {
   return error.kind === 'offline' || error.kind === 'timeout';
+}
+
+function ifKeptOf(policy: CapacityRow, nowMs: number): IfKept | null {
+  const config = policy.capacityConfiguration;
+  const launchMs = Date.parse(config?.launchDateTime ?? '');
+  const endMs = Date.parse(config?.endDateTime ?? '');
+  const savings = policy.pricing?.savings;
+  const ourPrice = policy.pricing?.ourPrice;
+  if (savings === undefined || ourPrice === undefined || !Number.isFinite(savings) || Number.isNaN(launchMs) || Number.isNaN(endMs)) return null;
+  // The fee schedule plays no part in what keeping means: only the savings' share still to run.
+  const { savingsToCome } = cancelOutlook({ ourPrice, savings, launchMs, endMs }, { kind: 'unknown' }, nowMs);
+  return { savingsToCome, endMs, renews: config?.autoRenewalEnabled === true };
 }

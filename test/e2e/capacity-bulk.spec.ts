@@ -116,7 +116,7 @@ test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk can
   await bar(page).getByRole('button', { name: 'Cancel policies…' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Cancel 3 policies' });
   expect((await reviewedIds(dialog)).sort()).toEqual(rows.slice(0, 3).map((row) => row.cidrId).sort());
-  const fees = (await dialog.getByTestId('bulk-review').locator('tbody td.num').allTextContents()).map((text) => Number(/[\d,]+\.\d\d/.exec(text)?.[0]?.replace(/,/g, '')));
+  const fees = (await dialog.getByTestId('bulk-fee-row').allTextContents()).map((text) => Number(/[\d,]+\.\d\d/.exec(text)?.[0]?.replace(/,/g, '')));
   expect(fees).toHaveLength(3);
   expect(fees.every((fee) => Number.isFinite(fee))).toBe(true);
   const shownTotal = Number((await dialog.getByTestId('bulk-fee-total').textContent())?.replace(/[^\d.]/g, ''));

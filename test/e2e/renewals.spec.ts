@@ -239,11 +239,27 @@ test('a bulk cancel shows each estimated fee and the total before the one confir
   await sandboxControl(app, 'POST', '/stats/reset');
   await page.getByRole('toolbar', { name: 'Selected policies' }).getByRole('button', { name: 'Cancel policies…' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Cancel 3 policies' });
-  const amounts = await dialog.getByTestId('bulk-review').locator('tbody td.num').allTextContents();
-  const fees = amounts.map((text) => Number(/[\d,]+\.\d\d/.exec(text)?.[0]?.replace(/,/g, '')));
+  const amountIn = (text: string) => Number(/[\d,]+\.\d\d/.exec(text)?.[0]?.replace(/,/g, ''));
+  const fees = (await dialog.getByTestId('bulk-fee-row').allTextContents()).map(amountIn);
   expect(fees.every((fee) => Number.isFinite(fee))).toBe(true);
   const total = Number((await dialog.getByTestId('bulk-fee-total').textContent())?.replace(/[^\d.]/g, ''));
   expect(total).toBeCloseTo(fees.reduce((sum, fee) => sum + fee, 0), 2);
+  // Beside each fee, what leaving the policy alone means: the savings still to come (never more than its savings),
+  // summed below, and how its window ends: by itself at no fee (auto-renewal off), or renewed.
+  const toCome = (await dialog.getByTestId('bulk-if-kept-row').allTextContents()).map(amountIn);
+  const reviewed = await dialog.getByTestId('bulk-review').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-cidr-id') ?? ''));
+  reviewed.forEach((id, index) => {
+    const policy = active.find((row) => row.policy.cidrId === id)!.policy;
+    expect(toCome[index]).toBeGreaterThanOrEqual(0);
+    expect(toCome[index]).toBeLessThanOrEqual((policy.pricing?.savings ?? Number.NaN) + 0.005);
+  });
+  const givenUp = amountIn((await dialog.getByTestId('bulk-savings-given-up').textContent()) ?? '');
+  expect(givenUp).toBeCloseTo(toCome.reduce((sum, amount) => sum + amount, 0), 2);
+  const expiring = active.filter((row) => row.policy.capacityConfiguration?.autoRenewalEnabled !== true).length;
+  if (expiring > 0) await expect(dialog.getByTestId('bulk-expire-alone')).toContainText(new RegExp(`^${expiring} of these ends? by (itself|themselves)`));
+  else await expect(dialog.getByTestId('bulk-expire-alone')).toHaveCount(0);
+  if (expiring < 3) await expect(dialog.getByTestId('bulk-renewing')).toContainText(new RegExp(`^${3 - expiring} of these renews? at`));
+  else await expect(dialog.getByTestId('bulk-renewing')).toHaveCount(0);
   // Nothing was sent while the review is shown.
   expect(await requestCount(app, 'cancelCapacity')).toBe(0);
 

@@ -58,6 +58,24 @@ describe('BulkChangeRun', () => {
     expect(sentFor('capacity.setAutoRenewal')).toHaveLength(4);
   });
 
+  it('beside each cancel, what keeping means: the savings still to come and how the window ends; their total, unknown when one is', () => {
+    const priced = (cidrId: string, savings: number | undefined, autoRenewalEnabled: boolean): CapacityRow =>
+      ({ ...policy(cidrId), pricing: { ourPrice: 1000, ...(savings === undefined ? {} : { savings }) }, capacityConfiguration: { ...policy(cidrId).capacityConfiguration!, autoRenewalEnabled, frequency: autoRenewalEnabled ? 'ONE_MONTH' : null } }) as CapacityRow;
+    // A third of the 30-day window has run at Dec 11: two thirds of each policy's savings are still to come.
+    const now = Date.parse('2026-12-11T00:00:00+00:00');
+    const run = new BulkChangeRun({ kind: 'cancel' }, [{ policy: priced('sc_1', 300, false), customer: null }, { policy: priced('sc_2', 600, true), customer: null }], now, SANDBOX_FEE_SCHEDULE);
+    expect(run.sent.map((item) => item.ifKept)).toEqual([
+      { savingsToCome: 200, endMs: Date.parse('2026-12-31T00:00:00+00:00'), renews: false },
+      { savingsToCome: 400, endMs: Date.parse('2026-12-31T00:00:00+00:00'), renews: true },
+    ]);
+    expect(run.savingsGivenUp).toBe(600);
+    const unknown = new BulkChangeRun({ kind: 'cancel' }, [{ policy: priced('sc_1', 300, false), customer: null }, { policy: priced('sc_3', undefined, false), customer: null }], now, SANDBOX_FEE_SCHEDULE);
+    expect(unknown.sent[1]!.ifKept).toBeNull();
+    expect(unknown.savingsGivenUp).toBeNull();
+    // A renewal change has no such comparison.
+    expect(new BulkChangeRun({ kind: 'autoRenewal', enabled: false }, [{ policy: priced('sc_1', 300, false), customer: null }], now).sent[0]!.ifKept).toBeNull();
+  });
+
   it('reads an unanswered renewal change back, and never resends an unknown cancel', async () => {
     answer('capacity.setAutoRenewal', () => ({ ok: false, error: TIMEOUT }));
     const shown = capacityDetailOf('sc_1', 'p');
