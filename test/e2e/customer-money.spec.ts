@@ -65,3 +65,16 @@ test('a customer’s figures are in the environment’s currency, and a cancel m
   expect(yearAfter).toBeGreaterThanOrEqual(yearBefore);
   expect(yearAfter - yearBefore).toBeLessThan(delivered(running) / 2);
 });
+
+test.describe('on a computer set to UTC', () => {
+  test.use({ timezoneId: 'UTC', shareApp: true });
+
+  test('the calendar export says its times are UTC, not an empty choice', async ({ openSignedIn }) => {
+    const page = await openSignedIn();
+    await nav(page).getByRole('button', { name: 'Renewals', exact: true }).click();
+    const times = page.getByLabel('Times at');
+    // -0 (UTC's offset negated) matched none of the choices: the field showed nothing chosen.
+    await expect(times).toHaveValue('0');
+    await expect(times.locator('option:checked')).toHaveText('UTC');
+  });
+});
