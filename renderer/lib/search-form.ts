@@ -56,3 +56,18 @@ export function defaultWindow(today: Date): { startIso: string; endIso: string }
 export function localZoneName(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'this computer';
 }
+
+/** A zone ID as the clouds write them: a region's short code and the zone (use1-az1, euc1-az2, apse2-az3). */
+const ZONE_ID = /^[a-z]{2,6}\d{1,2}-az\d{1,2}$/i;
+
+/**
+ * A warning, not an error, when the zone typed does not look like a zone ID: the service accepts any text and
+ * answers "Not available" for a zone it does not know ("Frankfurt", "eu-central-1"), which reads as an answer
+ * about capacity that one could pass on to a customer. A zone of the user's own policies (`known`) is never
+ * warned about, whatever its form (another cloud may write its zones otherwise).
+ */
+export function zoneWarning(zone: string, known: readonly string[]): string | null {
+  const typed = zone.trim();
+  if (typed === '' || ZONE_ID.test(typed) || known.includes(typed)) return null;
+  return `“${typed}” is not a zone ID (such as euc1-az1): for a zone it does not know, the service answers “Not available”.`;
+}
