@@ -102,7 +102,7 @@ test('the first rows come before the whole list is counted: the view says it is 
   const held = new Promise<void>((resolve) => (release = resolve));
   const asked: Array<{ horizonDays?: number; mayStillCount?: boolean }> = [];
   await page.route(/\/ipc\/worklist\.query$/, async (route) => {
-    const query = JSON.parse(route.request().postData() ?? '{}') as { horizonDays?: number; mayStillCount?: boolean };
+    const query = (JSON.parse(route.request().postData() ?? '{}') as { input?: { horizonDays?: number; mayStillCount?: boolean } }).input ?? {};
     asked.push(query);
     if (query.horizonDays === 90 && !query.mayStillCount) await held;
     await route.continue();
