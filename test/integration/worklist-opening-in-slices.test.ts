@@ -270,3 +270,30 @@ describe('the Renewals\u2019 opening made ahead', () => {
     expect([facts(before), facts(after)]).toContainEqual(facts(clicked));
   });
 });
+
+describe('the Renewals\u2019 first rows before the whole window is read (renew13)', () => {
+  it('are the whole answer\u2019s first rows, a launch in the window whose policy ends before it launches first, its count still counting', async () => {
+    const copy = await copyOnDisk();
+    const reader = await copy.opened();
+    const to = NOW + WORKLIST_OPENING.horizonDays * DAY_MS;
+    const ms = (text: string | null | undefined) => (text ? Date.parse(text) : Number.NaN);
+    // The list's order is end then id: a policy launching in the window with an end before the window comes first,
+    // though no walk along the ends from the window's start meets it.
+    const launching = syntheticPolicies(POLICIES).find(
+      (policy) =>
+        ['ACTIVE', 'READY_FOR_PURCHASE'].includes(policy.policyStatus ?? '') &&
+        ms(policy.capacityConfiguration?.launchDateTime) > NOW + 10 * DAY_MS &&
+        ms(policy.capacityConfiguration?.launchDateTime) <= to,
+    )!;
+    const odd = { ...launching, capacityConfiguration: { ...launching.capacityConfiguration, endDateTime: new Date(NOW - DAY_MS).toISOString() } };
+    expect(await upsertCapacity((await reader.replica())!, odd)).toBe(true);
+
+    const first = await worklistOver(reader).query({ ...WORKLIST_OPENING, mayStillCount: true });
+    const whole = await worklistOver(await copy.opened()).query(WORKLIST_OPENING);
+    expect(first.stillCounting).toBe(true);
+    expect(whole.stillCounting).toBeUndefined();
+    expect(first.rows[0]?.policy.cidrId).toBe(launching.cidrId);
+    expect(first.rows).toEqual(whole.rows);
+    expect(first.total).toBeLessThan(whole.total);
+  });
+});
