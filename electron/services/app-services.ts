@@ -147,15 +147,8 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
 /** The composition root of the main process, shared by the Electron and browser hosts. */
 /** The longest the work a launch or sign-in defers waits for the overview to be answered (a window that never asks for it). */
 const FIRST_SCREEN_WAIT: FirstScreenWait = { afterWindowMs: 10_000, withoutWindowMs: 60_000 };
-/**
- * From the overview's answer to the deferred work's start, at the longest: the window's paint of the figures comes
- * first, and the window says so by the calls it makes after that paint (FIRST_SCREEN_PAINTED_BY), which start it sooner.
- * 500 ms while the overview was asked after the page's code was evaluated; since it is asked with the first calls
- * (overview13) the answer comes before the mount, 950 ms before the frame at load 34.
- */
-const FIRST_SCREEN_PAINT_MS = 2_000;
-/** What the overview asks once its figures or its failure are painted (OverviewView.svelte, afterNextPaint). */
-const FIRST_SCREEN_PAINTED_BY = ['activity.statedFees', 'customers.overview'];
+/** From the overview's answer to the deferred work's start: the window's paint of the figures comes first. */
+const FIRST_SCREEN_PAINT_MS = 500;
 /** How long the overview counted at the start stands for the window's first ask (its figures are as of that count). */
 const FIRST_SCREEN_PREPARED_MS = 15_000;
 /** From the first screen to the Renewals' opening made ahead at a launch over a copy on disk: after the window's first panels. */
@@ -239,7 +232,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
   // The overview's count waits between its statements while the first page loads (the launch's count ran beside it).
   const pageLoading = options.pageLoading ?? new PageLoading();
-  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS, preparedForMs: FIRST_SCREEN_PREPARED_MS, whose: () => whoIsSignedIn() ?? '', signedIn: () => whoIsSignedIn() !== null, paintedBy: FIRST_SCREEN_PAINTED_BY });
+  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS, preparedForMs: FIRST_SCREEN_PREPARED_MS, whose: () => whoIsSignedIn() ?? '', signedIn: () => whoIsSignedIn() !== null });
   const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
   // The person's requests before the copy's check of every page and the slim rows' load (issue 28).
   const requestsFirst = new RequestsFirst();

@@ -33,9 +33,6 @@ export class FirstScreen {
   readonly #preparedForMs: number;
   readonly #whose: () => string;
   readonly #signedIn: () => boolean;
-  readonly #paintedBy: ReadonlySet<string>;
-  /** The waiting work let go at the overview's answer, until the window says it painted the figures or paintMs pass. */
-  #releasing: (() => void) | null = null;
   #waiting: Waiter[] = [];
   #overviewsUnderWay = 0;
   #answeredOnce = false;
@@ -48,24 +45,13 @@ export class FirstScreen {
    * without sharing the machine with it (the bench measured 100-300 ms from the answer to the frame at load 21).
    * preparedForMs: how long a prepared overview stands for the window's first ask (its figures are as of when it
    * was counted); whose: the session an overview is counted for (a prepared one serves that session only);
-   * signedIn: whether anyone is (an overview asked while no one is, is no first screen: see watch); paintedBy: the
-   * channels the window asks once it has painted the overview's figures (or its failure): the first such call after
-   * the answer lets the waiting work go at once, paintMs being then only the longest wait for it.
+   * signedIn: whether anyone is (an overview asked while no one is, is no first screen: see watch).
    */
-  constructor(
-    options: {
-      readonly paintMs?: number;
-      readonly preparedForMs?: number;
-      readonly whose?: () => string;
-      readonly signedIn?: () => boolean;
-      readonly paintedBy?: readonly string[];
-    } = {},
-  ) {
+  constructor(options: { readonly paintMs?: number; readonly preparedForMs?: number; readonly whose?: () => string; readonly signedIn?: () => boolean } = {}) {
     this.#paintMs = options.paintMs ?? 0;
     this.#preparedForMs = options.preparedForMs ?? 0;
     this.#whose = options.whose ?? (() => '');
     this.#signedIn = options.signedIn ?? (() => true);
-    this.#paintedBy = new Set(options.paintedBy ?? []);
   }
 
   /**
@@ -145,7 +131,6 @@ export class FirstScreen {
         channel,
         (input: unknown) => {
           for (const waiter of this.#waiting) waiter.windowCalled();
-          if (this.#paintedBy.has(channel)) this.#releasing?.();
           return (handler as (input: unknown) => unknown)(input);
         },
       ]),
@@ -178,21 +163,10 @@ export class FirstScreen {
     this.#answeredOnce = true;
     const waiting = this.#waiting;
     this.#waiting = [];
-    const letGo = () => {
+    const release = () => {
       for (const waiter of waiting) waiter.release();
     };
-    if (this.#paintMs <= 0) return letGo();
-    // Since the window asks the overview with its first calls (overview13) the answer comes while the page still
-    // evaluates its code and mounts: a fixed time from the answer let the sign-in's refresh start before the figures'
-    // frame at load 34 (455 ms before it). The window's call after its paint ends the wait; the time only bounds it.
-    this.#releasing?.();
-    const timer = setTimeout(() => release(), this.#paintMs);
-    timer.unref?.();
-    const release = () => {
-      clearTimeout(timer);
-      if (this.#releasing === release) this.#releasing = null;
-      letGo();
-    };
-    this.#releasing = release;
+    if (this.#paintMs > 0) setTimeout(release, this.#paintMs).unref?.();
+    else release();
   }
 }

@@ -116,31 +116,6 @@ describe('FirstScreen with a time to paint', () => {
     expect(await settled(waiting)).toBe(true);
   });
 
-  it('lets the waiting work go when the window says it painted the figures (its call after the paint), the time only bounding the wait (overview13)', async () => {
-    const firstScreen = new FirstScreen({ paintMs: 60_000, paintedBy: ['activity.statedFees'] });
-    const handlers = firstScreen.watch({
-      'overview.summary': () => Promise.resolve('figures'),
-      'session.status': () => Promise.resolve('signed in'),
-      'activity.statedFees': () => Promise.resolve('fees'),
-    } as unknown as Handlers);
-    const waiting = firstScreen.next(LONG);
-    expect(await handlers['overview.summary'](undefined)).toBe('figures');
-    // Answered, not yet painted: the window's other calls (made as it mounts) do not let it go.
-    expect(await handlers['session.status'](undefined)).toBe('signed in');
-    expect(await settled(waiting)).toBe(false);
-    expect(await handlers['activity.statedFees'](undefined)).toBe('fees');
-    expect(await settled(waiting)).toBe(true);
-
-    // A window that never says so: the time does.
-    const bounded = new FirstScreen({ paintMs: 50, paintedBy: ['activity.statedFees'] });
-    const boundedHandlers = bounded.watch({ 'overview.summary': () => Promise.resolve('figures') } as unknown as Handlers);
-    const stillWaiting = bounded.next(LONG);
-    await boundedHandlers['overview.summary'](undefined);
-    expect(await settled(stillWaiting)).toBe(false);
-    await sleep(80);
-    expect(await settled(stillWaiting)).toBe(true);
-  });
-
   describe('an overview prepared before any window asks (issue 25)', () => {
     const counting = (answers: Array<() => Promise<string>>) => {
       let counted = 0;
