@@ -17,6 +17,8 @@ export interface OwnDataDeps {
   readonly logger?: Pick<Logger, 'warn'>;
   /** The activity entries an owner's replica holds from before own data existed (moved once); null when unreadable just now. */
   readonly legacyActivity?: (owner: Owner) => Promise<readonly string[] | null>;
+  /** Drops those entries from the owner's replica once their own data is removed (else the next opening moves them in again). */
+  readonly forgetLegacyActivity?: (owner: Owner) => Promise<void>;
 }
 
 const REMOVED = 'Your own data was removed at your request: nothing more is kept until you sign in again.';
@@ -141,7 +143,9 @@ export class OwnDataService {
     const id = ownerId(owner);
     // Before anything else can ask: every later caller waits for the removal, then gets a store in memory.
     this.#stores.delete(id);
-    const removal = store.wipe(this.#deps.secrets);
+    const forget = this.#deps.forgetLegacyActivity;
+    // The copy is kept (a separate choice), but the activity record an older version kept in it is own data too.
+    const removal = store.wipe(this.#deps.secrets).then(() => forget?.(owner));
     this.#removed.set(id, removal.catch(() => undefined));
     await removal;
   }

@@ -624,6 +624,15 @@ export class CapacityReplicaDb {
     return this.#checkpointer?.threaded ?? false;
   }
 
+  /**
+   * Drops the activity record versions before own data kept here: it was moved into own data, and its owner asked for
+   * their own data's removal (a fresh own data would move it in again at its opening). No policy changes.
+   */
+  forgetLegacyActivity(): void {
+    commitKeepingVersion(this.#db, () => this.#db.exec('DROP TABLE IF EXISTS activity'));
+    this.#committed(false);
+  }
+
   /** The savings an overview counted, kept with the copy (overview/replica-overview.ts). */
   keepOverviewSavings(savings: SavingsToKeep): void {
     // No policy changes: what was derived from the copy before (kept worklist answers, account names) still holds.
