@@ -14,9 +14,9 @@ const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');
 // The first screen's calls go out together (issue 25): before, the views' state, then the session, then (from the
 // mounted view) the overview were asked one after another, a round trip each before the overview's count began.
-// The overview is asked on the session's status alone, not after the profiles and demo accounts asked beside it.
+// The overview is asked with them (first-calls.ts); the session's status alone says whether its answer is taken.
 let statusKnown: (scope: string | null) => void = () => undefined;
-overview.askEarly(new Promise((resolve) => (statusKnown = resolve)));
+overview.askEarly(new Promise((resolve) => (statusKnown = resolve)), firstCalls.overview);
 void session.load((status) => statusKnown(scopeOf(status)), firstCalls).finally(() => statusKnown(null));
 // The views' kept state (list filter, sort, place) is in the main process: read it before the first view opens.
 await loadViewState(firstCalls.viewState);

@@ -232,7 +232,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
   // The overview's count waits between its statements while the first page loads (the launch's count ran beside it).
   const pageLoading = options.pageLoading ?? new PageLoading();
-  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS, preparedForMs: FIRST_SCREEN_PREPARED_MS, whose: () => whoIsSignedIn() ?? '' });
+  const firstScreen = new FirstScreen({ paintMs: FIRST_SCREEN_PAINT_MS, preparedForMs: FIRST_SCREEN_PREPARED_MS, whose: () => whoIsSignedIn() ?? '', signedIn: () => whoIsSignedIn() !== null });
   const afterFirstScreen = () => firstScreen.next(FIRST_SCREEN_WAIT);
   // The person's requests before the copy's check of every page and the slim rows' load (issue 28).
   const requestsFirst = new RequestsFirst();

@@ -25,12 +25,14 @@ class OverviewStore {
   /**
    * Asks for the figures as soon as the window's first status says who is signed in, before any view is
    * mounted (issue 25): the first screen no longer waits for the views' state, then the mounted view, to ask.
-   * Signed out, nothing is asked (the main process's first screen is the one after the sign-in).
+   * `asked`: the figures already asked as the page's code started (first-calls.ts), taken when the status says
+   * someone is signed in; signed out, that answer is dropped and nothing more is asked (the main process's first
+   * screen is the one after the sign-in).
    * The connectivity store may not be listening yet when the answer comes: at a launch it says nothing that
    * store does not already assume (an answer from the copy, or a live one while the service is up).
    */
-  askEarly(scope: Promise<string | null>): void {
-    this.#early = scope.catch(() => null).then((signedIn) => (signedIn === null ? null : api.overview.summary()));
+  askEarly(scope: Promise<string | null>, asked?: Promise<Result<SourcedOverview>>): void {
+    this.#early = scope.catch(() => null).then((signedIn) => (signedIn === null ? null : (asked ?? api.overview.summary())));
   }
 
   get summary(): SourcedOverview | null {

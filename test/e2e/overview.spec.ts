@@ -181,24 +181,28 @@ test('the tiles are painted on the overview’s answer alone: the fees and the c
   expect((await page.evaluate('window.__asked')) as string[]).toEqual(expect.arrayContaining(['activity.statedFees', 'customers.overview']));
 });
 
-testOnSharedApp('the first screen’s calls leave as the page’s code starts, before the rest of it is evaluated (issue 25)', async ({ openSignedIn, page }) => {
+testOnSharedApp('the first screen’s calls leave as the page’s code starts, before the rest of it is evaluated, the overview with them (issue 25)', async ({ openSignedIn, page }) => {
   // Each call noted with whether Svelte's runtime had been evaluated by then (it discloses its version on window).
   await page.addInitScript(`(() => {
     window.__askedBeforeSvelte = {};
+    window.__overviewAsks = 0;
     const fetchFirst = window.fetch.bind(window);
     window.fetch = (input, init) => {
       const channel = String(input instanceof Request ? input.url : input).split('/ipc/')[1] ?? '';
       window.__askedBeforeSvelte[channel] ??= window.__svelte === undefined;
+      if (channel === 'overview.summary') window.__overviewAsks += 1;
       return fetchFirst(input, init);
     };
   })()`);
   await openSignedIn();
   await page.reload();
   await expect(page.getByTestId('tile-launching')).toBeVisible();
+  await expect(page.getByTestId('overview')).toHaveAttribute('data-as-of', /Z$/);
   const asked = (await page.evaluate('window.__askedBeforeSvelte')) as Record<string, boolean>;
-  expect(asked).toMatchObject({ 'session.status': true, 'profiles.list': true, 'session.demoAccounts': true, 'views.state': true });
-  // The overview is asked on the status's answer, which no code reads before the evaluation is over.
-  expect(asked['overview.summary']).toBe(false);
+  // The overview too (overview13): asked on the status's answer, it left only once the evaluation was over.
+  expect(asked).toMatchObject({ 'session.status': true, 'profiles.list': true, 'session.demoAccounts': true, 'views.state': true, 'overview.summary': true });
+  // And that ask is the one the figures come from: none made again.
+  expect(await page.evaluate('window.__overviewAsks')).toBe(1);
 });
 
 testOnSharedApp('the fees tile never shows a sum it could not read (issue 25)', async ({ openSignedIn, page }) => {

@@ -32,6 +32,7 @@ export class FirstScreen {
   readonly #paintMs: number;
   readonly #preparedForMs: number;
   readonly #whose: () => string;
+  readonly #signedIn: () => boolean;
   #waiting: Waiter[] = [];
   #overviewsUnderWay = 0;
   #answeredOnce = false;
@@ -43,12 +44,14 @@ export class FirstScreen {
    * paintMs: how long after the overview's answer the waiting work starts, so the window paints the figures
    * without sharing the machine with it (the bench measured 100-300 ms from the answer to the frame at load 21).
    * preparedForMs: how long a prepared overview stands for the window's first ask (its figures are as of when it
-   * was counted); whose: the session an overview is counted for (a prepared one serves that session only).
+   * was counted); whose: the session an overview is counted for (a prepared one serves that session only);
+   * signedIn: whether anyone is (an overview asked while no one is, is no first screen: see watch).
    */
-  constructor(options: { readonly paintMs?: number; readonly preparedForMs?: number; readonly whose?: () => string } = {}) {
+  constructor(options: { readonly paintMs?: number; readonly preparedForMs?: number; readonly whose?: () => string; readonly signedIn?: () => boolean } = {}) {
     this.#paintMs = options.paintMs ?? 0;
     this.#preparedForMs = options.preparedForMs ?? 0;
     this.#whose = options.whose ?? (() => '');
+    this.#signedIn = options.signedIn ?? (() => true);
   }
 
   /**
@@ -138,6 +141,10 @@ export class FirstScreen {
       ...watched,
       'overview.summary': async (input) => {
         for (const waiter of this.#waiting) waiter.windowCalled();
+        // The window asks the overview as its code starts, before it knows whether anyone is signed in
+        // (renderer/first-calls.ts): signed out, that ask is refused and dropped, and the first screen is still the
+        // one after the sign-in (its prepared count and the work waiting for its figures are left for that one).
+        if (!this.#signedIn()) return overview(input);
         markLaunch('overview asked');
         this.#overviewsUnderWay += 1;
         try {

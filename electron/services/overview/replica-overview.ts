@@ -298,7 +298,9 @@ function parseJson(text: string): unknown {
  * to it (ties included) is chosen from the launch and end indexes, which hold the id beside the instant, and
  * only the chosen ones are read from their rows. Ties are many where policies share an instant (the sandbox
  * seeds hundreds on one midnight): read from their rows, each was a page from the disk at a cold launch, 300-480
- * ms of a cold count at load 32 (issue 25).
+ * ms of a cold count at load 32 (issue 25). The chosen rows are read by their row id, which every index entry
+ * holds: by the policy's id each read went down the id's own index first, then the table, about twice the
+ * pages from the disk (the count's largest statement cold: 27-147 ms of wall time at load 30, overview13).
  */
 function soonest(
   db: Connection,
@@ -310,19 +312,19 @@ function soonest(
   const instants = parts.map(({ kind, where }) => `SELECT ${COLUMN[kind].ms} AS ms FROM capacities WHERE ${where}`).join(' UNION ALL ');
   const cutoff = db.prepare(`SELECT ms FROM (${instants}) ORDER BY ms LIMIT 1 OFFSET ?`).pluck().get({ ...window }, limit - 1) as number | undefined;
   const until = cutoff ?? window.to;
-  const candidates: Array<{ readonly kind: PolicyMilestone['kind']; readonly cidrId: string; readonly ms: number }> = [];
+  const candidates: Array<{ readonly kind: PolicyMilestone['kind']; readonly cidrId: string; readonly rid: number; readonly ms: number }> = [];
   for (const { kind, where } of parts) {
     const rows = db
-      .prepare(`SELECT ${COLUMN[kind].ms}, cidr_id FROM capacities WHERE ${where} AND ${COLUMN[kind].ms} <= @until`)
+      .prepare(`SELECT ${COLUMN[kind].ms}, cidr_id, rid FROM capacities WHERE ${where} AND ${COLUMN[kind].ms} <= @until`)
       .raw()
-      .all({ ...window, until }) as Array<[number, string]>;
-    for (const [ms, cidrId] of rows) candidates.push({ kind, cidrId, ms });
+      .all({ ...window, until }) as Array<[number, string, number]>;
+    for (const [ms, cidrId, rid] of rows) candidates.push({ kind, cidrId, rid, ms });
   }
   // bySoonest's order: a row's instant is its date text as Date.parse reads it (the replica's toRow).
   const chosen = candidates.sort((a, b) => a.ms - b.ms || a.cidrId.localeCompare(b.cidrId) || a.kind.localeCompare(b.kind)).slice(0, limit);
-  const named = db.prepare(`SELECT policy_name, policy_status, launch_at, end_at FROM capacities WHERE cidr_id = ?`).raw();
-  return chosen.flatMap(({ kind, cidrId }) => {
-    const row = named.get(cidrId) as [string, string, string, string] | undefined;
+  const named = db.prepare(`SELECT policy_name, policy_status, launch_at, end_at FROM capacities WHERE rid = ?`).raw();
+  return chosen.flatMap(({ kind, cidrId, rid }) => {
+    const row = named.get(rid) as [string, string, string, string] | undefined;
     return row ? [{ cidrId, policyName: row[0], policyStatus: row[1], kind, at: kind === 'launch' ? row[2] : row[3] }] : [];
   });
 }

@@ -96,6 +96,26 @@ describe('FirstScreen with a time to paint', () => {
     expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(140);
   });
 
+  it('takes no overview asked while no one is signed in for the first screen: the window asks as its code starts, before it knows (overview13)', async () => {
+    let signedIn = false;
+    const firstScreen = new FirstScreen({ preparedForMs: 60_000, whose: () => (signedIn ? 'alex' : ''), signedIn: () => signedIn });
+    let counted = 0;
+    const handlers = firstScreen.watch({
+      'overview.summary': () => (++counted, signedIn ? Promise.resolve(`figures ${counted}`) : Promise.reject(new Error('not signed in'))),
+    } as unknown as Handlers);
+    // The work a sign-in defers waits for the sign-in's first screen, not for the refusal the window's early ask got.
+    const waiting = firstScreen.next(LONG);
+    await expect(handlers['overview.summary'](undefined)).rejects.toThrow('not signed in');
+    expect(await settled(waiting)).toBe(false);
+    // Signed in: a count prepared for the first screen is still made, and the window's ask takes it and ends the wait.
+    signedIn = true;
+    firstScreen.prepare();
+    expect(counted).toBe(2);
+    expect(await handlers['overview.summary'](undefined)).toBe('figures 2');
+    expect(counted).toBe(2);
+    expect(await settled(waiting)).toBe(true);
+  });
+
   describe('an overview prepared before any window asks (issue 25)', () => {
     const counting = (answers: Array<() => Promise<string>>) => {
       let counted = 0;
