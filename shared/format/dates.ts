@@ -68,9 +68,12 @@ export function envelopeTimestamp(now: Date): string {
   return now.toISOString().slice(0, 23);
 }
 
-/** Hours east of UTC for the local zone of `at` (what a client sends as clientUtcOffset). */
+/**
+ * Hours east of UTC for the local zone of `at` (what a client sends as clientUtcOffset). In UTC itself this is 0,
+ * never -0: a choice of offsets bound to -0 showed none chosen (Svelte compares with Object.is).
+ */
 export function localUtcOffsetHours(at: Date): number {
-  return -at.getTimezoneOffset() / 60;
+  return -at.getTimezoneOffset() / 60 || 0;
 }
 
 function pad(n: number): string {

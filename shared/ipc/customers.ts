@@ -136,6 +136,11 @@ export const CustomerTotals = z.object({
   /** Processing fees the service states on the bought policies (card, else bank), and cancellation fees it stated to this app. */
   processingFees: z.number(),
   cancellationFees: z.number(),
+  /**
+   * Canceled policies whose window overlaps this year and that this app did not cancel: the service does not say
+   * when they were canceled, so the savings they delivered before it are not in the two savings figures.
+   */
+  canceledUncounted: z.number().int(),
 });
 export type CustomerTotals = z.infer<typeof CustomerTotals>;
 

@@ -7,6 +7,13 @@ import { cents, monthlyShare, UNKNOWN_STATUS, UPCOMING_STATUSES } from '../overv
 const DAY_MS = 86_400_000;
 /** Statuses of a policy that ran (or runs): its savings were delivered over the part of its window that passed. */
 const DELIVERING = new Set(['ACTIVE', 'COMPLETED', 'EXPIRED']);
+/**
+ * A canceled policy ran until its cancel: the savings of that part were delivered (the fee is charged on the
+ * part still to run). The service does not say when a policy was canceled; this app's own cancels say it.
+ */
+const CANCELED = 'CANCELED';
+/** Outcomes of an activity entry after which the service had done it. */
+const DONE = new Set(['succeeded', 'settled-done']);
 /** Statuses of a bought policy, whose processing fee was charged (the page reads the fee of these only). */
 export const BOUGHT_STATUSES: readonly string[] = ['ACTIVE', 'COMPLETED', 'EXPIRED', 'CANCELED'];
 const BOUGHT = new Set(BOUGHT_STATUSES);
@@ -27,6 +34,18 @@ function savingsOver(savings: number, launchMs: number, endMs: number, fromMs: n
 
 const msOf = (at: string | undefined): number => (at ? Date.parse(at) : Number.NaN);
 
+/** When this app canceled each capacity policy it canceled (the first cancel the service did), by id. */
+function cancelMoments(activity: readonly ActivityEntry[]): Map<string, number> {
+  const moments = new Map<string, number>();
+  for (const entry of activity) {
+    if (entry.policyKind !== 'capacity' || entry.action !== 'cancel' || !DONE.has(entry.outcome)) continue;
+    const at = Date.parse(entry.at);
+    const known = moments.get(entry.cidrId);
+    if (Number.isFinite(at) && (known === undefined || at < known)) moments.set(entry.cidrId, at);
+  }
+  return moments;
+}
+
 export interface CustomerFigures {
   readonly totals: Omit<CustomerTotals, 'activeDr'>;
   readonly horizons: CustomerHorizon[];
@@ -39,6 +58,7 @@ export interface CustomerFigures {
  */
 export function summarizeCustomer(policies: readonly CapacityRow[], activity: readonly ActivityEntry[], asOf: Date): CustomerFigures {
   const nowMs = asOf.getTime();
+  const canceledAt = cancelMoments(activity);
   const monthStart = Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), 1);
   const yearStart = Date.UTC(asOf.getUTCFullYear(), 0, 1);
   const longest = Math.max(...CUSTOMER_HORIZONS);
@@ -48,6 +68,7 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
   let savingsThisMonth = 0;
   let savingsYearToDate = 0;
   let processingFees = 0;
+  let canceledUncounted = 0;
 
   // Each date parsed once per policy: parsed for each sum and in the milestones' order, the parses were most
   // of the figures of a large customer (5,000 policies).
@@ -65,6 +86,17 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
       const savings = policy.pricing?.savings ?? 0;
       savingsThisMonth += savingsOver(savings, launchMs, endMs, monthStart, nowMs);
       savingsYearToDate += savingsOver(savings, launchMs, endMs, yearStart, nowMs);
+    } else if (status === CANCELED) {
+      const cancelMs = canceledAt.get(policy.cidrId);
+      const savings = policy.pricing?.savings ?? 0;
+      if (cancelMs !== undefined) {
+        const until = Math.min(nowMs, cancelMs);
+        savingsThisMonth += savingsOver(savings, launchMs, endMs, monthStart, until);
+        savingsYearToDate += savingsOver(savings, launchMs, endMs, yearStart, until);
+      } else if (savings > 0 && savingsOver(savings, launchMs, endMs, yearStart, nowMs) > 0) {
+        // Canceled outside this app after it may have run this year: what it delivered is not known, and said so.
+        canceledUncounted += 1;
+      }
     }
     if (BOUGHT.has(status)) processingFees += processingFee(policy) ?? 0;
     if (!UPCOMING_STATUSES.includes(status)) continue;
@@ -95,6 +127,7 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
       savingsYearToDate: cents(savingsYearToDate),
       processingFees: cents(processingFees),
       cancellationFees: cents(cancellationFees),
+      canceledUncounted,
     },
     horizons,
     milestones: milestones.slice(0, 50),

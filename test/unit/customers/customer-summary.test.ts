@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { summarizeCustomer } from '../../../electron/services/customers/customer-summary.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { ActivityEntry } from '../../../shared/own-data/activity.js';
 
 const asOf = new Date('2026-06-15T09:00:00.000Z');
 const policy = (cidrId: string, policyStatus: string, launchDateTime: string | undefined, endDateTime: string | undefined, more: Partial<CapacityRow> = {}) =>
@@ -31,6 +32,7 @@ it('sums a customer’s figures over each window, and orders launches and ends b
     savingsYearToDate: 74.38,
     processingFees: 3,
     cancellationFees: 0,
+    canceledUncounted: 0,
   });
   expect(figures.horizons).toEqual([
     { days: 30, launches: 2, ends: 0, renews: 1 },
@@ -38,4 +40,28 @@ it('sums a customer’s figures over each window, and orders launches and ends b
     { days: 90, launches: 2, ends: 1, renews: 1 },
   ]);
   expect(figures.milestones.map(({ cidrId, kind }) => `${cidrId} ${kind}`)).toEqual(['sc_a launch', 'sc_c launch', 'sc_b end', 'sc_a end']);
+});
+
+it('counts what a canceled policy saved until this app canceled it, and says how many canceled elsewhere are left out', () => {
+  const window = { launchDateTime: '2026-05-01T00:00:00.000Z', endDateTime: '2026-07-30T00:00:00.000Z', autoRenewalEnabled: false };
+  const canceled = (cidrId: string) => policy(cidrId, 'CANCELED', undefined, undefined, { capacityConfiguration: window, pricing: { ourPrice: 900, savings: 90 } });
+  const cancel = (cidrId: string, outcome: ActivityEntry['outcome'], at: string, fee: number | null = null): ActivityEntry => ({
+    policyKind: 'capacity', cidrId, action: 'cancel', outcome, at, username: 'alex', profileId: 'sandbox', reason: null, fee, price: null, autoRenewal: null, configured: [], eventId: null,
+  });
+  const figures = summarizeCustomer(
+    [canceled('sc_here'), canceled('sc_refused'), canceled('sc_elsewhere'), policy('sc_never_ran', 'CANCELED', '2026-08-01T00:00:00.000Z', '2026-09-01T00:00:00.000Z', { pricing: { savings: 50 } })],
+    [
+      // Canceled here on 11 June (a second, later cancel entry does not move it); sc_refused's cancel was not done.
+      cancel('sc_here', 'succeeded', '2026-06-11T00:00:00.000Z', 10),
+      cancel('sc_here', 'settled-done', '2026-06-12T00:00:00.000Z'),
+      cancel('sc_refused', 'not-done', '2026-06-10T00:00:00.000Z'),
+    ],
+    asOf,
+  );
+  // sc_here ran 41 of its 90 days this year (1 May to 11 June), 10 of them this month: 1 a day.
+  expect(figures.totals.savingsYearToDate).toBe(41);
+  expect(figures.totals.savingsThisMonth).toBe(10);
+  // sc_refused and sc_elsewhere may have run (when they were canceled is not known); sc_never_ran had not launched.
+  expect(figures.totals.canceledUncounted).toBe(2);
+  expect(figures.totals.cancellationFees).toBe(10);
 });
