@@ -468,6 +468,45 @@ describe('the own data at sign-out (owndata.wipe, asked for only on a confirmed 
     expect(await names()).toEqual(['Contoso']);
   }, 120_000);
 
+  it('still under way when its owner signs out and in again: what they write then is kept, not left under the removed key (review13)', async () => {
+    // The removal forgot its owner at the session's change even while it ran: the next opening took the key about to
+    // be deleted and wrote into the folder being removed, so the book written after signing in again was kept aside as
+    // unreadable (its key gone) at the opening after.
+    const dataDir = await tempDir();
+    let releaseDelete = () => {};
+    let deleteAsked = () => {};
+    const asked = new Promise<void>((resolve) => (deleteAsked = resolve));
+    const held = new Promise<void>((resolve) => (releaseDelete = resolve));
+    class HeldDelete extends FixedSecretStore {
+      override async delete(service: string, account: string): Promise<boolean> {
+        deleteAsked();
+        await held;
+        return super.delete(service, account);
+      }
+    }
+    const secrets = new HeldDelete();
+    const alex = { profileId: 'sandbox', username: ALEX.username };
+    let owner: Owner | null = alex;
+    const service = new OwnDataService({ dataDir, secrets, owner: () => owner });
+    await (await service.records('customer', Customer)).put('northwind', NORTHWIND);
+    const removal = service.wipe();
+    await asked;
+    // Signed out and in again while the key's deletion is under way.
+    owner = null;
+    service.ownerChanged();
+    owner = alex;
+    service.ownerChanged();
+    const writing = (async () => (await service.records('customer', Customer)).put('contoso', { name: 'Contoso', customerIds: ['CUST-1002'] }))();
+    releaseDelete();
+    await removal;
+    await writing;
+    await service.close();
+    const after = ownDataOver(dataDir, secrets, alex);
+    expect((await (await after.service.records('customer', Customer)).list()).map((r) => r.body.name)).toEqual(['Contoso']);
+    expect(after.warnings).toEqual([]);
+    await after.service.close();
+  });
+
   it('signed out, there is no one whose data could be removed: nothing is', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
