@@ -18,6 +18,11 @@ export interface SelectableRows<T> {
   readRange(start: number, end: number): Promise<WindowsRead<T>>;
   /** Every row of the list as filtered ("select every row"). */
   readAll(): Promise<WindowsRead<T>>;
+  /**
+   * False while the rows shown are not the list's final answer (the worklist's first rows, its count still being
+   * made): nothing is taken then, so a bulk action never acts on a count or a range that is not final.
+   */
+  readonly settled?: boolean;
 }
 
 /**
@@ -78,6 +83,8 @@ export class ListSelection<T> {
   /** The header checkbox: every row of the list, some, or none. */
   get state(): 'all' | 'some' | 'none' {
     if (this.size === 0) return 'none';
+    // A count still being made is not the list's: "all" is said of the final one only.
+    if (this.#list.settled === false) return 'some';
     return this.#list.total !== null && this.size >= this.#list.total ? 'all' : 'some';
   }
 
@@ -88,7 +95,7 @@ export class ListSelection<T> {
    */
   toggle(index: number, range = false): Promise<void> {
     const row = this.#list.row(index);
-    if (row === undefined) return Promise.resolve();
+    if (row === undefined || this.#list.settled === false) return Promise.resolve();
     const anchor = this.#anchorIndex;
     this.#anchorIndex = index;
     this.#extending = false;
@@ -108,7 +115,7 @@ export class ListSelection<T> {
   extend(from: number, to: number): void {
     const fromRow = this.#list.row(from);
     const toRow = this.#list.row(to);
-    if (fromRow === undefined || toRow === undefined) return;
+    if (fromRow === undefined || toRow === undefined || this.#list.settled === false) return;
     if (!this.#extending) this.#anchorIndex = from;
     this.#extending = true;
     const loaded = this.#list.loadedEntries().map(([, row]) => row);
@@ -118,7 +125,7 @@ export class ListSelection<T> {
 
   /** Ctrl/Cmd+A and the header checkbox: every row of the list as filtered, or none when every one already is. */
   async toggleAll(): Promise<void> {
-    if (this.reading) return;
+    if (this.reading || this.#list.settled === false) return;
     if (this.state === 'all') return this.clear();
     const read = await this.#read(() => this.#list.readAll());
     if (read === null) return;

@@ -47,10 +47,14 @@ export class RenewalWorklistStore {
    */
   constructor(readonly oneCustomer = false) {
     const total = () => this.total;
+    const settled = () => !this.stillCounting;
     this.selection = new ListSelection<WorklistRow>(
       {
         get total() {
           return total();
+        },
+        get settled() {
+          return settled();
         },
         row: (index) => this.row(index),
         loadedEntries: () => this.loadedEntries(),
@@ -65,6 +69,14 @@ export class RenewalWorklistStore {
 
   get total(): number | null {
     return this.read.value?.total ?? null;
+  }
+
+  /**
+   * The first rows are shown and the whole answer is still being made: the total, the counts by state and the
+   * customers are those of the part read so far, and nothing can be selected until it comes.
+   */
+  get stillCounting(): boolean {
+    return this.read.value?.stillCounting === true;
   }
 
   /** The row at `index`, or undefined while its page is not loaded. */
@@ -166,18 +178,28 @@ export class RenewalWorklistStore {
     const generation = ++this.#generation;
     this.#reading.clear();
     this.pageError = null;
-    const result = await this.read.load(() => api.worklist.query(this.#query(0, WORKLIST_PAGE)));
-    if (generation !== this.#generation || !result?.ok) return;
+    // The first rows may come before the whole window is read (the main process has not read it yet); the whole
+    // answer is then asked at once and replaces them, with the final count.
+    const first = await this.#readFirstPage(generation, true);
+    if (first?.stillCounting) await this.#readFirstPage(generation, false);
+  }
+
+  async #readFirstPage(generation: number, mayStillCount: boolean): Promise<WorklistWindow | null> {
+    const result = await this.read.load(() => api.worklist.query({ ...this.#query(0, WORKLIST_PAGE), mayStillCount }));
+    if (generation !== this.#generation || !result?.ok) return null;
     this.#pages.clear();
     this.#pages.set(0, result.value.rows);
     this.selection.refreshRows(result.value.rows);
-    this.#readWanted(generation);
+    // Pages past the first are read with the whole answer's count (read as final answers, never still counting).
+    if (!result.value.stillCounting) this.#readWanted(generation);
+    return result.value;
   }
 
   /** Reads the pages of the rows in view that are not loaded yet. */
   #readWanted(generation: number): void {
     const total = this.total;
-    if (generation !== this.#generation || total === null) return;
+    // A count still being made does not bound the pages yet: the whole answer reads the rows in view when it comes.
+    if (generation !== this.#generation || total === null || this.stillCounting) return;
     const first = Math.floor(this.#wanted.start / WORKLIST_PAGE);
     const last = Math.floor((Math.max(this.#wanted.end, this.#wanted.start + 1) - 1) / WORKLIST_PAGE);
     for (let page = first; page <= last && page * WORKLIST_PAGE < total; page += 1) {

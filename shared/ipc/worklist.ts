@@ -40,6 +40,12 @@ export const WorklistQuery = z.strictObject({
   includeSnoozed: z.boolean().default(false),
   offset: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(500).default(200),
+  /**
+   * The rows may come before the whole window is read: when it is not read yet, the answer holds the first rows of
+   * the list in its order (final rows), with its total, counts and customers still counting (`stillCounting`), and
+   * the view asks again without this for the whole answer. Reads for a selection or a bulk action never set it.
+   */
+  mayStillCount: z.boolean().default(false),
 });
 export type WorklistQuery = z.input<typeof WorklistQuery>;
 export type ParsedWorklistQuery = z.output<typeof WorklistQuery>;
@@ -77,6 +83,12 @@ export const WorklistWindow = z.object({
   /** Null when there is no local copy yet: the worklist answers from the copy only. */
   origin: Origin.nullable(),
   unreadable: UnreadableCopy.optional(),
+  /**
+   * True when the answer was made before the whole window was read (asked with `mayStillCount`): `rows` are the list's
+   * first rows in its order, but `total`, `stateCounts` and `customers` count only the part read so far (at least
+   * that many). Never given as final: the view says it is still counting and asks for the whole answer.
+   */
+  stillCounting: z.boolean().optional(),
 });
 export type WorklistWindow = z.infer<typeof WorklistWindow>;
 

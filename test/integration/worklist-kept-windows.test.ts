@@ -101,7 +101,7 @@ async function setUp(more: Partial<CurrentReplicaDeps> = {}): Promise<Setup> {
 
 const ids = (window: WorklistWindow) => window.rows.map((row) => row.policy.cidrId);
 /** What the Renewals view asks as it opens (its store's first query, normalised as the channel's input is). */
-const first: ParsedWorklistQuery = { horizonDays: 30, states: [], customer: null, includeSnoozed: false, offset: 0, limit: 100 };
+const first: ParsedWorklistQuery = { horizonDays: 30, states: [], customer: null, includeSnoozed: false, offset: 0, limit: 100, mayStillCount: false };
 
 /** The first answer kept: asked by the view, or made ahead by the main process before any click. */
 const madeBy = {

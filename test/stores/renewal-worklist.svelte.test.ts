@@ -1,5 +1,5 @@
-import { answer, calls, resetFakeApi } from './support/fake-api.js';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { answer, calls, hold, resetFakeApi } from './support/fake-api.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RenewalWorklistStore } from '../../renderer/stores/renewal-worklist.svelte.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import type { WorklistRow, WorklistState, WorklistWindow } from '../../shared/ipc/worklist.js';
@@ -127,5 +127,89 @@ describe('a row whose entry takes it out of the list as shown', () => {
     expect(worklist.selection.size).toBe(1);
     expect(worklist.selection.has(ids[1]!)).toBe(true);
     expect(worklist.selection.rows.map((row) => row.policy.cidrId)).toEqual([ids[1]]);
+  });
+});
+
+describe('the first rows before the whole answer (the count still being made)', () => {
+  /** Rows of a worklist of `total`, `offset` on, as the main process answers them. */
+  const rowsOf = (offset: number, limit: number, total: number): WorklistRow[] =>
+    Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i): WorklistRow => {
+      const cidrId = `sc_${100000 + offset + i}`;
+      return { policy: { cidrId, policyName: `Policy ${cidrId}` }, customer: null, milestone: 'end', entry: null };
+    });
+  const WHOLE = 450;
+  /** What was counted of the window when the first rows were answered. */
+  const SO_FAR = 120;
+
+  it('shows the first rows at once with the count said to be partial, selects nothing meanwhile, then takes the whole answer', async () => {
+    const queries = hold('worklist.query');
+    const worklist = new RenewalWorklistStore();
+    const loading = worklist.load();
+    await vi.waitFor(() => expect(queries).toHaveLength(1));
+    expect(queries[0]?.input).toMatchObject({ offset: 0, limit: 100, mayStillCount: true });
+    queries[0]?.ok({ ...EMPTY, rows: rowsOf(0, 100, WHOLE), total: SO_FAR, stillCounting: true });
+
+    // The whole answer is asked at once, and the first rows show meanwhile, the count marked as not final.
+    await vi.waitFor(() => expect(queries).toHaveLength(2));
+    expect(queries[1]?.input).toMatchObject({ offset: 0, limit: 100, mayStillCount: false });
+    expect(worklist.stillCounting).toBe(true);
+    expect(worklist.row(0)?.policy.cidrId).toBe('sc_100000');
+    expect(worklist.total).toBe(SO_FAR);
+    // Nothing is taken before the final answer: no row, no range, not "every row" (its count is not known yet).
+    await worklist.selection.toggle(0);
+    await worklist.selection.toggleAll();
+    worklist.selection.extend(0, 1);
+    expect(worklist.selection.size).toBe(0);
+    // The rows scrolled to are not read against a count that is not final.
+    worklist.show({ start: 110, end: 120 });
+    await settle();
+    expect(queries).toHaveLength(2);
+
+    queries[1]?.ok({ ...EMPTY, rows: rowsOf(0, 100, WHOLE), total: WHOLE });
+    await loading;
+    expect(worklist.stillCounting).toBe(false);
+    expect(worklist.total).toBe(WHOLE);
+    // The rows in view are read now, as final answers.
+    await vi.waitFor(() => expect(queries).toHaveLength(3));
+    expect(queries[2]?.input).toMatchObject({ offset: 100, limit: 100 });
+    expect(queries[2]?.input).not.toHaveProperty('mayStillCount', true);
+    queries[2]?.ok({ ...EMPTY, rows: rowsOf(100, 100, WHOLE), offset: 100, total: WHOLE });
+    await vi.waitFor(() => expect(worklist.row(115)?.policy.cidrId).toBe('sc_100115'));
+
+    await worklist.selection.toggle(0);
+    expect(worklist.selectedRows.map((row) => row.policy.cidrId)).toEqual(['sc_100000']);
+    expect(worklist.selection.state).toBe('some');
+  });
+
+  it('asks once when the first answer is already whole', async () => {
+    answer('worklist.query', (input) => {
+      const { offset, limit } = input as { offset: number; limit: number };
+      return { ok: true, value: { ...EMPTY, rows: rowsOf(offset, limit, WHOLE), offset, total: WHOLE } };
+    });
+    const worklist = new RenewalWorklistStore();
+    await worklist.load();
+    expect(queried()).toEqual([expect.objectContaining({ offset: 0, mayStillCount: true })]);
+    expect(worklist.stillCounting).toBe(false);
+    expect(worklist.total).toBe(WHOLE);
+  });
+
+  it('never lets a still-counting answer overtake a newer filter: the whole answer asked is the new filter’s', async () => {
+    const queries = hold('worklist.query');
+    const worklist = new RenewalWorklistStore();
+    void worklist.load();
+    await vi.waitFor(() => expect(queries).toHaveLength(1));
+    const horizon = worklist.setHorizon(90);
+    await vi.waitFor(() => expect(queries).toHaveLength(2));
+    // The 30 days' first rows come after the 90 days' were asked: dropped, and no whole answer is asked for them.
+    queries[0]?.ok({ ...EMPTY, rows: rowsOf(0, 100, WHOLE), total: SO_FAR, stillCounting: true });
+    queries[1]?.ok({ ...EMPTY, rows: rowsOf(0, 100, WHOLE), total: WHOLE });
+    await horizon;
+    await settle();
+    expect(queries.map((query) => query.input)).toEqual([
+      expect.objectContaining({ horizonDays: 30, mayStillCount: true }),
+      expect.objectContaining({ horizonDays: 90, mayStillCount: true }),
+    ]);
+    expect(worklist.stillCounting).toBe(false);
+    expect(worklist.total).toBe(WHOLE);
   });
 });

@@ -26,6 +26,7 @@ import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from 
 import { FirstSyncStream } from './first-sync-stream.js';
 import { HeldDocuments, type SqlStatement } from './held-documents.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
+import { UPCOMING_HEAD_INDEX } from '../worklist/replica-upcoming.js';
 import { processingFee } from '../customers/customer-summary.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
@@ -994,6 +995,7 @@ function prepareSchema(db: Connection): void {
   keepOverviewIndexes(db);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
+  db.exec(UPCOMING_HEAD_INDEX);
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
 }
 

@@ -4,7 +4,7 @@ import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import { customerCapacities as accountCapacities, customerCapacitiesOfRows, type AccountFilter } from '../customers/replica-accounts.js';
 import type { CapacityReplicaDb, StoredDocument } from './capacity-replica-db.js';
-import { UpcomingInSlices, upcomingOf, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
+import { UpcomingInSlices, firstUpcomingOf, upcomingOf, windowKept, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SliceTurn } from './requests-first.js';
 import { SLICE_MS, slice } from './time-slices.js';
@@ -169,6 +169,29 @@ export function upcomingCapacities(
     if (!fetchedAt) return null;
     const upcoming = open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs));
     return { fetchedAt, upcoming, picked: open.db.bodies(pick(upcoming)) };
+  });
+}
+
+/**
+ * The first rows of (fromMs, toMs] in the worklist's order, read without the whole window (`firstUpcomingOf`), and the
+ * whole records of those `page` chooses, in one read; null when there is no list, when the window is read already
+ * (the whole answer is then made from memory) or when `page` chose none (the rows read held none for it).
+ */
+export function firstUpcomingCapacities(
+  replica: Replica,
+  fromMs: number,
+  toMs: number,
+  take: (rows: readonly UpcomingCapacity[]) => boolean,
+  page: () => readonly number[],
+): Promise<{ fetchedAt: string; picked: CapacityRow[] } | null> {
+  return replica.reading((open) => {
+    const fetchedAt = open.fetchedAt;
+    if (!fetchedAt) return null;
+    if (open.db.readWith((connection) => windowKept(connection, fromMs, toMs))) return null;
+    // Enough for the page or not, the rows read are the list's first: what the page holds of them is final.
+    open.db.readWith((connection) => firstUpcomingOf(connection, fromMs, toMs, take));
+    const rids = page();
+    return rids.length > 0 ? { fetchedAt, picked: open.db.bodies(rids) } : null;
   });
 }
 

@@ -1,11 +1,11 @@
-import { WORKLIST_OPENING, WORKLIST_PAGE, WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
+import { WORKLIST_OPENING, WORKLIST_PAGE, WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type ParsedWorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
-import { copyState, keepUpcomingInSlices, upcomingCapacities } from '../replica/replica-reads.js';
+import { copyState, firstUpcomingCapacities, keepUpcomingInSlices, upcomingCapacities } from '../replica/replica-reads.js';
 import type { SliceTurn } from '../replica/requests-first.js';
 import { inWindow, type UpcomingCapacity } from './replica-upcoming.js';
 import { KeptWindows, type WindowSources } from './kept-windows.js';
-import { noCustomers, type CustomerNamer } from './customer-of.js';
+import { noCustomers, type CustomerNamer, type CustomerOfPolicy } from './customer-of.js';
 import type { WorklistStates } from './worklist-states.js';
 
 const DAY_MS = 86_400_000;
@@ -50,40 +50,12 @@ export class RenewalWorklist {
     const customerOf = await this.#customerOf();
     const entries = await this.#deps.states.all();
     const today = localDay(now);
-    const stateCounts = dictionary<number>(WORKLIST_STATES.map((state) => [state, 0])) as Record<WorklistState, number>;
-    const customers = new Set<string>();
-    let matching: Array<{ readonly rid: number; readonly customer: string | null; readonly milestone: WorklistRow['milestone'] }> = [];
     const fromMs = now.getTime();
     const toMs = fromMs + query.horizonDays * DAY_MS;
-    // The first moment a policy passes into or out of the window (its launch or end reached by now, or by now + horizon).
-    let untilMs = fromMs + LOOK_AHEAD_MS;
+    const pick = new WindowPick(query, fromMs, toMs, entries, customerOf, today);
 
-    const pick = (upcoming: readonly UpcomingCapacity[]): number[] => {
-      // From nothing each time: a read met by a change on disk is made again.
-      matching = [];
-      customers.clear();
-      for (const state of WORKLIST_STATES) stateCounts[state] = 0;
-      untilMs = fromMs + LOOK_AHEAD_MS;
-      for (const policy of upcoming) {
-        for (const at of [policy.launchMs, policy.endMs]) {
-          if (at !== null && at > fromMs) untilMs = Math.min(untilMs, at <= toMs ? at : at - (toMs - fromMs));
-        }
-        if (!inWindow(policy, fromMs, toMs)) continue;
-        const entry = entries.get(policy.cidrId);
-        if (snoozedOut(entry, query.includeSnoozed, today)) continue;
-        const customer = customerOf({ account: policy.account });
-        if (customer !== null) customers.add(customer);
-        if (query.customer !== null && customer !== query.customer) continue;
-        const state = entry?.state ?? 'to-do';
-        stateCounts[state] += 1;
-        if (stateOutside(state, query.states)) continue;
-        const launchesSoon = policy.launchMs !== null && policy.launchMs > fromMs && policy.launchMs <= toMs;
-        matching.push({ rid: policy.rid, customer, milestone: launchesSoon ? 'launch' : 'end' });
-      }
-      return matching.slice(query.offset, query.offset + query.limit).map((row) => row.rid);
-    };
-
-    const key = JSON.stringify(query);
+    // A whole answer serves a query that would have taken the first rows early as well.
+    const key = JSON.stringify({ ...query, mayStillCount: undefined });
     const { answer, unreadable } = await this.#deps.replica.readWithHealth(
       async (replica) => {
         const copy = await copyState(replica);
@@ -92,16 +64,27 @@ export class RenewalWorklist {
         const sources: WindowSources = { ...copy, entries, customerOf, today };
         const kept = this.#kept.find(key, sources, fromMs);
         if (kept) return { kept };
-        const read = await upcomingCapacities(replica, fromMs, toMs + LOOK_AHEAD_MS, pick);
-        return read && { read, sources };
+        if (query.mayStillCount) {
+          // The window not read yet: its first rows along the ends, the count left to the whole answer asked next.
+          pick.reset();
+          const first = await firstUpcomingCapacities(replica, fromMs, toMs, (rows) => pick.addUntil(rows, query.offset + query.limit), () => pick.pageRids());
+          if (first) return { read: first, sources, stillCounting: true };
+        }
+        const read = await upcomingCapacities(replica, fromMs, toMs + LOOK_AHEAD_MS, (upcoming) => {
+          // From nothing each time: a read met by a change on disk is made again.
+          pick.reset();
+          for (const policy of upcoming) pick.add(policy);
+          return pick.pageRids();
+        });
+        return read && { read, sources, stillCounting: false };
       },
       { checkFiles: 'while-reading' },
     );
-    const base = { offset: query.offset, stateCounts, ...(unreadable ? { unreadable } : {}) };
+    const base = { offset: query.offset, stateCounts: pick.stateCounts, ...(unreadable ? { unreadable } : {}) };
     if (!answer) return { ...base, rows: [], total: 0, customers: [], origin: null };
     if ('kept' in answer) return answer.kept;
-    const { read, sources } = answer;
-    const page = matching.slice(query.offset, query.offset + query.limit);
+    const { read, sources, stillCounting } = answer;
+    const page = pick.page();
     const rows = read.picked.flatMap((policy, index): WorklistRow[] => {
       const meta = page[index];
       if (!meta) return [];
@@ -113,12 +96,14 @@ export class RenewalWorklist {
     const window: WorklistWindow = {
       ...base,
       rows,
-      total: matching.length,
-      customers: [...customers].sort((a, b) => a.localeCompare(b)),
+      total: pick.matching.length,
+      customers: [...pick.customers].sort((a, b) => a.localeCompare(b)),
       origin: { source: 'replica', fetchedAt: read.fetchedAt },
+      ...(stillCounting ? { stillCounting } : {}),
     };
-    // Every row found (none gone between the ids and their records), and a page at most: what the view asks as it opens.
-    if (rows.length === page.length && query.limit <= WORKLIST_PAGE) this.#kept.keep(key, sources, fromMs, untilMs, window);
+    // Every row found (none gone between the ids and their records), and a page at most: what the view asks as it
+    // opens. An answer still counting is never kept: it is not the whole answer.
+    if (!stillCounting && rows.length === page.length && query.limit <= WORKLIST_PAGE) this.#kept.keep(key, sources, fromMs, pick.untilMs, window);
     return window;
   }
 
@@ -152,5 +137,75 @@ export class RenewalWorklist {
 
   #now(): Date {
     return this.#deps.now?.() ?? new Date();
+  }
+}
+
+interface Matching {
+  readonly rid: number;
+  readonly customer: string | null;
+  readonly milestone: WorklistRow['milestone'];
+}
+
+/**
+ * The worklist's pick over the upcoming policies, in their order: which ones the query's filters keep, the counts by
+ * state and the customers (before the state and customer filters), and the first moment a policy passes into or out
+ * of the window. Fed the whole window, it is the whole answer; fed the window's first rows (`addUntil`), its page is
+ * final and its counts are those of the rows read so far.
+ */
+class WindowPick {
+  readonly stateCounts = dictionary<number>(WORKLIST_STATES.map((state) => [state, 0])) as Record<WorklistState, number>;
+  readonly customers = new Set<string>();
+  matching: Matching[] = [];
+  /** The first moment a policy passes into or out of the window (its launch or end reached by now, or by now + horizon). */
+  untilMs: number;
+
+  constructor(
+    readonly query: ParsedWorklistQuery,
+    readonly fromMs: number,
+    readonly toMs: number,
+    readonly entries: ReadonlyMap<string, WorklistEntry>,
+    readonly customerOf: CustomerOfPolicy,
+    readonly today: string,
+  ) {
+    this.untilMs = fromMs + LOOK_AHEAD_MS;
+  }
+
+  reset(): void {
+    this.matching = [];
+    this.customers.clear();
+    for (const state of WORKLIST_STATES) this.stateCounts[state] = 0;
+    this.untilMs = this.fromMs + LOOK_AHEAD_MS;
+  }
+
+  add(policy: UpcomingCapacity): void {
+    const { fromMs, toMs, query } = this;
+    for (const at of [policy.launchMs, policy.endMs]) {
+      if (at !== null && at > fromMs) this.untilMs = Math.min(this.untilMs, at <= toMs ? at : at - (toMs - fromMs));
+    }
+    if (!inWindow(policy, fromMs, toMs)) return;
+    const entry = this.entries.get(policy.cidrId);
+    if (snoozedOut(entry, query.includeSnoozed, this.today)) return;
+    const customer = this.customerOf({ account: policy.account });
+    if (customer !== null) this.customers.add(customer);
+    if (query.customer !== null && customer !== query.customer) return;
+    const state = entry?.state ?? 'to-do';
+    this.stateCounts[state] += 1;
+    if (stateOutside(state, query.states)) return;
+    const launchesSoon = policy.launchMs !== null && policy.launchMs > fromMs && policy.launchMs <= toMs;
+    this.matching.push({ rid: policy.rid, customer, milestone: launchesSoon ? 'launch' : 'end' });
+  }
+
+  /** Adds rows in the list's order; true once `wanted` of them match the filters. */
+  addUntil(rows: readonly UpcomingCapacity[], wanted: number): boolean {
+    for (const policy of rows) this.add(policy);
+    return this.matching.length >= wanted;
+  }
+
+  page(): Matching[] {
+    return this.matching.slice(this.query.offset, this.query.offset + this.query.limit);
+  }
+
+  pageRids(): number[] {
+    return this.page().map((row) => row.rid);
   }
 }

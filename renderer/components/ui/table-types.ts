@@ -47,4 +47,6 @@ export interface TableSelection {
   readonly allLabel: string;
   /** A row's checkbox name, e.g. "Select sc_1000001 Web tier". */
   rowLabel(index: number): string;
+  /** True while nothing can be selected (the worklist still counting its rows): the checkboxes show, disabled. */
+  readonly disabled?: boolean;
 }
