@@ -829,6 +829,22 @@ export class CapacityReplicaDb {
     return read(this.#read);
   }
 
+  /**
+   * Reads of several statements as one snapshot (rows, then their records by row id): each statement is otherwise a
+   * read transaction of its own, and the rewrite thread commits from its own thread, clearing the table and numbering
+   * the rows from 1 again, so a row id read before its commit names another policy after it (review13). Synchronous:
+   * no yield holds the snapshot.
+   */
+  inOneRead<T>(read: () => T): T {
+    if (this.#read.inTransaction) return read();
+    this.#read.exec('BEGIN');
+    try {
+      return read();
+    } finally {
+      this.#read.exec('COMMIT');
+    }
+  }
+
   /** Whole records for the given rows, in the order given. */
   bodies(rids: readonly number[]): CapacityRow[] {
     if (rids.length === 0) return [];
