@@ -256,6 +256,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     owner: () => replica.owner(),
     logger,
     legacyActivity: (owner) => replica.legacyActivity(owner),
+    forgetLegacyActivity: (owner) => replica.forgetLegacyActivity(owner),
   });
   // Opened as soon as someone signs in: the activity record an older version kept in the replica
   // moves to own data before anything (a wipe at sign-out, a rebuilt copy) can take the replica away.

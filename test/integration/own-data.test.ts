@@ -192,38 +192,44 @@ describe('an own-data file that cannot be read', () => {
   });
 });
 
+/** A replica an older version wrote, its activity record in a table of its own (fees 1 and 2, and one body not an entry). */
+async function replicaWithLegacyActivity(dataDir: string, secrets: SecretStore, owner: Owner): Promise<CurrentReplica> {
+  const cache = await Replica.open({ dataDir, secrets, owner });
+  await writeKind(cache, 'capacities', syntheticPolicies(20));
+  await cache.close();
+  // What the version before own data wrote: a table of its own in the replica.
+  const key = Buffer.from((await secrets.get(replicaKeyService(owner.profileId), owner.username))!, 'base64');
+  const db = openKeyed(join(cache.dir, 'replica.db'), key, 1024);
+  db.exec('CREATE TABLE activity (seq INTEGER PRIMARY KEY, policy_kind TEXT NOT NULL, cidr_id TEXT NOT NULL, body TEXT NOT NULL) STRICT');
+  const insert = db.prepare('INSERT INTO activity (policy_kind, cidr_id, body) VALUES (?, ?, ?)');
+  insert.run('capacity', 'sc_1', JSON.stringify(entry(owner, 'sc_1', 1)));
+  insert.run('capacity', 'sc_1', JSON.stringify(entry(owner, 'sc_1', 2)));
+  insert.run('capacity', 'sc_1', '{"not":"an entry"}');
+  db.close();
+
+  const offline = new CurrentReplica({
+    dataDir,
+    secrets,
+    session: {
+      status: () => ({ signedIn: true, ...owner, keychain: { kind: 'keychain' as const } }),
+      authorized: async () => {
+        throw new Error('the move never calls the service');
+      },
+    },
+    events: new AppEvents(),
+    lastUsername: () => owner.username,
+    logger: { warn: () => undefined },
+    verifyDelayMs: 0,
+  });
+  return offline;
+}
+
 describe('the activity record of older versions', () => {
   it('moves from the replica into own data once', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
     const owner = { profileId: 'sandbox', username: 'older@example.com' };
-    const cache = await Replica.open({ dataDir, secrets, owner });
-    await writeKind(cache, 'capacities', syntheticPolicies(20));
-    await cache.close();
-    // What the version before own data wrote: a table of its own in the replica.
-    const key = Buffer.from((await secrets.get(replicaKeyService(owner.profileId), owner.username))!, 'base64');
-    const db = openKeyed(join(cache.dir, 'replica.db'), key, 1024);
-    db.exec('CREATE TABLE activity (seq INTEGER PRIMARY KEY, policy_kind TEXT NOT NULL, cidr_id TEXT NOT NULL, body TEXT NOT NULL) STRICT');
-    const insert = db.prepare('INSERT INTO activity (policy_kind, cidr_id, body) VALUES (?, ?, ?)');
-    insert.run('capacity', 'sc_1', JSON.stringify(entry(owner, 'sc_1', 1)));
-    insert.run('capacity', 'sc_1', JSON.stringify(entry(owner, 'sc_1', 2)));
-    insert.run('capacity', 'sc_1', '{"not":"an entry"}');
-    db.close();
-
-    const offline = new CurrentReplica({
-      dataDir,
-      secrets,
-      session: {
-        status: () => ({ signedIn: true, ...owner, keychain: { kind: 'keychain' as const } }),
-        authorized: async () => {
-          throw new Error('the move never calls the service');
-        },
-      },
-      events: new AppEvents(),
-      lastUsername: () => owner.username,
-      logger: { warn: () => undefined },
-      verifyDelayMs: 0,
-    });
+    const offline = await replicaWithLegacyActivity(dataDir, secrets, owner);
     const legacyActivity = (o: Owner) => offline.legacyActivity(o);
     const first = ownDataOver(dataDir, secrets, owner, { legacyActivity });
     expect((await first.service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([2, 1]);
@@ -233,6 +239,25 @@ describe('the activity record of older versions', () => {
     const second = ownDataOver(dataDir, secrets, owner, { legacyActivity });
     expect((await second.service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([2, 1]);
     await second.service.close();
+    await offline.close();
+  });
+
+  it('does not come back once its owner asked for their own data’s removal (the copy kept)', async () => {
+    // Moved, then removed with the own data at the person's request: the copy (a separate choice, kept) still held the
+    // older version's table, and the next opening of a fresh own data moved it in again (review13).
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const owner = { profileId: 'sandbox', username: 'older@example.com' };
+    const offline = await replicaWithLegacyActivity(dataDir, secrets, owner);
+    const legacyActivity = (o: Owner) => offline.legacyActivity(o);
+    const forgetLegacyActivity = (o: Owner) => offline.forgetLegacyActivity(o);
+    const first = ownDataOver(dataDir, secrets, owner, { legacyActivity, forgetLegacyActivity });
+    expect((await first.service.activity('capacity', 'sc_1')).entries.map((e) => e.fee)).toEqual([2, 1]);
+    await first.service.wipe();
+    await first.service.close();
+    const again = ownDataOver(dataDir, secrets, owner, { legacyActivity, forgetLegacyActivity });
+    expect((await again.service.activity('capacity', 'sc_1')).entries).toEqual([]);
+    await again.service.close();
     await offline.close();
   });
 });
@@ -442,6 +467,45 @@ describe('the own data at sign-out (owndata.wipe, asked for only on a confirmed 
     await signIn();
     expect(await names()).toEqual(['Contoso']);
   }, 120_000);
+
+  it('still under way when its owner signs out and in again: what they write then is kept, not left under the removed key (review13)', async () => {
+    // The removal forgot its owner at the session's change even while it ran: the next opening took the key about to
+    // be deleted and wrote into the folder being removed, so the book written after signing in again was kept aside as
+    // unreadable (its key gone) at the opening after.
+    const dataDir = await tempDir();
+    let releaseDelete = () => {};
+    let deleteAsked = () => {};
+    const asked = new Promise<void>((resolve) => (deleteAsked = resolve));
+    const held = new Promise<void>((resolve) => (releaseDelete = resolve));
+    class HeldDelete extends FixedSecretStore {
+      override async delete(service: string, account: string): Promise<boolean> {
+        deleteAsked();
+        await held;
+        return super.delete(service, account);
+      }
+    }
+    const secrets = new HeldDelete();
+    const alex = { profileId: 'sandbox', username: ALEX.username };
+    let owner: Owner | null = alex;
+    const service = new OwnDataService({ dataDir, secrets, owner: () => owner });
+    await (await service.records('customer', Customer)).put('northwind', NORTHWIND);
+    const removal = service.wipe();
+    await asked;
+    // Signed out and in again while the key's deletion is under way.
+    owner = null;
+    service.ownerChanged();
+    owner = alex;
+    service.ownerChanged();
+    const writing = (async () => (await service.records('customer', Customer)).put('contoso', { name: 'Contoso', customerIds: ['CUST-1002'] }))();
+    releaseDelete();
+    await removal;
+    await writing;
+    await service.close();
+    const after = ownDataOver(dataDir, secrets, alex);
+    expect((await (await after.service.records('customer', Customer)).list()).map((r) => r.body.name)).toEqual(['Contoso']);
+    expect(after.warnings).toEqual([]);
+    await after.service.close();
+  });
 
   it('signed out, there is no one whose data could be removed: nothing is', async () => {
     const dataDir = await tempDir();

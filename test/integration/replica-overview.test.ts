@@ -108,12 +108,12 @@ describe('the overview counted by the replica', () => {
       const plans = db.readWith((connection) =>
         statements.map((sql) => ({
           sql,
-          plan: (connection.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('?') ? [bind, 0] : [bind])) as Array<{ detail: string }>).map((row) => row.detail),
+          plan: (connection.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...[bind, ...(sql.match(/\?/g) ?? []).map(() => 0)]) as Array<{ detail: string }>).map((row) => row.detail),
         })),
       );
       // Only the milestones shown by name (at most listLimit) are read from their rows, one by one: their name is in no
       // index. Each by its row id, which the launch and end indexes hold: the table's own key, no other index first.
-      const named = plans.filter(({ sql }) => /FROM capacities WHERE (rid|cidr_id) = \?$/.test(sql));
+      const named = plans.filter(({ sql }) => /FROM capacities WHERE (rid|cidr_id) = \?( AND cidr_id = \?)?$/.test(sql));
       const counting = plans.filter((plan) => !named.includes(plan));
       expect(named.length).toBeGreaterThan(0);
       for (const { sql, plan } of named) expect({ sql, plan }).toEqual({ sql, plan: [expect.stringMatching(/^SEARCH capacities USING INTEGER PRIMARY KEY \(rowid=\?\)$/)] });
@@ -122,6 +122,51 @@ describe('the overview counted by the replica', () => {
         for (const detail of plan.filter((d) => /^(SCAN|SEARCH) capacities\b/.test(d))) expect({ sql, detail }).toEqual({ sql, detail: expect.stringMatching(/COVERING INDEX/) });
       }
     } finally {
+      await db.close();
+    }
+  });
+
+  it('names each soonest milestone by its own policy when a rewrite of the list commits between the milestones\' read and their names\' (review13)', async () => {
+    // The rewrite thread commits from a thread of its own, and each statement of the count is a read transaction of its
+    // own: a rewrite clears the table and numbers its rows again from 1, so a row id read before it named another policy after.
+    const file = join(dir, 'renumbered.db');
+    const key = randomBytes(32);
+    const db = CapacityReplicaDb.open(file, key);
+    const rewrite = openKeyed(file, key, 1024);
+    try {
+      const policies = syntheticPolicies(6).map((policy, i) => ({
+        ...policy,
+        policyStatus: 'ACTIVE',
+        capacityConfiguration: { ...policy.capacityConfiguration, launchDateTime: new Date(asOf.getTime() + (i + 1) * DAY).toISOString() },
+      }));
+      await db.replaceAll(
+        policies.map((policy) => CapacityRow.parse(policy)),
+        asOf.toISOString(),
+      );
+      const columns = (rewrite.prepare(`SELECT name FROM pragma_table_info('capacities') WHERE name <> 'rid'`).pluck().all() as string[]).join(', ');
+      let rewritten = false;
+      const overview = db.readWith((connection) => {
+        const racing = new Proxy(connection, {
+          get: (target, name) =>
+            name === 'prepare'
+              ? (sql: string) => {
+                  if (!rewritten && /FROM capacities WHERE (rid|cidr_id) = \?/.test(sql)) {
+                    rewritten = true;
+                    // The same list, written again in another order (as the rewrite thread does: cleared, then inserted).
+                    rewrite.exec(`BEGIN IMMEDIATE; CREATE TEMP TABLE kept AS SELECT * FROM capacities; DELETE FROM capacity_bodies; DELETE FROM capacities;
+                      INSERT INTO capacities (${columns}) SELECT ${columns} FROM kept ORDER BY rid DESC; DROP TABLE kept; COMMIT;`);
+                  }
+                  return target.prepare(sql);
+                }
+              : (Reflect.get(target, name) as unknown),
+        });
+        return replicaOverview(racing, asOf, [], { listLimit: 3 });
+      });
+      expect(rewritten).toBe(true);
+      const nameOf = new Map(policies.map((policy) => [policy.cidrId, policy.policyName]));
+      expect(overview.upcoming.map((m) => [m.cidrId, m.policyName])).toEqual(policies.slice(0, 3).map((p) => [p.cidrId, nameOf.get(p.cidrId)]));
+    } finally {
+      rewrite.close();
       await db.close();
     }
   });

@@ -36,10 +36,18 @@ const msOf = (at: string | undefined): number => (at ? Date.parse(at) : Number.N
 
 /** When this app canceled each capacity policy it canceled (the first cancel the service did), by id. */
 function cancelMoments(activity: readonly ActivityEntry[]): Map<string, number> {
+  const cancels = activity.filter((entry) => entry.policyKind === 'capacity' && entry.action === 'cancel');
+  // A settled-done entry is written at the read-back that found the cancel done (the next launch, say: days later);
+  // the service did it when it was sent, just before the 'unknown' entry of its missing answer (review13).
+  const unanswered = cancels.filter((entry) => entry.outcome === 'unknown').map((entry) => ({ cidrId: entry.cidrId, at: Date.parse(entry.at) }));
   const moments = new Map<string, number>();
-  for (const entry of activity) {
-    if (entry.policyKind !== 'capacity' || entry.action !== 'cancel' || !DONE.has(entry.outcome)) continue;
-    const at = Date.parse(entry.at);
+  for (const entry of cancels) {
+    if (!DONE.has(entry.outcome)) continue;
+    let at = Date.parse(entry.at);
+    if (entry.outcome === 'settled-done') {
+      const sent = unanswered.filter((unknown) => unknown.cidrId === entry.cidrId && unknown.at <= at).reduce((latest, unknown) => Math.max(latest, unknown.at), Number.NEGATIVE_INFINITY);
+      if (Number.isFinite(sent)) at = sent;
+    }
     const known = moments.get(entry.cidrId);
     if (Number.isFinite(at) && (known === undefined || at < known)) moments.set(entry.cidrId, at);
   }

@@ -322,9 +322,13 @@ function soonest(
   }
   // bySoonest's order: a row's instant is its date text as Date.parse reads it (the replica's toRow).
   const chosen = candidates.sort((a, b) => a.ms - b.ms || a.cidrId.localeCompare(b.cidrId) || a.kind.localeCompare(b.kind)).slice(0, limit);
-  const named = db.prepare(`SELECT policy_name, policy_status, launch_at, end_at FROM capacities WHERE rid = ?`).raw();
+  const named = db.prepare(`SELECT policy_name, policy_status, launch_at, end_at FROM capacities WHERE rid = ? AND cidr_id = ?`).raw();
+  // Each statement is a read transaction of its own, and the rewrite thread commits from its own thread: a rewrite
+  // clears the table and numbers its rows again, so a row id read above may hold another policy now. Its row is then
+  // read by the policy's id, as before overview13 (the chosen milestones and their names stay of one policy).
+  const byId = () => db.prepare(`SELECT policy_name, policy_status, launch_at, end_at FROM capacities WHERE cidr_id = ?`).raw();
   return chosen.flatMap(({ kind, cidrId, rid }) => {
-    const row = named.get(rid) as [string, string, string, string] | undefined;
+    const row = (named.get(rid, cidrId) ?? byId().get(cidrId)) as [string, string, string, string] | undefined;
     return row ? [{ cidrId, policyName: row[0], policyStatus: row[1], kind, at: kind === 'launch' ? row[2] : row[3] }] : [];
   });
 }

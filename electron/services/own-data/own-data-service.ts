@@ -17,6 +17,8 @@ export interface OwnDataDeps {
   readonly logger?: Pick<Logger, 'warn'>;
   /** The activity entries an owner's replica holds from before own data existed (moved once); null when unreadable just now. */
   readonly legacyActivity?: (owner: Owner) => Promise<readonly string[] | null>;
+  /** Drops those entries from the owner's replica once their own data is removed (else the next opening moves them in again). */
+  readonly forgetLegacyActivity?: (owner: Owner) => Promise<void>;
 }
 
 const REMOVED = 'Your own data was removed at your request: nothing more is kept until you sign in again.';
@@ -43,6 +45,11 @@ export class OwnDataService {
    * removal would read the files being deleted and keep them alive, or write into the folder being removed.
    */
   readonly #removed = new Map<string, Promise<void>>();
+  /**
+   * Removals still under way, kept past their owner's sign-out: an opening of that owner's files (signed in again
+   * meanwhile) waits for the removal, or it would take the key about to be deleted and write into the folder removed.
+   */
+  readonly #removing = new Map<string, Promise<void>>();
 
   constructor(deps: OwnDataDeps) {
     this.#deps = deps;
@@ -66,13 +73,16 @@ export class OwnDataService {
       this.#stores.set(id, store);
     } else if (!store) {
       const legacy = this.#deps.legacyActivity;
-      store = OwnDataStore.open({
-        dataDir: this.#deps.dataDir,
-        secrets: this.#deps.secrets,
-        owner: { profileId: owner.profileId, username: owner.username },
-        ...(this.#deps.logger ? { logger: this.#deps.logger } : {}),
-        ...(legacy ? { legacyActivity: () => legacy(owner) } : {}),
-      });
+      const open = () =>
+        OwnDataStore.open({
+          dataDir: this.#deps.dataDir,
+          secrets: this.#deps.secrets,
+          owner: { profileId: owner.profileId, username: owner.username },
+          ...(this.#deps.logger ? { logger: this.#deps.logger } : {}),
+          ...(legacy ? { legacyActivity: () => legacy(owner) } : {}),
+        });
+      const removing = this.#removing.get(id);
+      store = removing ? removing.then(open) : open();
       // A failed opening (the file held by another program just now) is tried again by the next caller.
       const opening = store;
       void opening.catch(() => {
@@ -141,8 +151,15 @@ export class OwnDataService {
     const id = ownerId(owner);
     // Before anything else can ask: every later caller waits for the removal, then gets a store in memory.
     this.#stores.delete(id);
-    const removal = store.wipe(this.#deps.secrets);
-    this.#removed.set(id, removal.catch(() => undefined));
+    const forget = this.#deps.forgetLegacyActivity;
+    // The copy is kept (a separate choice), but the activity record an older version kept in it is own data too.
+    const removal = store.wipe(this.#deps.secrets).then(() => forget?.(owner));
+    const settled = removal.catch(() => undefined);
+    this.#removed.set(id, settled);
+    this.#removing.set(id, settled);
+    void settled.then(() => {
+      if (this.#removing.get(id) === settled) this.#removing.delete(id);
+    });
     await removal;
   }
 

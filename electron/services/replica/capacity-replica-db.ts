@@ -625,6 +625,15 @@ export class CapacityReplicaDb {
     return this.#checkpointer?.threaded ?? false;
   }
 
+  /**
+   * Drops the activity record versions before own data kept here: it was moved into own data, and its owner asked for
+   * their own data's removal (a fresh own data would move it in again at its opening). No policy changes.
+   */
+  forgetLegacyActivity(): void {
+    commitKeepingVersion(this.#db, () => this.#db.exec('DROP TABLE IF EXISTS activity'));
+    this.#committed(false);
+  }
+
   /** The savings an overview counted, kept with the copy (overview/replica-overview.ts). */
   keepOverviewSavings(savings: SavingsToKeep): void {
     // No policy changes: what was derived from the copy before (kept worklist answers, account names) still holds.
@@ -818,6 +827,22 @@ export class CapacityReplicaDb {
   /** Runs a read of its own (the overview's counts, electron/services/overview) on the reading connection. */
   readWith<T>(read: (connection: Connection) => T): T {
     return read(this.#read);
+  }
+
+  /**
+   * Reads of several statements as one snapshot (rows, then their records by row id): each statement is otherwise a
+   * read transaction of its own, and the rewrite thread commits from its own thread, clearing the table and numbering
+   * the rows from 1 again, so a row id read before its commit names another policy after it (review13). Synchronous:
+   * no yield holds the snapshot.
+   */
+  inOneRead<T>(read: () => T): T {
+    if (this.#read.inTransaction) return read();
+    this.#read.exec('BEGIN');
+    try {
+      return read();
+    } finally {
+      this.#read.exec('COMMIT');
+    }
   }
 
   /** Whole records for the given rows, in the order given. */

@@ -7,6 +7,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import type { SessionService } from '../session/session-service.js';
 import { Replica } from './replica.js';
 import { capacityCount, capacityWindow, fetchedAtByKind, legacyActivity } from './replica-reads.js';
+import { forgetLegacyActivity } from './replica-writes.js';
 import { ReplicaRefreshRunner } from './replica-refresh-runner.js';
 import type { SliceTurn } from './requests-first.js';
 
@@ -260,6 +261,12 @@ export class CurrentReplica {
     // A replica in memory (the keychain did not answer just now) is not the file that holds them.
     if (!replica || !replica.persistent || !sameOwner(replica.owner, owner)) return null;
     return legacyActivity(replica);
+  }
+
+  /** Drops those entries from this owner's replica (their own data was removed at their request); nothing when it is not the one open. */
+  async forgetLegacyActivity(owner: Owner): Promise<void> {
+    const replica = await this.replica();
+    if (replica && replica.persistent && sameOwner(replica.owner, owner)) await forgetLegacyActivity(replica);
   }
 
   /**

@@ -167,8 +167,11 @@ export function upcomingCapacities(
   return replica.reading((open) => {
     const fetchedAt = open.fetchedAt;
     if (!fetchedAt) return null;
-    const upcoming = open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs));
-    return { fetchedAt, upcoming, picked: open.db.bodies(pick(upcoming)) };
+    // The rows and their records of one snapshot: a rewrite's commit between them pairs a row with another's record.
+    return open.db.inOneRead(() => {
+      const upcoming = open.db.readWith((connection) => upcomingOf(connection, fromMs, toMs));
+      return { fetchedAt, upcoming, picked: open.db.bodies(pick(upcoming)) };
+    });
   });
 }
 
@@ -188,10 +191,13 @@ export function firstUpcomingCapacities(
     const fetchedAt = open.fetchedAt;
     if (!fetchedAt) return null;
     if (open.db.readWith((connection) => windowKept(connection, fromMs, toMs))) return null;
-    // Enough for the page or not, the rows read are the list's first: what the page holds of them is final.
-    open.db.readWith((connection) => firstUpcomingOf(connection, fromMs, toMs, take));
-    const rids = page();
-    return rids.length > 0 ? { fetchedAt, picked: open.db.bodies(rids) } : null;
+    // The rows and their records of one snapshot: a rewrite's commit between them pairs a row with another's record.
+    return open.db.inOneRead(() => {
+      // Enough for the page or not, the rows read are the list's first: what the page holds of them is final.
+      open.db.readWith((connection) => firstUpcomingOf(connection, fromMs, toMs, take));
+      const rids = page();
+      return rids.length > 0 ? { fetchedAt, picked: open.db.bodies(rids) } : null;
+    });
   });
 }
 

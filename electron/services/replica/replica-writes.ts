@@ -185,3 +185,8 @@ export async function writeKind<K extends ReplicaKind>(replica: Replica, kind: K
         }));
   await replica.writing((open) => open.db.replaceDocuments(kind, documents, at));
 }
+
+/** Drops the activity record versions before own data kept in the copy (their owner's own data was removed at their request). */
+export async function forgetLegacyActivity(replica: Replica): Promise<void> {
+  await replica.writing((open) => open.db.forgetLegacyActivity(), false);
+}

@@ -65,3 +65,17 @@ it('counts what a canceled policy saved until this app canceled it, and says how
   expect(figures.totals.canceledUncounted).toBe(2);
   expect(figures.totals.cancellationFees).toBe(10);
 });
+
+it('counts what a canceled policy saved until the cancel was sent, not until a later read-back settled its unknown outcome (review13)', () => {
+  // An unanswered cancel is written 'unknown' as the answer fails to come, and 'settled-done' when a read-back (at the
+  // next launch, say: days later) finds it done. The service canceled it when it was sent: the savings end there.
+  const window = { launchDateTime: '2026-05-01T00:00:00.000Z', endDateTime: '2026-07-30T00:00:00.000Z', autoRenewalEnabled: false };
+  const canceled = policy('sc_unanswered', 'CANCELED', undefined, undefined, { capacityConfiguration: window, pricing: { ourPrice: 900, savings: 90 } });
+  const cancel = (outcome: ActivityEntry['outcome'], at: string): ActivityEntry => ({
+    policyKind: 'capacity', cidrId: 'sc_unanswered', action: 'cancel', outcome, at, username: 'alex', profileId: 'sandbox', reason: null, fee: null, price: null, autoRenewal: null, configured: [], eventId: null,
+  });
+  const figures = summarizeCustomer([canceled], [cancel('unknown', '2026-06-01T00:00:00.000Z'), cancel('settled-done', '2026-06-11T00:00:00.000Z')], asOf);
+  // 1 May to 1 June: 31 days at 1 a day; none of them this month.
+  expect(figures.totals.savingsYearToDate).toBe(31);
+  expect(figures.totals.savingsThisMonth).toBe(0);
+});
