@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { UNASSIGNED } from '../shared/ipc/customer-key.js';
@@ -14,16 +15,31 @@ import { loadNow, median, p95, withSyncedApp } from './support/synced-app.js';
  * frame painted). Each build's host (KEY_AB_HOSTS: comma separated host.mjs paths, each serving its own
  * renderer; default this build's) is started in turn on the copy, KEY_AB_ROUNDS times, its launch refresh let end
  * first. KEY_AB_TRACE_DIR: a Chromium performance trace of each build's first round of plain keys is written
- * there. Not part of `npm run bench`: `bash scripts/with-keychain.sh npx tsx bench/keystroke-ab.ts` after a build.
+ * there (KEY_AB_RECORD=none: of the keys within "No customer" instead; bench/trace-tasks.ts sums a trace's tasks). Not part of `npm run bench`: `bash scripts/with-keychain.sh npx tsx bench/keystroke-ab.ts` after a build.
  */
 const SIZE = Number(process.env.KEY_AB_SIZE ?? 100_000);
 const HOSTS = (process.env.KEY_AB_HOSTS ?? HOST_ENTRY).split(',');
 const ROUNDS = Number(process.env.KEY_AB_ROUNDS ?? 3);
 const TRACE_DIR = process.env.KEY_AB_TRACE_DIR;
 const PROF_DIR = process.env.KEY_AB_PROF_DIR;
+/** Which keys KEY_AB_TRACE_DIR and KEY_AB_PROF_DIR record: the plain search's (default) or those within "No customer". */
+const RECORDED: 'plain' | 'none' = process.env.KEY_AB_RECORD === 'none' ? 'none' : 'plain';
 const PLAIN_KEYS = 50;
 const PLAIN_WORDS = ['m5.2xlarge', 'sc_1000', 'morgan', 'use1-az2', 'r6g'];
 const NO_CUSTOMER_TYPED = ['m5.2xlarge', 'sc_1000', 'analytics', 'use1-az2', 'r6g'].flatMap((word) => Array.from(word, (_, i) => word.slice(0, i + 1)));
+
+/**
+ * The host's CPU time so far (user + system, ms, from /proc: Linux only, else NaN): a build's host work a key read
+ * apart from the machine's load, which stretches the wall times but not what the host itself spends.
+ */
+function hostCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 async function plainKeys(page: Page): Promise<Array<number | null>> {
   await startKeyTimer(page);
@@ -62,24 +78,32 @@ await withSyncedApp(
           await typeOnSchedule(fresh, PLAIN_WORDS, 10, 150);
           await new Promise((resolve) => setTimeout(resolve, 1_000));
           const load = loadNow();
-          const tracing = TRACE_DIR !== undefined && round === 0;
-          if (tracing) await browser.startTracing(fresh, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'v8'] });
-          // KEY_AB_PROF_DIR: the page's V8 CPU profile over each build's first round of plain keys.
-          const profiling = PROF_DIR !== undefined && round === 0 ? await fresh.context().newCDPSession(fresh) : undefined;
-          if (profiling) await profiling.send('Profiler.enable').then(() => profiling.send('Profiler.setSamplingInterval', { interval: 200 })).then(() => profiling.send('Profiler.start'));
-          const plain = await plainKeys(fresh);
-          if (profiling) {
-            const { profile } = (await profiling.send('Profiler.stop')) as { profile: unknown };
-            await writeFile(`${PROF_DIR}/page-${at}.cpuprofile`, JSON.stringify(profile));
-            await profiling.detach();
-          }
-          if (tracing) await writeFile(`${TRACE_DIR}/trace-${at}.json`, await browser.stopTracing());
-          const none = await noCustomerKeys(fresh);
+          const recording = round === 0 && (TRACE_DIR !== undefined || PROF_DIR !== undefined);
+          const record = async <T>(keys: 'plain' | 'none', typing: () => Promise<T>): Promise<T> => {
+            if (!recording || keys !== RECORDED) return typing();
+            if (TRACE_DIR !== undefined) await browser.startTracing(fresh, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'v8'] });
+            // KEY_AB_PROF_DIR: the page's V8 CPU profile over each build's first round of the keys recorded.
+            const profiling = PROF_DIR !== undefined ? await fresh.context().newCDPSession(fresh) : undefined;
+            if (profiling) await profiling.send('Profiler.enable').then(() => profiling.send('Profiler.setSamplingInterval', { interval: 200 })).then(() => profiling.send('Profiler.start'));
+            const typed = await typing();
+            if (profiling) {
+              const { profile } = (await profiling.send('Profiler.stop')) as { profile: unknown };
+              await writeFile(`${PROF_DIR}/page-${keys}-${at}.cpuprofile`, JSON.stringify(profile));
+              await profiling.detach();
+            }
+            if (TRACE_DIR !== undefined) await writeFile(`${TRACE_DIR}/trace-${keys}-${at}.json`, await browser.stopTracing());
+            return typed;
+          };
+          const atStart = hostCpuMs(host.child.pid);
+          const plain = await record('plain', () => plainKeys(fresh));
+          const afterPlain = hostCpuMs(host.child.pid);
+          const none = await record('none', () => noCustomerKeys(fresh));
+          const hostCpu = `host CPU a key: plain ${((afterPlain - atStart) / plain.length).toFixed(2)} ms, no-customer ${((hostCpuMs(host.child.pid) - afterPlain) / none.length).toFixed(2)} ms`;
           const r = results.get(entry);
           r?.plain.push(p95(plain));
           r?.none.push(p95(none));
           const fmt = (values: Array<number | null>) => `p95 ${p95(values).toFixed(1)} median ${median(values).toFixed(1)} (${values.length} keys)`;
-          process.stdout.write(`round ${round + 1} ${entry}: plain ${fmt(plain)}; no-customer ${fmt(none)}; load ${load}-${loadNow()}\n`);
+          process.stdout.write(`round ${round + 1} ${entry}: plain ${fmt(plain)}; no-customer ${fmt(none)}; ${hostCpu}; load ${load}-${loadNow()}\n`);
         } finally {
           await fresh.close();
           await stopProcess(host.child);

@@ -291,6 +291,72 @@ testOnSharedApp('the count read out and the suggestions wait for the page to be 
 });
 
 /**
+ * Keys13: the count read out and the suggestions of an answer are not taken while the next key's rows are asked: the
+ * page is idle then (it waits for them), and with keys typed back to back the read-out and its frame landed in that
+ * key's wait. Once the last answer is in, its own count is read out and its suggestions offered.
+ */
+testOnSharedApp('the count read out and the suggestions wait while the next key’s rows are asked', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await openList(page);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  const opened = await newestFirst(app);
+  await openingSettled(page, opened.total);
+  const account = opened.data[0]?.cspAccountName as string;
+  const first = await listFromOtherWindow(app, { text: account, limit: 1 });
+  expect(first.total).not.toBe(opened.total);
+  const NEXT = 'no-policy-has-this-text';
+  // The first search's answer goes through; the next key's is held until released.
+  let calls = 0;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/ipc/capacity.list', async (route) => {
+    calls += 1;
+    if (calls > 1) await released;
+    await route.continue().catch(() => undefined);
+  });
+  // The next key is typed in the very task the first answer is shown (its rows asked before the page is idle), as a
+  // person's next key lands during the frame; from then on every read-out and suggestion change is noted.
+  await page.evaluate(`(() => {
+    const seen = { nextTyped: false, announced: [], suggestionChanges: 0 };
+    window.__nextKeyCheck = seen;
+    const grid = document.querySelector('[data-testid="capacity-table"]');
+    const search = document.querySelector('[data-testid="list-search"]');
+    const announcer = document.querySelector('[data-testid="announcer"]');
+    let sawBusy = false;
+    const watcher = new MutationObserver(() => {
+      if (grid.getAttribute('aria-busy') === 'true') return void (sawBusy = true);
+      if (!sawBusy || seen.nextTyped) return;
+      seen.nextTyped = true;
+      watcher.disconnect();
+      new MutationObserver(() => { seen.suggestionChanges += 1; })
+        .observe(document.querySelector('[data-testid="capacity-filters"]'), { subtree: true, childList: true, attributes: true });
+      new MutationObserver(() => { if (announcer.textContent) seen.announced.push(announcer.textContent); })
+        .observe(announcer, { subtree: true, childList: true, characterData: true });
+      search.value = ${JSON.stringify(NEXT)};
+      search.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    watcher.observe(grid, { attributes: true, attributeFilter: ['aria-busy'] });
+  })()`);
+  await page.getByTestId('list-search').fill(account);
+  await expect.poll(() => calls).toBe(2);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'true');
+  // The page idle twice over, past the read-outs' own wait (at most 1 s) and behind any idle callback already asked.
+  await page.evaluate(`new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestIdleCallback(() => requestIdleCallback(resolve))), 1200))`);
+  const held = (await page.evaluate('window.__nextKeyCheck')) as { nextTyped: boolean; announced: string[]; suggestionChanges: number };
+  expect(held.nextTyped).toBe(true);
+  expect(held.announced).toEqual([]);
+  expect(held.suggestionChanges).toBe(0);
+  release();
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  // The last answer's count is read out (no policy has that text), and its suggestions (none) replace the opening's.
+  await expect(page.getByTestId('announcer')).toHaveText('0 capacity policies');
+  await expect(page.getByTestId('capacity-filters').locator('datalist').first().locator('option')).toHaveCount(0);
+  const after = (await page.evaluate('window.__nextKeyCheck')) as { announced: string[] };
+  expect(after.announced.some((text) => text.startsWith(`${first.total.toLocaleString('en-US')} `))).toBe(false);
+  await page.unroute('**/ipc/capacity.list');
+});
+
+/**
  * Keys12: a row's cells are patched in place by the next answer, whatever their text: a customer's name that gives
  * way to "Unassigned" (or a value to its "—") keeps its element, so a keystroke does not tear cells down and build
  * them again.
