@@ -4,8 +4,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Pool } from 'undici';
-import { ApiClient } from '../electron/services/api-client/api-client.js';
-import { createHttpAgent } from '../electron/services/api-client/http-agent.js';
 import { SYNC_PAGE_SIZE } from '../electron/services/bulk/capacity-sync.js';
 import { Replica, replicaKeyService } from '../electron/services/replica/replica.js';
 import { CONCURRENCY, refreshReplica } from '../electron/services/replica/replica-sync.js';
@@ -16,7 +14,7 @@ import type { Figure } from './figure.js';
 import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
 import { changeSome } from './support/service-changes.js';
-import { BENCH_OWNER, benchSyncDeps, progressed, STALL_GOAL_MS, watched } from './support/watched-sync.js';
+import { appLikeClient, BENCH_OWNER, benchSyncDeps, progressed, STALL_GOAL_MS, watched } from './support/watched-sync.js';
 
 /** Policies of the first sandbox user (about 60 % of the seeded ones); BENCH_1M=1: the curve's 10k, 100k and 1M. */
 const SIZES = curveSizes(process.env.REFRESH_STALL_SIZES, [100_000]);
@@ -88,7 +86,7 @@ export default async function refreshStall(): Promise<Figure[]> {
 
 async function atSize(size: number): Promise<Figure[]> {
   const sandbox = await startSandboxProcess(Math.round(size * SCALE_PER_POLICY));
-  const client = new ApiClient({ baseUrl: sandbox.url, dispatcher: createHttpAgent() });
+  const client = appLikeClient(sandbox.url);
   const pool = new Pool(sandbox.url, { connections: CONCURRENCY });
   const runs: Run[] = [];
   try {

@@ -7,18 +7,16 @@
  * the bench's own folder), so the parent opens the copy for the refresh over it.
  * Arguments: the sandbox's URL, the data folder; STALL_TRACE=1 as the bench's.
  */
-import { ApiClient } from '../../electron/services/api-client/api-client.js';
-import { createHttpAgent } from '../../electron/services/api-client/http-agent.js';
 import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
 import { refreshReplica } from '../../electron/services/replica/replica-sync.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { FixedSecretStore } from '../../test/support/fixed-key-store.js';
-import { BENCH_OWNER, benchSyncDeps, progressed, watched } from './watched-sync.js';
+import { appLikeClient, BENCH_OWNER, benchSyncDeps, progressed, watched } from './watched-sync.js';
 
 const [url, dataDir] = process.argv.slice(2) as [string, string];
 const user = SANDBOX_USERS[0];
 if (!user) throw new Error('no seeded user');
-const client = new ApiClient({ baseUrl: url, dispatcher: createHttpAgent() });
+const client = appLikeClient(url);
 const secrets = new FixedSecretStore();
 try {
   const { access_token: token } = await client.call('signIn', { body: { username: user.username, password: user.password } });

@@ -1,5 +1,7 @@
 import { constants, monitorEventLoopDelay, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import type { ApiClient } from '../../electron/services/api-client/api-client.js';
+import { ApiClient } from '../../electron/services/api-client/api-client.js';
+import { createHttpAgent } from '../../electron/services/api-client/http-agent.js';
+import { DriftLog } from '../../electron/services/diagnostics/drift-log.js';
 import type { ReplicaSyncDeps } from '../../electron/services/replica/replica-sync.js';
 import type { SyncProgress } from '../../shared/ipc/offline.js';
 import { memoryLine, watchMemoryPeak } from './memory-peak.js';
@@ -23,6 +25,16 @@ let phaseNow = 'start';
 export const progressed = (p: SyncProgress): void => {
   phaseNow = `${p.phase} ${p.fetched}/${p.total}`;
 };
+
+/**
+ * The API client as the app's main process makes it (app-services.ts): its own agent, and every answer compared with
+ * the expected shape for the drift log. Without the listener the client skips that check, which the app runs on every
+ * page (a strict parse of the page and a walk of its fields): a bench without it timed less than the app does.
+ */
+export function appLikeClient(baseUrl: string): ApiClient {
+  const drift = new DriftLog({ log: () => undefined });
+  return new ApiClient({ baseUrl, dispatcher: createHttpAgent(), onDrift: (endpoint, findings) => drift.record(endpoint, findings) });
+}
 
 /** What refreshReplica needs of the app: a session that runs calls with the bench user's token. */
 export function benchSyncDeps(client: ApiClient, token: string): ReplicaSyncDeps {
