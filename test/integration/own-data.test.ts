@@ -424,10 +424,11 @@ describe('the own data at sign-out (owndata.wipe, asked for only on a confirmed 
       i % 2 === 0 ? app.call('customers.save', { name: `Beside ${i}`, externalIds: [`CUST-9${i}`] }) : app.call('customers.list'),
     );
     value(await app.call('owndata.wipe'));
-    for (const answer of await Promise.all(beside)) {
+    for (const [i, answer] of (await Promise.all(beside)).entries()) {
       // Each lands before the removal (and goes with it), after it (in memory, gone at sign-out), or is told plainly.
       if (!answer.ok) expect(answer.error.message).toMatch(/own data was closed/);
-      else if ('customers' in answer.value) expect(answer.value.customers.map((c) => c.name)).not.toContain('Northwind');
+      // The odd calls are the reads of the book (an answer's value is unknown to the type checker: read it as its channel's).
+      else if (i % 2 === 1) expect(value<CustomerBook>(answer).customers.map((c) => c.name)).not.toContain('Northwind');
     }
     expect(await names()).not.toContain('Northwind');
     value(await app.call('session.signOut'));
