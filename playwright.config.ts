@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FILE_DURATIONS, readDurations, shardOf } from './test/support/balanced-shards.js';
+import { DISABLE_FEATURES_ARG } from './test/support/chromium-features.js';
 
 /**
  * PW_SHARD=i/n: npm test's browser lanes each run their share of the e2e spec files, shared out by the files'
@@ -65,6 +66,8 @@ export default defineConfig({
             '--disable-component-update',
             '--disable-sync',
             '--disable-dev-shm-usage',
+            // Playwright's own list and the omnibox popup's renderer, started for every test and never used (suite13).
+            DISABLE_FEATURES_ARG,
           ],
         },
       },
