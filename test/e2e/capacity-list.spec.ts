@@ -40,6 +40,19 @@ async function openingSettled(page: Page, total: number): Promise<void> {
   await expect(page.getByTestId('capacity-filters').locator('datalist').first().locator('option').first()).toBeAttached();
 }
 
+/**
+ * The list opened and settled (openingSettled), and a search that keeps one account's rows: the account of the newest
+ * policy and that search's answer as another window reads it.
+ */
+async function settledWithAnAccountSearch(page: Page, app: Parameters<typeof otherWindow>[0]) {
+  await openList(page);
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  const opened = await newestFirst(app);
+  await openingSettled(page, opened.total);
+  const account = opened.data[0]?.cspAccountName as string;
+  return { opened, account, searched: await listFromOtherWindow(app, { text: account, limit: 1 }) };
+}
+
 test.describe.configure({ timeout: 60_000 });
 
 testOnSharedApp('the list shows every column of each policy, newest first, and a row opens its detail', async ({ openSignedIn, app }) => {
@@ -219,13 +232,8 @@ test('another user signing in on the same window sees only their own policies', 
 
 testOnSharedApp('a search’s frame brings its rows; the filter bar’s suggestions and the count read out follow in a later frame', async ({ openSignedIn, app }) => {
   const page = await openSignedIn();
-  await openList(page);
-  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
   // A search that keeps one account's rows: the accounts offered and the count both change with its answer.
-  const opened = await newestFirst(app);
-  await openingSettled(page, opened.total);
-  const account = opened.data[0]?.cspAccountName as string;
-  const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
+  const { account, searched: expected } = await settledWithAnAccountSearch(page, app);
   const ROWS = '.vt-body';
   const SUGGESTIONS = '[data-testid="capacity-filters"] datalist';
   const ANNOUNCER = '[data-testid="announcer"]';
@@ -250,12 +258,7 @@ testOnSharedApp('a search’s frame brings its rows; the filter bar’s suggesti
  */
 testOnSharedApp('the count read out and the suggestions wait for the page to be idle after a search’s rows', async ({ openSignedIn, app }) => {
   const page = await openSignedIn();
-  await openList(page);
-  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
-  const opened = await newestFirst(app);
-  await openingSettled(page, opened.total);
-  const account = opened.data[0]?.cspAccountName as string;
-  const expected = await listFromOtherWindow(app, { text: account, limit: 1 });
+  const { account, searched: expected } = await settledWithAnAccountSearch(page, app);
   // Once the table shows the answer, 400 ms of back-to-back tasks (a message chain leaves no idle time between them).
   await page.evaluate(`(() => {
     const seen = { busyEnd: null, suggested: null, announced: null, sawBusy: false };
@@ -297,12 +300,7 @@ testOnSharedApp('the count read out and the suggestions wait for the page to be 
  */
 testOnSharedApp('the count read out and the suggestions wait while the next key’s rows are asked', async ({ openSignedIn, app }) => {
   const page = await openSignedIn();
-  await openList(page);
-  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
-  const opened = await newestFirst(app);
-  await openingSettled(page, opened.total);
-  const account = opened.data[0]?.cspAccountName as string;
-  const first = await listFromOtherWindow(app, { text: account, limit: 1 });
+  const { opened, account, searched: first } = await settledWithAnAccountSearch(page, app);
   expect(first.total).not.toBe(opened.total);
   const NEXT = 'no-policy-has-this-text';
   // The first search's answer goes through; the next key's is held until released.

@@ -17,6 +17,7 @@ import type { SecretStore } from '../../electron/services/secrets/secret-store.j
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { CacheStatus, LocalCapacityWindow } from '../../shared/ipc/offline.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { replicaServiceOffline } from '../support/replica-service-offline.js';
 import { KEYCHAIN_REQUIRED, realKeychain } from '../support/keychain.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -80,23 +81,8 @@ async function flipByteInPageOf(file: string, secrets: SecretStore, owner: Owner
 
 /** An offline service over real files and real crypto, answering over the same dispatch both hosts use. */
 function offlineOver(dataDir: string, secrets: SecretStore, owner: Owner, logger: FileLogger, more: Partial<CurrentReplicaDeps> = {}) {
-  const offline = new CurrentReplica({
-    dataDir,
-    secrets,
-    session: {
-      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-      authorized: async () => {
-        throw new Error('reading the offline copy must not call the service');
-      },
-    },
-    events: new AppEvents(),
-    lastUsername: () => owner.username,
-    logger,
-    verifyDelayMs: 0,
-    ...more,
-  });
+  const { offline, handlers } = replicaServiceOffline({ dataDir, secrets, owner, logger, refusal: 'reading the offline copy must not call the service', more });
   services.push(offline);
-  const handlers = createReplicaHandlers(offline) as unknown as Handlers;
   const call = async (channel: string, input?: unknown) => {
     const result = await dispatch(handlers, channel, input);
     if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);

@@ -3,21 +3,19 @@ import { rm, mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CurrentReplica } from '../../electron/services/replica/current-replica.js';
-import { createReplicaHandlers } from '../../electron/services/replica/replica-handlers.js';
+import type { CurrentReplica } from '../../electron/services/replica/current-replica.js';
 import { Replica, replicaKeyService } from '../../electron/services/replica/replica.js';
 import { capacityOverview, readRecord } from '../../electron/services/replica/replica-reads.js';
 import { writeKind, writeRecord } from '../../electron/services/replica/replica-writes.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { readDatabaseKey } from '../../electron/services/secrets/database-key.js';
 import type { Owner } from '../../electron/services/platform/owner.js';
-import { AppEvents } from '../../electron/services/events.js';
 import { dispatch } from '../../electron/services/ipc/dispatch.js';
-import type { Handlers } from '../../shared/ipc/contract.js';
 import { CacheStatus, LocalCapacityWindow } from '../../shared/ipc/offline.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import type * as ReplicaFacts from '../../electron/services/replica/replica-facts.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { replicaServiceOffline } from '../support/replica-service-offline.js';
 import { flipByte } from '../support/flip-byte.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 
@@ -64,24 +62,26 @@ async function writtenCopy(secrets: FixedSecretStore): Promise<string> {
   return dataDir;
 }
 
+/**
+ * A running app whose copy is being declared unreadable, held where the declaration reads the plain facts (the
+ * database closed, the note not yet written) until `release`: declared by a list read that met a damaged page of the
+ * records, through the database.
+ */
+async function declarationHeld() {
+  const secrets = new FixedSecretStore();
+  const app = await runningOver(await writtenCopy(secrets), secrets);
+  let release = () => {};
+  factsGate.held = new Promise<void>((resolve) => (release = resolve));
+  await flipInRecords(join(app.replica.dir, 'replica.db'), secrets);
+  const listed = app.list();
+  await until(() => factsGate.reached);
+  return { app, listed, release };
+}
+
 /** The running app's replica service over that copy, its check after opening done, its files noted by a read. */
 async function runningOver(dataDir: string, secrets: FixedSecretStore) {
-  const offline = new CurrentReplica({
-    dataDir,
-    secrets,
-    session: {
-      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-      authorized: async () => {
-        throw new Error('the service is away');
-      },
-    },
-    events: new AppEvents(),
-    lastUsername: () => owner.username,
-    logger: { warn: () => undefined },
-    verifyDelayMs: 0,
-  });
+  const { offline, handlers } = replicaServiceOffline({ dataDir, secrets, owner });
   services.push(offline);
-  const handlers = createReplicaHandlers(offline) as unknown as Handlers;
   const replica = (await offline.replica())!;
   await replica.verified();
   const first = LocalCapacityWindow.parse(await offline.queryCapacities({ limit: 50 }));
@@ -160,14 +160,7 @@ describe('a copy changed on disk behind a running app (trust13)', () => {
   });
 
   it('while a copy is being declared unreadable, a read neither opens its files again nor answers from them, and a write waits for the folder to be made again', async () => {
-    const secrets = new FixedSecretStore();
-    const app = await runningOver(await writtenCopy(secrets), secrets);
-    let release = () => {};
-    factsGate.held = new Promise<void>((resolve) => (release = resolve));
-    // Declared by a read that meets the damaged page: all of the records, through the database.
-    await flipInRecords(join(app.replica.dir, 'replica.db'), secrets);
-    const listed = app.list();
-    await until(() => factsGate.reached);
+    const { app, listed, release } = await declarationHeld();
 
     // The declaration waits on the plain facts: the database is closed, the note not yet written.
     const status = app.status();
@@ -186,13 +179,7 @@ describe('a copy changed on disk behind a running app (trust13)', () => {
   });
 
   it('a wipe asked while a copy is being declared unreadable (the shape of the own-data wipe race): the declaration lands first and goes with the folder; nothing is reported after the wipe', async () => {
-    const secrets = new FixedSecretStore();
-    const app = await runningOver(await writtenCopy(secrets), secrets);
-    let release = () => {};
-    factsGate.held = new Promise<void>((resolve) => (release = resolve));
-    await flipInRecords(join(app.replica.dir, 'replica.db'), secrets);
-    const listed = app.list();
-    await until(() => factsGate.reached);
+    const { app, listed, release } = await declarationHeld();
 
     // The person signs out removing the copy, while the declaration waits on the plain facts.
     const wiped = app.offline.wipe();
