@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import { localDay, type WorklistEntry, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
-import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { ALEX, JORDAN, startFastApp, startSyncedFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
 
 const DAY_MS = 86_400_000;
@@ -35,9 +35,7 @@ function inWindow(policy: CapacityRow, days: number, now: number): boolean {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-'));
-  app = await startFastApp({ secrets, dataDir });
-  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
-  value(await app.call('offline.sync'));
+  app = await startSyncedFastApp({ secrets, dataDir });
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import { WORKLIST_STATES, localDay, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
-import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { startSyncedFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
 
 const DAY_MS = 86_400_000;
@@ -27,9 +27,7 @@ const ids = (window: WorklistWindow) => window.rows.map((row) => row.policy.cidr
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cd-worklist-first-rows-'));
-  app = await startFastApp({ secrets, dataDir });
-  value(await app.call('session.signIn', { profileId: 'sandbox', username: ALEX.username, password: ALEX.password }));
-  value(await app.call('offline.sync'));
+  app = await startSyncedFastApp({ secrets, dataDir });
 });
 
 afterAll(async () => {
