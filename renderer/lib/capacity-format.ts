@@ -1,4 +1,5 @@
-import { DEFAULT_CONFIGURATION, type RENEWAL_FREQUENCIES } from '../../shared/api/contract-choices.js';
+import { DEFAULT_CONFIGURATION } from '../../shared/api/contract-choices.js';
+import { FREQUENCY_LABELS, frequencyLabel, type RenewalFrequencyChoice } from '../../shared/format/renewal-frequency.js';
 import { countOf } from '../../shared/format/plural.js';
 
 /** Display helpers for capacity policies; dates and times are in dates.ts. */
@@ -23,19 +24,10 @@ export function configValueShown(value: string): string {
   return isUnsetConfigValue(value) ? '' : value;
 }
 
-type Frequency = (typeof RENEWAL_FREQUENCIES)[number];
+type Frequency = RenewalFrequencyChoice;
 
-export const FREQUENCY_LABELS: Readonly<Record<Frequency, string>> = {
-  ONE_WEEK: 'Every week',
-  TWO_WEEKS: 'Every two weeks',
-  ONE_MONTH: 'Every month',
-};
-
-/** A frequency as words; an unknown value as it came. */
-export function frequencyLabel(frequency: string | null): string {
-  if (frequency === null) return 'No frequency set';
-  return Object.hasOwn(FREQUENCY_LABELS, frequency) ? FREQUENCY_LABELS[frequency as Frequency] : frequency;
-}
+// The words for a frequency are shared with what the main process writes for people (a calendar's events).
+export { FREQUENCY_LABELS, frequencyLabel };
 
 export function autoRenewalSummary(enabled: boolean, frequency: string | null): string {
   return enabled ? `On · ${frequencyLabel(frequency)}` : 'Off';

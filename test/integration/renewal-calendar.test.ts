@@ -57,8 +57,11 @@ afterAll(async () => {
 
 describe('worklist.exportCalendar', () => {
   it('has one event per launch or end within the horizon, at the exact instant, with its time at the offset asked for', async () => {
+    const asked = Date.now();
     const { fileName, events, rows } = await exportCalendar({ horizonDays: 90, offsetHours: 5.5 });
-    expect(fileName).toBe('Launches and ends.ics');
+    // Dated by its window's days at the offset asked for.
+    const day = (ms: number) => new Date(ms + 5.5 * 3_600_000).toISOString().slice(0, 10);
+    expect(fileName).toBe(`Launches and ends ${day(asked)} to ${day(asked + 90 * 86_400_000)}.ics`);
     expect(rows).toBe(events.length);
     const now = Date.now();
     const expected = policies.flatMap((policy) => {
@@ -80,6 +83,8 @@ describe('worklist.exportCalendar', () => {
       const local = new Date(want.ms + 5.5 * 3_600_000).toISOString();
       expect(event.summary).toContain(`${local.slice(0, 10)} ${local.slice(11, 16)} (UTC+05:30)`);
       expect(event.description).toContain('Customer: ');
+      // Auto-renewal in words, never the contract's code.
+      expect(event.description).toMatch(/auto-renewal (off|on \((every week|every two weeks|every month|no frequency set)\))\./);
     }
   });
 
@@ -91,7 +96,7 @@ describe('worklist.exportCalendar', () => {
     value(await app.call('customers.save', { name: customer, accounts: [account] }));
     const { fileName, events } = await exportCalendar({ horizonDays: 90, customer, offsetHours: -3 });
     // A file name cannot hold every character a customer's name can: the unsafe ones are replaced.
-    expect(fileName).toBe('Launches and ends constructor, -; DROP.ics');
+    expect(fileName).toMatch(/^Launches and ends constructor, -; DROP \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\.ics$/);
     expect(events.length).toBeGreaterThan(0);
     for (const event of events) {
       expect(event.description).toContain(`Customer: ${customer}.`);

@@ -1,6 +1,7 @@
 import type { EventAttributes } from 'ics';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { toOffsetIso } from '../../../shared/format/dates.js';
+import { frequencyLabel } from '../../../shared/format/renewal-frequency.js';
 import { CalendarExportInput } from '../../../shared/ipc/worklist.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
@@ -23,11 +24,16 @@ export interface CalendarExportDeps {
  * instant, so every calendar places it right in its own zone; its title and
  * description give the time at the customer's offset, as it is said to them.
  */
-export async function calendarOfMilestones(input: CalendarExportInput, deps: CalendarExportDeps): Promise<{ content: string; events: number }> {
+export async function calendarOfMilestones(
+  input: CalendarExportInput,
+  deps: CalendarExportDeps,
+): Promise<{ content: string; events: number; window: { readonly from: string; readonly to: string } }> {
   const { horizonDays, customer, offsetHours } = CalendarExportInput.parse(input);
   const customerOf = await (deps.customerOf ?? noCustomers)();
   const fromMs = (deps.now?.() ?? new Date()).getTime();
   const toMs = fromMs + horizonDays * DAY_MS;
+  // The window's days at the customer's offset: what a file name says of it.
+  const window = { from: toOffsetIso(new Date(fromMs), offsetHours).slice(0, 10), to: toOffsetIso(new Date(toMs), offsetHours).slice(0, 10) };
   const customers = new Map<string, string | null>();
   const { answer, unreadable } = await deps.replica.readWithHealth((replica) =>
     upcomingCapacities(replica, fromMs, toMs, (upcoming) =>
@@ -42,12 +48,12 @@ export async function calendarOfMilestones(input: CalendarExportInput, deps: Cal
     throw new AppFailure({ kind: 'not-found', message: 'The calendar is made from the local copy, and there is no readable copy on this computer yet.' });
   }
   const events = answer.picked.flatMap((policy) => eventsOf(policy, customers.get(policy.cidrId) ?? null, fromMs, toMs, offsetHours));
-  if (events.length === 0) return { content: emptyCalendar(), events: 0 };
+  if (events.length === 0) return { content: emptyCalendar(), events: 0, window };
   // Loaded with the first calendar, not with the app (~0.1-0.2 s of a launch's module loading, issue 25).
   const { createEvents } = await import('ics');
   const { error, value } = createEvents(events, { productId: '-//Capacity Desk//Renewals//EN', calName: 'Capacity Desk: launches and ends' });
   if (error || !value) throw new AppFailure({ kind: 'internal', message: 'The calendar could not be written.' });
-  return { content: value, events: events.length };
+  return { content: value, events: events.length, window };
 }
 
 function eventsOf(policy: CapacityRow, customer: string | null, fromMs: number, toMs: number, offsetHours: number): EventAttributes[] {
@@ -64,7 +70,8 @@ function eventsOf(policy: CapacityRow, customer: string | null, fromMs: number, 
     const local = toOffsetIso(new Date(ms), offsetHours);
     const when = `${local.slice(0, 10)} ${local.slice(11, 16)} (UTC${local.slice(19)})`;
     const verb = milestone === 'launch' ? 'Launches' : 'Ends';
-    const renewal = config?.autoRenewalEnabled ? `auto-renewal on (${config.frequency ?? 'frequency not known'})` : 'auto-renewal off';
+    // In words, as the app says it: the contract's code (TWO_WEEKS) means nothing to a customer reading the event.
+    const renewal = config?.autoRenewalEnabled ? `auto-renewal on (${frequencyLabel(config.frequency ?? null).toLowerCase()})` : 'auto-renewal off';
     return [
       {
         uid: `${milestone}-${policy.cidrId}@capacity-desk`,

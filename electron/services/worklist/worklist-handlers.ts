@@ -29,8 +29,9 @@ export function createWorklistHandlers({ worklist, reminders, replica, customerO
     'worklist.setEntry': (input) => worklist.setEntry(input),
     'reminders.take': () => reminders.take(),
     'worklist.exportCalendar': async (input) => {
-      const { content, events } = await calendarOfMilestones(input, { replica, customerOf, ...(now ? { now } : {}) });
-      const name = safeFileName(`Launches and ends${input.customer ? ` ${input.customer}` : ''}`, 'ics');
+      const { content, events, window } = await calendarOfMilestones(input, { replica, customerOf, ...(now ? { now } : {}) });
+      // Dated, so that this week's file and next week's are told apart in a downloads folder or a mail.
+      const name = safeFileName(`Launches and ends${input.customer ? ` ${input.customer}` : ''} ${window.from} to ${window.to}`, 'ics');
       return deliverFile({ suggestedName: name, content, filter: { name: 'Calendar (iCalendar)', extensions: ['ics'] } }, events, saveFile);
     },
   };
