@@ -116,6 +116,14 @@ test('working offline by choice asks nothing of the service, and back online', a
   await openCapacityList(page);
   await page.getByTestId('status-filter').getByRole('radio', { name: 'Active' }).check();
   await expect(rows(page).first()).toContainText(/active/i);
+  // A money action off looks off: the disabled cancel is drawn as a plain disabled button, not a paler red one.
+  await rows(page).first().getByRole('checkbox').click();
+  const selection = page.getByRole('toolbar', { name: 'Selected policies' });
+  const cancel = selection.getByRole('button', { name: 'Cancel policies…' });
+  await expect(cancel).toBeDisabled();
+  const look = (button: typeof cancel) => button.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element).color].join(' '));
+  expect(await look(cancel)).toBe(await look(selection.getByRole('button', { name: 'Turn auto-renewal off…' })));
+  await selection.getByRole('button', { name: 'Clear selection' }).click();
   await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();
   await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'replica');
   const stats = await sandboxControl<Record<string, number>>(app, 'GET', '/stats');
