@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CapacityView } from '../api/capacity.js';
 import { formatFraction, formatMoney } from '../format/money.js';
 import type { AgreementTerms } from '../money/agreement-terms.js';
-import { scheduleLines } from '../money/fee-schedule.js';
+import { estimateFee, freeUntil, scheduleLines } from '../money/fee-schedule.js';
 import { QUOTE_MAX_POLICIES } from './quote-limits.js';
 
 /**
@@ -66,6 +66,11 @@ export interface QuoteLine {
   readonly savingsFraction: number;
   readonly cardFee: number | null;
   readonly bankFee: number | null;
+  /**
+   * What the quote's dates mean for this policy, in words: it launches before the quote's validity ends (it can be
+   * bought only until then), or canceling it once bought would already cost a fee under the agreement's schedule.
+   */
+  readonly timing: readonly string[];
 }
 
 export interface Quote {
@@ -98,6 +103,7 @@ export function buildQuote(request: QuoteRequest, policies: readonly CapacityVie
       savingsFraction: pricing.savingsPercentage,
       cardFee: pricing.creditCardProcessingFee,
       bankFee: pricing.bankAccountProcessingFee,
+      timing: timingNotes(view, request, terms, now.getTime()),
     };
   });
   const sum = (pick: (line: QuoteLine) => number) => cents(lines.reduce((total, line) => total + pick(line), 0));
@@ -114,6 +120,35 @@ export function buildQuote(request: QuoteRequest, policies: readonly CapacityVie
     cancellation: scheduleLines(terms.cancellation),
     paper: request.paper,
   };
+}
+
+/**
+ * A policy launching while the quote holds, or inside a band of the fee schedule, is a conversation to have before
+ * it is bought (an account manager's day, day13: a quote valid until the 11th held a policy launching on the 9th,
+ * already in the 10 % band). Said per policy, from the agreement's schedule: the fee of a cancel right after buying.
+ */
+function timingNotes(view: CapacityView, request: QuoteRequest, terms: AgreementTerms, nowMs: number): string[] {
+  const launchMs = Date.parse(view.dates.launchDateTime);
+  const endMs = Date.parse(view.dates.endDateTime);
+  if (Number.isNaN(launchMs) || Number.isNaN(endMs)) return [];
+  // The quote's last day ends at midnight where the customer reads it.
+  const validEndMs = Date.parse(`${request.validUntil}T00:00:00Z`) + 24 * HOUR_MS - request.customerUtcOffset * HOUR_MS;
+  const notes: string[] = [];
+  if (launchMs <= validEndMs) notes.push(`Launches ${atOffset(view.dates.launchDateTime, request.customerUtcOffset)}, before this quote's validity ends: it can be bought only until then.`);
+  const fee = (atMs: number) => estimateFee(terms.cancellation, { ourPrice: view.pricing.ourPrice, launchMs, endMs }, atMs);
+  const money = (amount: number) => formatMoney(amount, terms.currency, 'en-US');
+  const now = fee(nowMs);
+  if (now && now.fee > 0) {
+    notes.push(`Once bought, canceling it costs a fee from the start: ${money(now.fee)} now (${now.rule}), more as its launch nears.`);
+    return notes;
+  }
+  const lastPurchaseMs = Math.min(validEndMs, launchMs);
+  const later = fee(lastPurchaseMs);
+  const free = freeUntil(terms.cancellation, launchMs, nowMs);
+  if (later && later.fee > 0 && free !== null) {
+    notes.push(`Canceling it once bought is free until ${atOffset(new Date(free).toISOString(), request.customerUtcOffset)}; after that it costs a fee (${later.rule}: ${money(later.fee)}).`);
+  }
+  return notes;
 }
 
 /** The texts of a quote, shared by the e-mail and the PDF: amounts always with the currency (en-US digits, as a document sent abroad). */
@@ -144,6 +179,7 @@ export function quoteText(quote: Quote): string {
       `   Our price: ${quoteMoney(quote, line.ourPrice)} (provider price ${quoteMoney(quote, line.providerPrice)})`,
       `   Savings: ${quoteMoney(quote, line.savings)} (${quotePercent(line.savingsFraction)})`,
       `   Processing fees: card ${quoteMoney(quote, line.cardFee)}, bank account ${quoteMoney(quote, line.bankFee)}`,
+      ...line.timing.map((note) => `   Note: ${note}`),
       '',
     );
   });

@@ -121,7 +121,11 @@ test('working offline by choice asks nothing of the service, and back online', a
   const selection = page.getByRole('toolbar', { name: 'Selected policies' });
   const cancel = selection.getByRole('button', { name: 'Cancel policies…' });
   await expect(cancel).toBeDisabled();
-  const look = (button: typeof cancel) => button.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element).color].join(' '));
+  const look = (button: typeof cancel) =>
+    button.evaluate((element) => {
+      const style = element.ownerDocument.defaultView!.getComputedStyle(element);
+      return `${style.backgroundColor} ${style.color}`;
+    });
   expect(await look(cancel)).toBe(await look(selection.getByRole('button', { name: 'Turn auto-renewal off…' })));
   await selection.getByRole('button', { name: 'Clear selection' }).click();
   await nav(page).getByRole('button', { name: 'Linked accounts', exact: true }).click();

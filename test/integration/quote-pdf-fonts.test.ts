@@ -44,6 +44,7 @@ function quoteFor(customerName: string): Quote {
     savingsFraction: 0.2,
     cardFee: 36,
     bankFee: 12,
+    timing: [],
   };
   return {
     customerName,

@@ -108,6 +108,40 @@ describe('quote.create', () => {
     expect(activity.entries[0]).toMatchObject({ action: 'quote', outcome: 'succeeded', price: chosen[0]!.pricing.ourPrice });
   });
 
+  it('says, per policy, what the quote’s dates mean: launching before the quote ends, a fee from the start, free only until a day (day13)', async () => {
+    const DAY = 86_400_000;
+    const now = Date.now();
+    const validUntil = new Date(now + 14 * DAY).toISOString().slice(0, 10);
+    const validEnd = Date.parse(`${validUntil}T00:00:00Z`) + DAY - 3_600_000; // the day's end at UTC+01:00
+    const launchOf = (policy: CapacityPolicy) => Date.parse(policy.capacityConfiguration.launchDateTime);
+    const all = value<{ rows: CapacityPolicy[] }>(await app.call('capacity.list', { status: 'READY_FOR_PURCHASE', limit: 500 })).rows;
+    const pick = (what: string, test: (launch: number) => boolean) => {
+      const found = all.find((policy) => test(launchOf(policy)));
+      if (!found) throw new Error(`the seed has no ready policy that ${what}`);
+      return found;
+    };
+    // The sandbox's schedule: free 30 days or more before launch, 10 % from 30 days, 25 % from 7.
+    const beforeItEnds = pick('launches while the quote holds', (launch) => launch > now + DAY && launch <= validEnd - DAY);
+    const freeForAWhile = pick('is free to cancel until a day while the quote holds', (launch) => launch - 30 * DAY > now + DAY && launch - 30 * DAY < validEnd - DAY);
+    const freeThroughout = pick('stays free to cancel while the quote holds', (launch) => launch - 30 * DAY > validEnd + DAY);
+    const result = value<QuoteResult>(
+      await app.call('quote.create', { ...request([beforeItEnds, freeForAWhile, freeThroughout].map((p) => p.cidrId)), validUntil }),
+    );
+    const flat = (await pdfOf(result, 'timing.pdf')).text.replace(/\s+/g, ' ');
+    const block = (policy: CapacityPolicy, text: string) => {
+      const start = text.indexOf(`(${policy.cidrId})`);
+      const next = [beforeItEnds, freeForAWhile, freeThroughout].map((p) => text.indexOf(`(${p.cidrId})`)).filter((at) => at > start);
+      return text.slice(start, next.length > 0 ? Math.min(...next) : text.indexOf('Total:', start));
+    };
+    for (const text of [flat, result.text.replace(/\s+/g, ' ')]) {
+      expect(block(beforeItEnds, text)).toContain(`Launches ${atOffset(beforeItEnds.capacityConfiguration.launchDateTime, 1)}, before this quote's validity ends: it can be bought only until then.`);
+      expect(block(beforeItEnds, text)).toContain('Once bought, canceling it costs a fee from the start:');
+      const freeUntil = atOffset(new Date(launchOf(freeForAWhile) - 30 * DAY).toISOString(), 1);
+      expect(block(freeForAWhile, text)).toContain(`Canceling it once bought is free until ${freeUntil}; after that it costs a fee (10 %`);
+      expect(block(freeThroughout, text)).not.toContain('Note:');
+    }
+  });
+
   it('keeps hostile names whole in the text, draws them in the PDF with what its font has, and pages 20 policies', async () => {
     const name = `\u202eNorthwind\u202c __proto__ Ünïcode Łódź Северсталь Ελλάς 北风 ${'x'.repeat(420)}`;
     const result = value<QuoteResult>(await app.call('quote.create', request(ready.slice(0, 20).map((p) => p.cidrId), 'Letter', name)));

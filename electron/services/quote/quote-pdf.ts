@@ -91,13 +91,14 @@ async function render(quote: Quote, fonts: FontChoice): Promise<QuotePdf> {
   writer.gap();
 
   quote.lines.forEach((line, index) => {
-    writer.keepTogether(7);
+    writer.keepTogether(7 + 2 * line.timing.length);
     writer.text(`${index + 1}. ${line.policyName} (${line.cidrId})`, { font: 'bold', size: SIZE.heading });
     writer.text(`${line.instances}, ${line.platform}, zone ${line.zone}`);
     writer.text(`Window: ${line.window}`);
     writer.text(`Our price: ${quoteMoney(quote, line.ourPrice)}    Provider price: ${quoteMoney(quote, line.providerPrice)}`);
     writer.text(`Savings: ${quoteMoney(quote, line.savings)} (${quotePercent(line.savingsFraction)})`);
     writer.text(`Processing fees: card ${quoteMoney(quote, line.cardFee)}, bank account ${quoteMoney(quote, line.bankFee)}`, { color: colors.muted });
+    for (const note of line.timing) writer.text(`Note: ${note}`);
     writer.gap();
   });
 
