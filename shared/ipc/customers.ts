@@ -133,13 +133,8 @@ export const CustomerTotals = z.object({
   /** Savings delivered from the 1st of this month (UTC) to now, and from 1 January: each policy's savings spread over its window. */
   savingsThisMonth: z.number(),
   savingsYearToDate: z.number(),
-  /**
-   * Processing fees the service states on the bought policies, had the customer paid by card (else the bank fee), and
-   * by bank account (else the card fee): the service does not say which way a customer paid, so the page says both.
-   * Cancellation fees: as the service stated them to this app.
-   */
+  /** Processing fees the service states on the bought policies (card, else bank), and cancellation fees it stated to this app. */
   processingFees: z.number(),
-  processingFeesByBank: z.number(),
   cancellationFees: z.number(),
   /**
    * Canceled policies whose window overlaps this year and that this app did not cancel: the service does not say

@@ -25,12 +25,6 @@ export function processingFee(policy: CapacityRow): number | null {
   return typeof fee === 'number' ? fee : null;
 }
 
-/** The same fee had the customer paid by bank account (else by card): the service does not say which way they paid. */
-function processingFeeByBank(policy: CapacityRow): number | null {
-  const fee = policy.pricing?.bankAccountProcessingFee ?? policy.pricing?.creditCardProcessingFee;
-  return typeof fee === 'number' ? fee : null;
-}
-
 /** The part of a policy's savings that falls between `fromMs` and `toMs`: savings spread evenly over its window (NaN where a date is not known). */
 function savingsOver(savings: number, launchMs: number, endMs: number, fromMs: number, toMs: number): number {
   if (!Number.isFinite(launchMs) || !Number.isFinite(endMs) || endMs <= launchMs) return 0;
@@ -82,7 +76,6 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
   let savingsThisMonth = 0;
   let savingsYearToDate = 0;
   let processingFees = 0;
-  let processingFeesByBank = 0;
   let canceledUncounted = 0;
 
   // Each date parsed once per policy: parsed for each sum and in the milestones' order, the parses were most
@@ -113,10 +106,7 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
         canceledUncounted += 1;
       }
     }
-    if (BOUGHT.has(status)) {
-      processingFees += processingFee(policy) ?? 0;
-      processingFeesByBank += processingFeeByBank(policy) ?? 0;
-    }
+    if (BOUGHT.has(status)) processingFees += processingFee(policy) ?? 0;
     if (!UPCOMING_STATUSES.includes(status)) continue;
     const moments: Array<[PolicyMilestone['kind'], string | undefined, number]> = [
       ['launch', config?.launchDateTime, launchMs],
@@ -144,7 +134,6 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
       savingsThisMonth: cents(savingsThisMonth),
       savingsYearToDate: cents(savingsYearToDate),
       processingFees: cents(processingFees),
-      processingFeesByBank: cents(processingFeesByBank),
       cancellationFees: cents(cancellationFees),
       canceledUncounted,
     },

@@ -30,9 +30,7 @@ it('sums a customer’s figures over each window, and orders launches and ends b
     // sc_b: 14.375 of its 30 days delivered; sc_d ran in January; sc_e's savings have no window.
     savingsThisMonth: 14.38,
     savingsYearToDate: 74.38,
-    // sc_b charged 2 by card (no bank fee stated), sc_d 1 by bank: had they paid by bank, 2 + 1 as well.
     processingFees: 3,
-    processingFeesByBank: 3,
     cancellationFees: 0,
     canceledUncounted: 0,
   });
