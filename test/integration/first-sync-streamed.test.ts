@@ -20,6 +20,7 @@ import { API_PREFIX } from '../../shared/api/contract-choices.js';
 import { completeAccounts, completeCapacityView, type CapacityRow } from '../../shared/api/readers.js';
 import { AppFailure } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { syncDepsReading } from '../support/sync-deps-reading.js';
 import { FAST_RETRY, sandboxControls } from '../unit/api-client/sandbox-fixture.js';
 
 /**
@@ -62,20 +63,7 @@ async function signIn(): Promise<string> {
 
 /** The refresh's dependencies, signed in with `token`, the client's reads made by `read` (its other members its own). */
 function depsReading(read: ApiClient['read'], token: string): ReplicaSyncDeps {
-  const reading = new Proxy(client, {
-    get: (target, property) => {
-      if (property === 'read') return read;
-      const found: unknown = Reflect.get(target, property, target);
-      return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
-    },
-  });
-  return {
-    session: {
-      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-      authorized: (work) => work(reading, token),
-    },
-    logger: { warn: () => undefined },
-  };
+  return syncDepsReading(client, owner, token, read);
 }
 
 /** The refresh's dependencies, with `beforeList(n)` run before the n-th request for a list page (1-based). */

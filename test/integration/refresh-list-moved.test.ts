@@ -13,6 +13,7 @@ import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import { AppFailure } from '../../shared/ipc/result.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { syncDepsReading } from '../support/sync-deps-reading.js';
 import { FAST_RETRY } from '../unit/api-client/sandbox-fixture.js';
 
 /**
@@ -48,20 +49,7 @@ afterEach(async () => {
 
 /** The refresh's dependencies, the client's reads made by `read`. */
 function depsReading(read: ApiClient['read']): ReplicaSyncDeps {
-  const reading = new Proxy(client, {
-    get: (target, property) => {
-      if (property === 'read') return read;
-      const found: unknown = Reflect.get(target, property, target);
-      return typeof found === 'function' ? (found as (...args: unknown[]) => unknown).bind(target) : found;
-    },
-  });
-  return {
-    session: {
-      status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
-      authorized: (work) => work(reading, token),
-    },
-    logger: { warn: () => undefined },
-  };
+  return syncDepsReading(client, owner, token, read);
 }
 
 /** The sandbox's list, oldest first, as the pages send it. */
