@@ -172,6 +172,46 @@ describe('an own-data file that cannot be read', () => {
     await fourth.service.close();
   });
 
+  it('found unreadable while open, under many reads and writes at once: kept aside once, restored once, every write kept', async () => {
+    const dataDir = await tempDir();
+    const secrets = new FixedSecretStore();
+    const owner = { profileId: 'sandbox', username: 'damaged-live@example.com' };
+    const dir = ownDataDir(dataDir, owner);
+    const { service, warnings } = ownDataOver(dataDir, secrets, owner);
+    const store = (await service.current())!;
+    const book = await service.records('customer', Customer);
+    await book.put('northwind', NORTHWIND);
+    await store.appendActivity(entry(owner, 'sc_1', 10));
+    await store.settled();
+    expect(existsSync(join(dir, LAST_GOOD_FILE))).toBe(true);
+
+    // Within the first page's header (its change counter): the open connection cannot take its cached pages as current.
+    await flipByte(join(dir, OWN_DATA_FILE), 30);
+    const names = Array.from({ length: 6 }, (_, i) => `customer-${i}`);
+    const work = await Promise.allSettled([
+      ...names.map((name) => book.put(name, { name, customerIds: [name.toUpperCase()] })),
+      ...names.map(() => book.list()),
+      ...[20, 30, 40].map((fee) => store.appendActivity(entry(owner, 'sc_1', fee))),
+      store.activity('capacity', 'sc_1'),
+    ]);
+    expect(work.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    await store.settled();
+    const recovered = store.status().recovered;
+    expect(recovered).toMatchObject({ reason: 'damaged', restoredFrom: expect.any(String) });
+    // One file kept aside: a second recovery would have set aside the restored file with the first writes in it.
+    const keptAside = (await readdir(dir)).filter((name) => name.startsWith(`${OWN_DATA_FILE}.unreadable-`) && !name.endsWith('-journal'));
+    expect(keptAside).toEqual([recovered!.keptAs]);
+    expect(warnings.filter((line) => /could not be read/.test(line))).toHaveLength(1);
+    await service.close();
+
+    const again = ownDataOver(dataDir, secrets, owner);
+    const reopened = (await again.service.current())!;
+    expect(reopened.status().recovered).toBeUndefined();
+    expect((await (await again.service.records('customer', Customer)).list()).map((r) => r.id).sort()).toEqual(['northwind', ...names].sort());
+    expect((await reopened.activity('capacity', 'sc_1')).map((e) => e.fee).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([10, 20, 30, 40]);
+    await again.service.close();
+  });
+
   it('whose key is gone from the keychain is kept aside too, and reported', async () => {
     const dataDir = await tempDir();
     const secrets = new FixedSecretStore();
