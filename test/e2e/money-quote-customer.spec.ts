@@ -14,8 +14,9 @@ test('a quote starts with the book’s customer of the policy, and a customer pa
   const page = await openApp();
   await signInAs(page);
   const ready = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
-  const policy = ready.find((p) => p.cspAccountName);
-  if (!policy) throw new Error('the seed has no ready policy with an account');
+  // An account with two ready policies at least: the page's quote can leave one out (money14).
+  const policy = ready.find((p) => p.cspAccountName && ready.filter((q) => q.cspAccountName === p.cspAccountName).length >= 2);
+  if (!policy) throw new Error('the seed has no account with two ready policies');
   await otherWindow(app)['customers.save']({ name: 'Northwind Traders', externalIds: [], accounts: [policy.cspAccountName], contact: '', notes: '' });
 
   await openDetail(page, policy.cidrId);
@@ -33,14 +34,24 @@ test('a quote starts with the book’s customer of the policy, and a customer pa
   await page.getByTestId('customer-book').getByRole('button', { name: /^Northwind/ }).click();
   const theirs = page.getByTestId('customer-capacity').locator('tr[data-status="READY_FOR_PURCHASE"]');
   await expect(theirs.first()).toBeVisible();
-  const ids = await theirs.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-cidr-id') ?? ''));
-  await page.getByTestId('quote-customer-ready').click();
+  const all = await theirs.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-cidr-id') ?? ''));
+  expect(all.length).toBeGreaterThanOrEqual(2);
+  // Every ready policy ticked at first; one unticked is left out of the quote (money14: the quote took them all).
+  const button = page.getByTestId('quote-customer-ready');
+  await expect(button).toHaveText(`Quote their ${all.length} ready policies…`);
+  for (const id of all) await expect(page.getByRole('checkbox', { name: `Quote ${id}` })).toBeChecked();
+  const [left, ...ids] = all as [string, ...string[]];
+  await page.getByRole('checkbox', { name: `Quote ${left}` }).uncheck();
+  await expect(button).toHaveText(`Quote ${ids.length} of their ${all.length} ready policies…`);
+  await button.click();
   const fromPage = page.getByRole('dialog', { name: 'Quote for a customer' });
   await expect(fromPage.getByLabel('Customer name')).toHaveValue('Northwind Traders');
   for (const id of ids) await expect(fromPage).toContainText(id);
+  await expect(fromPage).not.toContainText(left);
   await fromPage.getByRole('button', { name: 'Copy e-mail text' }).click();
   await expect(fromPage.getByTestId('quote-done')).toContainText('copied as e-mail text');
   const text = await clipboardText(page);
   expect(text).toMatch(/^Quote for Northwind/);
   for (const id of ids) expect(text).toContain(id);
+  expect(text).not.toContain(left);
 });

@@ -19,9 +19,16 @@ export const BOUGHT_STATUSES: readonly string[] = ['ACTIVE', 'COMPLETED', 'EXPIR
 const BOUGHT = new Set(BOUGHT_STATUSES);
 
 
-/** A policy's processing fee as charged (by card, else by bank account); null when its record names none. */
-export function processingFee(policy: CapacityRow): number | null {
-  const fee = policy.pricing?.creditCardProcessingFee ?? policy.pricing?.bankAccountProcessingFee;
+/**
+ * A policy's processing fees as the service states them: one for a card, one for a bank transfer (either may be
+ * null). The service does not say which way the customer pays (seed/api-spec.md: two fields, "number or null").
+ */
+export function cardFee(policy: CapacityRow): number | null {
+  const fee = policy.pricing?.creditCardProcessingFee;
+  return typeof fee === 'number' ? fee : null;
+}
+export function bankFee(policy: CapacityRow): number | null {
+  const fee = policy.pricing?.bankAccountProcessingFee;
   return typeof fee === 'number' ? fee : null;
 }
 
@@ -33,6 +40,14 @@ function savingsOver(savings: number, launchMs: number, endMs: number, fromMs: n
 }
 
 const msOf = (at: string | undefined): number => (at ? Date.parse(at) : Number.NaN);
+
+/**
+ * An active policy that has not launched yet: bought, not yet running, so not part of what the customer pays (or
+ * saves) a month now. One whose launch is not known is taken as running (it is active; nothing says it is not).
+ */
+export function launchesLater(launchMs: number, nowMs: number): boolean {
+  return Number.isFinite(launchMs) && launchMs > nowMs;
+}
 
 /** When this app canceled each capacity policy it canceled (the first cancel the service did), by id. */
 function cancelMoments(activity: readonly ActivityEntry[]): Map<string, number> {
@@ -55,7 +70,7 @@ function cancelMoments(activity: readonly ActivityEntry[]): Map<string, number> 
 }
 
 export interface CustomerFigures {
-  readonly totals: Omit<CustomerTotals, 'activeDr'>;
+  readonly totals: CustomerTotals;
   readonly horizons: CustomerHorizon[];
   readonly milestones: PolicyMilestone[];
 }
@@ -73,9 +88,12 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
   const horizons = CUSTOMER_HORIZONS.map((days) => ({ days, launches: 0, ends: 0, renews: 0 }));
   let activeCapacity = 0;
   let monthlySpend = 0;
+  let launchingLater = 0;
+  let monthlySpendLaunching = 0;
   let savingsThisMonth = 0;
   let savingsYearToDate = 0;
-  let processingFees = 0;
+  let processingFeesByCard = 0;
+  let processingFeesByBank = 0;
   let canceledUncounted = 0;
 
   // Each date parsed once per policy: parsed for each sum and in the milestones' order, the parses were most
@@ -88,7 +106,14 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
     const endMs = msOf(config?.endDateTime);
     if (status === 'ACTIVE') {
       activeCapacity += 1;
-      monthlySpend += monthlyShare(policy.pricing?.ourPrice ?? 0, launchMs, endMs);
+      // Bought but not launched: the customer does not pay for it this month (day13). Said apart, not summed in.
+      const monthly = monthlyShare(policy.pricing?.ourPrice ?? 0, launchMs, endMs);
+      if (launchesLater(launchMs, nowMs)) {
+        launchingLater += 1;
+        monthlySpendLaunching += monthly;
+      } else {
+        monthlySpend += monthly;
+      }
     }
     if (DELIVERING.has(status)) {
       const savings = policy.pricing?.savings ?? 0;
@@ -106,7 +131,13 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
         canceledUncounted += 1;
       }
     }
-    if (BOUGHT.has(status)) processingFees += processingFee(policy) ?? 0;
+    if (BOUGHT.has(status)) {
+      // Paid one way or the other: a fee stated for one way only is what that policy costs either way.
+      const card = cardFee(policy);
+      const bank = bankFee(policy);
+      processingFeesByCard += card ?? bank ?? 0;
+      processingFeesByBank += bank ?? card ?? 0;
+    }
     if (!UPCOMING_STATUSES.includes(status)) continue;
     const moments: Array<[PolicyMilestone['kind'], string | undefined, number]> = [
       ['launch', config?.launchDateTime, launchMs],
@@ -130,10 +161,13 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
   return {
     totals: {
       activeCapacity,
+      launchingLater,
       monthlySpend: cents(monthlySpend),
+      monthlySpendLaunching: cents(monthlySpendLaunching),
       savingsThisMonth: cents(savingsThisMonth),
       savingsYearToDate: cents(savingsYearToDate),
-      processingFees: cents(processingFees),
+      processingFeesByCard: cents(processingFeesByCard),
+      processingFeesByBank: cents(processingFeesByBank),
       cancellationFees: cents(cancellationFees),
       canceledUncounted,
     },
