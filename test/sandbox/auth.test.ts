@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE, TOKEN_LIFETIME_SECONDS } from '../../shared/api/contract-choices.js';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
+import { UserDirectory } from '../../sandbox/auth/users.js';
 import { ALEX, JORDAN, Sandbox, expectBody, expectError, successSchema } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -19,6 +20,29 @@ describe('seeded users', () => {
       ['alex.morgan@example.com', 'sandbox-demo-1', ['CUST-1001', 'CUST-1002']],
       ['jordan.lee@example.com', 'sandbox-demo-2', ['CUST-2001']],
     ]);
+  });
+});
+
+describe('the seeded users\' password hashes', () => {
+  it('are made once per process: every sandbox it starts shares one directory, which still tells right from wrong', async () => {
+    // A second sandbox in the same process (each app a test starts has one) signs the users in without hashing again.
+    const second = await Sandbox.start();
+    try {
+      const answer = await second.call('signIn', null, { body: { username: ALEX.username, password: ALEX.password } });
+      expect(answer.status).toBe(200);
+    } finally {
+      await second.close();
+    }
+    const directory = await UserDirectory.create();
+    expect(await UserDirectory.create()).toBe(directory);
+    expect(await directory.authenticate(ALEX.username, ALEX.password)).toEqual(ALEX);
+    expect(await directory.authenticate(ALEX.username, JORDAN.password)).toBeNull();
+    expect(await directory.authenticate('nobody@example.com', ALEX.password)).toBeNull();
+    // Another list of users is a directory of its own.
+    const jordanOnly = [JORDAN];
+    const other = await UserDirectory.create(jordanOnly);
+    expect(other).not.toBe(directory);
+    expect(await UserDirectory.create(jordanOnly)).toBe(other);
   });
 });
 
