@@ -16,6 +16,12 @@ test('no DR id to suggest is explained; one opened in the DR view is suggested',
 
   await customers();
   await expect(page.getByTestId('proposals').getByText('morgan-prod', { exact: true })).toBeVisible();
+  // A suggestion's box sits just before its name (day13: the full-width box pushed the name to the row's far end).
+  const section = await page.getByTestId('proposals').boundingBox();
+  const box = await page.getByTestId('proposals').getByRole('checkbox', { name: /^morgan-prod/ }).boundingBox();
+  const name = await page.getByTestId('proposals').getByText('morgan-prod', { exact: true }).boundingBox();
+  expect(box!.width).toBeLessThan(40);
+  expect(name!.x - section!.x).toBeLessThan(80);
   const why = page.getByTestId('no-dr-proposals');
   await expect(why).toContainText('the service does not list your customers’ ids');
   await why.getByRole('button', { name: 'Disaster recovery' }).click();
