@@ -313,7 +313,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const serviceWatch = new ServiceWatch({
     // Any answer but none at all is the service there (an expired session's 401 too: the views say that themselves).
     probe: async () => (await repository.checkService(SERVICE_CHECK_TIMEOUT_MS).catch(() => ({ reachable: true }))).reachable,
-    active: () => !closed && session.status().signedIn && !replica.reviewing,
+    // Not past the token's expiry: a check must not be what ends a session (the expiry timers and the views do that).
+    active: () => {
+      const status = session.status();
+      return !closed && status.signedIn && !replica.reviewing && !(status.expiresAt && Date.parse(status.expiresAt) <= Date.now());
+    },
     onChange: (state) => events.emit('network.serviceChanged', state),
     logger,
     ...options.serviceWatch,
