@@ -300,6 +300,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...(options.moneyCheckDelaysMs ? { checkDelaysMs: options.moneyCheckDelaysMs } : {}),
     // The repository is made below: called only once an action is under way.
     readBackSeen: (view) => repository.keepReadBack(view),
+    cyberReadBackSeen: (cidrId, view) => repository.keepCyberReadBack(cidrId, view),
   });
   const repository = new PolicyRepository({
     session,

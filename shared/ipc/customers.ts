@@ -126,10 +126,15 @@ export const CUSTOMER_HORIZONS = [30, 60, 90] as const;
 /** The figures of a customer page, from the local copy of their capacity policies. */
 export const CustomerTotals = z.object({
   activeCapacity: z.number().int(),
-  /** Active DR policies in the local copy's lists of the customer's ids (null when none of them is in the copy). */
-  activeDr: z.number().int().nullable(),
-  /** What the active policies cost a month: each ourPrice spread over its window, counted for a month. */
+  /** Of the active capacity policies, those that launch after now: bought, not running yet. */
+  launchingLater: z.number().int(),
+  /**
+   * What the running active policies (launched; the `launchingLater` ones are not) cost a month: each ourPrice
+   * spread over its window, counted for a month.
+   */
   monthlySpend: z.number(),
+  /** The same for the active policies that launch later: what they will add a month once they run. */
+  monthlySpendLaunching: z.number(),
   /** Savings delivered from the 1st of this month (UTC) to now, and from 1 January: each policy's savings spread over its window. */
   savingsThisMonth: z.number(),
   savingsYearToDate: z.number(),

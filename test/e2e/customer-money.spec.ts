@@ -46,7 +46,7 @@ test('a customer’s figures are in the environment’s currency, and a cancel m
 
   // The page's tiles and the overview's ranking name the currency, as every other amount does.
   await openCustomer(page, 'Northwind');
-  await expect(page.getByTestId('customer-page').getByTestId('total-active').locator('.meaning')).toHaveText(`${active.filter((p) => p.cspAccountName === running.cspAccountName).length} capacity`);
+  await expect(tileValue(page, 'total-active')).toHaveText(active.filter((p) => p.cspAccountName === running.cspAccountName).length.toLocaleString('en-US'));
   for (const testid of ['total-spend', 'total-savings-month', 'total-savings-year', 'total-fees']) await expect(tileValue(page, testid)).toHaveText(/^USD\s[\d,]+\.\d\d$/);
   const yearBefore = amountOf(await tileValue(page, 'total-savings-year').textContent());
   await nav(page).getByRole('button', { name: 'Overview', exact: true }).click();
@@ -59,11 +59,46 @@ test('a customer’s figures are in the environment’s currency, and a cancel m
   await page.getByTestId('customer-page').getByRole('button', { name: 'Refresh', exact: true }).click();
   // The page read again after the cancel: one active policy fewer on the account.
   const activeOnAccount = active.filter((p) => p.cspAccountName === running.cspAccountName).length;
-  await expect(page.getByTestId('customer-page').getByTestId('total-active').locator('.meaning')).toHaveText(`${activeOnAccount - 1} capacity`, { timeout: 20_000 });
+  await expect(tileValue(page, 'total-active')).toHaveText((activeOnAccount - 1).toLocaleString('en-US'), { timeout: 20_000 });
   const yearAfter = amountOf(await tileValue(page, 'total-savings-year').textContent());
   // Time went on between the two reads (a few units of savings at most); the cancel took nothing away.
   expect(yearAfter).toBeGreaterThanOrEqual(yearBefore);
   expect(yearAfter - yearBefore).toBeLessThan(delivered(running) / 2);
+});
+
+test('the active figure counts their capacity policies and holds when their DR lists are read; the spend leaves out those launching later (money14)', async ({ app, openApp }) => {
+  test.setTimeout(90_000);
+  const page = await openApp();
+  await signInAs(page);
+  await replicaReady(page);
+  const active = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 500 })).rows as CapacityPolicy[];
+  const now = Date.now();
+  const launchesLater = (p: CapacityPolicy) => Date.parse(p.capacityConfiguration?.launchDateTime ?? '') > now + 600_000;
+  // An account with both a running active policy and one launching later.
+  const account = active.find((p) => launchesLater(p) && active.some((q) => q.cspAccountName === p.cspAccountName && !launchesLater(q)))?.cspAccountName;
+  if (!account) throw new Error('the seeded sandbox has no account with running and later active policies');
+  const theirs = active.filter((p) => p.cspAccountName === account);
+  const later = theirs.filter(launchesLater);
+  // Their DR id is not in the copy yet: the page's own DR read is the first to keep its list.
+  await otherWindow(app)['customers.save']({ name: 'Fabrikam', externalIds: ['CUST-1001'], accounts: [account], contact: '', notes: '' });
+
+  await openCustomer(page, 'Fabrikam');
+  const tile = page.getByTestId('customer-page').getByTestId('total-active');
+  await expect(tileValue(page, 'total-active')).toHaveText(theirs.length.toLocaleString('en-US'));
+  await expect(page.getByTestId('customer-page').getByTestId('customer-dr').getByRole('button').first()).toBeVisible();
+  const dr = (await otherWindow(app)['cyber.list']({ customerId: 'CUST-1001', page: 1, pageSize: 100 })) as { data: Array<{ policyStatus: string }> };
+  const drActive = dr.data.filter((item) => item.policyStatus === 'ACTIVE').length;
+  expect(drActive).toBeGreaterThan(0);
+  // Read again once the DR list is kept in the copy: before money14 the figure then added its active DR policies (day13).
+  await page.getByTestId('customer-page').getByRole('button', { name: 'Refresh', exact: true }).click();
+  await expect(page.getByTestId('customer-page').getByTestId('customer-dr').getByRole('button').first()).toBeVisible();
+  await expect(tileValue(page, 'total-active')).toHaveText(theirs.length.toLocaleString('en-US'));
+  // What it counts, said: running and launching later; the DR policies from the lists the page shows.
+  await expect(tile.locator('.meaning')).toContainText(`Capacity policies: ${theirs.length - later.length} running, ${later.length} launching later.`);
+  await expect(tile.locator('.meaning')).toContainText(`${drActive} active DR ${drActive === 1 ? 'policy' : 'policies'} in their DR lists below`);
+  await expect(page.getByTestId('customer-page').getByTestId('total-spend').locator('.meaning')).toContainText(
+    `Not counted: ${later.length} active ${later.length === 1 ? 'policy' : 'policies'} launching later`,
+  );
 });
 
 test.describe('on a computer set to UTC', () => {

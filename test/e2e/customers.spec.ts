@@ -107,7 +107,7 @@ test('from proposals to customer pages, the list, the DR view and the palette; t
   const active = theirs.rows.filter((p) => p.policyStatus === 'ACTIVE');
   expect(theirs.rows.every((p) => p.cspAccountName === 'morgan-prod')).toBe(true);
   await expect(customerPage.getByTestId('capacity-count')).toHaveText(theirs.total.toLocaleString('en-US'));
-  await expect(customerPage.getByTestId('total-active')).toContainText(`${active.length} capacity`);
+  await expect(customerPage.getByTestId('total-active').getByTestId('figure-value')).toHaveText(active.length.toLocaleString('en-US'));
   const shown = customerPage.getByTestId('customer-capacity').locator('tbody tr');
   await expect(shown).toHaveCount(Math.min(200, theirs.total));
   const shownActive = await customerPage.getByTestId('customer-capacity').locator('tbody tr[data-status="ACTIVE"]').count();

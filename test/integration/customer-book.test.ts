@@ -104,6 +104,34 @@ describe('the customer book', () => {
     expect(overview.bySpend[0]).toMatchObject({ key: northwind.key, activePolicies: page.totals.activeCapacity, monthlySpend: page.totals.monthlySpend });
   });
 
+  it('counts in the monthly spend only the active policies that run now, and says how many launch later (money14)', async () => {
+    const northwind = (await book()).customers.find((c) => c.name === 'Northwind') as Customer;
+    const theirs = await list({ customer: northwind.key });
+    expect(theirs.rows).toHaveLength(theirs.total);
+    const page = value<CustomerPage>(await app.call('customers.page', { key: northwind.key }));
+    const asOf = Date.parse(page.asOf);
+    const active = theirs.rows.filter((p) => p.policyStatus === 'ACTIVE');
+    const later = active.filter((p) => Date.parse(p.capacityConfiguration?.launchDateTime ?? '') > asOf);
+    // The sandbox's seed has both kinds on this account: bought and running, bought and launching later.
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.length).toBeLessThan(active.length);
+    // A month's share of each price over its window (the page's rule), summed apart for the two kinds.
+    const month = (p: CapacityPolicy) => {
+      const days = (Date.parse(p.capacityConfiguration?.endDateTime ?? '') - Date.parse(p.capacityConfiguration?.launchDateTime ?? '')) / 86_400_000;
+      const price = p.pricing?.ourPrice ?? 0;
+      return Number.isFinite(days) && days > 0 ? price * Math.min(1, 30 / days) : price;
+    };
+    const sum = (policies: CapacityPolicy[]) => policies.reduce((total, p) => total + month(p), 0);
+    expect(page.totals.activeCapacity).toBe(active.length);
+    expect(page.totals.launchingLater).toBe(later.length);
+    // Before money14 the spend was the sum over every active policy, the ones launching later included.
+    expect(page.totals.monthlySpend).toBeCloseTo(sum(active.filter((p) => !later.includes(p))), 1);
+    expect(page.totals.monthlySpendLaunching).toBeCloseTo(sum(later), 1);
+    // The overview's top customers count the same: every active policy, the month's spend of the running ones.
+    const overview = value<CustomersOverview>(await app.call('customers.overview'));
+    expect(overview.bySpend.find((s) => s.key === northwind.key)).toMatchObject({ activePolicies: active.length, monthlySpend: page.totals.monthlySpend });
+  });
+
   it('imports a CSV row by row: updates by name, adds, and says which lines it left out and why', async () => {
     const before = await book();
     const csv = toCsv(

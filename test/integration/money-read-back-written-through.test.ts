@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../shared/api/endpoints.js';
-import { CapacityWindow } from '../../shared/ipc/sourced.js';
+import { CapacityWindow, type SourcedCyberDetail, type SourcedCyberPage } from '../../shared/ipc/sourced.js';
+import { TERMINATION_EVENT_TYPE } from '../../shared/api/contract-choices.js';
 import { MoneyState } from '../../shared/ipc/money.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { value } from '../support/ipc-result.js';
@@ -49,6 +50,50 @@ describe('a money action whose answer was lost, settled by its read-back (trust1
       // Before trust13 the copy still showed the policy as it was before the action, until the next refresh.
       expect(shown.rows.map((row) => [row.cidrId, row.policyStatus])).toEqual([[policy.cidrId, to]]);
       expect((await fast.controls.stats()).listCapacities ?? 0).toBe(0);
+    }, 60_000);
+  }
+});
+
+/**
+ * The same for a DR termination (money14; trust13 left it out): the read-back that settles a termination whose answer
+ * was lost is kept as the answered termination's read is, and the customer's kept DR list says it too. Read from the
+ * copy (offline), where before the view had no termination event and the list said none was triggered.
+ */
+describe('a DR termination whose answer was lost, settled by its read-back (money14)', () => {
+  for (const lost of [true, false]) {
+    it(`${lost ? 'its answer lost' : 'answered'}: the copy's view and the customer's DR list show the termination`, async () => {
+      const fast = await startFastApp({ secrets: new FixedSecretStore(), moneyCheckDelaysMs: [0, 300] });
+      app = fast;
+      await fast.signIn('sandbox', ALEX);
+      const customerId = 'CUST-1001';
+      value(await fast.call('profiles.rememberCustomer', { profileId: 'sandbox', customerId }));
+      value(await fast.call('offline.sync'));
+      const listed = value<SourcedCyberPage>(await fast.call('cyber.list', { customerId, page: 1, pageSize: 100 }));
+      const policy = listed.data.find((item) => item.terminationTriggered === false);
+      if (!policy) throw new Error(`the seed has no DR policy of ${customerId} without a termination`);
+
+      if (lost) await fast.controls.addFault({ pathPrefix: ENDPOINTS.terminateCyberEvent.path.replace('{cidr_id}', policy.cidrId), method: 'POST', dropAnswerRate: 1, dropAnswerCount: 1 });
+      const sent = await fast.call('cyber.terminate', { cidrId: policy.cidrId });
+      await fast.controls.clearFaults();
+      if (lost) {
+        expect(sent.ok).toBe(false);
+        if (!sent.ok) expect(sent.error.message).toContain('the termination went through');
+      } else {
+        expect(sent.ok).toBe(true);
+      }
+      expect(MoneyState.parse(value(await fast.call('money.state', { cidrId: policy.cidrId })))).toMatchObject({ state: 'free' });
+
+      value(await fast.call('offline.enter', { profileId: 'sandbox' }));
+      const view = value<SourcedCyberDetail>(await fast.call('cyber.view', { cidrId: policy.cidrId }));
+      expect(view.origin.source).toBe('replica');
+      expect(view.disasterRecoveryEvents?.some((event) => event.type === TERMINATION_EVENT_TYPE)).toBe(true);
+      const kept = value<SourcedCyberPage>(await fast.call('cyber.list', { customerId, page: 1, pageSize: 100 }));
+      expect(kept.origin.source).toBe('replica');
+      expect(kept.data.find((item) => item.cidrId === policy.cidrId)?.terminationTriggered).toBe(true);
+      // Nothing else of the list changed.
+      const others = (page: SourcedCyberPage) => page.data.filter((item) => item.cidrId !== policy.cidrId).sort((a, b) => a.cidrId.localeCompare(b.cidrId));
+      expect(others(kept)).toEqual(others(listed));
+      value(await fast.call('offline.leave'));
     }, 60_000);
   }
 });

@@ -1,5 +1,6 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { monthlySavingsOf, monthlyShareOf } from '../overview/summarize.js';
+import { launchesLater } from './customer-summary.js';
 
 /** What one account's active capacity policies add up to: the overview by customer sums these per customer. */
 export interface AccountTotals {
@@ -8,12 +9,18 @@ export interface AccountTotals {
   monthlySavings: number;
 }
 
-/** Every account's totals in one pass over the policies (slim rows will do: they carry status, window and price). */
+/**
+ * Every account's totals in one pass over the policies (slim rows will do: they carry status, window and price).
+ * The month's spend and savings are of the running ones only, as on the customer page: an active policy that
+ * launches after `asOf` is counted active but neither paid for nor saving yet.
+ */
 export function totalsByAccount<Row extends CapacityRow>(
   rows: readonly Row[],
   accountOf: (row: Row) => string,
+  asOf: Date,
   priceOf: (row: Row) => number | null | undefined = (row) => row.pricing?.ourPrice,
 ): Map<string, AccountTotals> {
+  const nowMs = asOf.getTime();
   const totals = new Map<string, AccountTotals>();
   for (const row of rows) {
     if (row.policyStatus !== 'ACTIVE') continue;
@@ -24,6 +31,7 @@ export function totalsByAccount<Row extends CapacityRow>(
       totals.set(key, entry);
     }
     entry.active += 1;
+    if (launchesLater(Date.parse(row.capacityConfiguration?.launchDateTime ?? ''), nowMs)) continue;
     entry.monthlySpend += monthlyShareOf(priceOf(row) ?? 0, row);
     entry.monthlySavings += monthlySavingsOf(row);
   }

@@ -233,10 +233,9 @@ export class CustomerHandlers {
       customer,
       asOf: asOf.toISOString(),
       fetchedAt: found?.fetchedAt ?? null,
-      totals: {
-        ...figures.totals,
-        activeDr: drLists.some((list) => list !== null) ? drItems.filter((item) => item.policyStatus === 'ACTIVE').length : null,
-      },
+      // Capacity only: the DR policies are counted from the DR lists the page reads and shows (a count from the
+      // copy's kept lists here changed once that read wrote its page through: the figure jumped, day13).
+      totals: figures.totals,
       horizons: figures.horizons,
       milestones: figures.milestones,
       capacity: { rows: found?.newest ?? [], total: rows.length },
@@ -247,7 +246,8 @@ export class CustomerHandlers {
   async #overview(): Promise<CustomersOverview> {
     const customers = await this.#deps.book.customers();
     const matcher = await this.#matcher(customers);
-    const [byAccount, fetchedAt] = await Promise.all([this.#deps.replica.read(capacityTotalsByAccount), this.#deps.replica.read(capacitiesFetchedAt)]);
+    const asOf = this.#deps.now?.() ?? new Date();
+    const [byAccount, fetchedAt] = await Promise.all([this.#deps.replica.read((open) => capacityTotalsByAccount(open, asOf)), this.#deps.replica.read(capacitiesFetchedAt)]);
     const standings = new Map<string, CustomerStanding>(
       customers.map((customer) => [customer.key, { key: customer.key, name: customer.name, activePolicies: 0, monthlySpend: 0, monthlySavings: 0 }]),
     );

@@ -34,6 +34,14 @@ function savingsOver(savings: number, launchMs: number, endMs: number, fromMs: n
 
 const msOf = (at: string | undefined): number => (at ? Date.parse(at) : Number.NaN);
 
+/**
+ * An active policy that has not launched yet: bought, not yet running, so not part of what the customer pays (or
+ * saves) a month now. One whose launch is not known is taken as running (it is active; nothing says it is not).
+ */
+export function launchesLater(launchMs: number, nowMs: number): boolean {
+  return Number.isFinite(launchMs) && launchMs > nowMs;
+}
+
 /** When this app canceled each capacity policy it canceled (the first cancel the service did), by id. */
 function cancelMoments(activity: readonly ActivityEntry[]): Map<string, number> {
   const cancels = activity.filter((entry) => entry.policyKind === 'capacity' && entry.action === 'cancel');
@@ -55,7 +63,7 @@ function cancelMoments(activity: readonly ActivityEntry[]): Map<string, number> 
 }
 
 export interface CustomerFigures {
-  readonly totals: Omit<CustomerTotals, 'activeDr'>;
+  readonly totals: CustomerTotals;
   readonly horizons: CustomerHorizon[];
   readonly milestones: PolicyMilestone[];
 }
@@ -73,6 +81,8 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
   const horizons = CUSTOMER_HORIZONS.map((days) => ({ days, launches: 0, ends: 0, renews: 0 }));
   let activeCapacity = 0;
   let monthlySpend = 0;
+  let launchingLater = 0;
+  let monthlySpendLaunching = 0;
   let savingsThisMonth = 0;
   let savingsYearToDate = 0;
   let processingFees = 0;
@@ -88,7 +98,14 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
     const endMs = msOf(config?.endDateTime);
     if (status === 'ACTIVE') {
       activeCapacity += 1;
-      monthlySpend += monthlyShare(policy.pricing?.ourPrice ?? 0, launchMs, endMs);
+      // Bought but not launched: the customer does not pay for it this month (day13). Said apart, not summed in.
+      const monthly = monthlyShare(policy.pricing?.ourPrice ?? 0, launchMs, endMs);
+      if (launchesLater(launchMs, nowMs)) {
+        launchingLater += 1;
+        monthlySpendLaunching += monthly;
+      } else {
+        monthlySpend += monthly;
+      }
     }
     if (DELIVERING.has(status)) {
       const savings = policy.pricing?.savings ?? 0;
@@ -130,7 +147,9 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
   return {
     totals: {
       activeCapacity,
+      launchingLater,
       monthlySpend: cents(monthlySpend),
+      monthlySpendLaunching: cents(monthlySpendLaunching),
       savingsThisMonth: cents(savingsThisMonth),
       savingsYearToDate: cents(savingsYearToDate),
       processingFees: cents(processingFees),

@@ -1,6 +1,6 @@
 import { TERMINATION_EVENT_TYPE, parseCancellationFee } from '../../../shared/api/contract-choices.js';
 import type { CapacityPolicy } from '../../../shared/api/capacity.js';
-import type { CapacityDetail } from '../../../shared/api/readers.js';
+import type { CapacityDetail, CyberDetail } from '../../../shared/api/readers.js';
 import type { CyberView } from '../../../shared/api/cyber.js';
 import type { CancelResult, TerminateResult } from '../../../shared/ipc/money-results.js';
 import type { MoneyState } from '../../../shared/ipc/money.js';
@@ -34,6 +34,8 @@ export interface MoneyActionsDeps {
    * answer was lost showed ACTIVE in the list until the next refresh). Its own failures are its own.
    */
   readonly readBackSeen?: (view: CapacityDetail) => Promise<void>;
+  /** The same for a DR policy a termination's read-back read (a termination whose answer was lost stayed unseen offline). */
+  readonly cyberReadBackSeen?: (cidrId: string, view: CyberDetail) => Promise<void>;
 }
 
 /**
@@ -148,14 +150,15 @@ export class MoneyActions {
   #checkFor(action: MoneyAction, cidrId: string, owner: MoneyOwner): OutcomeCheck {
     if (action === 'terminate') {
       return {
-        readBack: () =>
-          this.#asOwner(owner, async () => ({
-            kind: 'cyber',
-            // Read tolerantly: a view shaped unlike the sandbox's can still settle the outcome.
-            terminated: terminationShown(
-              await this.deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
-            ),
-          })),
+        readBack: async () => {
+          // Read tolerantly: a view shaped unlike the sandbox's can still settle the outcome.
+          const view = await this.#asOwner(owner, () =>
+            this.deps.session.authorized((client, token) => client.read('viewCyberPolicy', { token, params: { cidr_id: cidrId } })),
+          );
+          // Written through before the verdict, as a capacity read-back is (only a view read in full is kept).
+          await this.deps.cyberReadBackSeen?.(cidrId, view);
+          return { kind: 'cyber', terminated: terminationShown(view) };
+        },
         shows: (fact) => (fact.kind === 'cyber' ? fact.terminated : null),
         settled: (done) => this.#settled(owner, action, cidrId, done),
       };

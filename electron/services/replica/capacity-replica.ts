@@ -333,10 +333,10 @@ export class CapacityReplica {
     this.#db.keepOverviewSavings(savings);
   }
 
-  /** The overview by customer's figures per account, from the slim rows. */
-  totalsByAccount() {
+  /** The overview by customer's figures per account, from the slim rows, as of `asOf` (what runs then). */
+  totalsByAccount(asOf: Date) {
     // The slim row keeps the price beside its pricing (which holds the savings only).
-    return totalsByAccount(this.load(), SLIM_VIEW.account, (row) => row.ourPrice);
+    return totalsByAccount(this.load(), SLIM_VIEW.account, asOf, (row) => row.ourPrice);
   }
 
   close(): Promise<void> {

@@ -275,11 +275,11 @@ function keepCountedSavings(replica: Replica, opened: CapacityReplica, savings: 
 }
 
 /** Each account's active policies, spend and savings, for the overview by customer; null when the list is not kept. */
-export async function capacityTotalsByAccount(replica: Replica) {
+export async function capacityTotalsByAccount(replica: Replica, asOf: Date) {
   const opened = await replica.opened();
   if (!opened) return null;
   await replica.loadRows(opened);
-  return replica.reading((open) => (open === opened && open.fetchedAt ? open.totalsByAccount() : null));
+  return replica.reading((open) => (open === opened && open.fetchedAt ? open.totalsByAccount(asOf) : null));
 }
 
 /** One customer's policies for their page (electron/services/customers/replica-accounts.ts); null when the list is not kept. */

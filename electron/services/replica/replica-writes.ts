@@ -34,6 +34,21 @@ export async function addCyberPage(replica: Replica, customerId: string, items: 
 }
 
 /**
+ * A DR policy read in full (a view, or a termination's read-back): its item in its customer's kept list says what the
+ * view says (status, termination triggered), so the list read offline agrees with the view. Only an item the list
+ * already holds is changed (a view is not a page: it adds nothing); nothing is written when it already agrees.
+ */
+export async function keepCyberItemAsViewed(replica: Replica, customerId: string, cidrId: string, seen: { readonly policyStatus: string; readonly terminationTriggered: boolean | null }): Promise<void> {
+  const kept = (await readCyberList(replica, customerId))?.value;
+  const item = kept?.find((entry) => entry.cidrId === cidrId);
+  if (!kept || !item) return;
+  const terminationTriggered = seen.terminationTriggered ?? item.terminationTriggered;
+  if (item.policyStatus === seen.policyStatus && item.terminationTriggered === terminationTriggered) return;
+  const changed: CyberListItem = { ...item, policyStatus: seen.policyStatus, ...(terminationTriggered === undefined ? {} : { terminationTriggered }) };
+  await writeRecord(replica, 'cyberLists', customerId.toUpperCase(), kept.map((entry) => (entry === item ? changed : entry)));
+}
+
+/**
  * Write-through of one policy the service just answered with: one row, into
  * a copy that holds the list (a copy not yet synced stays empty: its age would
  * lie). A refresh under way is told, a first sync included, so its older page

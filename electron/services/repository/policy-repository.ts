@@ -17,7 +17,7 @@ import type {
 } from '../../../shared/ipc/sourced.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
 import { capacitiesFetchedAt, capacityOverview, capacityRow, readAccounts, readCyberList, readRecord } from '../replica/replica-reads.js';
-import { addCyberPage, upsertCapacity, writeKind, writeRecord } from '../replica/replica-writes.js';
+import { addCyberPage, keepCyberItemAsViewed, upsertCapacity, writeKind, writeRecord } from '../replica/replica-writes.js';
 import type { PolicyFact } from '../money/money-lock.js';
 import { terminationShown } from '../money/money-actions.js';
 import type { OverviewService } from '../overview/overview-service.js';
@@ -228,6 +228,14 @@ export class PolicyRepository {
     this.#deps.overview.changed();
   }
 
+  /**
+   * A DR policy a termination's read-back read (its answer lost, or Check status): kept as an answered termination's
+   * read is, its list item included, so the copy shows the termination without waiting for the next refresh.
+   */
+  async keepCyberReadBack(cidrId: string, view: CyberDetail): Promise<void> {
+    await this.#rememberCyber(cidrId, view).catch(this.#deps.report);
+  }
+
   /** After a DR termination: the policy is read back and kept. */
   async afterCyberAction(cidrId: string): Promise<void> {
     await this.#viewCyberLive(cidrId)
@@ -252,7 +260,13 @@ export class PolicyRepository {
 
   async #rememberCyber(cidrId: string, view: CyberDetail): Promise<void> {
     const complete = completeCyberView(view);
-    if (complete) await this.#deps.replica.write((replica) => writeRecord(replica, 'cyberViews', cidrId, complete));
+    if (!complete) return;
+    await this.#deps.replica.write(async (replica) => {
+      await writeRecord(replica, 'cyberViews', cidrId, complete);
+      // The customer's kept list said what the last page said: a termination seen here shows there too, offline.
+      const { customerId, policyStatus } = complete.policyDetails;
+      await keepCyberItemAsViewed(replica, customerId, cidrId, { policyStatus, terminationTriggered: terminationShown(complete) });
+    });
   }
 
   async #rememberCapacity(view: CapacityDetail): Promise<void> {

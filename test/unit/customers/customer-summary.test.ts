@@ -25,8 +25,10 @@ it('sums a customer’s figures over each window, and orders launches and ends b
   );
   expect(figures.totals).toEqual({
     activeCapacity: 2,
-    // sc_b's month of its 30-day window, and sc_e's price as it stands (no window known).
+    launchingLater: 0,
+    // sc_b's month of its 30-day window, and sc_e's price as it stands (no window known: taken as running).
     monthlySpend: 307,
+    monthlySpendLaunching: 0,
     // sc_b: 14.375 of its 30 days delivered; sc_d ran in January; sc_e's savings have no window.
     savingsThisMonth: 14.38,
     savingsYearToDate: 74.38,
@@ -78,4 +80,21 @@ it('counts what a canceled policy saved until the cancel was sent, not until a l
   // 1 May to 1 June: 31 days at 1 a day; none of them this month.
   expect(figures.totals.savingsYearToDate).toBe(31);
   expect(figures.totals.savingsThisMonth).toBe(0);
+});
+
+it('leaves out of the monthly spend an active policy that launches later, and says what it will add (money14)', () => {
+  const month = { launchDateTime: '2026-06-01T00:00:00.000Z', endDateTime: '2026-07-01T00:00:00.000Z', autoRenewalEnabled: false };
+  const later = { launchDateTime: '2026-06-20T00:00:00.000Z', endDateTime: '2026-08-19T00:00:00.000Z', autoRenewalEnabled: false };
+  const figures = summarizeCustomer(
+    [
+      policy('sc_running', 'ACTIVE', undefined, undefined, { capacityConfiguration: month, pricing: { ourPrice: 300, savings: 30 } }),
+      // Bought, launches on the 20th: 600 over 60 days, 300 a month once it runs.
+      policy('sc_later', 'ACTIVE', undefined, undefined, { capacityConfiguration: later, pricing: { ourPrice: 600, savings: 60 } }),
+    ],
+    [],
+    asOf,
+  );
+  expect(figures.totals).toMatchObject({ activeCapacity: 2, launchingLater: 1, monthlySpend: 300, monthlySpendLaunching: 300 });
+  // It has saved nothing yet either: only sc_running's 14.375 of its 30 days.
+  expect(figures.totals.savingsThisMonth).toBe(14.38);
 });

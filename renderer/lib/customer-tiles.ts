@@ -1,0 +1,47 @@
+import type { CustomerTotals } from '../../shared/ipc/customers.js';
+import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
+import { countOf } from '../../shared/format/plural.js';
+
+/**
+ * What the customer page's "Active policies" and "Monthly spend" tiles say they count (day13: the spend counted
+ * active policies not launched yet, and the active figure added a DR count that changed once the DR lists were read).
+ */
+
+/** One of the page's DR lists as the page holds it: the answer shown (null until read) and whether a read is under way. */
+export interface DrListShown {
+  readonly value: Pick<SourcedCyberPage, 'data' | 'total'> | null;
+  readonly loading: boolean;
+}
+
+/**
+ * The DR part of the active tile's sentence, from the DR lists the page shows (the same items the DR section
+ * lists): null when the customer has no DR id. Counted only once every list is read, so it never changes from
+ * one count to another as they arrive; "at least" when a list holds more than its first page.
+ */
+export function drActiveText(lists: readonly DrListShown[]): string | null {
+  if (lists.length === 0) return null;
+  if (lists.some((list) => list.value === null)) return lists.some((list) => list.loading) ? 'DR policies: reading their DR lists…' : 'DR policies: their DR lists could not be read.';
+  let active = 0;
+  let partial = false;
+  for (const list of lists) {
+    const data = list.value?.data ?? [];
+    active += data.filter((item) => item.policyStatus === 'ACTIVE').length;
+    if ((list.value?.total ?? 0) > data.length) partial = true;
+  }
+  return `${partial ? 'At least ' : ''}${countOf(active, 'active DR policy', 'active DR policies')} in their DR lists below (not in the figure).`;
+}
+
+/** The active tile's sentence: the figure is capacity policies only, running and launching later told apart. */
+export function activeMeaning(totals: Pick<CustomerTotals, 'activeCapacity' | 'launchingLater'>, dr: string | null): string {
+  const running = totals.activeCapacity - totals.launchingLater;
+  const capacity = `Capacity policies: ${running.toLocaleString()} running, ${totals.launchingLater.toLocaleString()} launching later.`;
+  return dr ? `${capacity} ${dr}` : capacity;
+}
+
+/** The monthly spend's sentence: from how many running policies, and what those launching later will add. */
+export function spendMeaning(totals: Pick<CustomerTotals, 'activeCapacity' | 'launchingLater' | 'monthlySpendLaunching'>, amount: (value: number) => string): string {
+  const running = totals.activeCapacity - totals.launchingLater;
+  const from = `What the ${countOf(running, 'running policy', 'running policies')} ${running === 1 ? 'costs' : 'cost'} a month, each price spread over its window.`;
+  if (totals.launchingLater === 0) return from;
+  return `${from} Not counted: ${countOf(totals.launchingLater, 'active policy', 'active policies')} launching later (${amount(totals.monthlySpendLaunching)} a month once running).`;
+}

@@ -1,0 +1,25 @@
+import { expect, it } from 'vitest';
+import { activeMeaning, drActiveText, spendMeaning } from '../../../renderer/lib/customer-tiles.js';
+
+const item = (cidrId: string, policyStatus: string) => ({ cidrId, policyName: cidrId, policyStatus, createdDate: '2026-01-01T00:00:00Z' });
+
+it('counts the DR part from the lists shown, only once all are read, and says "at least" past a first page', () => {
+  expect(drActiveText([])).toBeNull();
+  const read = { value: { data: [item('dr_1', 'ACTIVE'), item('dr_2', 'EXPIRED')], total: 2 }, loading: false };
+  // One list read, the other still reading: no count yet (a count that grew as lists arrived was day13's jump).
+  expect(drActiveText([read, { value: null, loading: true }])).toBe('DR policies: reading their DR lists…');
+  expect(drActiveText([read, { value: null, loading: false }])).toBe('DR policies: their DR lists could not be read.');
+  expect(drActiveText([read, { value: { data: [item('dr_3', 'ACTIVE')], total: 1 }, loading: false }])).toBe('2 active DR policies in their DR lists below (not in the figure).');
+  expect(drActiveText([{ value: { data: [item('dr_1', 'ACTIVE')], total: 150 }, loading: false }])).toBe('At least 1 active DR policy in their DR lists below (not in the figure).');
+});
+
+it('says how many of the active capacity policies run and how many launch later, and what the later ones will add a month', () => {
+  const totals = { activeCapacity: 5, launchingLater: 2, monthlySpendLaunching: 1234.5 };
+  expect(activeMeaning(totals, null)).toBe('Capacity policies: 3 running, 2 launching later.');
+  expect(activeMeaning(totals, 'DR policies: reading their DR lists…')).toBe('Capacity policies: 3 running, 2 launching later. DR policies: reading their DR lists…');
+  const amount = (value: number) => `USD ${value.toFixed(2)}`;
+  expect(spendMeaning(totals, amount)).toBe(
+    'What the 3 running policies cost a month, each price spread over its window. Not counted: 2 active policies launching later (USD 1234.50 a month once running).',
+  );
+  expect(spendMeaning({ activeCapacity: 1, launchingLater: 0, monthlySpendLaunching: 0 }, amount)).toBe('What the 1 running policy costs a month, each price spread over its window.');
+});
