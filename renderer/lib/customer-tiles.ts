@@ -45,3 +45,19 @@ export function spendMeaning(totals: Pick<CustomerTotals, 'activeCapacity' | 'la
   if (totals.launchingLater === 0) return from;
   return `${from} Not counted: ${countOf(totals.launchingLater, 'active policy', 'active policies')} launching later (${amount(totals.monthlySpendLaunching)} a month once running).`;
 }
+
+/**
+ * "Fees paid": the cancellation fees the service stated, and the processing fees of their bought policies, which
+ * differ by the way the customer pays (card or bank transfer). The service states both and not which one applies
+ * (day13: the card fee was shown for every policy), so when they differ the figure is the two totals, lower first.
+ */
+export function feesValue(totals: Pick<CustomerTotals, 'processingFeesByCard' | 'processingFeesByBank' | 'cancellationFees'>, amount: (value: number) => string): string {
+  const [low, high] = [totals.processingFeesByCard, totals.processingFeesByBank].sort((a, b) => a - b) as [number, number];
+  return low === high ? amount(low + totals.cancellationFees) : `${amount(low + totals.cancellationFees)} – ${amount(high + totals.cancellationFees)}`;
+}
+
+export function feesMeaning(totals: Pick<CustomerTotals, 'processingFeesByCard' | 'processingFeesByBank' | 'cancellationFees'>, amount: (value: number) => string): string {
+  const cancellation = `${amount(totals.cancellationFees)} cancellation (as the service stated them).`;
+  if (totals.processingFeesByCard === totals.processingFeesByBank) return `${amount(totals.processingFeesByCard)} processing, ${cancellation}`;
+  return `Processing: ${amount(totals.processingFeesByCard)} if they pay by card, ${amount(totals.processingFeesByBank)} by bank transfer (the service states both, not which they use); ${cancellation}`;
+}

@@ -138,8 +138,13 @@ export const CustomerTotals = z.object({
   /** Savings delivered from the 1st of this month (UTC) to now, and from 1 January: each policy's savings spread over its window. */
   savingsThisMonth: z.number(),
   savingsYearToDate: z.number(),
-  /** Processing fees the service states on the bought policies (card, else bank), and cancellation fees it stated to this app. */
-  processingFees: z.number(),
+  /**
+   * The processing fees of the bought policies if the customer pays by card, and if by bank transfer: the service
+   * states both fees of a policy, not which way the customer pays (a policy with one fee stated counts it in both).
+   */
+  processingFeesByCard: z.number(),
+  processingFeesByBank: z.number(),
+  /** Cancellation fees the service stated to this app. */
   cancellationFees: z.number(),
   /**
    * Canceled policies whose window overlaps this year and that this app did not cancel: the service does not say

@@ -132,6 +132,20 @@ describe('the customer book', () => {
     expect(overview.bySpend.find((s) => s.key === northwind.key)).toMatchObject({ activePolicies: active.length, monthlySpend: page.totals.monthlySpend });
   });
 
+  it('sums the processing fees of their bought policies by card and by bank transfer, each as the service states it (money14)', async () => {
+    const northwind = (await book()).customers.find((c) => c.name === 'Northwind') as Customer;
+    const theirs = await list({ customer: northwind.key });
+    const page = value<CustomerPage>(await app.call('customers.page', { key: northwind.key }));
+    const bought = theirs.rows.filter((p) => ['ACTIVE', 'COMPLETED', 'EXPIRED', 'CANCELED'].includes(p.policyStatus ?? ''));
+    const sum = (fee: (p: CapacityPolicy) => number) => Math.round(bought.reduce((total, p) => total + fee(p), 0) * 100) / 100;
+    const card = (p: CapacityPolicy) => p.pricing?.creditCardProcessingFee ?? p.pricing?.bankAccountProcessingFee ?? 0;
+    const bank = (p: CapacityPolicy) => p.pricing?.bankAccountProcessingFee ?? p.pricing?.creditCardProcessingFee ?? 0;
+    // The sandbox states different fees for the two ways: one sum (the card fee) was wrong for a bank payer.
+    expect(sum(card)).not.toBe(sum(bank));
+    expect(page.totals.processingFeesByCard).toBeCloseTo(sum(card), 2);
+    expect(page.totals.processingFeesByBank).toBeCloseTo(sum(bank), 2);
+  });
+
   it('imports a CSV row by row: updates by name, adds, and says which lines it left out and why', async () => {
     const before = await book();
     const csv = toCsv(

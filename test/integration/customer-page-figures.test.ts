@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountCondition, customerCapacities, customerCapacitiesOfRows } from '../../electron/services/customers/replica-accounts.js';
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
-import { BOUGHT_STATUSES, processingFee, summarizeCustomer } from '../../electron/services/customers/customer-summary.js';
+import { BOUGHT_STATUSES, bankFee, cardFee, summarizeCustomer } from '../../electron/services/customers/customer-summary.js';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { openKeyed } from '../../electron/services/platform/sqlcipher.js';
 import { CustomerMatcher, accountKey } from '../../shared/customers/matching.js';
@@ -145,7 +145,7 @@ describe('a customer page from the account index', () => {
     }
   });
 
-  it('reads the processing fee from its column, and from the record of a row written before the column existed', async () => {
+  it('reads the processing fees (card and bank) from their columns, and from the record of a row written before them', async () => {
     const file = join(dir, 'fees.db');
     const key = randomBytes(32);
     const policies = [
@@ -154,13 +154,16 @@ describe('a customer page from the account index', () => {
       { cidrId: 'sc_none', cspAccountName: 'acct', policyStatus: 'CANCELED', pricing: {} },
       { cidrId: 'sc_ready', cspAccountName: 'acct', policyStatus: 'READY_FOR_PURCHASE', pricing: { creditCardProcessingFee: 100 } },
     ].map((raw) => CapacityRow.parse(raw));
-    const fees = (db: CapacityReplicaDb) =>
-      db.readWith((connection) => summarizeCustomer(customerCapacities(connection, { keys: ['acct'], inside: true }, 10, BOUGHT_STATUSES).rows, [], asOf).totals.processingFees);
+    const feesOf = (rows: CapacityRow[]) => {
+      const { processingFeesByCard, processingFeesByBank } = summarizeCustomer(rows, [], asOf).totals;
+      return [processingFeesByCard, processingFeesByBank];
+    };
+    const fees = (db: CapacityReplicaDb) => db.readWith((connection) => feesOf(customerCapacities(connection, { keys: ['acct'], inside: true }, 10, BOUGHT_STATUSES).rows));
     const feesInMemory = (db: CapacityReplicaDb) => {
       const replica = new CapacityReplica(db);
       loadWithIndex(replica);
       const slim = replica.rowsOfAccounts({ keys: ['acct'], inside: true }, BOUGHT);
-      return slim && summarizeCustomer(customerCapacitiesOfRows(slim, 10, BOUGHT).rows, [], asOf).totals.processingFees;
+      return slim && feesOf(customerCapacitiesOfRows(slim, 10, BOUGHT).rows);
     };
     const change = (sql: string) => {
       const connection = openKeyed(file, key, 1024);
@@ -173,30 +176,41 @@ describe('a customer page from the account index', () => {
     let db = CapacityReplicaDb.open(file, key);
     try {
       await db.replaceAll(policies, asOf.toISOString());
-      const column = db.readWith((connection) => connection.prepare('SELECT cidr_id, fee FROM capacities ORDER BY cidr_id').raw().all());
-      expect(column).toEqual([...policies].sort((a, b) => a.cidrId.localeCompare(b.cidrId)).map((policy) => [policy.cidrId, processingFee(policy)]));
+      const columns = db.readWith((connection) => connection.prepare('SELECT cidr_id, fee, bank_fee FROM capacities ORDER BY cidr_id').raw().all());
+      expect(columns).toEqual([...policies].sort((a, b) => a.cidrId.localeCompare(b.cidrId)).map((policy) => [policy.cidrId, cardFee(policy), bankFee(policy)]));
     } finally {
       await db.close();
     }
-    // The records say otherwise now: the page's sum is the columns', no record is read for it.
+    // The records say otherwise now: the page's sums are the columns', no record is read for them.
     change(`UPDATE capacity_bodies SET body = json_set(body, '$.pricing.creditCardProcessingFee', 1000) WHERE rid IN (SELECT rid FROM capacities WHERE cidr_id IN ('sc_card', 'sc_none'))`);
     db = CapacityReplicaDb.open(file, key);
     try {
-      expect(fees(db)).toBe(15.75);
-      expect(feesInMemory(db)).toBe(15.75);
+      // By card: 12.5 + 3.25 (sc_bank states only a bank fee); by bank: 1 + 3.25. Before money14 one sum, 15.75.
+      expect(fees(db)).toEqual([15.75, 4.25]);
+      expect(feesInMemory(db)).toEqual([15.75, 4.25]);
     } finally {
       await db.close();
     }
-    // A copy written before the columns existed: its rows gain them unwritten, and each fee is read out of its record.
-    change('ALTER TABLE capacities DROP COLUMN fee; ALTER TABLE capacities DROP COLUMN fee_written;');
+    // A copy of the version before money14: one `fee` column holding the card fee else the bank fee, no bank column.
+    // Its rows gain the bank columns unwritten, and both fees are read out of each record (its `fee` is not believed).
+    change(`ALTER TABLE capacities DROP COLUMN bank_fee; ALTER TABLE capacities DROP COLUMN bank_fee_written; UPDATE capacities SET fee = 77 WHERE cidr_id = 'sc_bank'`);
     db = CapacityReplicaDb.open(file, key);
     try {
-      expect(fees(db)).toBe(2003.25);
+      expect(fees(db)).toEqual([2003.25, 1004.25]);
       // The slim rows in memory know no fee of these rows: the page is answered from the file.
       expect(feesInMemory(db)).toBeNull();
-      // Written again (a write-through), a row's fee is its column's.
+      // Written again (a write-through), a row's fees are its columns'.
       db.upsert(policies[0] as CapacityRow);
-      expect(fees(db)).toBe(1015.75);
+      expect(fees(db)).toEqual([1015.75, 1004.25]);
+    } finally {
+      await db.close();
+    }
+    // Older still, before any fee column: each read out of its record (sc_card's as written again just above).
+    change('ALTER TABLE capacities DROP COLUMN fee; ALTER TABLE capacities DROP COLUMN fee_written; ALTER TABLE capacities DROP COLUMN bank_fee; ALTER TABLE capacities DROP COLUMN bank_fee_written;');
+    db = CapacityReplicaDb.open(file, key);
+    try {
+      expect(fees(db)).toEqual([1015.75, 1004.25]);
+      expect(feesInMemory(db)).toBeNull();
     } finally {
       await db.close();
     }

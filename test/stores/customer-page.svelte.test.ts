@@ -11,7 +11,7 @@ const pageOf = (externalIds: string[], notes = ''): CustomerPage => ({
   customer: { key: KEY, name: 'Northwind', externalIds, accounts: ['morgan-prod'], contact: '', notes, updatedAt: '2026-11-26T00:00:00.000Z' },
   asOf: '2026-11-26T00:00:00.000Z',
   fetchedAt: '2026-11-25T00:00:00.000Z',
-  totals: { activeCapacity: 2, launchingLater: 0, monthlySpend: 10, monthlySpendLaunching: 0, savingsThisMonth: 1, savingsYearToDate: 5, processingFees: 0, cancellationFees: 0, canceledUncounted: 0 },
+  totals: { activeCapacity: 2, launchingLater: 0, monthlySpend: 10, monthlySpendLaunching: 0, savingsThisMonth: 1, savingsYearToDate: 5, processingFeesByCard: 0, processingFeesByBank: 0, cancellationFees: 0, canceledUncounted: 0 },
   horizons: [],
   milestones: [],
   capacity: { rows: [], total: 0 },

@@ -19,9 +19,16 @@ export const BOUGHT_STATUSES: readonly string[] = ['ACTIVE', 'COMPLETED', 'EXPIR
 const BOUGHT = new Set(BOUGHT_STATUSES);
 
 
-/** A policy's processing fee as charged (by card, else by bank account); null when its record names none. */
-export function processingFee(policy: CapacityRow): number | null {
-  const fee = policy.pricing?.creditCardProcessingFee ?? policy.pricing?.bankAccountProcessingFee;
+/**
+ * A policy's processing fees as the service states them: one for a card, one for a bank transfer (either may be
+ * null). The service does not say which way the customer pays (seed/api-spec.md: two fields, "number or null").
+ */
+export function cardFee(policy: CapacityRow): number | null {
+  const fee = policy.pricing?.creditCardProcessingFee;
+  return typeof fee === 'number' ? fee : null;
+}
+export function bankFee(policy: CapacityRow): number | null {
+  const fee = policy.pricing?.bankAccountProcessingFee;
   return typeof fee === 'number' ? fee : null;
 }
 
@@ -85,7 +92,8 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
   let monthlySpendLaunching = 0;
   let savingsThisMonth = 0;
   let savingsYearToDate = 0;
-  let processingFees = 0;
+  let processingFeesByCard = 0;
+  let processingFeesByBank = 0;
   let canceledUncounted = 0;
 
   // Each date parsed once per policy: parsed for each sum and in the milestones' order, the parses were most
@@ -123,7 +131,13 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
         canceledUncounted += 1;
       }
     }
-    if (BOUGHT.has(status)) processingFees += processingFee(policy) ?? 0;
+    if (BOUGHT.has(status)) {
+      // Paid one way or the other: a fee stated for one way only is what that policy costs either way.
+      const card = cardFee(policy);
+      const bank = bankFee(policy);
+      processingFeesByCard += card ?? bank ?? 0;
+      processingFeesByBank += bank ?? card ?? 0;
+    }
     if (!UPCOMING_STATUSES.includes(status)) continue;
     const moments: Array<[PolicyMilestone['kind'], string | undefined, number]> = [
       ['launch', config?.launchDateTime, launchMs],
@@ -152,7 +166,8 @@ export function summarizeCustomer(policies: readonly CapacityRow[], activity: re
       monthlySpendLaunching: cents(monthlySpendLaunching),
       savingsThisMonth: cents(savingsThisMonth),
       savingsYearToDate: cents(savingsYearToDate),
-      processingFees: cents(processingFees),
+      processingFeesByCard: cents(processingFeesByCard),
+      processingFeesByBank: cents(processingFeesByBank),
       cancellationFees: cents(cancellationFees),
       canceledUncounted,
     },

@@ -77,8 +77,8 @@ export interface CustomerCapacities {
 /**
  * One customer's policies for their page in one read: the columns of every
  * policy of theirs that the figures and the page's list show, no record read
- * whole. The fee of a bought policy comes from the `fee` column; a row written
- * before the column existed (`fee_written` 0) has its fee read out of its record
+ * whole. The fees of a bought policy come from the `fee` (card) and `bank_fee` columns; a row written
+ * before those columns were (`bank_fee_written` 0) has its fees read out of its record
  * (as every fee was: 3,000 records read for a customer of 5,000 policies). The
  * list was read as 200 whole records (about 150 KB to parse, check and send,
  * for six columns shown).
@@ -89,17 +89,20 @@ export function customerCapacities(connection: Connection, filter: AccountFilter
     .prepare(
       `SELECT c.rid, c.cidr_id, c.policy_name, c.policy_status, c.launch_at, c.end_at, c.auto_renewal, c.our_price, c.savings, c.account,
          CASE WHEN c.policy_status NOT IN (SELECT value FROM json_each(@bought)) THEN NULL
-           WHEN c.fee_written = 1 THEN c.fee
-           ELSE (SELECT coalesce(json_extract(b.body, '$.pricing.creditCardProcessingFee'), json_extract(b.body, '$.pricing.bankAccountProcessingFee'))
-            FROM capacity_bodies AS b WHERE b.rid = c.rid)
-         END AS fee
+           WHEN c.bank_fee_written = 1 THEN c.fee
+           ELSE (SELECT json_extract(b.body, '$.pricing.creditCardProcessingFee') FROM capacity_bodies AS b WHERE b.rid = c.rid)
+         END AS fee,
+         CASE WHEN c.policy_status NOT IN (SELECT value FROM json_each(@bought)) THEN NULL
+           WHEN c.bank_fee_written = 1 THEN c.bank_fee
+           ELSE (SELECT json_extract(b.body, '$.pricing.bankAccountProcessingFee') FROM capacity_bodies AS b WHERE b.rid = c.rid)
+         END AS bank_fee
        FROM capacities AS c WHERE ${where.sql}
        ORDER BY c.created_date DESC, c.rid DESC`,
     )
     .raw()
     .all({ ...where.params, bought: JSON.stringify(bought) }) as CustomerTuple[];
-  const rows = tuples.map(([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee]) =>
-    figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal: autoRenewal === 1, ourPrice, savings, account, fee }),
+  const rows = tuples.map(([, cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee, bankFee]) =>
+    figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal: autoRenewal === 1, ourPrice, savings, account, fee, bankFee }),
   );
   return { rows, newest: rows.slice(0, first) };
 }
@@ -122,6 +125,7 @@ export function customerCapacitiesOfRows(slim: readonly SlimCapacityRow[], first
       savings: row.pricing.savings,
       account: row.account,
       fee: bought.has(row.policyStatus) ? row.fee : null,
+      bankFee: bought.has(row.policyStatus) ? row.bankFee : null,
     }),
   );
   return { rows, newest: rows.slice(0, first) };
@@ -139,6 +143,7 @@ type CustomerTuple = [
   savings: number | null,
   account: string | null,
   fee: unknown,
+  bankFee: unknown,
 ];
 
 /** The columns of a policy the page's figures and its list read. */
@@ -152,7 +157,9 @@ interface FigureColumns {
   readonly ourPrice: number | null;
   readonly savings: number | null;
   readonly account: string | null;
+  /** The card processing fee, and the bank-transfer one. */
   readonly fee: unknown;
+  readonly bankFee: unknown;
 }
 
 /**
@@ -162,7 +169,7 @@ interface FigureColumns {
  * assignment, not by spreading conditional parts: the spreads made it most of
  * a large customer's page (about 20 ms of CPU for 5,000 rows at load 17).
  */
-function figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee }: FigureColumns): CapacityRow {
+function figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal, ourPrice, savings, account, fee, bankFee }: FigureColumns): CapacityRow {
   const configuration: NonNullable<CapacityRow['capacityConfiguration']> = {};
   if (launchAt) configuration.launchDateTime = launchAt;
   if (endAt) configuration.endDateTime = endAt;
@@ -171,6 +178,7 @@ function figuresRow({ cidrId, name, status, launchAt, endAt, autoRenewal, ourPri
   if (ourPrice !== null) pricing.ourPrice = ourPrice;
   if (savings !== null) pricing.savings = savings;
   if (typeof fee === 'number') pricing.creditCardProcessingFee = fee;
+  if (typeof bankFee === 'number') pricing.bankAccountProcessingFee = bankFee;
   const row: CapacityRow = { cidrId };
   if (name) row.policyName = name;
   if (status) row.policyStatus = status as CapacityRow['policyStatus'];

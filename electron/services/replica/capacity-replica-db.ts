@@ -27,7 +27,7 @@ import { FirstSyncStream } from './first-sync-stream.js';
 import { HeldDocuments, type SqlStatement } from './held-documents.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
 import { UPCOMING_HEAD_INDEX } from '../worklist/replica-upcoming.js';
-import { processingFee } from '../customers/customer-summary.js';
+import { bankFee, cardFee } from '../customers/customer-summary.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
 const LeftOut = z.array(SkippedItem);
@@ -147,15 +147,16 @@ END;
  */
 const UPSERT_ROW = `
   INSERT INTO capacities (rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-    launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, fee_written, body_hash)
+    launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, fee_written, bank_fee, bank_fee_written, body_hash)
   VALUES (@rid, @cidrId, @createdDate, @policyName, @policyStatus, @instanceType, @qty, @platform, @zone,
-    @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @fee, 1, @bodyHash)
+    @launchAt, @endAt, @launchMs, @endMs, @autoRenewal, @ourPrice, @savings, @savingsPct, @search, @account, @fee, 1, @bankFee, 1, @bodyHash)
   ON CONFLICT (cidr_id) DO UPDATE SET created_date = excluded.created_date, policy_name = excluded.policy_name,
     policy_status = excluded.policy_status, instance_type = excluded.instance_type, qty = excluded.qty,
     platform = excluded.platform, zone = excluded.zone, launch_at = excluded.launch_at, end_at = excluded.end_at,
     launch_ms = excluded.launch_ms, end_ms = excluded.end_ms, auto_renewal = excluded.auto_renewal,
     our_price = excluded.our_price, savings = excluded.savings, savings_pct = excluded.savings_pct, search = excluded.search,
-    account = excluded.account, fee = excluded.fee, fee_written = 1, body_hash = excluded.body_hash
+    account = excluded.account, fee = excluded.fee, fee_written = 1, bank_fee = excluded.bank_fee, bank_fee_written = 1,
+    body_hash = excluded.body_hash
   RETURNING rid`;
 const UPSERT_BODY = 'INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body';
 
@@ -1008,6 +1009,12 @@ function prepareSchema(db: Connection): void {
   // row is rewritten to add them) until it is written again: its fee is then read out of its record.
   addColumnIfMissing(db, 'capacities', 'fee', 'REAL');
   addColumnIfMissing(db, 'capacities', 'fee_written', 'INTEGER NOT NULL DEFAULT 0');
+  // The bank-transfer fee beside it (money14): the service states both processing fees and not which one the customer
+  // pays, so the page sums each. Since these columns `fee` holds the card fee alone; before, the card fee else the
+  // bank fee. So a row's two fee columns are believed only once `bank_fee_written` is 1 (written by this version);
+  // a row of an older copy has both read out of its record until it is written again (no row is rewritten to add them).
+  addColumnIfMissing(db, 'capacities', 'bank_fee', 'REAL');
+  addColumnIfMissing(db, 'capacities', 'bank_fee_written', 'INTEGER NOT NULL DEFAULT 0');
   keepOverviewIndexes(db);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
@@ -1022,13 +1029,14 @@ function addColumnIfMissing(db: Connection, table: string, column: string, type:
 }
 
 const SLIM_SELECT = `SELECT rid, cidr_id, created_date, policy_name, policy_status, instance_type, qty, platform, zone,
-  launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, fee_written FROM capacities`;
+  launch_at, end_at, launch_ms, end_ms, auto_renewal, our_price, savings, savings_pct, search, account, fee, bank_fee, bank_fee_written FROM capacities`;
 
 type SlimTuple = [
   ...[number, string, string, string, string, string, number, string, string, string, string, number | null, number | null, number, number | null, number | null, number | null, string],
   account: string | null,
   fee: number | null,
-  feeWritten: number,
+  bankFee: number | null,
+  feesWritten: number,
 ];
 
 /** What a full refresh wrote: rows written (new or changed) and deleted, and whether it rewrote the whole list. */
@@ -1062,10 +1070,12 @@ export interface SlimCapacityRow {
   /** The policy's account as the service wrote it; null in a row of a copy written before the column existed. */
   readonly account: string | null;
   /**
-   * The processing fee as charged (null when its record names none, for a policy of any status); undefined in
-   * a row written before the column existed, whose fee is then only in its record.
+   * The card processing fee (null when its record names none, for a policy of any status); undefined in a row
+   * written before the two fee columns were, whose fees are then only in its record.
    */
   readonly fee: number | null | undefined;
+  /** The bank-transfer processing fee, likewise. */
+  readonly bankFee: number | null | undefined;
 }
 
 /** Between the parts of a row's search text; the account is the last part. */
@@ -1080,7 +1090,7 @@ export function accountOfSearchText(search: string): string {
 }
 
 function slimRow(t: SlimTuple): SlimCapacityRow {
-  const [rid, cidrId, createdDate, policyName, policyStatus, instanceType, qty, platformCode, zone, launchDateTime, endDateTime, launchMs, endMs, autoRenewal, ourPrice, savings, savingsPercentage, search, account, fee, feeWritten] = t;
+  const [rid, cidrId, createdDate, policyName, policyStatus, instanceType, qty, platformCode, zone, launchDateTime, endDateTime, launchMs, endMs, autoRenewal, ourPrice, savings, savingsPercentage, search, account, fee, bankFee, feesWritten] = t;
   return {
     rid,
     cidrId,
@@ -1097,7 +1107,8 @@ function slimRow(t: SlimTuple): SlimCapacityRow {
     savingsPercentage,
     search,
     account,
-    fee: feeWritten === 1 ? fee : undefined,
+    fee: feesWritten === 1 ? fee : undefined,
+    bankFee: feesWritten === 1 ? bankFee : undefined,
   };
 }
 
@@ -1143,7 +1154,8 @@ function toRow(policy: CapacityRow): Record<string, string | number | null> {
     savings: policy.pricing?.savings ?? null,
     savingsPct: policy.pricing?.savingsPercentage ?? null,
     account: policy.cspAccountName ?? null,
-    fee: processingFee(policy),
+    fee: cardFee(policy),
+    bankFee: bankFee(policy),
     search: [policy.cidrId, policy.policyName, instance?.instanceType, policy.cspRegion?.availabilityZoneId, policy.cspAccountName]
       .map((part) => part ?? '')
       .join(SEARCH_PARTS)

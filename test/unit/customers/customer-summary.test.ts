@@ -32,7 +32,9 @@ it('sums a customer’s figures over each window, and orders launches and ends b
     // sc_b: 14.375 of its 30 days delivered; sc_d ran in January; sc_e's savings have no window.
     savingsThisMonth: 14.38,
     savingsYearToDate: 74.38,
-    processingFees: 3,
+    // sc_b by card 2 (bank not stated: 2 either way); sc_d only by bank, 1 either way.
+    processingFeesByCard: 3,
+    processingFeesByBank: 3,
     cancellationFees: 0,
     canceledUncounted: 0,
   });
@@ -97,4 +99,20 @@ it('leaves out of the monthly spend an active policy that launches later, and sa
   expect(figures.totals).toMatchObject({ activeCapacity: 2, launchingLater: 1, monthlySpend: 300, monthlySpendLaunching: 300 });
   // It has saved nothing yet either: only sc_running's 14.375 of its 30 days.
   expect(figures.totals.savingsThisMonth).toBe(14.38);
+});
+
+it('sums the processing fees by card and by bank transfer apart: the service states both, not which one the customer pays (money14)', () => {
+  const figures = summarizeCustomer(
+    [
+      policy('sc_both', 'ACTIVE', undefined, undefined, { pricing: { creditCardProcessingFee: 12.5, bankAccountProcessingFee: 1 } }),
+      policy('sc_bank', 'EXPIRED', undefined, undefined, { pricing: { bankAccountProcessingFee: 3.25 } }),
+      policy('sc_card', 'CANCELED', undefined, undefined, { pricing: { creditCardProcessingFee: 2 } }),
+      // Not bought: no fee was charged.
+      policy('sc_ready', 'READY_FOR_PURCHASE', undefined, undefined, { pricing: { creditCardProcessingFee: 100, bankAccountProcessingFee: 100 } }),
+    ],
+    [],
+    asOf,
+  );
+  // Before money14 one sum took the card fee else the bank fee: 17.75, a bank payer's 6.25 nowhere.
+  expect(figures.totals).toMatchObject({ processingFeesByCard: 17.75, processingFeesByBank: 6.25 });
 });

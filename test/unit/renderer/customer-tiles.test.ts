@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { activeMeaning, drActiveText, spendMeaning } from '../../../renderer/lib/customer-tiles.js';
+import { activeMeaning, drActiveText, feesMeaning, feesValue, spendMeaning } from '../../../renderer/lib/customer-tiles.js';
 
 const item = (cidrId: string, policyStatus: string) => ({ cidrId, policyName: cidrId, policyStatus, createdDate: '2026-01-01T00:00:00Z' });
 
@@ -22,4 +22,16 @@ it('says how many of the active capacity policies run and how many launch later,
     'What the 3 running policies cost a month, each price spread over its window. Not counted: 2 active policies launching later (USD 1234.50 a month once running).',
   );
   expect(spendMeaning({ activeCapacity: 1, launchingLater: 0, monthlySpendLaunching: 0 }, amount)).toBe('What the 1 running policy costs a month, each price spread over its window.');
+});
+
+it('shows the fees paid as one figure when card and bank agree, else both, lower first, and says why', () => {
+  const amount = (value: number) => `USD ${value.toFixed(2)}`;
+  const same = { processingFeesByCard: 5, processingFeesByBank: 5, cancellationFees: 10 };
+  expect(feesValue(same, amount)).toBe('USD 15.00');
+  expect(feesMeaning(same, amount)).toBe('USD 5.00 processing, USD 10.00 cancellation (as the service stated them).');
+  const apart = { processingFeesByCard: 17.75, processingFeesByBank: 6.25, cancellationFees: 10 };
+  expect(feesValue(apart, amount)).toBe('USD 16.25 – USD 27.75');
+  expect(feesMeaning(apart, amount)).toBe(
+    'Processing: USD 17.75 if they pay by card, USD 6.25 by bank transfer (the service states both, not which they use); USD 10.00 cancellation (as the service stated them).',
+  );
 });
