@@ -10,6 +10,8 @@ import type { ResolveProxy } from './network/system-proxy-dispatcher.js';
 import type { NetFetch } from './network/net-dispatcher.js';
 import { AppEvents } from './events.js';
 import { BackgroundRefresh } from './replica/background-refresh.js';
+import { ServiceWatch, type ServiceWatchDeps } from './network/service-watch.js';
+import { ServiceBreaker } from './repository/service-breaker.js';
 import { FirstScreen, type FirstScreenWait } from './overview/first-screen.js';
 import { PageLoading, callsEndPageLoading } from './overview/page-loading.js';
 import { markLaunch } from './diagnostics/launch-marks.js';
@@ -107,7 +109,12 @@ export interface AppServicesOptions {
   readonly refreshReplicaAtSignIn?: boolean;
   /** The first page's loading, told by the host that serves it (the Electron shell makes it before the services). */
   readonly pageLoading?: PageLoading;
+  /** The watch of the service's reachability: its waits between checks (tests shorten them). */
+  readonly serviceWatch?: Pick<ServiceWatchDeps, 'upCheckEveryMs' | 'downDelaysMs'>;
 }
+
+/** A check of the service that has no answer by then counts as "cannot be reached" (a network that swallows requests). */
+const SERVICE_CHECK_TIMEOUT_MS = 5_000;
 
 export interface AppServices {
   readonly handlers: Handlers;
@@ -302,7 +309,18 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     readBackSeen: (view) => repository.keepReadBack(view),
     cyberReadBackSeen: (cidrId, view) => repository.keepCyberReadBack(cidrId, view),
   });
+  // Notices the service going away and coming back without a view asking (day13): every live read's outcome is
+  // heard through the breaker, and when none was heard for a while it asks the service something small itself.
+  const serviceWatch = new ServiceWatch({
+    // Any answer but none at all is the service there (an expired session's 401 too: the views say that themselves).
+    probe: async () => (await repository.checkService(SERVICE_CHECK_TIMEOUT_MS).catch(() => ({ reachable: true }))).reachable,
+    active: () => !closed && session.status().signedIn && !replica.reviewing,
+    onChange: (state) => events.emit('network.serviceChanged', state),
+    logger,
+    ...options.serviceWatch,
+  });
   const repository = new PolicyRepository({
+    breaker: new ServiceBreaker(undefined, undefined, (reachable) => serviceWatch.heard(reachable)),
     session,
     replica,
     overview: new OverviewService({ session }),
@@ -394,6 +412,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
   // Off, no refresh starts unless one is asked for: the look every minute would fill an empty copy beside a request-counting test.
   if (refreshAtSignIn) backgroundRefresh.start();
+  serviceWatch.start();
   let signedIn = whoIsSignedIn();
   // With a copy on disk the overview the sign-in opens on answers from it: its refresh waits for those figures (its
   // fetching and writing would slow that first screen). Without a copy the fill starts at once, the views paging the service.
@@ -461,6 +480,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const remindersStopped = Promise.all([reminderRounds?.stop(), reminders.settled()]);
       // No refresh starts from here on; the look under way ends once the replica's refresh is stopped.
       const refreshStopped = backgroundRefresh.stop();
+      const watchStopped = serviceWatch.stop();
       // A load or check under way ends without waiting for the requests still open.
       requestsFirst.stop();
       await renewalsAhead.settled();
@@ -475,6 +495,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       // written to the copy after close, and nothing opens it again.
       await replica.close();
       await refreshStopped;
+      await watchStopped;
       await ownData.close();
       await Promise.allSettled([agent.close(), sandbox.close()]);
       // The log a host passed in is the host's to close (the shell logs its quit after this).

@@ -69,6 +69,8 @@ class ConnectivityStore {
     });
     // Whose copy it is changes with the session: its status is read again each time.
     const stopSession = api.on('session.changed', () => void this.refreshStatus());
+    // The main process noticed the service go away or come back, without a view asking (its ServiceWatch).
+    const stopWatch = api.on('network.serviceChanged', (state) => void this.#serviceNoticed(state.reachable));
     // The computer's network came back: ask the service at once rather than at the next probe.
     const onOnline = () => {
       if (this.offline && this.reason === 'unreachable') void this.checkNow();
@@ -80,6 +82,7 @@ class ConnectivityStore {
       stopResults();
       stopProgress();
       stopSession();
+      stopWatch();
       globalThis.removeEventListener?.('online', onOnline);
       this.#stopProbe();
     };
@@ -95,6 +98,20 @@ class ConnectivityStore {
     if (!down) return;
     this.serviceDown = true;
     void this.#unreachable();
+  }
+
+  /** Away: offline at once when a copy exists (actions off). Back: the same moment of coming back as a check's. */
+  async #serviceNoticed(reachable: boolean): Promise<void> {
+    if (!reachable) {
+      this.serviceDown = true;
+      await this.#unreachable();
+      return;
+    }
+    this.serviceDown = false;
+    if (this.offline && this.reason === 'unreachable') {
+      this.reachable = true;
+      await this.#comeBack();
+    }
   }
 
   async refreshStatus(): Promise<void> {

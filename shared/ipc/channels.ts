@@ -67,7 +67,7 @@ export const CHANNELS = [
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export const EVENTS = ['session.changed', 'session.expiring', 'offline.syncProgress', 'offline.copyChanged', 'updates.changed', 'app.command', 'money.changed'] as const;
+export const EVENTS = ['session.changed', 'session.expiring', 'offline.syncProgress', 'offline.copyChanged', 'updates.changed', 'app.command', 'money.changed', 'network.serviceChanged'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export type GroupOf<C extends string> = C extends `${infer G}.${string}` ? G : never;

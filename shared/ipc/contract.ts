@@ -178,6 +178,8 @@ export const EVENT_PAYLOADS = {
   'updates.changed': UpdateState,
   'app.command': AppCommand,
   'money.changed': MoneyState,
+  // The service went away or came back, noticed in the main process without a view asking (ServiceWatch).
+  'network.serviceChanged': ServiceCheck,
 } as const satisfies { readonly [E in EventName]: z.ZodType };
 
 export type Input<C extends Channel> = z.input<(typeof CONTRACT)[C]['input']>;

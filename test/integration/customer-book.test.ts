@@ -16,6 +16,7 @@ import { CUSTOMER_ROWS, type Customer, type CustomerBook, type CustomerImportRep
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ownerFolder } from '../../electron/services/platform/owner.js';
 import type { CacheStatus } from '../../shared/ipc/offline.js';
+import { MAX_REMEMBERED_CUSTOMERS } from '../../shared/ipc/profiles.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
 
@@ -257,4 +258,21 @@ describe('the book is the person’s own data, not the copy', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the DR ids proposed (ux14)', () => {
+  it('proposes every DR id whose list the copy keeps, after the profile remembers only the last few', async () => {
+    for (const customer of (await book()).customers) value(await app.call('customers.remove', { key: customer.key }));
+    value(await app.call('profiles.rememberCustomer', { customerId: 'CUST-1002' }));
+    // The refresh reads the DR lists of the ids remembered: the copy keeps CUST-1002's.
+    value(await app.call('offline.sync'));
+    // Then more ids are used than the profile remembers: CUST-1002 leaves its list, not the copy.
+    for (let i = 0; i < MAX_REMEMBERED_CUSTOMERS; i++) value(await app.call('profiles.rememberCustomer', { customerId: `CUST-90${i}` }));
+    const proposals = value<CustomerProposal[]>(await app.call('customers.propose'));
+    expect(proposals).toContainEqual({ name: 'CUST-1002', externalIds: ['CUST-1002'], accounts: [], from: 'dr-id' });
+    // Most recent first, then the kept ones.
+    const drIds = proposals.filter((p) => p.from === 'dr-id').map((p) => p.name);
+    expect(drIds[0]).toBe(`CUST-90${MAX_REMEMBERED_CUSTOMERS - 1}`);
+    expect(drIds.at(-1)).toBe('CUST-1002');
+  });
 });

@@ -1,4 +1,4 @@
-import { answer, resetFakeApi, settle } from './support/fake-api.js';
+import { answer, push, resetFakeApi, settle } from './support/fake-api.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CacheStatus, SyncSummary } from '../../shared/ipc/offline.js';
 import { api } from '../../renderer/lib/api.js';
@@ -29,6 +29,35 @@ afterEach(async () => {
 });
 
 describe('connectivity', () => {
+  it('goes offline when the main process notices the service away, with no read of a view, and back when it answers (ux14)', async () => {
+    const returned = connectivity.returned;
+    push('network.serviceChanged', { reachable: false, checkedAt: '2026-11-23T03:00:00.000Z' });
+    await settle();
+    expect(connectivity.serviceDown).toBe(true);
+    expect(connectivity.offline).toBe(true);
+    expect(connectivity.reason).toBe('unreachable');
+    // Each check's answer while away is told again: nothing changes.
+    push('network.serviceChanged', { reachable: false, checkedAt: '2026-11-23T03:00:02.000Z' });
+    await settle();
+    expect(connectivity.offline).toBe(true);
+
+    push('network.serviceChanged', { reachable: true, checkedAt: '2026-11-23T03:00:04.000Z' });
+    await settle();
+    expect(connectivity.offline).toBe(false);
+    expect(connectivity.serviceDown).toBe(false);
+    expect(connectivity.returned).toBe(returned + 1);
+  });
+
+  it('stays offline by choice when the service is noticed answering (ux14)', async () => {
+    answer('offline.enter', () => ({ ok: true, value: withCopy }));
+    answer('offline.leave', () => ({ ok: true, value: null }));
+    await connectivity.workOffline('sandbox');
+    push('network.serviceChanged', { reachable: true, checkedAt: '2026-11-23T03:00:04.000Z' });
+    await settle();
+    expect(connectivity.offline).toBe(true);
+    expect(connectivity.reason).toBe('chosen');
+  });
+
   it('switches to the local copy when a read cannot reach the service, and not for a failed change', async () => {
     answer('profiles.save', () => ({ ok: false, error: UNREACHABLE }));
     await api.profiles.save({ name: 'x', baseUrl: 'http://127.0.0.1:1' });

@@ -43,6 +43,8 @@ export interface TestAppOptions {
   readonly prepareDataDir?: (dataDir: string) => Promise<void>;
   /** As the app does by default: fill the replica in the background after each sign-in. */
   readonly refreshReplicaAtSignIn?: boolean;
+  /** Shorter waits between the checks of the service's reachability (AppServicesOptions.serviceWatch). */
+  readonly serviceWatch?: AppServicesOptions['serviceWatch'];
   /** Waited for by the host before it sends a renderer file (BrowserHostOptions.beforeFile). */
   readonly beforeFile?: (pathname: string) => Promise<void>;
   /** The first page's loading for each start of the services (AppServicesOptions.pageLoading), made by the test. */
@@ -83,6 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       moneyFinalAfterMs: options.moneyFinalAfterMs,
       ...(options.refreshReplicaAtSignIn !== undefined ? { refreshReplicaAtSignIn: options.refreshReplicaAtSignIn } : {}),
       ...(options.pageLoading ? { pageLoading: options.pageLoading() } : {}),
+      ...(options.serviceWatch ? { serviceWatch: options.serviceWatch } : {}),
     });
     // The app starts its sandbox when the Sandbox is chosen; tests drive its controls before that.
     await started.sandbox.start();

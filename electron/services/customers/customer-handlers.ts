@@ -7,7 +7,7 @@ import { CUSTOMER_ROWS, type Customer, type CustomerPage, type CustomerPolicies,
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
-import { capacitiesFetchedAt, capacityTotalsByAccount, customerCapacities, readAccounts, readCyberList } from '../replica/replica-reads.js';
+import { capacitiesFetchedAt, capacityTotalsByAccount, customerCapacities, readAccounts, readCyberList, recordIds } from '../replica/replica-reads.js';
 import type { OwnDataService } from '../own-data/own-data-service.js';
 import type { CustomerOfPolicy } from '../worklist/customer-of.js';
 import type { CustomerBookService } from './customer-book.js';
@@ -95,7 +95,7 @@ export class CustomerHandlers {
       'customers.remove': ({ key }) => book.remove(key),
       'customers.import': ({ csv }) => book.import(csv),
       'customers.propose': async () =>
-        proposeCustomers(await book.customers(), { recentExternalIds: this.#deps.recentExternalIds(), linkedAccounts: await this.#linkedAccounts() }),
+        proposeCustomers(await book.customers(), { recentExternalIds: await this.#knownExternalIds(), linkedAccounts: await this.#linkedAccounts() }),
       'customers.page': ({ key }) => this.#page(key),
       'customers.policies': ({ key }) => this.#policies(key),
       'customers.overview': () => this.#overview(),
@@ -146,6 +146,18 @@ export class CustomerHandlers {
       filters.set(customer, filter);
     }
     return filter;
+  }
+
+  /**
+   * The DR ids this person is known to have: those used lately (most recent first), then every one whose DR list the
+   * copy keeps (the profile remembers only the last few). The service lists no customer ids (a DR list is asked
+   * per id), so an id never opened in the DR view nor written in the book is not known: the Customers view says so.
+   */
+  async #knownExternalIds(): Promise<string[]> {
+    const recent = this.#deps.recentExternalIds();
+    const kept = (await this.#deps.replica.read((replica) => recordIds(replica, 'cyberLists')).catch(() => null)) ?? [];
+    const seen = new Set(recent.map((id) => id.toUpperCase()));
+    return [...recent, ...kept.filter((id) => !seen.has(id.toUpperCase())).sort()];
   }
 
   async #linkedAccounts(): Promise<AccountAlias[]> {

@@ -317,11 +317,12 @@ export class PolicyRepository {
    * banner's "Check connection" and its periodic check. An answer reopens the
    * live path for every view.
    */
-  async checkService(): Promise<ServiceCheck> {
+  async checkService(timeoutMs?: number): Promise<ServiceCheck> {
     const checkedAt = this.#now();
     if (this.#localOnly()) return { reachable: false, checkedAt };
     try {
-      await this.#deps.session.authorized((client, token) => client.read('linkedAccounts', { token }));
+      // The service has no health endpoint: its smallest read is the linked accounts (a few rows).
+      await this.#deps.session.authorized((client, token) => client.read('linkedAccounts', { token, ...(timeoutMs ? { timeoutMs } : {}) }));
       this.#breaker.answered();
       return { reachable: true, checkedAt };
     } catch (error) {

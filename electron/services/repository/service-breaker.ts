@@ -12,9 +12,13 @@ export class ServiceBreaker {
   readonly #now: () => number;
   #openUntil = 0;
 
-  constructor(coolOffMs = SERVICE_COOL_OFF_MS, now: () => number = Date.now) {
+  readonly #heard: (reachable: boolean) => void;
+
+  /** `heard` is told each outcome (the ServiceWatch: a live read counts as a check of the service). */
+  constructor(coolOffMs = SERVICE_COOL_OFF_MS, now: () => number = Date.now, heard: (reachable: boolean) => void = () => undefined) {
     this.#coolOffMs = coolOffMs;
     this.#now = now;
+    this.#heard = heard;
   }
 
   /** True while reads should go to the local copy first. */
@@ -24,9 +28,11 @@ export class ServiceBreaker {
 
   unreachable(): void {
     this.#openUntil = this.#now() + this.#coolOffMs;
+    this.#heard(false);
   }
 
   answered(): void {
     this.#openUntil = 0;
+    this.#heard(true);
   }
 }
