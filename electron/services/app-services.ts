@@ -315,6 +315,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     // Any answer but none at all is the service there (an expired session's 401 too: the views say that themselves).
     probe: async () => (await repository.checkService(SERVICE_CHECK_TIMEOUT_MS).catch(() => ({ reachable: true }))).reachable,
     active: () => !closed && session.status().signedIn && !replica.reviewing,
+    session: () => {
+      const { profileId, username, expiresAt } = session.status();
+      return `${profileId}\n${username ?? ''}\n${expiresAt ?? ''}`;
+    },
     onChange: (state) => events.emit('network.serviceChanged', state),
     logger,
     ...options.serviceWatch,
