@@ -319,6 +319,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const status = session.status();
       return !closed && status.signedIn && !replica.reviewing && !(status.expiresAt && Date.parse(status.expiresAt) <= Date.now());
     },
+    session: () => {
+      const { profileId, username, expiresAt } = session.status();
+      return `${profileId}\n${username ?? ''}\n${expiresAt ?? ''}`;
+    },
     onChange: (state) => events.emit('network.serviceChanged', state),
     logger,
     ...options.serviceWatch,

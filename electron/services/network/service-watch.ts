@@ -14,6 +14,11 @@ export interface ServiceWatchDeps {
   readonly probe: () => Promise<boolean>;
   /** Whether asking makes sense now: signed in, not working offline by choice nor reviewing without a session. */
   readonly active: () => boolean;
+  /**
+   * Who is signed in, and where (any text that changes with the environment, the user or the sign-in): a check whose
+   * session changed while it waited says nothing of the new one (environment A away is not B away; review14).
+   */
+  readonly session?: () => string;
   /** The service went away or came back (and, while it is away, each check's answer: a window opened since learns it). */
   readonly onChange: (state: ServiceCheck) => void;
   readonly logger: Logger;
@@ -86,6 +91,7 @@ export class ServiceWatch {
   async #check(): Promise<void> {
     this.#lastLook = this.#now();
     if (!this.deps.active()) return;
+    const session = this.deps.session?.();
     let reachable: boolean;
     try {
       reachable = await this.deps.probe();
@@ -93,7 +99,7 @@ export class ServiceWatch {
       this.deps.logger.warn('network', 'the service check failed', error);
       return;
     }
-    if (!this.#stopped && this.deps.active()) this.#outcome(reachable);
+    if (!this.#stopped && this.deps.active() && this.deps.session?.() === session) this.#outcome(reachable);
   }
 
   #outcome(reachable: boolean): void {

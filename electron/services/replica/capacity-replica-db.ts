@@ -158,6 +158,13 @@ const UPSERT_ROW = `
     account = excluded.account, fee = excluded.fee, fee_written = 1, bank_fee = excluded.bank_fee, bank_fee_written = 1,
     body_hash = excluded.body_hash
   RETURNING rid`;
+/**
+ * A stored row's record hash as a refresh compares it: none for a row whose columns an earlier version wrote (its
+ * bank fee unwritten, its `fee` the card fee else the bank fee), so the first refresh after the update writes it again
+ * even when its record did not change. Otherwise a policy that never changes again (most: expired, completed) kept its
+ * fees in its record only, and the customer page off the slim rows, for good (review14).
+ */
+const STORED_HASH = 'CASE WHEN bank_fee_written = 1 THEN body_hash END';
 const UPSERT_BODY = 'INSERT INTO capacity_bodies (rid, body) VALUES (?, ?) ON CONFLICT (rid) DO UPDATE SET body = excluded.body';
 
 /**
@@ -423,7 +430,7 @@ export class CapacityReplicaDb {
    * what a refresh over the copy compares its pages with as they come (ListedAgainstStored).
    */
   storedHashesAfter(after: number, limit: number): Array<[number, string, string | null]> {
-    return this.#read.prepare('SELECT rid, cidr_id, body_hash FROM capacities WHERE rid > ? ORDER BY rid LIMIT ?').raw().all(after, limit) as Array<[number, string, string | null]>;
+    return this.#read.prepare(`SELECT rid, cidr_id, ${STORED_HASH} FROM capacities WHERE rid > ? ORDER BY rid LIMIT ?`).raw().all(after, limit) as Array<[number, string, string | null]>;
   }
 
   /**
@@ -542,7 +549,7 @@ export class CapacityReplicaDb {
   /** Every stored row's id, row id and record hash, read in slices on the writer (inside its transaction). */
   async #storedRows(): Promise<Map<string, StoredRow>> {
     const rows = new Map<string, StoredRow>();
-    const batch = this.#db.prepare(`SELECT rid, cidr_id, body_hash FROM capacities WHERE rid > ? ORDER BY rid LIMIT ${SLIM_BATCH}`).raw();
+    const batch = this.#db.prepare(`SELECT rid, cidr_id, ${STORED_HASH} FROM capacities WHERE rid > ? ORDER BY rid LIMIT ${SLIM_BATCH}`).raw();
     let after = 0;
     await inSlices(() => {
       const tuples = batch.all(after) as Array<[number, string, string | null]>;

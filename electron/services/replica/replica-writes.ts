@@ -8,7 +8,7 @@ import type { FirstSyncStream } from './first-sync-stream.js';
 import type { ListedAgainstStored } from './listed-against-stored.js';
 import type { Replica } from './replica.js';
 import { readCyberList } from './replica-reads.js';
-import { ACCOUNTS_ID, type RecordKind, type RecordValue, type ReplicaKind, type ReplicaValue } from './replica-kinds.js';
+import { ACCOUNTS_ID, RECORD_SCHEMAS, type RecordKind, type RecordValue, type ReplicaKind, type ReplicaValue } from './replica-kinds.js';
 
 /**
  * What the app writes to one replica, each through its `writing` door (one
@@ -37,15 +37,24 @@ export async function addCyberPage(replica: Replica, customerId: string, items: 
  * A DR policy read in full (a view, or a termination's read-back): its item in its customer's kept list says what the
  * view says (status, termination triggered), so the list read offline agrees with the view. Only an item the list
  * already holds is changed (a view is not a page: it adds nothing); nothing is written when it already agrees.
+ * Read and written in one turn of the writes' queue, so a refresh's or a page's list committed meanwhile is not
+ * overwritten by the list read before it; the list keeps its age: one item seen says nothing of the others (review14).
  */
 export async function keepCyberItemAsViewed(replica: Replica, customerId: string, cidrId: string, seen: { readonly policyStatus: string; readonly terminationTriggered: boolean | null }): Promise<void> {
-  const kept = (await readCyberList(replica, customerId))?.value;
-  const item = kept?.find((entry) => entry.cidrId === cidrId);
-  if (!kept || !item) return;
-  const terminationTriggered = seen.terminationTriggered ?? item.terminationTriggered;
-  if (item.policyStatus === seen.policyStatus && item.terminationTriggered === terminationTriggered) return;
-  const changed: CyberListItem = { ...item, policyStatus: seen.policyStatus, ...(terminationTriggered === undefined ? {} : { terminationTriggered }) };
-  await writeRecord(replica, 'cyberLists', customerId.toUpperCase(), kept.map((entry) => (entry === item ? changed : entry)));
+  const id = customerId.toUpperCase();
+  await replica.writing((open) => {
+    const stored = open.db.document('cyberLists', id);
+    const value: unknown = stored ? JSON.parse(stored.body) : null;
+    // Checked, then changed as written (as readRecord hands it back: an item may carry more than the shape names).
+    const kept = RECORD_SCHEMAS.cyberLists.safeParse(value).success ? (value as CyberListItem[]) : null;
+    const item = kept?.find((entry) => entry.cidrId === cidrId);
+    if (!stored || !kept || !item) return;
+    const terminationTriggered = seen.terminationTriggered ?? item.terminationTriggered;
+    if (item.policyStatus === seen.policyStatus && item.terminationTriggered === terminationTriggered) return;
+    const changed: CyberListItem = { ...item, policyStatus: seen.policyStatus, ...(terminationTriggered === undefined ? {} : { terminationTriggered }) };
+    const body = JSON.stringify(kept.map((entry) => (entry === item ? changed : entry)));
+    open.db.putDocument('cyberLists', { id, fetchedAt: stored.fetchedAt, body });
+  });
 }
 
 /**

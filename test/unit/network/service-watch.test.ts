@@ -89,4 +89,32 @@ describe('ServiceWatch', () => {
     await vi.advanceTimersByTimeAsync(120_000);
     expect(service.checks).toBe(1);
   });
+  it('takes nothing from a check that began under another session (review14): environment A away says nothing of B', async () => {
+    let session = 'sandbox\nalex';
+    let answer: (up: boolean) => void = () => undefined;
+    const told: ServiceCheck[] = [];
+    const watch = new ServiceWatch({
+      probe: () => new Promise<boolean>((resolve) => (answer = resolve)),
+      active: () => true,
+      session: () => session,
+      onChange: (state) => told.push(state),
+      logger: quietLogger,
+      upCheckEveryMs: 15_000,
+      downDelaysMs: [2_000],
+    });
+    watch.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // Signed out of A and into B while A's check waits; A's service could not be reached.
+    session = 'prod\njordan';
+    answer(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toEqual([]);
+    expect(watch.reachable).toBeNull();
+    // B's own check says B's state.
+    await vi.advanceTimersByTimeAsync(15_000);
+    answer(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told.map((s) => s.reachable)).toEqual([true]);
+    await watch.stop();
+  });
 });
