@@ -111,6 +111,11 @@ export interface AppServicesOptions {
   readonly pageLoading?: PageLoading;
   /** The watch of the service's reachability: its waits between checks (tests shorten them). */
   readonly serviceWatch?: Pick<ServiceWatchDeps, 'upCheckEveryMs' | 'downDelaysMs'>;
+  /**
+   * Check the service's reachability when no read was heard for a while (default true; request-counting tests turn
+   * it off: its check is a request of its own, made whenever a test idles past the wait).
+   */
+  readonly watchService?: boolean;
 }
 
 /** A check of the service that has no answer by then counts as "cannot be reached" (a network that swallows requests). */
@@ -420,7 +425,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const refreshAtSignIn = options.refreshReplicaAtSignIn ?? true;
   // Off, no refresh starts unless one is asked for: the look every minute would fill an empty copy beside a request-counting test.
   if (refreshAtSignIn) backgroundRefresh.start();
-  serviceWatch.start();
+  if (options.watchService ?? true) serviceWatch.start();
   let signedIn = whoIsSignedIn();
   // With a copy on disk the overview the sign-in opens on answers from it: its refresh waits for those figures (its
   // fetching and writing would slow that first screen). Without a copy the fill starts at once, the views paging the service.

@@ -2,7 +2,8 @@ import type { ServiceCheck } from '../../../shared/ipc/sourced.js';
 import type { Logger } from '../logging/file-logger.js';
 
 /** Between checks while the service answers, unless a read heard from it meanwhile (then none is needed). */
-export const UP_CHECK_EVERY_MS = 15_000;
+// 30 s, not less: a session reading only the copy asks at most 120 small reads an hour of the real service.
+export const UP_CHECK_EVERY_MS = 30_000;
 /** Between checks while it cannot be reached: soon at first (a blip), then less and less often. */
 export const DOWN_CHECK_DELAYS_MS: readonly number[] = [2_000, 4_000, 8_000, 15_000, 30_000];
 
@@ -30,7 +31,7 @@ export interface ServiceWatchDeps {
 /**
  * Notices on its own that the service went away or came back (day13: the app said nothing until a view asked).
  * It hears every live read's outcome (the repository's breaker tells it), and when nothing was heard for a while
- * it checks: every 15 s while the service answers, and with a growing wait while it does not. Logs only the
+ * it checks: every 30 s while the service answers, and with a growing wait while it does not. Logs only the
  * change itself, never a request, a URL's query or a token.
  */
 export class ServiceWatch {

@@ -139,6 +139,8 @@ export async function startFastApp(
     moneyFinalAfterMs?: number;
     /** Fill the replica in the background after each sign-in, as the app does (off here: most tests count requests). */
     refreshReplicaAtSignIn?: boolean;
+    /** The app's own check of the service when nothing was heard for a while (off here: it is a request no test asked for). */
+    watchService?: boolean;
     /** Tests of what a timeout does: the short timeouts (SHORT_APP_TIMEOUTS) instead of the app's own. */
     shortTimeouts?: boolean;
     /** With shortTimeouts: the deadline of each whole call (the app's default is much longer). */
@@ -158,6 +160,7 @@ export async function startFastApp(
     },
     moneyCheckDelaysMs: options.moneyCheckDelaysMs ?? [0, 300, 1_300],
     refreshReplicaAtSignIn: options.refreshReplicaAtSignIn ?? false,
+    watchService: options.watchService ?? false,
     ...(options.moneyFinalAfterMs !== undefined ? { moneyFinalAfterMs: options.moneyFinalAfterMs } : {}),
   });
   // The app starts its sandbox when the Sandbox is chosen; tests drive its controls before that.
