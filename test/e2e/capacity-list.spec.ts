@@ -394,7 +394,7 @@ test('a search’s answers write their counts as the locale does, with no format
   // (keys14: five or six a keystroke's answer, in the work before its frame).
   await page.evaluate(() => {
     const own = Number.prototype.toLocaleString;
-    const counted = window as unknown as { toLocaleCalls: number };
+    const counted = globalThis as unknown as { toLocaleCalls: number };
     counted.toLocaleCalls = 0;
     Number.prototype.toLocaleString = function (this: number, ...args: Parameters<number['toLocaleString']>) {
       counted.toLocaleCalls += 1;
@@ -410,5 +410,5 @@ test('a search’s answers write their counts as the locale does, with no format
     await expect(page.getByTestId('pager-status')).toHaveText(`Page 1 of ${Math.max(1, Math.ceil(expected.total / 100)).toLocaleString('en-US')}`);
     await expect(page.getByTestId('pager')).toContainText(`of ${expected.total.toLocaleString('en-US')}`);
   }
-  expect(await page.evaluate(() => (window as unknown as { toLocaleCalls: number }).toLocaleCalls)).toBe(0);
+  expect(await page.evaluate(() => (globalThis as unknown as { toLocaleCalls: number }).toLocaleCalls)).toBe(0);
 });

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 it('answers key after key with the same records, compiling no statement once the first key has been read', async () => {
-  const replica = await Replica.open({ dataDir: dir, secrets: new FixedSecretStore(), owner: 'alex', verifyDelayMs: 0 });
+  const replica = await Replica.open({ dataDir: dir, secrets: new FixedSecretStore(), owner: { profileId: 'keys', username: 'alex@example.com' }, verifyDelayMs: 0 });
   try {
     const policies = syntheticPolicies(2_000);
     await writeCapacities(replica, policies, new Date('2026-11-27T10:00:00.000Z'));
