@@ -82,7 +82,11 @@ function sumByKind(of: readonly Task[]): Map<Kind, { tasks: number; wall: number
 }
 
 // Each key's window (a task that overlaps it counts: the key's own input task holds its mark): its mark to the end of the first commit after its last list answer was received.
-const marks = events.filter((e) => `${e.pid}:${e.tid}` === main && e.name === 'bench-start').map((e) => e.ts).sort((a, b) => a - b);
+// The keys within "No customer" carry the bench's `bench-start` marks; the plain search's keys (typed through Chromium's
+// key events, no mark) start at their keydown's dispatch (keys14). A keydown with no input (Ctrl+A) finds no answer sent after it before the next and has no window.
+const benchMarks = events.filter((e) => `${e.pid}:${e.tid}` === main && e.name === 'bench-start').map((e) => e.ts);
+const keydowns = events.filter((e) => `${e.pid}:${e.tid}` === main && e.name === 'EventDispatch' && e.args?.data?.type === 'keydown').map((e) => e.ts);
+const marks = (benchMarks.length > 0 ? benchMarks : keydowns).sort((a, b) => a - b);
 const received = new Map<string, { sent: number; url: string; received?: number }>();
 for (const e of events) {
   const id = e.args?.data?.requestId;
@@ -119,4 +123,33 @@ if (windows.length > 0) {
   const inside = tasks.filter((task) => windows.some(([from, to]) => task.ts < to && task.ts + task.wall * 1000 > from));
   const waits = windows.map(([from, to]) => (to - from) / 1000).sort((a, b) => a - b);
   print(`inside the ${windows.length} keys' windows (mark to the answer's frame committed; median ${waits[Math.floor(waits.length / 2)]?.toFixed(1)} ms)`, inside, windows.length);
+  // What the tasks inside the windows ran, by trace event (thread CPU, self time: an event's children taken out), the
+  // largest first: which of Chromium's steps (style, layout, paint, commit...) and the page's scripts a key waits for.
+  const selfByName = new Map<string, number>();
+  const insideEvents = onMain.filter((e) => inside.some((task) => e.ts >= task.ts && e.ts < task.ts + task.wall * 1000));
+  // Each event's task kind, so the self times are told by the task they ran in (an input's Layout from a frame's).
+  const kindAt = (ts: number): Kind | undefined => inside.find((task) => ts >= task.ts && ts < task.ts + task.wall * 1000)?.kind;
+  for (const [i, e] of insideEvents.entries()) {
+    const end = e.ts + (e.dur ?? 0);
+    let children = 0;
+    for (let j = i + 1; j < insideEvents.length && (insideEvents[j] as TraceEvent).ts < end; j += 1) {
+      const child = insideEvents[j] as TraceEvent;
+      // Direct children only: a child's own children are inside it.
+      const parentEnd = child.ts + (child.dur ?? 0);
+      children += (child.tdur ?? child.dur ?? 0) / 1000;
+      while (j + 1 < insideEvents.length && (insideEvents[j + 1] as TraceEvent).ts < parentEnd) j += 1;
+    }
+    const self = (e.tdur ?? e.dur ?? 0) / 1000 - children;
+    const name = `${kindAt(e.ts) ?? '?'} / ${e.name}`;
+    selfByName.set(name, (selfByName.get(name) ?? 0) + self);
+  }
+  process.stdout.write(`  by trace event inside the windows (self CPU, ms a key):\n`);
+  for (const [name, ms] of [...selfByName].sort((a, b) => b[1] - a[1]).slice(0, 30)) process.stdout.write(`    ${name}: ${(ms / windows.length).toFixed(2)}\n`);
+  const lasts = [...windows].map(([from, to]) => ({ from, to, wait: (to - from) / 1000 })).sort((a, b) => b.wait - a.wait).slice(0, 5);
+  for (const { from, to, wait } of lasts) {
+    const sent = lists.filter((r) => r.sent >= from && r.sent < to);
+    const trip = sent.map((r) => ((r.received as number) - r.sent) / 1000);
+    const busy = tasks.filter((task) => task.ts < to && task.ts + task.wall * 1000 > from).reduce((sum, task) => sum + task.cpu, 0);
+    process.stdout.write(`  slow key: ${wait.toFixed(1)} ms, list round trips ${trip.map((t) => t.toFixed(1)).join(' + ')} ms, page CPU ${busy.toFixed(1)} ms\n`);
+  }
 }

@@ -382,3 +382,33 @@ test('a search’s answer patches a row’s cells in place, a customer’s name 
   await search.fill(owned.cidrId);
   await expect(customerCell.locator('span[data-kept="yes"]')).toHaveText('Northwind');
 });
+
+test('a search’s answers write their counts as the locale does, with no formatter built per count', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+  await openList(page);
+  const all = await listFromOtherWindow(app, { offset: 0, limit: 1, sortBy: 'createdDate', sortOrder: 'desc' });
+  await openingSettled(page, all.total);
+  // Every Number#toLocaleString call of the page from here on is counted: each builds a formatter of its own
+  // (keys14: five or six a keystroke's answer, in the work before its frame).
+  await page.evaluate(() => {
+    const own = Number.prototype.toLocaleString;
+    const counted = globalThis as unknown as { toLocaleCalls: number };
+    counted.toLocaleCalls = 0;
+    Number.prototype.toLocaleString = function (this: number, ...args: Parameters<number['toLocaleString']>) {
+      counted.toLocaleCalls += 1;
+      return own.apply(this, args);
+    };
+  });
+  const search = page.getByTestId('list-search');
+  for (const text of ['s', 'sc', 'sc_1', '']) {
+    const expected = await listFromOtherWindow(app, { text, offset: 0, limit: 1, sortBy: 'createdDate', sortOrder: 'desc' });
+    await search.fill(text);
+    // The counts as the locale writes them (the test browser's: en-US), the summary's and the pager's.
+    await expect(page.getByTestId('list-summary').locator('strong')).toHaveText(expected.total.toLocaleString('en-US'));
+    await expect(page.getByTestId('pager-status')).toHaveText(`Page 1 of ${Math.max(1, Math.ceil(expected.total / 100)).toLocaleString('en-US')}`);
+    await expect(page.getByTestId('pager')).toContainText(`of ${expected.total.toLocaleString('en-US')}`);
+  }
+  expect(await page.evaluate(() => (globalThis as unknown as { toLocaleCalls: number }).toLocaleCalls)).toBe(0);
+});

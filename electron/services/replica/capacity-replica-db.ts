@@ -222,6 +222,13 @@ export class CapacityReplicaDb {
   #held: HeldDocuments | null = null;
   readonly #threaded: RewriteThreading | null;
   #writing = false;
+  /**
+   * The reads every keystroke of the list makes (the copy's time and left-out items, then the window's records),
+   * prepared once on the reading connection: better-sqlite3 keeps no statement cache, and compiling the three
+   * statements again was a good part of the host's work for a key (issues 25/26, branch keys14).
+   */
+  #readMeta: Database.Statement | undefined;
+  #readBodies: Database.Statement | undefined;
 
   private constructor(
     db: Connection,
@@ -296,8 +303,9 @@ export class CapacityReplicaDb {
   meta(key: string): string | null {
     const held = this.#held?.meta(key);
     if (held !== undefined) return held;
-    const row = this.#read.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
-    return row?.value ?? null;
+    this.#readMeta ??= this.#read.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+    const value = this.#readMeta.get(key) as string | undefined;
+    return value ?? null;
   }
 
   /** Items of the list the last refresh could not keep (no id), with why: what the views say was left out. */
@@ -856,7 +864,8 @@ export class CapacityReplicaDb {
   /** Whole records for the given rows, in the order given. */
   bodies(rids: readonly number[]): CapacityRow[] {
     if (rids.length === 0) return [];
-    const found = this.#read.prepare(`SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rids)) as {
+    this.#readBodies ??= this.#read.prepare(`SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))`);
+    const found = this.#readBodies.all(JSON.stringify(rids)) as {
       rid: number;
       body: string;
     }[];
