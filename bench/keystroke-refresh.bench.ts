@@ -146,7 +146,11 @@ async function duringRefreshes(page: Page, host: Host, service: { client: ApiCli
   return { stallMs, refreshes: durations.length, refreshMs: median(durations) };
 }
 
-/** The host's traced turns of the refresh just ended, over TRACE_OVER_MS, each placed before the typing or in it. */
+/**
+ * The host's traced turns of the refresh just ended, over TRACE_OVER_MS: each placed in the refresh's phase under way
+ * at its start (the probe's phases since the reset; "after done" is the views' reads of the copy the refresh changed,
+ * outside the probe's stall figure, which is read as the refresh is seen done).
+ */
 async function printHostStalls(host: Host, clickedAt: number, typingFrom: number, refresh: number): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'cd-host-stalls-'));
   const file = join(folder, 'stalls.json');
@@ -160,15 +164,19 @@ async function printHostStalls(host: Host, clickedAt: number, typingFrom: number
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const stalls = JSON.parse(text) as TracedStall[];
-    const before = stalls.filter((s) => s.at < typingFrom);
-    const during = stalls.filter((s) => s.at >= typingFrom);
-    const at = (s: TracedStall) => `${Math.round(s.at - clickedAt)}`;
+    const phases = (await host.probe('read')).phases.slice().sort((a, b) => a.firstAt - b.firstAt);
+    const phaseAt = (at: number) => {
+      const phase = phases.filter((p) => p.firstAt <= at).at(-1);
+      return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
+    };
+    const byPhase = new Map<string, TracedStall[]>();
+    for (const stall of stalls) byPhase.set(phaseAt(stall.at), [...(byPhase.get(phaseAt(stall.at)) ?? []), stall]);
+    const sum = (list: readonly TracedStall[]) => Math.round(list.reduce((total, s) => total + s.ms, 0));
     process.stderr.write(
-      `  host stalls over ${TRACE_OVER_MS} ms, refresh ${refresh}: ${before.length} before the typing (click to the list's phase, ${typingFrom - clickedAt} ms), ` +
-        `${during.length} during it; ms after the click: before [${before.map(at).join(', ')}], during [${during.map(at).join(', ')}]\n`,
+      `  host stalls over ${TRACE_OVER_MS} ms, refresh ${refresh} (typing from ${typingFrom - clickedAt} ms after the click; phases at ${phases.map((p) => `${p.phase} ${p.firstAt - clickedAt}`).join(', ')}): ` +
+        `${[...byPhase].map(([phase, list]) => `${phase} ${list.length} (sum ${sum(list)} ms, longest ${Math.round(list[0]?.ms ?? 0)})`).join('; ')}\n`,
     );
-    process.stderr.write(stallLines(`refresh ${refresh} before typing`, before, 3));
-    process.stderr.write(stallLines(`refresh ${refresh} while typing`, during, 8));
+    for (const [phase, list] of byPhase) process.stderr.write(stallLines(`refresh ${refresh} ${phase}`, list, phase === 'after done' ? 3 : 6));
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -130,7 +130,7 @@ function describe(profile: Profile, times: readonly number[], byId: Map<number, 
 
 function frameName(node: ProfileNode): string {
   const module = bundleModule(node.callFrame);
-  const file = node.callFrame.url.replace(/^.*\/(electron|shared|node_modules)\//, '$1/');
+  const file = node.callFrame.url.replace(/^.*\/(electron|shared|node_modules)\//, '$1/').replace(/^file:.*\/(dist[^/]*\/)/, '$1');
   return `${node.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${node.callFrame.lineNumber + 1}` : ''}${module ? ` (${module})` : ''}`;
 }
 
