@@ -130,7 +130,7 @@ function describe(profile: Profile, times: readonly number[], byId: Map<number, 
 
 function frameName(node: ProfileNode): string {
   const module = bundleModule(node.callFrame);
-  const file = node.callFrame.url.replace(/^.*\/(electron|shared|node_modules)\//, '$1/').replace(/^file:.*\/(dist[^/]*\/)/, '$1');
+  const file = node.callFrame.url.replace(/^.*\/(electron|shared|node_modules)\//, '$1/').replace(/^file:.*\/([^/]*dist[^/]*\/)/, '$1');
   return `${node.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${node.callFrame.lineNumber + 1}` : ''}${module ? ` (${module})` : ''}`;
 }
 
@@ -138,11 +138,11 @@ function frameName(node: ProfileNode): string {
 const bundleMarkers = new Map<string, ReadonlyArray<readonly [number, string]>>();
 
 /**
- * The app's source module a frame of a built bundle (dist.../host.mjs, built without source maps) lies in: the
+ * The app's source module a frame of a built bundle (dist/host/host.mjs or a copy such as out/base-dist, built without source maps) lies in: the
  * last module marker before its line; undefined for any other frame, or code of the bundle outside the app's own.
  */
 function bundleModule(frame: ProfileNode['callFrame']): string | undefined {
-  if (!/^file:.*\/dist[^/]*\/.*\.m?js$/.test(frame.url)) return undefined;
+  if (!/^file:.*\/[^/]*dist[^/]*\/.*\.m?js$/.test(frame.url)) return undefined;
   let markers = bundleMarkers.get(frame.url);
   if (!markers) {
     const lines = readFileSync(fileURLToPath(frame.url), 'utf8').split('\n');
