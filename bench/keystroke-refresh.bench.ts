@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ApiClient } from '../electron/services/api-client/api-client.js';
 import { createHttpAgent } from '../electron/services/api-client/http-agent.js';
@@ -5,9 +8,11 @@ import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import { MAX_SCALE } from '../sandbox/seed/generate.js';
 import { CURVE_1M, curveSizes } from './curve.js';
 import type { Figure } from './figure.js';
-import { chooseCustomer, openList, requestPart, startKeyTimer, takeKeyTimings, typeOnSchedule, waitForPhase, type Host, type WaitParts } from './support/app-page.js';
+import { HOST_STALL_TRACE_ARGS, chooseCustomer, openList, requestPart, startKeyTimer, takeKeyTimings, typeOnSchedule, waitForPhase, type Host, type WaitParts } from './support/app-page.js';
 import { ANCHOR, BOOK_ACCOUNTS, LARGE, importBook } from './support/customers-page.js';
 import { changeSome } from './support/service-changes.js';
+import type { HostStallTraceRequest } from './support/host-stall-trace.js';
+import { stallLines, type TracedStall } from './support/stall-tracer.js';
 import { PAGE_RUNS, loadNow, median, p95, reloadApp, withSyncedApp } from './support/synced-app.js';
 
 /**
@@ -23,6 +28,10 @@ import { PAGE_RUNS, loadNow, median, p95, reloadApp, withSyncedApp } from './sup
  * main process's longest event-loop stall during them (monitorEventLoopDelay, through the bench probe).
  * Per size, PAGE_RUNS runs (at least 3) over one synced copy; each figure is the median of the runs' p95s.
  *
+ * STALL_TRACE=1: the host's main thread traced through each refresh (bench/support/host-stall-trace.ts: its turns
+ * and a sampling profiler, so the figures a little slower), and its turns over STALL_TRACE_OVER_MS (default 50)
+ * printed with the code that ran in them, each said to be before the typing (the refresh's first phases) or in it.
+ *
  * Sizes: KEYS_REFRESH_SIZES (policies of the signed-in user, comma separated; default 100000), BENCH_1M=1 the
  * curve's 10,000, 100,000 and 1,000,000 (the sandbox seeds at most MAX_SCALE policies in all, the user holds about 60 %).
  */
@@ -37,6 +46,8 @@ const TYPED = ['m5.2xlarge', 'sc_1000', 'morgan', 'use1-az2', 'r6g'].flatMap((wo
 const CHOSEN = [ANCHOR, LARGE, 'No customer (unassigned)', 'Customer 1'];
 const ALL = 'All customers';
 const alex = SANDBOX_USERS[0]!;
+const TRACE = process.env.STALL_TRACE === '1';
+const TRACE_OVER_MS = Number(process.env.STALL_TRACE_OVER_MS ?? 50);
 
 interface Timings {
   readonly keys: Array<number | null>;
@@ -102,10 +113,12 @@ async function duringRefreshes(page: Page, host: Host, service: { client: ApiCli
   for (let choice = 0; into.keys.length < KEYS; ) {
     await changeSome(service.client, service.token, CHANGED_BETWEEN);
     await host.probe('reset');
+    if (TRACE) host.child.send({ stallTrace: 'start' } satisfies HostStallTraceRequest);
     const clickedAt = Date.now();
     await page.getByTestId('replica-refresh').click();
     // A minute a 100,000: the refresh reaches its list after the details' and accounts' reads, longer with more rows.
     await waitForPhase(host, 'capacities', 60_000 * Math.max(1, size / 100_000));
+    const typingFrom = Date.now();
     let ended = false;
     const watching = (async () => {
       for (;;) {
@@ -127,9 +140,46 @@ async function duringRefreshes(page: Page, host: Host, service: { client: ApiCli
     } finally {
       await watching;
     }
+    if (TRACE) await printHostStalls(host, clickedAt, typingFrom, durations.length);
     into.keys.push(...(await takeKeyTimings(page)));
   }
   return { stallMs, refreshes: durations.length, refreshMs: median(durations) };
+}
+
+/**
+ * The host's traced turns of the refresh just ended, over TRACE_OVER_MS: each placed in the refresh's phase under way
+ * at its start (the probe's phases since the reset; "after done" is the views' reads of the copy the refresh changed,
+ * outside the probe's stall figure, which is read as the refresh is seen done).
+ */
+async function printHostStalls(host: Host, clickedAt: number, typingFrom: number, refresh: number): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'cd-host-stalls-'));
+  const file = join(folder, 'stalls.json');
+  try {
+    host.child.send({ stallTrace: 'stop', overMs: TRACE_OVER_MS, file } satisfies HostStallTraceRequest);
+    let text: string | undefined;
+    for (let waited = 0; text === undefined; waited += 100) {
+      text = await readFile(file, 'utf8').catch(() => undefined);
+      if (text !== undefined) break;
+      if (waited > 60_000) throw new Error('the host wrote no stall trace within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const stalls = JSON.parse(text) as TracedStall[];
+    const phases = (await host.probe('read')).phases.slice().sort((a, b) => a.firstAt - b.firstAt);
+    const phaseAt = (at: number) => {
+      const phase = phases.filter((p) => p.firstAt <= at).at(-1);
+      return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
+    };
+    const byPhase = new Map<string, TracedStall[]>();
+    for (const stall of stalls) byPhase.set(phaseAt(stall.at), [...(byPhase.get(phaseAt(stall.at)) ?? []), stall]);
+    const sum = (list: readonly TracedStall[]) => Math.round(list.reduce((total, s) => total + s.ms, 0));
+    process.stderr.write(
+      `  host stalls over ${TRACE_OVER_MS} ms, refresh ${refresh} (typing from ${typingFrom - clickedAt} ms after the click; phases at ${phases.map((p) => `${p.phase} ${p.firstAt - clickedAt}`).join(', ')}): ` +
+        `${[...byPhase].map(([phase, list]) => `${phase} ${list.length} (sum ${sum(list)} ms, longest ${Math.round(list[0]?.ms ?? 0)})`).join('; ')}\n`,
+    );
+    for (const [phase, list] of byPhase) process.stderr.write(stallLines(`refresh ${refresh} ${phase}`, list, phase === 'after done' ? 3 : 6));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 async function oneRun(page: Page, host: Host, service: { client: ApiClient; token: string }, label: string, size: number): Promise<Run> {
@@ -190,7 +240,7 @@ async function atSize(size: number): Promise<Figure[]> {
         await client.close();
       }
     },
-    { accounts: BOOK_ACCOUNTS, rttMs: RTT_MS },
+    { accounts: BOOK_ACCOUNTS, rttMs: RTT_MS, ...(TRACE ? { hostNodeArgs: HOST_STALL_TRACE_ARGS } : {}) },
   );
 }
 

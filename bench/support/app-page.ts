@@ -28,10 +28,13 @@ export interface Host {
  */
 export const HOST_ENTRY = `${process.env.BENCH_DIST ?? 'dist'}/host/host.mjs`;
 
-export async function startHost(dataDir: string, entry: string = HOST_ENTRY): Promise<Host> {
+/** Node's arguments that load the host's stall tracer (bench/support/host-stall-trace.ts) into a host. */
+export const HOST_STALL_TRACE_ARGS: readonly string[] = ['--import', 'tsx', '--import', new URL('./host-stall-trace.ts', import.meta.url).href];
+
+export async function startHost(dataDir: string, entry: string = HOST_ENTRY, extraNodeArgs: readonly string[] = []): Promise<Host> {
   const spawnedAt = Date.now();
   // BENCH_HOST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the host: Node refuses --cpu-prof in NODE_OPTIONS.
-  const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...(process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean), ...extraNodeArgs];
   const child = spawn(process.execPath, [...nodeArgs, entry, '--no-open', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, [BENCH_PROBE_ENV]: '1' },

@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { fileURLToPath } from 'node:url';
 
 /** One stretch of the main thread that did not return to the event loop, with what ran in it. */
 export interface TracedStall {
   readonly ms: number;
+  /** When it began (epoch ms, as Date.now). */
+  readonly at: number;
   /** How much of it the profiler saw this thread run (the rest it waited for a core, or the profiler missed). */
   readonly sampledMs: number;
   /** The app's functions (electron/, shared/) seen innermost in the stretch's samples, by time, longest first. */
@@ -33,22 +37,46 @@ interface Profile {
  * monitorEventLoopDelay says how long; this says where.
  */
 export async function traceStalls<T>(work: () => Promise<T>, overMs: number): Promise<{ value: T; stalls: TracedStall[] }> {
+  const trace = await startStallTrace();
+  try {
+    const value = await work();
+    return { value, stalls: await trace.stop(overMs) };
+  } finally {
+    // Ends the profiler when the work threw (after the stop above, the same answer again).
+    await trace.stop(overMs);
+  }
+}
+
+/** A trace under way (startStallTrace); stop() ends it and answers its stalls, longest first (again: the same answer). */
+export interface StallTrace {
+  stop(overMs: number): Promise<TracedStall[]>;
+}
+
+/**
+ * traceStalls' trace begun now and ended by the caller, for a trace that is asked for from outside the
+ * process (bench/support/host-stall-trace.ts, in the browser host).
+ */
+export async function startStallTrace(): Promise<StallTrace> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 500 });
   await session.post('Profiler.start');
   const turns: number[] = [];
+  // The epoch at the monotonic clock's zero, so a stall can be placed beside the bench's own (Date.now) marks.
+  const epochMsAtZero = Date.now() - nowMicros() / 1000;
   const heartbeat = setInterval(() => turns.push(nowMicros()), 1);
-  try {
-    const value = await work();
+  let stopped: Promise<TracedStall[]> | undefined;
+  const stop = async (overMs: number): Promise<TracedStall[]> => {
     clearInterval(heartbeat);
-    const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
-    return { value, stalls: stallsIn(profile, turns, overMs) };
-  } finally {
-    clearInterval(heartbeat);
-    session.disconnect();
-  }
+    try {
+      const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+      return stallsIn(profile, turns, overMs, epochMsAtZero);
+    } finally {
+      session.disconnect();
+    }
+  };
+  return { stop: (overMs) => (stopped ??= stop(overMs)) };
 }
 
 /** The monotonic clock the profiler's timestamps use, in microseconds. */
@@ -56,7 +84,7 @@ function nowMicros(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
-function stallsIn(profile: Profile, turns: readonly number[], overMs: number): TracedStall[] {
+function stallsIn(profile: Profile, turns: readonly number[], overMs: number, epochMsAtZero: number): TracedStall[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -72,12 +100,12 @@ function stallsIn(profile: Profile, turns: readonly number[], overMs: number): T
     while (sample < times.length && (times[sample] as number) < from) sample += 1;
     const first = sample;
     while (sample < times.length && (times[sample] as number) <= to) sample += 1;
-    stalls.push(describe(profile, times, byId, parent, first, sample, (to - from) / 1000));
+    stalls.push({ ...describe(profile, times, byId, parent, first, sample, (to - from) / 1000), at: epochMsAtZero + from / 1000 });
   }
   return stalls.sort((a, b) => b.ms - a.ms);
 }
 
-function describe(profile: Profile, times: readonly number[], byId: Map<number, ProfileNode>, parent: Map<number, number>, start: number, end: number, ms: number): TracedStall {
+function describe(profile: Profile, times: readonly number[], byId: Map<number, ProfileNode>, parent: Map<number, number>, start: number, end: number, ms: number): Omit<TracedStall, 'at'> {
   const inApp = new Map<string, number>();
   const self = new Map<string, number>();
   let sampledMs = 0;
@@ -90,7 +118,7 @@ function describe(profile: Profile, times: readonly number[], byId: Map<number, 
     self.set(frameName(leaf), (self.get(frameName(leaf)) ?? 0) + delta);
     for (let up: number | undefined = id; up !== undefined; up = parent.get(up)) {
       const node = byId.get(up);
-      if (node && /\/(electron|shared)\//.test(node.callFrame.url)) {
+      if (node && (/\/(electron|shared)\//.test(node.callFrame.url) || bundleModule(node.callFrame) !== undefined)) {
         inApp.set(frameName(node), (inApp.get(frameName(node)) ?? 0) + delta);
         break;
       }
@@ -101,8 +129,33 @@ function describe(profile: Profile, times: readonly number[], byId: Map<number, 
 }
 
 function frameName(node: ProfileNode): string {
-  const file = node.callFrame.url.replace(/^.*\/(electron|shared|node_modules)\//, '$1/');
-  return `${node.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${node.callFrame.lineNumber + 1}` : ''}`;
+  const module = bundleModule(node.callFrame);
+  const file = node.callFrame.url.replace(/^.*\/(electron|shared|node_modules)\//, '$1/').replace(/^file:.*\/([^/]*dist[^/]*\/)/, '$1');
+  return `${node.callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${node.callFrame.lineNumber + 1}` : ''}${module ? ` (${module})` : ''}`;
+}
+
+/** Each bundle's module markers (esbuild's `// electron/...` line before each module's code), read once. */
+const bundleMarkers = new Map<string, ReadonlyArray<readonly [number, string]>>();
+
+/**
+ * The app's source module a frame of a built bundle (dist/host/host.mjs or a copy such as out/base-dist, built without source maps) lies in: the
+ * last module marker before its line; undefined for any other frame, or code of the bundle outside the app's own.
+ */
+function bundleModule(frame: ProfileNode['callFrame']): string | undefined {
+  if (!/^file:.*\/[^/]*dist[^/]*\/.*\.m?js$/.test(frame.url)) return undefined;
+  let markers = bundleMarkers.get(frame.url);
+  if (!markers) {
+    const lines = readFileSync(fileURLToPath(frame.url), 'utf8').split('\n');
+    // Every marker, so code of a module not the app's (sandbox/, a bundled package) is not taken for the one before it.
+    markers = lines.flatMap((line, index) => (/^\/\/ [\w@.-]+\/\S+\.[cm]?[jt]s$/.test(line) ? [[index, line.slice(3)] as const] : []));
+    bundleMarkers.set(frame.url, markers);
+  }
+  let found: string | undefined;
+  for (const [index, module] of markers) {
+    if (index > frame.lineNumber) break;
+    found = module;
+  }
+  return found && /^(electron|shared)\//.test(found) ? found : undefined;
 }
 
 /** The stalls as lines for the bench's log: the longest few, each with where its time went. */

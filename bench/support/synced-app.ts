@@ -42,6 +42,8 @@ export async function withSyncedApp<T>(
      * awaited before the sync's end is waited for: e.g. a click made as the page shows the sync done.
      */
     readonly duringSync?: (page: Page) => Promise<void>;
+    /** More of Node's arguments for the host (HOST_STALL_TRACE_ARGS: its stall tracer). */
+    readonly hostNodeArgs?: readonly string[];
   } = {},
 ): Promise<T> {
   const browser = await chromium.launch({
@@ -56,7 +58,7 @@ export async function withSyncedApp<T>(
       join(dataDir, 'settings.json'),
       JSON.stringify({ version: 1, activeProfileId: 'bench', profiles: [{ id: 'bench', name: 'Bench sandbox', baseUrl: sandbox.url }] }),
     );
-    const host = await startHost(dataDir);
+    const host = await startHost(dataDir, undefined, options.hostNodeArgs);
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(host.launchUrl);

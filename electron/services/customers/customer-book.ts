@@ -36,28 +36,50 @@ export class CustomerBookService {
     return this.#version;
   }
 
+  /**
+   * The book as last read, with the own data's version it was read at (`OwnRecords.version`: it moves with every
+   * write asked and every restore, and differs between owners). Read again only when that moved: the customer
+   * filter's "no customer" asks for proposals at each choice, the customers' standings and the palette's DR look-up
+   * ask for the book, and each read parsed and checked every record (2,000 customers: 50-100 ms of one turn at load
+   * 33, while a refresh's pages were read; issue 25, stall14).
+   */
+  #read: { readonly version: string; readonly customers: readonly Customer[] } | null = null;
+
   constructor(deps: CustomerBookDeps) {
     this.#deps = deps;
   }
 
   async book(): Promise<Book> {
     const records = await this.#records();
-    const [customers, status] = await Promise.all([readAll(records), this.#deps.ownData.status()]);
+    const [customers, status] = await Promise.all([this.#readKept(records), this.#deps.ownData.status()]);
     return {
-      customers,
+      customers: [...customers],
       persistent: status?.persistent ?? false,
       ...(status?.reason ? { reason: status.reason } : {}),
       recovered: status?.recovered ?? null,
     };
   }
 
-  /** Every customer (empty when nobody's book is open): for views that only look customers up. */
-  async customers(): Promise<Customer[]> {
+  /**
+   * Every customer (empty when nobody's book is open): for views that only look customers up. The same array
+   * (frozen) while the own data stays as it was, so what is derived from it can be kept by its identity.
+   */
+  async customers(): Promise<readonly Customer[]> {
     const records = await this.#records().catch((error: unknown) => {
       if (error instanceof AppFailure && error.error.kind === 'unauthorized') return null;
       throw error;
     });
-    return records ? readAll(records) : [];
+    return records ? this.#readKept(records) : [];
+  }
+
+  /** The book, from #read while the own data's version is the one it was read at. */
+  async #readKept(records: BookRecords): Promise<readonly Customer[]> {
+    // Taken just before the list is asked: the version of the state that list reads (a write asked after moves it).
+    const version = records.version();
+    if (this.#read?.version === version) return this.#read.customers;
+    const customers = Object.freeze(await readAll(records));
+    this.#read = { version, customers };
+    return customers;
   }
 
   async save(input: ParsedCustomerDraft): Promise<Customer> {

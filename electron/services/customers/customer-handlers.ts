@@ -3,7 +3,7 @@ import { proposeCustomers } from '../../../shared/customers/proposals.js';
 import type { ActivityEntry } from '../../../shared/own-data/activity.js';
 import type { Handlers } from '../../../shared/ipc/contract.js';
 import { UNASSIGNED } from '../../../shared/ipc/customer-key.js';
-import { CUSTOMER_ROWS, type Customer, type CustomerPage, type CustomerPolicies, type CustomersOverview, type CustomerStanding, type DrFound } from '../../../shared/ipc/customers.js';
+import { CUSTOMER_ROWS, type Customer, type CustomerPage, type CustomerProposal, type CustomerPolicies, type CustomersOverview, type CustomerStanding, type DrFound } from '../../../shared/ipc/customers.js';
 import type { LocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
@@ -82,6 +82,18 @@ export class CustomerHandlers {
    * and an array built per keystroke. The same filter (the same `keys` array) also lets the index know it at once.
    */
   readonly #filters = new WeakMap<CustomerMatcher, Map<string, AccountFilter>>();
+  /**
+   * The last proposals, with what they were made from: the book and the linked accounts by identity (each the same
+   * array until the own data or the copy changes) and the recent DR ids as text. The "no customer" filter asks at each
+   * choice; made again, they read every linked account against a matcher of the whole book (one turn of 200-250 ms
+   * at load 33 while a refresh's pages were read: the longest of that phase beside the pages; issue 25, stall14).
+   */
+  #proposed: {
+    readonly customers: readonly Customer[];
+    readonly linked: readonly AccountAlias[];
+    readonly recent: string;
+    readonly proposals: readonly CustomerProposal[];
+  } | null = null;
 
   constructor(deps: CustomerHandlerDeps) {
     this.#deps = deps;
@@ -94,13 +106,23 @@ export class CustomerHandlers {
       'customers.save': (draft) => book.save(draft),
       'customers.remove': ({ key }) => book.remove(key),
       'customers.import': ({ csv }) => book.import(csv),
-      'customers.propose': async () =>
-        proposeCustomers(await book.customers(), { recentExternalIds: await this.#knownExternalIds(), linkedAccounts: await this.#linkedAccounts() }),
+      'customers.propose': () => this.#propose(),
       'customers.page': ({ key }) => this.#page(key),
       'customers.policies': ({ key }) => this.#policies(key),
       'customers.overview': () => this.#overview(),
       'cyber.find': ({ text }) => this.#findDr(text),
     };
+  }
+
+  async #propose(): Promise<CustomerProposal[]> {
+    // The DR ids proposed are those used lately and those whose list the copy keeps (ux14).
+    const [customers, linked, recentExternalIds] = await Promise.all([this.#deps.book.customers(), this.#linkedAccounts(), this.#knownExternalIds()]);
+    const recent = recentExternalIds.join('\n');
+    const kept = this.#proposed;
+    if (kept?.customers === customers && kept.linked === linked && kept.recent === recent) return [...kept.proposals];
+    const proposals = proposeCustomers(customers, { recentExternalIds, linkedAccounts: linked });
+    this.#proposed = { customers, linked, recent, proposals };
+    return [...proposals];
   }
 
   /** DR policies whose id or name holds the text, in the copy's lists of the book's ids and those used lately. */
