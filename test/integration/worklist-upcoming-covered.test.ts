@@ -92,13 +92,14 @@ describe('the upcoming policies read from the launch and end indexes alone', () 
     const file = join(dir, 'earlier.db');
     const key = randomBytes(32);
     const first = CapacityReplicaDb.open(file, key);
-    let before: string[] = [];
-    try {
-      await first.replaceAll(syntheticPolicies(1_500), new Date(NOW).toISOString());
-      before = first.readWith((connection) => upcomingOf(connection, FROM, TO).map((row) => row.cidrId));
-    } finally {
-      await first.close();
-    }
+    const before = await (async () => {
+      try {
+        await first.replaceAll(syntheticPolicies(1_500), new Date(NOW).toISOString());
+        return first.readWith((connection) => upcomingOf(connection, FROM, TO).map((row) => row.cidrId));
+      } finally {
+        await first.close();
+      }
+    })();
     // As an earlier version left them: the launch and end alone.
     const earlier = openKeyed(file, key, 1024);
     earlier.exec('DROP INDEX capacities_launch; DROP INDEX capacities_end; CREATE INDEX capacities_launch ON capacities (launch_ms); CREATE INDEX capacities_end ON capacities (end_ms);');
