@@ -168,9 +168,14 @@ export class UpcomingInSlices {
    * met no commit since they began, the rest of each range is read in one walk from where the steps are, and kept.
    */
   finishFor(connection: Connection, fromMs: number, toMs: number): void {
-    if (connection !== this.#connection || listVersion(connection) !== this.#version || fromMs < this.#fromMs || toMs > this.#readTo) return;
+    if (!this.covers(connection, fromMs, toMs)) return;
     while (this.#step(connection, ALL_ROWS));
     if (underWay.get(connection) === this) underWay.delete(connection);
+  }
+
+  /** Whether these steps, read on `connection` with no commit of the list since they began, hold (fromMs, toMs]. */
+  covers(connection: Connection, fromMs: number, toMs: number): boolean {
+    return connection === this.#connection && listVersion(connection) === this.#version && fromMs >= this.#fromMs && toMs <= this.#readTo;
   }
 
   #step(connection: Connection, limit: number): boolean {
@@ -287,6 +292,23 @@ export function firstUpcomingOf(connection: Connection, fromMs: number, toMs: nu
     after = { ms: last.endMs ?? fromMs, rid: last.rid };
   }
   return false;
+}
+
+/**
+ * The steps under way on `connection` that hold (fromMs, toMs], if any: a person's whole answer goes on with them (in
+ * slices of its own) rather than read the window again from its start beside them.
+ */
+export function stepsUnderWay(connection: Connection, fromMs: number, toMs: number): UpcomingInSlices | null {
+  const steps = underWay.get(connection);
+  return steps?.covers(connection, fromMs, toMs) ? steps : null;
+}
+
+/** The rows of (fromMs, toMs] from the read kept on `connection`, with the list's version they were read under; null when none holds it. */
+export function keptUpcoming(connection: Connection, fromMs: number, toMs: number): { readonly version: string; readonly rows: readonly UpcomingCapacity[] } | null {
+  const version = listVersion(connection);
+  const known = kept.get(connection);
+  if (known?.version !== version || known.fromMs > fromMs || toMs > known.toMs) return null;
+  return { version, rows: known.fromMs === fromMs && known.toMs === toMs ? known.rows : known.rows.filter((row) => inWindow(row, fromMs, toMs)) };
 }
 
 /** Whether `upcomingOf` would answer (fromMs, toMs] from the read it keeps, without reading the window. */
