@@ -271,6 +271,41 @@ describe('the Renewals\u2019 opening made ahead', () => {
   });
 });
 
+describe('the Renewals\u2019 whole answer in steps (renew14)', () => {
+  it('reads its window and picks over it in slices that yield to the event loop, and answers as a query made in one piece', async () => {
+    const copy = await copyOnDisk();
+    const worklist = worklistOver(await copy.opened());
+    // The event loop's turns, counted while the query runs; each read of the window or of records notes the turn it ran in.
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns += 1;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const at: Array<{ turn: number; sql: string }> = [];
+    const realPrepare = sqlite.prototype.prepare;
+    const prepared = vi.spyOn(sqlite.prototype, 'prepare').mockImplementation(function (this: Database.Database, sql: string) {
+      if (/FROM capacities AS c|capacity_bodies/.test(sql)) at.push({ turn: turns, sql });
+      return realPrepare.call(this, sql);
+    } as typeof realPrepare);
+    cleanup.push(async () => prepared.mockRestore());
+    const answer = await worklist.query(WORKLIST_OPENING);
+    counting = false;
+    prepared.mockRestore();
+    const walks = at.filter(({ sql }) => /LIMIT @limit/.test(sql));
+    // One 500-row step a slice (the tests' sliceMs 0): the window's rows over several turns, its records after them.
+    expect(walks.length).toBeGreaterThanOrEqual(Math.ceil(answer.total / 500));
+    expect(new Set(at.map(({ turn }) => turn)).size, 'turns the reads ran in').toBeGreaterThan(walks.length / 2);
+    expect(at.at(-1)!.sql).toMatch(/capacity_bodies/);
+    expect(at.at(-1)!.turn).toBeGreaterThan(at[0]!.turn);
+    // The same answer as the window read, picked and joined in one statement's read (a slice with no end reads it all at once).
+    const inOnePiece = await worklistOver(await copy.opened(), { sliceMs: Number.POSITIVE_INFINITY }).query(WORKLIST_OPENING);
+    expect(answer.total).toBeGreaterThan(WORKLIST_OPENING.limit);
+    expect(answer).toEqual(inOnePiece);
+  });
+});
+
 describe('the Renewals\u2019 first rows before the whole window is read (renew13)', () => {
   it('are the whole answer\u2019s first rows, a launch in the window whose policy ends before it launches first, its count still counting', async () => {
     const copy = await copyOnDisk();

@@ -2,6 +2,7 @@ import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
 import { type OverviewSummary, type PolicyMilestone } from '../../../shared/ipc/overview.js';
 import type { Connection } from '../platform/sqlcipher.js';
+import { keepIndexes } from '../replica/kept-indexes.js';
 import {
   MAX_SKIPPED_DETAILS,
   UPCOMING_STATUSES,
@@ -32,19 +33,9 @@ const OVERVIEW_INDEXES: Readonly<Record<string, string>> = {
   capacities_overview_end: 'capacities (end_ms, policy_status, auto_renewal, cidr_id)',
 };
 
-/**
- * Creates the overview's indexes, and makes again one an earlier version defined otherwise (SQLite keeps each
- * index's CREATE text): an earlier version opening the copy finds them by name and leaves them, and its
- * queries are answered by them as well (each holds its columns first).
- */
+/** Creates the overview's indexes, and makes again one an earlier version defined otherwise (keepIndexes). */
 export function keepOverviewIndexes(db: Connection): void {
-  const found = new Map(db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'capacities'`).raw().all() as Array<[string, string]>);
-  for (const [name, on] of Object.entries(OVERVIEW_INDEXES)) {
-    const sql = `CREATE INDEX ${name} ON ${on}`;
-    if (found.get(name) === sql) continue;
-    if (found.has(name)) db.exec(`DROP INDEX ${name}`);
-    db.exec(sql);
-  }
+  keepIndexes(db, 'capacities', OVERVIEW_INDEXES);
 }
 
 /**

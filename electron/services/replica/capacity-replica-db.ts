@@ -26,7 +26,7 @@ import { RewriteFailure, RewriteThread, type RewriteRow, type RewriteSql } from 
 import { FirstSyncStream } from './first-sync-stream.js';
 import { HeldDocuments, type SqlStatement } from './held-documents.js';
 import { ACCOUNT_INDEX, accountCondition } from '../customers/replica-accounts.js';
-import { UPCOMING_HEAD_INDEX } from '../worklist/replica-upcoming.js';
+import { UPCOMING_HEAD_INDEX, keepUpcomingIndexes } from '../worklist/replica-upcoming.js';
 import { bankFee, cardFee } from '../customers/customer-summary.js';
 import { accountKey } from '../../../shared/customers/matching.js';
 
@@ -114,9 +114,7 @@ CREATE TABLE IF NOT EXISTS capacities (
 CREATE TABLE IF NOT EXISTS capacity_bodies (rid INTEGER PRIMARY KEY REFERENCES capacities (rid) ON DELETE CASCADE, body TEXT NOT NULL) STRICT;
 CREATE INDEX IF NOT EXISTS capacities_status_created ON capacities (policy_status, created_date);
 CREATE INDEX IF NOT EXISTS capacities_created ON capacities (created_date);
--- The renewal worklist looks up what launches or ends in a window of days.
-CREATE INDEX IF NOT EXISTS capacities_launch ON capacities (launch_ms);
-CREATE INDEX IF NOT EXISTS capacities_end ON capacities (end_ms);
+-- The renewal worklist's launch and end indexes hold the account column: made after it (keepUpcomingIndexes).
 CREATE VIRTUAL TABLE IF NOT EXISTS capacities_text USING fts5 (search, content = 'capacities', content_rowid = 'rid', tokenize = 'trigram');
 CREATE TRIGGER IF NOT EXISTS capacities_text_update AFTER UPDATE ON capacities BEGIN
   INSERT INTO capacities_text (capacities_text, rowid, search) VALUES ('delete', old.rid, old.search);
@@ -1032,6 +1030,7 @@ function prepareSchema(db: Connection): void {
   addColumnIfMissing(db, 'capacities', 'bank_fee', 'REAL');
   addColumnIfMissing(db, 'capacities', 'bank_fee_written', 'INTEGER NOT NULL DEFAULT 0');
   keepOverviewIndexes(db);
+  keepUpcomingIndexes(db);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
   db.exec(UPCOMING_HEAD_INDEX);

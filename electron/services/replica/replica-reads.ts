@@ -4,9 +4,10 @@ import type { ParsedLocalCapacityQuery } from '../../../shared/ipc/offline.js';
 import { dictionary } from '../../../shared/records.js';
 import { customerCapacities as accountCapacities, customerCapacitiesOfRows, type AccountFilter } from '../customers/replica-accounts.js';
 import type { CapacityReplicaDb, StoredDocument } from './capacity-replica-db.js';
-import { UpcomingInSlices, firstUpcomingOf, upcomingOf, windowKept, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
+import { UpcomingInSlices, firstUpcomingOf, keptUpcoming, stepsUnderWay, upcomingOf, windowKept, type UpcomingCapacity } from '../worklist/replica-upcoming.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SliceTurn } from './requests-first.js';
+import type { Connection } from '../platform/sqlcipher.js';
 import { SLICE_MS, slice } from './time-slices.js';
 import { commitVersion, listVersion } from './commit-version.js';
 import type { SavingsToKeep } from '../overview/replica-overview.js';
@@ -209,11 +210,31 @@ export function firstUpcomingCapacities(
  * second and a half after a first sync of 100,000, at load 18.)
  */
 export async function keepUpcomingInSlices(replica: Replica, fromMs: number, toMs: number, turn?: SliceTurn, sliceMs = SLICE_MS): Promise<void> {
-  const read = new UpcomingInSlices(fromMs, toMs);
-  while (await replica.reading((open) => open.fetchedAt !== null && open.db.readWith((connection) => slice(() => read.step(connection), sliceMs)))) {
+  // Steps under way that hold the window (the opening's, as a person's whole answer is asked) are gone on with.
+  let read: UpcomingInSlices | null = null;
+  const step = (connection: Connection) => (read ??= stepsUnderWay(connection, fromMs, toMs) ?? new UpcomingInSlices(fromMs, toMs)).step(connection);
+  while (await replica.reading((open) => open.fetchedAt !== null && open.db.readWith((connection) => slice(() => step(connection), sliceMs)))) {
     await yieldToEventLoop();
     await turn?.();
   }
+}
+
+/** The rows of (fromMs, toMs] from the read kept of the copy (`keptUpcoming`), and the list's version they are of; null when none is kept. */
+export function upcomingKept(replica: Replica, fromMs: number, toMs: number): Promise<{ readonly version: string; readonly rows: readonly UpcomingCapacity[] } | null> {
+  return replica.reading((open) => (open.fetchedAt === null ? null : open.db.readWith((connection) => keptUpcoming(connection, fromMs, toMs))));
+}
+
+/**
+ * The whole records of `rids`, chosen from the rows `upcomingKept` gave under `version`; null when the list has been
+ * committed since (the ids may now name other policies: the caller reads the window again in one piece).
+ */
+export function pickedUpcomingCapacities(replica: Replica, version: string, fromMs: number, toMs: number, rids: readonly number[]): Promise<{ fetchedAt: string; picked: CapacityRow[] } | null> {
+  return replica.reading((open) => {
+    const fetchedAt = open.fetchedAt;
+    if (!fetchedAt) return null;
+    // The version and the records in one snapshot: a commit between them would pair an id with another's record.
+    return open.db.inOneRead(() => (open.db.readWith((connection) => keptUpcoming(connection, fromMs, toMs)?.version) === version ? { fetchedAt, picked: open.db.bodies(rids) } : null));
+  });
 }
 
 /**
