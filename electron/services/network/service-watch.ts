@@ -61,6 +61,9 @@ export class ServiceWatch {
 
   start(): void {
     this.#stopped = false;
+    // Its first check is one wait after the start, not at once: at launch it would be a request beside the first
+    // screen's work (host CPU to the overview's paint +140 ms at load 4-5), and the sign-in's refresh is heard anyway.
+    this.#lastLook = this.#now();
     this.#schedule();
   }
 

@@ -29,7 +29,7 @@ describe('ServiceWatch', () => {
   it('notices the service go away without any read, and come back, each told once', async () => {
     const { service, told, watch } = watched();
     watch.start();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(15_000);
     expect(told.map((s) => s.reachable)).toEqual([true]);
     service.up = false;
     await vi.advanceTimersByTimeAsync(15_000);
@@ -47,7 +47,7 @@ describe('ServiceWatch', () => {
     const { service, told, watch } = watched();
     service.up = false;
     watch.start();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(15_000);
     expect(service.checks).toBe(1);
     const at: number[] = [];
     for (let second = 1; second <= 22; second++) {
@@ -64,7 +64,7 @@ describe('ServiceWatch', () => {
   it('asks nothing while reads keep hearing from the service, and hears a read that could not reach it at once', async () => {
     const { service, told, watch } = watched();
     watch.start();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(15_000);
     const checks = service.checks;
     for (let i = 0; i < 6; i++) {
       await vi.advanceTimersByTimeAsync(10_000);
@@ -73,6 +73,17 @@ describe('ServiceWatch', () => {
     expect(service.checks).toBe(checks);
     watch.heard(false);
     expect(told.at(-1)?.reachable).toBe(false);
+    await watch.stop();
+  });
+
+  it('asks nothing in its first wait after the start (the launch’s first screen and the sign-in’s refresh come first)', async () => {
+    const { service, told, watch } = watched();
+    watch.start();
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(service.checks).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(service.checks).toBe(1);
+    expect(told.map((s) => s.reachable)).toEqual([true]);
     await watch.stop();
   });
 
@@ -103,7 +114,7 @@ describe('ServiceWatch', () => {
       downDelaysMs: [2_000],
     });
     watch.start();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(15_000);
     // Signed out of A and into B while A's check waits; A's service could not be reached.
     session = 'prod\njordan';
     answer(false);
