@@ -4,9 +4,6 @@ import { CUSTOMER_HORIZONS, type CustomerHorizon, type CustomerTotals } from '..
 import type { PolicyMilestone } from '../../../shared/ipc/overview.js';
 import { cents, launchesLater, monthlyShare, UNKNOWN_STATUS, UPCOMING_STATUSES } from '../overview/summarize.js';
 
-// The rule of what runs now lives beside the overview's savings (one rule for both pages); kept here for its callers.
-export { launchesLater };
-
 const DAY_MS = 86_400_000;
 /** Statuses of a policy that ran (or runs): its savings were delivered over the part of its window that passed. */
 const DELIVERING = new Set(['ACTIVE', 'COMPLETED', 'EXPIRED']);
