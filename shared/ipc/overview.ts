@@ -60,7 +60,11 @@ export const OverviewSummary = z.object({
   endingWithoutRenewal: z.object({ total: Count, soonest: z.array(PolicyMilestone) }),
   monthlySavings: z.object({
     total: z.number(),
-    activePolicies: Count,
+    /** The running active policies summed in `total` (launched, or launch not known); `launchingLater` are not. */
+    runningPolicies: Count,
+    /** Active policies launching after `asOf`, and what their savings will add a month once running: not in `total`. */
+    launchingLater: Count,
+    monthlyLaunching: z.number(),
     monthDays: z.number().int().min(1),
     byFamily: z.array(FamilySavings),
   }),

@@ -210,7 +210,7 @@ describe('the overview counted by the replica', () => {
       expect(replica.loaded).toBe(false);
       expect(before).toEqual(summarizeCapacities(replica.db.slimRows(), at));
       expect(before.upcoming).toHaveLength(8);
-      expect(before.monthlySavings.activePolicies).toBe(500);
+      expect(before.monthlySavings.runningPolicies + before.monthlySavings.launchingLater).toBe(500);
       replica.upsert({ ...policies[10]!, policyStatus: 'ACTIVE', pricing: { ...policies[10]!.pricing, savings: 1234.565 } });
       replica.upsert({ ...policies[0]!, cidrId: 'sc_new', policyStatus: 'LATER_STATUS' });
       const after = replica.overview(at);
@@ -334,6 +334,46 @@ describe('the overview counted by the replica', () => {
       }
       replica = new CapacityReplica(CapacityReplicaDb.open(file, key));
       expectCountedThenKept();
+    } finally {
+      replica.close();
+    }
+  });
+
+  it('counts the kept savings again when its "now" passes an active policy\'s launch, with no write (a day boundary, a clock set back), and sums only the running ones (savings15)', async () => {
+    const file = join(dir, 'kept-savings-now.db');
+    const replica = new CapacityReplica(CapacityReplicaDb.open(file, randomBytes(32)));
+    const policies = syntheticPolicies(600);
+    const launchesOf = (p: CapacityRow) => Date.parse(p.capacityConfiguration?.launchDateTime ?? '');
+    const activeLaunches = policies.filter((p) => p.policyStatus === 'ACTIVE').map(launchesOf).filter(Number.isFinite);
+    const next = Math.min(...activeLaunches.filter((ms) => ms > asOf.getTime()));
+    const figuresAt = (at: Date) => {
+      let counted = false;
+      const figures = replica.overview(at, (savings) => {
+        counted = true;
+        replica.keepOverviewSavings(savings);
+      });
+      expect(figures).toEqual(summarizeCapacities(replica.db.slimRows(), at));
+      return { figures, counted };
+    };
+    try {
+      await replica.replaceAll(policies, asOf.toISOString());
+      const today = figuresAt(asOf);
+      expect(today.counted).toBe(true);
+      // The seeded list holds both kinds: the running ones summed, those launching later said apart.
+      expect(today.figures.monthlySavings.runningPolicies).toBeGreaterThan(0);
+      expect(today.figures.monthlySavings.launchingLater).toBeGreaterThan(0);
+      expect(today.figures.monthlySavings.runningPolicies + today.figures.monthlySavings.launchingLater).toBe(policies.filter((p) => p.policyStatus === 'ACTIVE').length);
+      // Later the same day, before the next launch: the kept tally holds.
+      expect(figuresAt(new Date(next - 1)).counted).toBe(false);
+      // The next launch passed, nothing written: counted again, one more running.
+      const launched = figuresAt(new Date(next));
+      expect(launched.counted).toBe(true);
+      expect(launched.figures.monthlySavings.runningPolicies).toBeGreaterThan(today.figures.monthlySavings.runningPolicies);
+      expect(figuresAt(new Date(next + DAY / 2)).counted).toBe(false);
+      // The clock set back before that launch: counted again, the launched one is "later" again.
+      const back = figuresAt(asOf);
+      expect(back.counted).toBe(true);
+      expect(back.figures.monthlySavings).toEqual(today.figures.monthlySavings);
     } finally {
       replica.close();
     }

@@ -1,6 +1,5 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
-import { monthlySavingsOf, monthlyShareOf } from '../overview/summarize.js';
-import { launchesLater } from './customer-summary.js';
+import { launchesLater, monthlySavingsOf, monthlyShareOf } from '../overview/summarize.js';
 
 /** What one account's active capacity policies add up to: the overview by customer sums these per customer. */
 export interface AccountTotals {

@@ -2,7 +2,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { ActivityEntry } from '../../../shared/own-data/activity.js';
 import { CUSTOMER_HORIZONS, type CustomerHorizon, type CustomerTotals } from '../../../shared/ipc/customers.js';
 import type { PolicyMilestone } from '../../../shared/ipc/overview.js';
-import { cents, monthlyShare, UNKNOWN_STATUS, UPCOMING_STATUSES } from '../overview/summarize.js';
+import { cents, launchesLater, monthlyShare, UNKNOWN_STATUS, UPCOMING_STATUSES } from '../overview/summarize.js';
 
 const DAY_MS = 86_400_000;
 /** Statuses of a policy that ran (or runs): its savings were delivered over the part of its window that passed. */
@@ -40,14 +40,6 @@ function savingsOver(savings: number, launchMs: number, endMs: number, fromMs: n
 }
 
 const msOf = (at: string | undefined): number => (at ? Date.parse(at) : Number.NaN);
-
-/**
- * An active policy that has not launched yet: bought, not yet running, so not part of what the customer pays (or
- * saves) a month now. One whose launch is not known is taken as running (it is active; nothing says it is not).
- */
-export function launchesLater(launchMs: number, nowMs: number): boolean {
-  return Number.isFinite(launchMs) && launchMs > nowMs;
-}
 
 /** When this app canceled each capacity policy it canceled (the first cancel the service did), by id. */
 function cancelMoments(activity: readonly ActivityEntry[]): Map<string, number> {

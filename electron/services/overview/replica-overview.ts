@@ -226,7 +226,7 @@ export function* overviewSteps(
   const renewalRisk = soonest(db, window, listLimit, [{ kind: 'end', where: RENEWAL_RISK }]);
   yield;
 
-  const { tally: savings, toKeep } = activeSavings(db);
+  const { tally: savings, toKeep } = activeSavings(db, from);
   if (toKeep) counted(toKeep);
 
   return {
@@ -259,19 +259,26 @@ export function keepSavings(db: Connection, kept: SavingsToKeep): void {
   db.prepare('UPDATE overview_savings SET counted_at = changes, tally = ? WHERE changes = ?').run(JSON.stringify(kept.tally), kept.countedAt);
 }
 
-/** The active policies' monthly savings: as kept when nothing that counts in them was written since, else counted. */
-function activeSavings(db: Connection): { readonly tally: MonthlySavingsTally; readonly toKeep: SavingsToKeep | null } {
+/**
+ * The active policies' monthly savings at `nowMs` (running ones summed, those launching later apart): as kept when
+ * nothing that counts in them was written since and no active policy's launch lies between the "now" they were
+ * counted at and this one (a policy launching tomorrow runs tomorrow with no write: savings15), else counted.
+ */
+function activeSavings(db: Connection, nowMs: number): { readonly tally: MonthlySavingsTally; readonly toKeep: SavingsToKeep | null } {
   const kept = db.prepare('SELECT changes, counted_at, tally FROM overview_savings').raw().get() as [number, number | null, string | null] | undefined;
   if (kept && kept[1] === kept[0] && kept[2] !== null) {
     // Written by this code; one that does not read (another version's, or sums JSON cannot hold) is counted again.
     const parsed = KeptSavings.safeParse(parseJson(kept[2]));
-    if (parsed.success) return { tally: MonthlySavingsTally.from(parsed.data), toKeep: null };
+    if (parsed.success) {
+      const tally = MonthlySavingsTally.from(parsed.data);
+      if (tally.holdsAt(nowMs)) return { tally, toKeep: null };
+    }
   }
   // Row order, as a pass over the rows adds them: a float sum depends on its order, and the figures round to the cent.
   const tally = new MonthlySavingsTally();
   const active = db.prepare(`SELECT instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' ORDER BY rid`).raw();
   for (const [instanceType, saved, launchMs, endMs] of active.all() as Array<[string, number | null, number | null, number | null]>) {
-    tally.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN));
+    tally.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN), launchMs ?? Number.NaN, nowMs);
   }
   return { tally, toKeep: kept ? { tally: tally.kept(), countedAt: kept[0] } : null };
 }

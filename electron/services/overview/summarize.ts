@@ -147,7 +147,7 @@ export class CapacitySummary {
     if (status === 'ACTIVE') {
       // Only a renewal the answer states as off is a risk; an unknown one is not claimed.
       if (policy.capacityConfiguration?.autoRenewalEnabled === false && endAt && inWindow(endMs)) this.#renewalRisk.add(milestone('end', endAt));
-      this.#savings.add(policy.policyInstance?.instanceType ?? OTHER_FAMILY, monthlySavingsOf(policy));
+      this.#savings.add(policy.policyInstance?.instanceType ?? OTHER_FAMILY, monthlySavingsOf(policy), launchMs, this.#nowMs);
     }
   }
 
@@ -206,16 +206,39 @@ export function breakdown(counts: ReadonlyMap<string, number>): StatusBreakdown 
 }
 
 /**
- * The active policies' monthly savings as the overview shows them: the total and
- * each instance family's part. Added in row order by both the row pass and the
- * replica's SQL pass (a float sum depends on its order; the figures round to the cent).
+ * An active policy that has not launched yet: bought, not yet running, so not part of what is paid (or saved) a
+ * month now (money14, savings15). One whose launch is not known is taken as running (it is active; nothing says
+ * it is not); one past its end while still ACTIVE too: its status is the service's word, not the app's guess.
+ */
+export function launchesLater(launchMs: number, nowMs: number): boolean {
+  return Number.isFinite(launchMs) && launchMs > nowMs;
+}
+
+/**
+ * The running active policies' monthly savings as the overview shows them (the customer page's rule, money14): the
+ * total and each instance family's part, and apart, the active policies launching later and what they will add.
+ * Added in row order by both the row pass and the replica's SQL pass (a float sum depends on its order; the figures
+ * round to the cent). It also notes the launches nearest "now" on each side (`since`, `until`): the tally holds for
+ * any "now" between them, and must be counted again once "now" passes one (a policy launching tomorrow becomes
+ * running without a write).
  */
 export class MonthlySavingsTally {
   readonly #families = new Map<string, { monthly: number; policies: number }>();
   #total = 0;
   #policies = 0;
+  #later = 0;
+  #laterMonthly = 0;
+  #since: number | null = null;
+  #until: number | null = null;
 
-  add(instanceType: string, monthly: number): void {
+  add(instanceType: string, monthly: number, launchMs: number, nowMs: number): void {
+    if (launchesLater(launchMs, nowMs)) {
+      this.#later += 1;
+      this.#laterMonthly += monthly;
+      this.#until = this.#until === null ? launchMs : Math.min(this.#until, launchMs);
+      return;
+    }
+    if (Number.isFinite(launchMs)) this.#since = this.#since === null ? launchMs : Math.max(this.#since, launchMs);
     this.#policies += 1;
     this.#total += monthly;
     const family = instanceFamily(instanceType);
@@ -226,12 +249,31 @@ export class MonthlySavingsTally {
   }
 
   summary(familyLimit: number): OverviewSummary['monthlySavings'] {
-    return { total: cents(this.#total), activePolicies: this.#policies, monthDays: SAVINGS_MONTH_DAYS, byFamily: topFamilies(this.#families, familyLimit) };
+    return {
+      total: cents(this.#total),
+      runningPolicies: this.#policies,
+      launchingLater: this.#later,
+      monthlyLaunching: cents(this.#laterMonthly),
+      monthDays: SAVINGS_MONTH_DAYS,
+      byFamily: topFamilies(this.#families, familyLimit),
+    };
+  }
+
+  /** Whether the tally, counted at some "now", holds at `nowMs`: no active policy's launch lies between the two. */
+  holdsAt(nowMs: number): boolean {
+    return (this.#since === null || this.#since <= nowMs) && (this.#until === null || nowMs < this.#until);
   }
 
   /** The sums as added, unrounded, for keeping (replica-overview.ts): a tally made again from them sums to the same figures. */
   kept(): KeptSavings {
-    return { total: this.#total, policies: this.#policies, families: [...this.#families].map(([family, { monthly, policies }]) => [family, monthly, policies]) };
+    return {
+      total: this.#total,
+      policies: this.#policies,
+      families: [...this.#families].map(([family, { monthly, policies }]) => [family, monthly, policies]),
+      later: [this.#later, this.#laterMonthly],
+      since: this.#since,
+      until: this.#until,
+    };
   }
 
   static from(kept: KeptSavings): MonthlySavingsTally {
@@ -239,6 +281,9 @@ export class MonthlySavingsTally {
     tally.#total = kept.total;
     tally.#policies = kept.policies;
     for (const [family, monthly, policies] of kept.families) tally.#families.set(family, { monthly, policies });
+    [tally.#later, tally.#laterMonthly] = kept.later;
+    tally.#since = kept.since;
+    tally.#until = kept.until;
     return tally;
   }
 }
@@ -248,6 +293,11 @@ export const KeptSavings = z.object({
   total: z.number(),
   policies: z.number().int().min(0),
   families: z.array(z.tuple([z.string(), z.number(), z.number().int().min(0)])),
+  /** The active policies launching later: how many, and their monthly savings summed. */
+  later: z.tuple([z.number().int().min(0), z.number()]),
+  /** The latest launch at or before the "now" it was counted at, and the soonest after (null: none). */
+  since: z.number().nullable(),
+  until: z.number().nullable(),
 });
 export type KeptSavings = z.infer<typeof KeptSavings>;
 

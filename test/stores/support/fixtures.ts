@@ -20,7 +20,7 @@ export function overviewOf(total: number, origin: Origin = SERVICE_NOW): Sourced
     launching: none,
     ending: none,
     endingWithoutRenewal: { total: 0, soonest: [] },
-    monthlySavings: { total: 0, activePolicies: 0, monthDays: 30, byFamily: [] },
+    monthlySavings: { total: 0, runningPolicies: 0, launchingLater: 0, monthlyLaunching: 0, monthDays: 30, byFamily: [] },
     timeline: [],
     upcoming: [],
     skippedCount: 0,

@@ -87,7 +87,7 @@ describe('OverviewService', () => {
     try {
       const summary = await service.summary();
       expect(summary.totalPolicies).toBe(60_000);
-      expect(summary.monthlySavings.activePolicies).toBe(60_000);
+      expect(summary.monthlySavings.runningPolicies).toBe(60_000);
     } finally {
       counting = false;
       turns.stop();

@@ -89,7 +89,7 @@ describe('summarizeCapacities', () => {
     expect(summary.byStatus).toEqual(CAPACITY_STATUSES.map((status) => ({ status, count: 0 })));
     expect(summary.totalPolicies).toBe(0);
     expect(summary.timeline).toHaveLength(30);
-    expect(summary.monthlySavings).toEqual({ total: 0, activePolicies: 0, monthDays: 30, byFamily: [] });
+    expect(summary.monthlySavings).toEqual({ total: 0, runningPolicies: 0, launchingLater: 0, monthlyLaunching: 0, monthDays: 30, byFamily: [] });
     expect(summary.asOf).toBe(NOW.toISOString());
   });
 
@@ -166,13 +166,38 @@ describe('summarizeCapacities', () => {
       policy({ status: 'COMPLETED', launchIn: -60, endIn: -1, savings: 1000, type: 'r5.2xlarge' }), // not ACTIVE
     ];
     const summary = summarizeCapacities(policies, NOW, { familyLimit: 2 });
-    expect(summary.monthlySavings.activePolicies).toBe(4);
+    expect(summary.monthlySavings.runningPolicies).toBe(4);
     expect(summary.monthlySavings.total).toBe(165.01);
     expect(summary.monthlySavings.byFamily).toEqual([
       { family: 'm5', monthly: 150.01, policies: 2 },
       { family: 'c5', monthly: 10, policies: 1 },
       { family: 'other', monthly: 5, policies: 1 },
     ]);
+  });
+
+  it('sums only the running active policies (the customer page\'s rule); those launching later are said apart, one past its end still runs (savings15)', () => {
+    const policies = [
+      policy({ status: 'ACTIVE', launchIn: -10, endIn: 80, savings: 300, type: 'm5.large' }), // running: 100 a month
+      policy({ status: 'ACTIVE', launchIn: 0, endIn: 30, savings: 40, type: 'c5.large' }), // launches at "now": running, 40
+      policy({ status: 'ACTIVE', launchIn: -40, endIn: -2, savings: 76, type: 'c5.large' }), // ACTIVE past its end: still running, 60
+      policy({ status: 'ACTIVE', launchIn: 0.5, endIn: 60, savings: 119, type: 'm5.large' }), // launches later: 60 (119 * 30 / 59.5)
+      policy({ status: 'ACTIVE', launchIn: 20, endIn: 50, savings: 25, type: 'p3.2xlarge' }), // launches later: 25
+    ];
+    const summary = summarizeCapacities(policies, NOW);
+    expect(summary.monthlySavings).toEqual({
+      total: 200,
+      runningPolicies: 3,
+      launchingLater: 2,
+      monthlyLaunching: 85,
+      monthDays: 30,
+      byFamily: [
+        { family: 'c5', monthly: 100, policies: 2 },
+        { family: 'm5', monthly: 100, policies: 1 },
+      ],
+    });
+    // A day on, the first of them runs: no list written, "now" alone moved it.
+    const tomorrow = summarizeCapacities(policies, new Date(NOW.getTime() + DAY));
+    expect(tomorrow.monthlySavings).toMatchObject({ total: 260, runningPolicies: 4, launchingLater: 1, monthlyLaunching: 25 });
   });
 
   it('keeps the lists short however many policies there are', () => {
@@ -191,7 +216,7 @@ describe('summarizeCapacities with policies the service sent in part', () => {
     const summary = summarizeCapacities([{ cidrId: 'only-an-id' }, { cidrId: 'active', policyStatus: 'ACTIVE' }], new Date('2026-01-10T00:00:00Z'));
     expect(summary.totalPolicies).toBe(2);
     expect(summary.byStatus).toContainEqual({ status: 'UNKNOWN', count: 1 });
-    expect(summary.monthlySavings.activePolicies).toBe(1);
+    expect(summary.monthlySavings.runningPolicies).toBe(1);
     expect(summary.monthlySavings.total).toBe(0);
     expect(summary.endingWithoutRenewal.total).toBe(0);
     expect(summary.upcoming).toEqual([]);
