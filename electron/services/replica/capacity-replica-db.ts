@@ -310,6 +310,9 @@ export class CapacityReplicaDb {
       else this.#committed(true);
       return failed;
     });
+    // The build writes the log from the thread like a checkpoint: whoever watches the files is told, so its writes
+    // are ours, not a change behind the app's back (that would reopen the copy and read every page of it).
+    this.#onCheckpoint?.(this.#indexesBuilt.then(() => ({ frames: 0, truncated: false })));
   }
 
   /** True while a full refresh is under way (in memory, reads then see it half done and must wait). */
