@@ -2,9 +2,12 @@
  * The Renewals' read of the upcoming policies (issue 28, renew14) reads no row of the list's table: the launch and end
  * indexes hold every column it takes, so the whole window is a walk along two indexes, not a random read of each
  * policy's row (the table's widest, with its search text: 1,417 against 237 ms cold at 100,000 in renew14's probe).
- * A copy whose indexes an earlier version made gains them at its next open, and reads the same policies.
+ * A copy whose indexes an earlier version made keeps them at its next open and gains these after it, on the checkpoint
+ * thread (idx15); it reads the same policies before, during and after, and a build cut short leaves it usable.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +16,7 @@ import { CapacityReplicaDb } from '../../electron/services/replica/capacity-repl
 import { openKeyed, type Connection } from '../../electron/services/platform/sqlcipher.js';
 import { UPCOMING_INDEXES, UpcomingInSlices, firstUpcomingOf, upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
+import { bundleScript, bundledScriptEnv } from '../support/bundled-script.js';
 
 const DAY_MS = 86_400_000;
 /** Inside the synthetic policies' dates: the window holds some of them. */
@@ -42,6 +46,37 @@ function recording(connection: Connection, statements: string[]): Connection {
 }
 
 /** The plan's lines that read the list's table (under its name or the reads' alias `c`). */
+/** What an earlier version made: the launch and end alone. */
+const EARLIER_INDEXES =
+  'DROP INDEX IF EXISTS capacities_launch; DROP INDEX IF EXISTS capacities_end; CREATE INDEX capacities_launch ON capacities (launch_ms); CREATE INDEX capacities_end ON capacities (end_ms);';
+const PLAIN: Record<string, string> = { capacities_launch: 'CREATE INDEX capacities_launch ON capacities (launch_ms)', capacities_end: 'CREATE INDEX capacities_end ON capacities (end_ms)' };
+const COVERING: Record<string, string> = Object.fromEntries(Object.entries(UPCOMING_INDEXES).map(([name, on]) => [name, `CREATE INDEX ${name} ON ${on}`]));
+
+function definitionsOn(connection: Connection): Record<string, string> {
+  return Object.fromEntries(connection.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ('capacities_launch', 'capacities_end')`).raw().all() as Array<[string, string]>);
+}
+const upcomingDefinitions = (db: CapacityReplicaDb) => db.readWith(definitionsOn);
+/** How far the log grows past its size at the open before the kill: the build's own pages, well inside it. */
+const KILL_AT_LOG_BYTES = 256 * 1024;
+const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+
+/** A copy of `policies` policies as an earlier version left it; returns the window's policies as read from it. */
+async function earlierCopy(file: string, key: Buffer, policies: number): Promise<string[]> {
+  const first = CapacityReplicaDb.open(file, key);
+  let before: string[];
+  try {
+    await first.replaceAll(syntheticPolicies(policies), new Date(NOW).toISOString());
+    before = first.readWith((connection) => upcomingOf(connection, FROM, TO).map((row) => row.cidrId));
+  } finally {
+    await first.close();
+  }
+  const earlier = openKeyed(file, key, 1024);
+  earlier.exec(EARLIER_INDEXES);
+  earlier.pragma('wal_checkpoint(TRUNCATE)');
+  earlier.close();
+  return before;
+}
+
 function tableReads(connection: Connection, sql: string): string[] {
   const bind = { from: FROM, to: TO, afterMs: FROM, afterRid: Number.MAX_SAFE_INTEGER, limit: 500 };
   return (connection.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(bind) as Array<{ detail: string }>)
@@ -88,34 +123,86 @@ describe('the upcoming policies read from the launch and end indexes alone', () 
     }
   });
 
-  it('gives a copy whose plain indexes an earlier version made the covering ones at its next open, and reads the same policies', async () => {
+  it('opens a copy whose plain indexes an earlier version made without building, builds the covering ones after on the thread, and reads the same policies before, during and after', async () => {
     const file = join(dir, 'earlier.db');
     const key = randomBytes(32);
-    const first = CapacityReplicaDb.open(file, key);
-    const before = await (async () => {
-      try {
-        await first.replaceAll(syntheticPolicies(1_500), new Date(NOW).toISOString());
-        return first.readWith((connection) => upcomingOf(connection, FROM, TO).map((row) => row.cidrId));
-      } finally {
-        await first.close();
-      }
-    })();
-    // As an earlier version left them: the launch and end alone.
-    const earlier = openKeyed(file, key, 1024);
-    earlier.exec('DROP INDEX capacities_launch; DROP INDEX capacities_end; CREATE INDEX capacities_launch ON capacities (launch_ms); CREATE INDEX capacities_end ON capacities (end_ms);');
-    earlier.close();
+    const before = await earlierCopy(file, key, 1_500);
 
     const reopened = CapacityReplicaDb.open(file, key);
+    // Another connection's write under way: the build waits for it (it takes the write lock politely), so what follows
+    // reads the copy while the build is asked and not yet done.
+    const other = openKeyed(file, key, 1024);
     try {
-      const defined = reopened.readWith(
-        (connection) => new Map(connection.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ('capacities_launch', 'capacities_end')`).raw().all() as Array<[string, string]>),
-      );
-      expect(Object.fromEntries(defined)).toEqual(Object.fromEntries(Object.entries(UPCOMING_INDEXES).map(([name, on]) => [name, `CREATE INDEX ${name} ON ${on}`])));
+      // The open left the earlier definitions as they were (idx15): rebuilt there, they held the main thread for seconds.
+      expect(upcomingDefinitions(reopened)).toEqual(PLAIN);
+      other.exec('BEGIN IMMEDIATE');
+      let built: string | null | 'pending' = 'pending';
+      void reopened.indexesBuilt.then((outcome) => (built = outcome));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(built).toBe('pending');
+      expect(upcomingDefinitions(reopened)).toEqual(PLAIN);
+      expect(reopened.readWith((connection) => upcomingOf(connection, FROM, TO).map((row) => row.cidrId))).toEqual(before);
+      other.exec('COMMIT');
+      expect(await reopened.indexesBuilt).toBeNull();
+      expect(upcomingDefinitions(reopened)).toEqual(COVERING);
       const after = reopened.readWith((connection) => upcomingOf(connection, FROM, TO).map((row) => row.cidrId));
       expect(after.length).toBeGreaterThan(0);
       expect(after).toEqual(before);
     } finally {
+      other.close();
       await reopened.close();
     }
+    // The next open finds nothing to build.
+    const again = CapacityReplicaDb.open(file, key);
+    try {
+      expect(upcomingDefinitions(again)).toEqual(COVERING);
+    } finally {
+      await again.close();
+    }
   });
+
+  it('keeps a usable copy, each index there with its earlier or its new definition, when the app is killed during the build', async () => {
+    const file = join(dir, 'killed.db');
+    const key = randomBytes(32);
+    const before = await earlierCopy(file, key, 40_000);
+    const opener = await bundleScript('test/support/replica-opener-child.ts', dir);
+    const seen = new Set<string>();
+    for (let round = 0; round < 4; round += 1) {
+      const child = spawn(process.execPath, [opener, file, key.toString('hex')], { stdio: ['ignore', 'pipe', 'inherit'], env: bundledScriptEnv() });
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      // Measured once the open is done: what the log gains after is the thread's.
+      const walAtStart = walBytes(file);
+      // Killed once the build's pages reach the log (the thread's cache is 512 KiB: an index of 40,000 rows spills there
+      // before its commit); past its header and a small commit's frames.
+      for (let waited = 0; walBytes(file) <= walAtStart + KILL_AT_LOG_BYTES && waited < 10_000; waited += 2) await new Promise((resolve) => setTimeout(resolve, 2));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+
+      const plain = openKeyed(file, key, 1024);
+      try {
+        expect(plain.pragma('integrity_check', { simple: true })).toBe('ok');
+        const defined = definitionsOn(plain);
+        for (const name of Object.keys(UPCOMING_INDEXES)) {
+          expect([PLAIN[name], COVERING[name]], name).toContain(defined[name]);
+          seen.add(defined[name] === PLAIN[name] ? 'plain' : 'covering');
+        }
+        expect(upcomingOf(plain, FROM, TO).map((row) => row.cidrId)).toEqual(before);
+        // Back as an earlier version left it, for the next round's kill.
+        if (defined.capacities_launch !== PLAIN.capacities_launch || defined.capacities_end !== PLAIN.capacities_end) plain.exec(EARLIER_INDEXES);
+        plain.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        plain.close();
+      }
+    }
+    // At least one kill fell inside a build (else the test proved nothing about one).
+    expect(seen).toContain('plain');
+    const reopened = CapacityReplicaDb.open(file, key);
+    try {
+      expect(await reopened.indexesBuilt).toBeNull();
+      expect(upcomingDefinitions(reopened)).toEqual(COVERING);
+      expect(reopened.readWith((connection) => upcomingOf(connection, FROM, TO).map((row) => row.cidrId))).toEqual(before);
+    } finally {
+      await reopened.close();
+    }
+  }, 120_000);
 });

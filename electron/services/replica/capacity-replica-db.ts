@@ -8,6 +8,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SkippedItem } from '../../../shared/api/tolerant.js';
 import { openConnection, openKeyed, type Connection } from '../platform/sqlcipher.js';
 import { WalCheckpointer, type CheckpointOutcome } from './wal-checkpointer.js';
+import type { IndexToBuild } from './kept-indexes.js';
 import { inSlices } from './time-slices.js';
 import { contentHash, diffWithStored, oneCopyEach, rewriteIsCheaper, storedBody, withWrittenThrough, type StoredRow } from './refresh-diff.js';
 import type { ListedAgainstStored } from './listed-against-stored.js';
@@ -220,6 +221,7 @@ export class CapacityReplicaDb {
   #held: HeldDocuments | null = null;
   readonly #threaded: RewriteThreading | null;
   #writing = false;
+  #indexesBuilt: Promise<string | null> = Promise.resolve(null);
   /**
    * The reads every keystroke of the list makes (the copy's time and left-out items, then the window's records),
    * prepared once on the reading connection: better-sqlite3 keeps no statement cache, and compiling the three
@@ -261,14 +263,16 @@ export class CapacityReplicaDb {
       db.pragma('foreign_keys = ON');
       // Checkpoints are the thread's (WalCheckpointer), never a commit's on the main thread.
       db.pragma('wal_autocheckpoint = 0');
-      prepareSchema(db);
+      const later = prepareSchema(db);
       read = openKeyed(file, key, PAGE_CACHE_KIB, options.busyMs);
       read.pragma('query_only = ON');
       const writer = db;
       const warn = options.warn ?? ((message: string) => console.warn(message));
       // The fallback is the checkpoint as it ran before the thread: on the writer connection.
       const checkpointer = new WalCheckpointer(file, key, () => checkpointOn(writer), warn);
-      return new CapacityReplicaDb(db, read, file, checkpointer, { onCheckpoint: options.onCheckpoint, threaded: { key, warn } });
+      const replica = new CapacityReplicaDb(db, read, file, checkpointer, { onCheckpoint: options.onCheckpoint, threaded: { key, warn } });
+      replica.#buildLater(later, warn);
+      return replica;
     } catch (error) {
       read?.close();
       db.close();
@@ -280,8 +284,35 @@ export class CapacityReplicaDb {
   static inMemory(): CapacityReplicaDb {
     const db = openConnection(':memory:');
     db.pragma('foreign_keys = ON');
+    // A new database: nothing of an earlier version to build again.
     prepareSchema(db);
     return new CapacityReplicaDb(db, db, null, null);
+  }
+
+  /**
+   * Resolves once the indexes an earlier version defined otherwise are built on the checkpoint thread (null), or
+   * with why not (their earlier definitions kept, answering the same reads; the next open tries again).
+   */
+  get indexesBuilt(): Promise<string | null> {
+    return this.#indexesBuilt;
+  }
+
+  /**
+   * An older copy's indexes, made again after the open on the checkpoint thread (idx15): on the main thread at the
+   * open they held the first launch after an update for 6-10 s at 100,000 policies (review14). The log they leave is
+   * moved into the file after.
+   */
+  #buildLater(indexes: readonly IndexToBuild[], warn: (message: string) => void): void {
+    if (indexes.length === 0 || !this.#checkpointer) return;
+    const checkpointer = this.#checkpointer;
+    this.#indexesBuilt = checkpointer.build(indexes).then((failed) => {
+      if (failed !== null) warn(`the replica's indexes ${indexes.map(({ name }) => name).join(', ')} were not built again (${failed}); the earlier ones answer until the next open`);
+      else this.#committed(true);
+      return failed;
+    });
+    // The build writes the log from the thread like a checkpoint: whoever watches the files is told, so its writes
+    // are ours, not a change behind the app's back (that would reopen the copy and read every page of it).
+    this.#onCheckpoint?.(this.#indexesBuilt.then(() => ({ frames: 0, truncated: false })));
   }
 
   /** True while a full refresh is under way (in memory, reads then see it half done and must wait). */
@@ -1009,7 +1040,8 @@ export class ReplicaFormatError extends Error {
   }
 }
 
-function prepareSchema(db: Connection): void {
+/** Returns the indexes an earlier version defined otherwise, left as they are, to be built off the open (idx15). */
+function prepareSchema(db: Connection): IndexToBuild[] {
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get() !== undefined;
   const found = hasMeta ? (db.prepare(`SELECT value FROM meta WHERE key = 'format'`).get() as { value: string } | undefined)?.value : undefined;
   if (found !== undefined && found !== REPLICA_FORMAT) throw new ReplicaFormatError(found);
@@ -1030,11 +1062,12 @@ function prepareSchema(db: Connection): void {
   addColumnIfMissing(db, 'capacities', 'bank_fee', 'REAL');
   addColumnIfMissing(db, 'capacities', 'bank_fee_written', 'INTEGER NOT NULL DEFAULT 0');
   keepOverviewIndexes(db);
-  keepUpcomingIndexes(db);
+  const later = keepUpcomingIndexes(db);
   keepStatusCounts(db);
   db.exec(ACCOUNT_INDEX);
   db.exec(UPCOMING_HEAD_INDEX);
   if (found === undefined) db.prepare(`INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING`).run(REPLICA_FORMAT);
+  return later;
 }
 
 /** A column added after the table's first release: copies made before gain it empty (filled by their next write). */

@@ -21,10 +21,45 @@ db.prepare('SELECT count(*) FROM sqlite_master').get();
 db.pragma('cache_size = -512');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 parentPort.postMessage({ ready: true });
+// One index a transaction: each holds the write lock for one build, and one cut short (the app ended) is rolled
+// back whole, the earlier definition kept. Taking the lock waits on the app's writes (tried again after a pause).
+function build(indexes) {
+  for (const { name, sql } of indexes) {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        break;
+      } catch (error) {
+        if (!String(error && error.code).startsWith('SQLITE_BUSY') || attempt >= workerData.buildAttempts) throw error;
+        Atomics.wait(pause, 0, 0, workerData.truncatePauseMs);
+      }
+    }
+    try {
+      const kept = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name);
+      if (kept !== sql) {
+        if (kept !== undefined) db.exec('DROP INDEX ' + name);
+        db.exec(sql);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
     parentPort.close();
+    return;
+  }
+  if (message && message.build) {
+    try {
+      build(message.build);
+      parentPort.postMessage({ built: true });
+    } catch (error) {
+      parentPort.postMessage({ built: true, failed: String(error && error.message) });
+    }
     return;
   }
   try {
@@ -66,8 +101,16 @@ const STARTING_CLOSE_WAIT_MS = 2_000;
  */
 const TRUNCATE_ATTEMPTS = 40;
 const TRUNCATE_PAUSE_MS = 50;
+/** Tries at taking the write lock for an index build (TRUNCATE_PAUSE_MS apart): about a minute of the app's writes. */
+const BUILD_ATTEMPTS = 1_200;
 
-type Message = { ready: true } | { done: true; frames?: number; truncated?: boolean; failed?: string };
+type Message = { ready: true } | { built: true; failed?: string } | { done: true; frames?: number; truncated?: boolean; failed?: string };
+
+/** An index to make again on the thread (kept-indexes.ts). */
+export interface ThreadIndex {
+  readonly name: string;
+  readonly sql: string;
+}
 
 /**
  * Moves the replica's write-ahead log into its file on a worker thread, so the
@@ -89,6 +132,8 @@ export class WalCheckpointer {
   #closing: Promise<void> | null = null;
   #warned = false;
   #waiters: Array<(outcome: CheckpointOutcome) => void> = [];
+  /** Index builds asked, answered in order (the thread runs its messages one after the other). */
+  #builds: Array<(failed: string | null) => void> = [];
   readonly #fallback: () => CheckpointOutcome;
   readonly #warn: (message: string) => void;
 
@@ -105,7 +150,7 @@ export class WalCheckpointer {
   #startWorker(file: string, key: Buffer): Worker | null {
     try {
       const { module, binding } = sqliteLocation();
-      const worker = new Worker(CHECKPOINT_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), truncateAttempts: TRUNCATE_ATTEMPTS, truncatePauseMs: TRUNCATE_PAUSE_MS } });
+      const worker = new Worker(CHECKPOINT_SOURCE, { eval: true, workerData: { module, binding, file, pragmas: keyPragmas(key), truncateAttempts: TRUNCATE_ATTEMPTS, truncatePauseMs: TRUNCATE_PAUSE_MS, buildAttempts: BUILD_ATTEMPTS } });
       worker.unref();
       worker.on('message', (message: Message) => this.#onMessage(message));
       worker.on('error', (error: Error) => this.#fail(error.message));
@@ -135,6 +180,19 @@ export class WalCheckpointer {
   }
 
   /**
+   * Makes `indexes` again on the thread's connection (idx15), each in a transaction of its own; resolves with null
+   * once built, or why not (the earlier definitions are then kept: they answer the same reads; the next open asks
+   * again). A checkpoint asked meanwhile waits for the build.
+   */
+  build(indexes: readonly ThreadIndex[]): Promise<string | null> {
+    if (indexes.length === 0) return Promise.resolve(null);
+    if (this.#closed || !this.#worker) return Promise.resolve('the checkpoint thread is not running');
+    const done = new Promise<string | null>((resolve) => this.#builds.push(resolve));
+    this.#worker.postMessage({ build: indexes.map(({ name, sql }) => ({ name, sql })) });
+    return done;
+  }
+
+  /**
    * Stops the thread and resolves once it has exited: its connection is then
    * closed, so the writer's close, the last one, folds the log into the file
    * as before, and nothing of the thread can open or write the file after (a
@@ -148,6 +206,7 @@ export class WalCheckpointer {
     const worker = this.#worker;
     this.#worker = null;
     this.#settle({ frames: 0, truncated: false });
+    this.#settleBuilds('the replica was closed');
     this.#closing = worker ? this.#stop(worker) : Promise.resolve();
     return this.#closing;
   }
@@ -179,6 +238,10 @@ export class WalCheckpointer {
       if (this.#pending) this.#start();
       return;
     }
+    if ('built' in message) {
+      this.#builds.shift()?.(message.failed ?? null);
+      return;
+    }
     this.#running = false;
     if (message.failed !== undefined) {
       this.#fail(message.failed);
@@ -203,6 +266,7 @@ export class WalCheckpointer {
     this.#running = false;
     this.#pending = false;
     if (worker) void worker.terminate().catch(() => undefined);
+    this.#settleBuilds(reason);
     if (this.#waiters.length > 0) this.#settle(this.#runFallback());
   }
 
@@ -213,6 +277,12 @@ export class WalCheckpointer {
       this.#warn(`the replica's checkpoint failed (${error instanceof Error ? error.message : String(error)}); the log is kept until the next one`);
       return { frames: 0, truncated: false, onMainThread: true };
     }
+  }
+
+  #settleBuilds(failed: string): void {
+    const builds = this.#builds;
+    this.#builds = [];
+    for (const resolve of builds) resolve(failed);
   }
 
   #settle(outcome: CheckpointOutcome): void {

@@ -1,6 +1,6 @@
 import type { Connection } from '../platform/sqlcipher.js';
 import { listVersion } from '../replica/commit-version.js';
-import { keepIndexes } from '../replica/kept-indexes.js';
+import { keepIndexesLater, type IndexToBuild } from '../replica/kept-indexes.js';
 
 /** A policy launching or ending soon, as the worklist filters it before reading whole records. */
 export interface UpcomingCapacity {
@@ -26,16 +26,17 @@ const READ_AHEAD_MS = 86_400_000;
  * table the copy's widest; cold, at 100,000, the whole window's read took 1,417 ms through them and 237 ms through
  * these (load 41-45, scratch probe). The row id comes second, so each index is in the (ms, rid) order the steps'
  * cursor and ORDER BY walk; the plain indexes' column first, so an earlier version's queries use them as before.
- * Made with the replica's schema, after the account column (`keepIndexes`: a copy made before gains them at its next
- * open, once).
+ * Made with the replica's schema, after the account column. A copy made before keeps its plain ones at its open (they
+ * answer the same reads, slower) and gains these on the checkpoint thread after it (idx15: `keepIndexesLater`).
  */
 export const UPCOMING_INDEXES: Readonly<Record<string, string>> = {
   capacities_launch: 'capacities (launch_ms, rid, policy_status, end_ms, cidr_id, account)',
   capacities_end: 'capacities (end_ms, rid, policy_status, launch_ms, cidr_id, account)',
 };
 
-export function keepUpcomingIndexes(db: Connection): void {
-  keepIndexes(db, 'capacities', UPCOMING_INDEXES);
+/** Creates the indexes a copy lacks; returns those an earlier version defined otherwise, to be built off the main thread. */
+export function keepUpcomingIndexes(db: Connection): IndexToBuild[] {
+  return keepIndexesLater(db, 'capacities', UPCOMING_INDEXES);
 }
 
 /** The launch and end statuses the worklist follows: a ready or active policy's launch, an active one's end. */
