@@ -90,6 +90,11 @@ export class CustomerPageStore {
     return newest?.rows ?? this.page.value?.capacity.rows ?? [];
   }
 
+  /** Whether the rows listed are the newest read's for the page shown (else that page's first rows, replaced soon). */
+  get newestListed(): boolean {
+    return this.#policiesLoad === this.#pageLoad && this.policies.value !== null;
+  }
+
   /** The failure of the newest policies' read for the page shown, once no read of them is under way. */
   get policiesError(): AppError | null {
     return this.policies.loading || this.#policiesLoad === this.#pageLoad ? null : this.policies.error;

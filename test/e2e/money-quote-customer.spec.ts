@@ -32,6 +32,8 @@ test('a quote starts with the book’s customer of the policy, and a customer pa
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Customers', exact: true }).click();
   await page.getByTestId('customer-book').getByRole('button', { name: /^Northwind/ }).click();
+  // The page's first rows stand in until the newest read of their policies replaces them (CI: 13 then 15 ready).
+  await expect(page.getByTestId('customer-capacity')).toHaveAttribute('aria-busy', 'false');
   const theirs = page.getByTestId('customer-capacity').locator('tr[data-status="READY_FOR_PURCHASE"]');
   await expect(theirs.first()).toBeVisible();
   const all = await theirs.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-cidr-id') ?? ''));
