@@ -22,16 +22,21 @@ async function openCustomer(page: Page, name: string): Promise<void> {
   await expect(page.getByTestId('customer-page').getByRole('heading', { name, level: 1 })).toBeVisible();
 }
 
-const tileValue = (page: Page, testid: string) => page.getByTestId('customer-page').getByTestId(testid).getByTestId('figure-value');
-
-test('a customer’s figures are in the environment’s currency, and a cancel made here keeps the savings the policy delivered', async ({ app, openApp }) => {
+/** Signed in with the copy filled (90 s: a fill beside the page), and the user's active policies as the service lists them. */
+async function signedInWithActive(app: Parameters<typeof listFromOtherWindow>[0], openApp: () => Promise<Page>) {
   test.setTimeout(90_000);
   const page = await openApp();
   await signInAs(page);
   await replicaReady(page);
-  // The running active policy that has delivered the most this year: the one whose loss a review would notice.
   const active = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 500 })).rows as CapacityPolicy[];
-  const now = Date.now();
+  return { page, active, now: Date.now() };
+}
+
+const tileValue = (page: Page, testid: string) => page.getByTestId('customer-page').getByTestId(testid).getByTestId('figure-value');
+
+test('a customer’s figures are in the environment’s currency, and a cancel made here keeps the savings the policy delivered', async ({ app, openApp }) => {
+  const { page, active, now } = await signedInWithActive(app, openApp);
+  // The running active policy that has delivered the most this year: the one whose loss a review would notice.
   const yearStart = Date.UTC(new Date(now).getUTCFullYear(), 0, 1);
   const delivered = (p: CapacityPolicy) => {
     const launch = Date.parse(p.capacityConfiguration?.launchDateTime ?? '');
@@ -69,12 +74,7 @@ test('a customer’s figures are in the environment’s currency, and a cancel m
 });
 
 test('the active figure counts their capacity policies and holds when their DR lists are read; the spend leaves out those launching later (money14)', async ({ app, openApp }) => {
-  test.setTimeout(90_000);
-  const page = await openApp();
-  await signInAs(page);
-  await replicaReady(page);
-  const active = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 500 })).rows as CapacityPolicy[];
-  const now = Date.now();
+  const { page, active, now } = await signedInWithActive(app, openApp);
   const launchesLater = (p: CapacityPolicy) => Date.parse(p.capacityConfiguration?.launchDateTime ?? '') > now + 600_000;
   // An account with both a running active policy and one launching later.
   const account = active.find((p) => launchesLater(p) && active.some((q) => q.cspAccountName === p.cspAccountName && !launchesLater(q)))?.cspAccountName;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SourcedCyberPage } from '../../shared/ipc/sourced.js';
-import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { value } from '../support/ipc-result.js';
-import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { DR_CUSTOMER, startSyncedWithCustomer } from '../support/synced-with-customer.js';
+import type { FastApp } from '../unit/api-client/sandbox-fixture.js';
 
 /**
  * review14, against money14's write-through of a DR view into its customer's kept list: one policy seen in full says
@@ -18,12 +18,9 @@ afterEach(async () => {
 
 describe('a DR view kept into its customer\'s kept list (money14)', () => {
   it('changes the item it saw and keeps the list\'s age', async () => {
-    const fast = await startFastApp({ secrets: new FixedSecretStore(), moneyCheckDelaysMs: [0, 300] });
+    const fast = await startSyncedWithCustomer();
     app = fast;
-    await fast.signIn('sandbox', ALEX);
-    const customerId = 'CUST-1001';
-    value(await fast.call('profiles.rememberCustomer', { profileId: 'sandbox', customerId }));
-    value(await fast.call('offline.sync'));
+    const customerId = DR_CUSTOMER;
     // Read from the copy (a list read online is a page written through, which says its own age).
     value(await fast.call('offline.enter', { profileId: 'sandbox' }));
     const synced = value<SourcedCyberPage>(await fast.call('cyber.list', { customerId, page: 1, pageSize: 100 }));

@@ -6,6 +6,7 @@ import { MoneyState } from '../../shared/ipc/money.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { value } from '../support/ipc-result.js';
 import { ALEX, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
+import { DR_CUSTOMER, startSyncedWithCustomer } from '../support/synced-with-customer.js';
 
 /**
  * Review12's note (branch trust13): a purchase or a cancel the service carried out whose answer was lost is settled
@@ -62,12 +63,9 @@ describe('a money action whose answer was lost, settled by its read-back (trust1
 describe('a DR termination whose answer was lost, settled by its read-back (money14)', () => {
   for (const lost of [true, false]) {
     it(`${lost ? 'its answer lost' : 'answered'}: the copy's view and the customer's DR list show the termination`, async () => {
-      const fast = await startFastApp({ secrets: new FixedSecretStore(), moneyCheckDelaysMs: [0, 300] });
+      const fast = await startSyncedWithCustomer();
       app = fast;
-      await fast.signIn('sandbox', ALEX);
-      const customerId = 'CUST-1001';
-      value(await fast.call('profiles.rememberCustomer', { profileId: 'sandbox', customerId }));
-      value(await fast.call('offline.sync'));
+      const customerId = DR_CUSTOMER;
       const listed = value<SourcedCyberPage>(await fast.call('cyber.list', { customerId, page: 1, pageSize: 100 }));
       const policy = listed.data.find((item) => item.terminationTriggered === false);
       if (!policy) throw new Error(`the seed has no DR policy of ${customerId} without a termination`);
