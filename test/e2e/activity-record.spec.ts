@@ -5,7 +5,7 @@ import { formatMoney } from '../../shared/format/money.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { SandboxClient } from './cyber-support.js';
-import { ALEX, expect, expectAccessible, firstWithStatus, navTo, openDetail, screenshot, signInAs, test, typeCancelConfirmation } from './support/capacity.js';
+import { ALEX, expect, expectAccessible, firstWithStatus, navTo, openDetail, screenshot, test, typeCancelConfirmation } from './support/capacity.js';
 
 /**
  * Issue 17, item 11: the cancellation fee is no longer gone once the result
@@ -40,9 +40,8 @@ async function cancelShownPolicy(page: Page, policy: CapacityPolicy): Promise<nu
 test.describe('with a keychain (the record is kept on disk)', () => {
   test.use({ appOptions: { secrets: new FixedSecretStore() } });
 
-  test('after the result dialog closes the detail still shows the cancellation with its fee, when and by whom; offline too', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('after the result dialog closes the detail still shows the cancellation with its fee, when and by whom; offline too', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     await replicaReady(page);
     const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
     await openDetail(page, policy.cidrId);
@@ -78,9 +77,8 @@ test.describe('with a keychain (the record is kept on disk)', () => {
 test.describe('a DR policy', () => {
   test.use({ appOptions: { secrets: new FixedSecretStore() } });
 
-  test('its detail shows the DR termination this app triggered, with its event', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('its detail shows the DR termination this app triggered, with its event', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     const customer = ALEX.customers[0]!.cidExt;
     const policy = (await (await SandboxClient.signIn(app)).allCyber(customer)).find((item) => item.terminationTriggered === false)!;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Disaster recovery', exact: true }).click();
@@ -106,9 +104,8 @@ test.describe('a DR policy', () => {
 test.describe('without a keychain', () => {
   test.use({ appOptions: { secrets: new MemorySecretStore('this test runs without a keychain') } });
 
-  test('the record says it is kept for this session only', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('the record says it is kept for this session only', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
     await openDetail(page, policy.cidrId);
     const fee = await cancelShownPolicy(page, policy);

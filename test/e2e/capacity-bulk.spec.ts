@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
 import readXlsxFile from 'read-excel-file/node';
 import type { CapacityRow } from '../../shared/api/readers.js';
-import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, otherWindow, requestCount, sandboxControl, signInAs, test, testOnSharedApp } from './support/capacity.js';
+import { applyTwentyWithOneFault, expect, expectAccessible, listFromOtherWindow, openList, otherWindow, requestCount, sandboxControl, test, testOnSharedApp } from './support/capacity.js';
 import { holdCalls } from './support/held-call.js';
 
 /**
@@ -45,9 +45,8 @@ async function reviewedIds(dialog: Locator): Promise<string[]> {
   return dialog.getByTestId('bulk-review').locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-cidr-id') ?? ''));
 }
 
-test('20 policies selected with a shift-click: auto-renewal on with one sandbox fault is 19 done, 1 to retry, 20 requests', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('20 policies selected with a shift-click: auto-renewal on with one sandbox fault is 19 done, 1 to retry, 20 requests', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openLocalList(page, 'Active');
   const rows = (await shownRows(app, 'ACTIVE', 20)).slice(0, 20);
   expect(rows).toHaveLength(20);
@@ -77,9 +76,8 @@ test('20 policies selected with a shift-click: auto-renewal on with one sandbox 
   }
 });
 
-test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk cancel shows each fee and the total before its one confirmation; the Fee header sorts', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('from the keyboard alone: Space, Shift+arrows and Ctrl+A select; a bulk cancel shows each fee and the total before its one confirmation; the Fee header sorts', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openLocalList(page, 'Active');
   const rows = await shownRows(app, 'ACTIVE', 100);
   const total = (await listFromOtherWindow(app, { offset: 0, limit: 1, status: 'ACTIVE' })).total;
@@ -224,9 +222,8 @@ test.describe('a list of hundreds of policies', () => {
   // About 700 of the first user's: the pages between row 0 and row 600 are never read when the list jumps there.
   test.use({ appOptions: { sandbox: { scale: 1_200 } } });
 
-  test('a Shift+click range over rows never loaded (the list scrolled past them at once) takes every row between its ends', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('a Shift+click range over rows never loaded (the list scrolled past them at once) takes every row between its ends', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     await openLocalList(page, 'All');
     const listed = await shownRows(app, undefined, 500);
     const far = 600;
@@ -273,9 +270,8 @@ test.describe('a customer change on its way', () => {
     return stray!;
   };
 
-  test('takes none of the previous rows into the selection while its answer is on its way', async ({ app, openApp }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('takes none of the previous rows into the selection while its answer is on its way', async ({ app, openSignedIn }) => {
+    const page = await openSignedIn();
     await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
     const stray = await northwindOwns(app, 'ACTIVE');
     await openList(page);
@@ -295,9 +291,8 @@ test.describe('a customer change on its way', () => {
     await expect(page.getByTestId('selection-said')).toHaveText('');
   });
 
-  test('whose answer fails leaves no row of another customer under the new filter', async ({ app, openApp }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('whose answer fails leaves no row of another customer under the new filter', async ({ app, openSignedIn }) => {
+    const page = await openSignedIn();
     await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
     const stray = await northwindOwns(app);
     await openList(page);

@@ -14,7 +14,6 @@ import {
   requestCount,
   screenshot,
   signInAgain,
-  signInAs,
   test,
   testOnSharedApp,
   listFromOtherWindow,
@@ -91,9 +90,8 @@ testOnSharedApp('every group of the policy is shown, with only the actions its s
   await screenshot(page, 'detail-no-actions');
 });
 
-test('purchase from the detail: a confirmation with the prices, then the policy is active and queued', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('purchase from the detail: a confirmation with the prices, then the policy is active and queued', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const ready = await firstWithStatus(app, 'READY_FOR_PURCHASE');
   await openDetail(page, ready.cidrId);
   await actions(page).getByRole('button', { name: 'Purchase…' }).click();
@@ -126,9 +124,8 @@ test('purchase from the detail: a confirmation with the prices, then the policy 
   await expect(configForm(page).getByTestId('field-error')).toHaveCount(0);
 });
 
-test('configuration: each shared rule applies as the user types; saving shows the updated record', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('configuration: each shared rule applies as the user types; saving shows the updated record', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
   await openDetail(page, policy.cidrId);
   await openConfigForm(page);
@@ -175,9 +172,8 @@ test('configuration: each shared rule applies as the user types; saving shows th
   await screenshot(page, 'detail-configured');
 });
 
-test("the service's refusal lands on the field it names; an unsupported instance type is said plainly", async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test("the service's refusal lands on the field it names; an unsupported instance type is said plainly", async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
   await openDetail(page, policy.cidrId);
   await openConfigForm(page);
@@ -241,9 +237,8 @@ testOnSharedApp('unsaved configuration changes are not lost by navigating away b
   expect(await requestCount(app, 'configureCapacity')).toBe(0);
 });
 
-test('auto-renewal: turned on with a frequency and off again, with the service confirmation shown', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('auto-renewal: turned on with a frequency and off again, with the service confirmation shown', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', (p) => !p.capacityConfiguration.autoRenewalEnabled);
   await openDetail(page, policy.cidrId);
   const card = page.getByTestId('auto-renewal-card');
@@ -267,9 +262,8 @@ test('auto-renewal: turned on with a frequency and off again, with the service c
   expect(stored.configuration).toMatchObject({ autoRenewalEnabled: false, frequency: null });
 });
 
-test('cancel: the confirmation states policy, window and fee; the fee is shown; the list follows; sent once', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('cancel: the confirmation states policy, window and fee; the fee is shown; the list follows; sent once', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
   const canceledBefore = (await listFromOtherWindow(app, { status: 'CANCELED', limit: 1 })).total;
   await openDetail(page, policy.cidrId);
@@ -306,9 +300,8 @@ test('cancel: the confirmation states policy, window and fee; the fee is shown; 
   await expect(page.getByTestId('list-summary')).toContainText(`${canceledBefore + 1} canceled policies`);
 });
 
-test('cancel of a policy that is no longer active is refused, said so, and the policy shown as it now is', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('cancel of a policy that is no longer active is refused, said so, and the policy shown as it now is', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
   await openDetail(page, policy.cidrId);
   // Another window cancels it first.
@@ -331,9 +324,8 @@ test.describe('with no refresh of the copy at sign-in', () => {
   // request did, and its dialog took the click meant for the view (a browser run met it at load 40-60).
   test.use({ appOptions: { refreshReplicaAtSignIn: false } });
 
-  test('the session ends in the middle of the configuration form; the form survives signing in again', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('the session ends in the middle of the configuration form; the form survives signing in again', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     const policy = await firstWithStatus(app, 'ACTIVE', supportedActive);
     await openDetail(page, policy.cidrId);
     await openConfigForm(page);

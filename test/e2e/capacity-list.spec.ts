@@ -2,7 +2,6 @@ import type { Page } from '@playwright/test';
 import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { formatAmount, formatMoney } from '../../shared/format/money.js';
 import {
-  ALEX,
   JORDAN,
   addFault,
   clearFaults,
@@ -101,9 +100,8 @@ testOnSharedApp('the list shows every column of each policy, newest first, and a
   await expect(page.getByTestId('detail-cidr')).toHaveText((expected.data[2] as CapacityPolicy).cidrId);
 });
 
-test('filter, sort and position survive navigation and a restart of the window', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('filter, sort and position survive navigation and a restart of the window', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openList(page);
 
   const active = await newestFirst(app, 'ACTIVE');
@@ -198,9 +196,8 @@ test.describe('with no refresh of the copy at sign-in', () => {
   // request did, and its dialog took the click meant for the view (a browser run met it at load 40-60).
   test.use({ appOptions: { refreshReplicaAtSignIn: false } });
 
-  test('the session ends while the list is open: after signing in again the rows load, filter kept', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page, ALEX);
+  test('the session ends while the list is open: after signing in again the rows load, filter kept', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     await openList(page);
     await page.getByTestId('status-filter').getByRole('radio', { name: 'Failed' }).check();
     await expect(page.getByTestId('list-summary')).toContainText('failed');
@@ -213,9 +210,8 @@ test.describe('with no refresh of the copy at sign-in', () => {
   });
 });
 
-test('another user signing in on the same window sees only their own policies', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page, ALEX);
+test('another user signing in on the same window sees only their own policies', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openList(page);
   const alexTotal = (await newestFirst(app)).total;
   await expect(page.getByTestId('list-summary')).toContainText(`${alexTotal} policies`);
@@ -359,9 +355,8 @@ testOnSharedApp('the count read out and the suggestions wait while the next key�
  * way to "Unassigned" (or a value to its "—") keeps its element, so a keystroke does not tear cells down and build
  * them again.
  */
-test('a search’s answer patches a row’s cells in place, a customer’s name and “Unassigned” alike', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a search’s answer patches a row’s cells in place, a customer’s name and “Unassigned” alike', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
   const rows = (await listFromOtherWindow(app, { offset: 0, limit: 20, sortBy: 'createdDate', sortOrder: 'desc' })).rows;
   const owned = rows[0] as CapacityPolicy;
@@ -383,9 +378,8 @@ test('a search’s answer patches a row’s cells in place, a customer’s name 
   await expect(customerCell.locator('span[data-kept="yes"]')).toHaveText('Northwind');
 });
 
-test('a search’s answers write their counts as the locale does, with no formatter built per count', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a search’s answers write their counts as the locale does, with no formatter built per count', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
   await openList(page);
   const all = await listFromOtherWindow(app, { offset: 0, limit: 1, sortBy: 'createdDate', sortOrder: 'desc' });

@@ -15,7 +15,6 @@ import {
   policiesWithStatus,
   requestCount,
   screenshot,
-  signInAs,
   test,
   testOnSharedApp,
 } from './support/capacity.js';
@@ -137,9 +136,8 @@ testOnSharedApp('a bad date range and missing fields are caught as the user type
   await screenshot(page, 'search-errors');
 });
 
-test('purchase: price, provider price and savings are confirmed, then the purchased record is shown', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('purchase: price, provider price and savings are confirmed, then the purchased record is shown', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   const countBefore = Number((await page.getByTestId('ready-count').textContent())?.replace(/\D/g, ''));
   const first = page.getByTestId('ready-policy').first();
@@ -182,9 +180,8 @@ test('purchase: price, provider price and savings are confirmed, then the purcha
   await expect(configure.getByRole('textbox', { name: 'VPC' })).toBeVisible();
 });
 
-test('purchase of a policy that another window bought first is refused and leaves the list', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('purchase of a policy that another window bought first is refused and leaves the list', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   const first = page.getByTestId('ready-policy').first();
   const cidrId = (await first.getAttribute('data-cidr')) as string;
@@ -203,9 +200,8 @@ test('purchase of a policy that another window bought first is refused and leave
   await expect(page.getByTestId('purchased-record')).toHaveCount(0);
 });
 
-test('a purchase already on its way from another window locks the policy here, and is sent only once', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a purchase already on its way from another window locks the policy here, and is sent only once', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await openSearch(page);
   const first = page.getByTestId('ready-policy').first();
   const cidrId = (await first.getAttribute('data-cidr')) as string;

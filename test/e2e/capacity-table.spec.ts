@@ -43,9 +43,8 @@ testOnSharedApp('headers sort with aria-sort from the keyboard, and no "Sort by"
   await expect(page.getByTestId('capacity-list-view')).toBeVisible();
 });
 
-test('the column chooser and widths are kept per user, across a reload', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the column chooser and widths are kept per user, across a reload', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await openList(page);
   await expect(header(page, /Provider price/)).toHaveCount(0);
   await page.getByTestId('column-chooser').getByText('Columns', { exact: true }).click();

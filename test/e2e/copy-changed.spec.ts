@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { WorklistQuery } from '../../shared/ipc/worklist.js';
-import { expect, listFromOtherWindow, navTo, openList, otherWindow, sandboxControl, signInAs, test } from './support/capacity.js';
+import { expect, listFromOtherWindow, navTo, openList, otherWindow, sandboxControl, test } from './support/capacity.js';
 
 /**
  * A refresh that changes the copy (here, started by the main process as its background refresh is, not by the
@@ -12,9 +12,8 @@ async function replicaReady(page: Page): Promise<void> {
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
 }
 
-test('a refresh that renames a policy on the service updates the open Renewals and capacity list, their filters kept', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a refresh that renames a policy on the service updates the open Renewals and capacity list, their filters kept', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await replicaReady(page);
 
   await navTo(page, 'Renewals');

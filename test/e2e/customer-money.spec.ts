@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { CapacityPolicy } from '../../shared/api/capacity.js';
-import { expect, listFromOtherWindow, otherWindow, signInAs, test } from './support/capacity.js';
+import { expect, listFromOtherWindow, otherWindow, test } from './support/capacity.js';
 
 /**
  * Branch day13 (an account manager's day): the figures a customer hears in a review. A customer page states its
@@ -23,10 +23,9 @@ async function openCustomer(page: Page, name: string): Promise<void> {
 }
 
 /** Signed in with the copy filled (90 s: a fill beside the page), and the user's active policies as the service lists them. */
-async function signedInWithActive(app: Parameters<typeof listFromOtherWindow>[0], openApp: () => Promise<Page>) {
+async function signedInWithActive(app: Parameters<typeof listFromOtherWindow>[0], openSignedIn: () => Promise<Page>) {
   test.setTimeout(90_000);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   await replicaReady(page);
   const active = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 500 })).rows as CapacityPolicy[];
   return { page, active, now: Date.now() };
@@ -34,8 +33,8 @@ async function signedInWithActive(app: Parameters<typeof listFromOtherWindow>[0]
 
 const tileValue = (page: Page, testid: string) => page.getByTestId('customer-page').getByTestId(testid).getByTestId('figure-value');
 
-test('a customer’s figures are in the environment’s currency, and a cancel made here keeps the savings the policy delivered', async ({ app, openApp }) => {
-  const { page, active, now } = await signedInWithActive(app, openApp);
+test('a customer’s figures are in the environment’s currency, and a cancel made here keeps the savings the policy delivered', async ({ app, openSignedIn }) => {
+  const { page, active, now } = await signedInWithActive(app, openSignedIn);
   // The running active policy that has delivered the most this year: the one whose loss a review would notice.
   const yearStart = Date.UTC(new Date(now).getUTCFullYear(), 0, 1);
   const delivered = (p: CapacityPolicy) => {
@@ -73,8 +72,8 @@ test('a customer’s figures are in the environment’s currency, and a cancel m
   expect(yearAfter - yearBefore).toBeLessThan(delivered(running) / 2);
 });
 
-test('the active figure counts their capacity policies and holds when their DR lists are read; the spend leaves out those launching later (money14)', async ({ app, openApp }) => {
-  const { page, active, now } = await signedInWithActive(app, openApp);
+test('the active figure counts their capacity policies and holds when their DR lists are read; the spend leaves out those launching later (money14)', async ({ app, openSignedIn }) => {
+  const { page, active, now } = await signedInWithActive(app, openSignedIn);
   const launchesLater = (p: CapacityPolicy) => Date.parse(p.capacityConfiguration?.launchDateTime ?? '') > now + 600_000;
   // An account with both a running active policy and one launching later.
   const account = active.find((p) => launchesLater(p) && active.some((q) => q.cspAccountName === p.cspAccountName && !launchesLater(q)))?.cspAccountName;

@@ -4,7 +4,7 @@ import type { CustomerBook } from '../../shared/ipc/customers.js';
 import { showCustomer } from './cyber-support.js';
 import { analyze, axeOn } from './support/axe.js';
 import { holdCalls } from './support/held-call.js';
-import { expect, signInAs, test, listFromOtherWindow, otherWindow } from './support/capacity.js';
+import { expect, test, listFromOtherWindow, otherWindow } from './support/capacity.js';
 
 /**
  * Issue 26: the account manager's book of business. Customers are created
@@ -35,11 +35,10 @@ async function saveForm(page: Page, name: string): Promise<void> {
   await expect(page.getByTestId('customer-book').getByRole('button', { name, exact: true })).toBeVisible();
 }
 
-test('from proposals to customer pages, the list, the DR view and the palette; the book out and back as CSV', async ({ app, openApp }) => {
+test('from proposals to customer pages, the list, the DR view and the palette; the book out and back as CSV', async ({ app, openSignedIn }) => {
   // One person's whole first session with the book: many steps, each waited for.
   test.setTimeout(120_000);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   await replicaReady(page);
   // The DR ids used so far are what the app proposes from.
   await showCustomer(page, 'CUST-1002');
@@ -160,9 +159,8 @@ test('from proposals to customer pages, the list, the DR view and the palette; t
   expect(after.customers.map((c) => [c.name, c.externalIds, c.accounts]).sort()).toEqual(book.customers.map((c) => [c.name, c.externalIds, c.name === 'Contoso' ? ['morgan-analytics'] : c.accounts]).sort());
 });
 
-test('hostile names are held as they are and shown without reordering the page', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('hostile names are held as they are and shown without reordering the page', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await go(page, 'Customers');
   for (const name of ['__proto__', 'constructor', 'N'.repeat(500)]) {
     await page.getByTestId('new-customer').click();
@@ -180,9 +178,8 @@ test('hostile names are held as they are and shown without reordering the page',
   await expect(page.getByTestId('customer-book').locator('tbody tr')).toHaveCount(3);
 });
 
-test('"No customer" asks for its accounts to assign only once its rows are on screen, and each choice holds the book only when focused', async ({ app, openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('"No customer" asks for its accounts to assign only once its rows are on screen, and each choice holds the book only when focused', async ({ app, openSignedIn }) => {
+  const page = await openSignedIn();
   await replicaReady(page);
   // A book of a few customers (a choice of each in every account's select), most accounts still of none.
   for (const name of ['Northwind', '__proto__', 'constructor']) await otherWindow(app)['customers.save']({ name, externalIds: [`ID-${name}`], accounts: [], contact: '', notes: '' });
@@ -235,10 +232,9 @@ test('"No customer" asks for its accounts to assign only once its rows are on sc
   expect((await analyze(axeOn(page).include('[data-testid="assign-accounts"]'))).violations).toEqual([]);
 });
 
-test('"No customer" costs a few elements an account over a book of 2,000: only the choice opened holds every customer', async ({ app, openApp }) => {
+test('"No customer" costs a few elements an account over a book of 2,000: only the choice opened holds every customer', async ({ app, openSignedIn }) => {
   test.setTimeout(90_000);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   await replicaReady(page);
   const long = 'L'.repeat(500);
   const names = [...Array.from({ length: 1998 }, (_, at) => `Customer ${String(at).padStart(4, '0')}`), '__proto__', long];

@@ -1,12 +1,11 @@
 import type { CyberListItem } from '../../shared/api/cyber.js';
-import { ALEX, SandboxClient, expectAccessible, goTo, ipcCalls, showCustomer, screenshot, signInTo } from './cyber-support.js';
+import { ALEX, SandboxClient, expectAccessible, goTo, ipcCalls, showCustomer, screenshot } from './cyber-support.js';
 import { expect, test, testOnSharedApp } from './fixtures.js';
 
 const [FIRST, SECOND] = ALEX.customers.map((c) => c.cidExt) as [string, string];
 
-test('a customer typed once is remembered for the profile and preselected next time', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('a customer typed once is remembered for the profile and preselected next time', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await goTo(page, 'Disaster recovery');
   await expect(page.getByTestId('no-customer')).toBeVisible();
 
@@ -43,9 +42,8 @@ test('a customer typed once is remembered for the profile and preselected next t
   await expect(rows.first()).toHaveAttribute('data-cidr-id', expected.body.data[0]!.cidrId);
 });
 
-test('the remembered customer, read while the person is already typing another, does not overwrite what they typed', async ({ openApp, context }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('the remembered customer, read while the person is already typing another, does not overwrite what they typed', async ({ openSignedIn, context }) => {
+  const page = await openSignedIn();
   await showCustomer(page, FIRST);
   await expect(page.getByRole('button', { name: FIRST, pressed: true })).toBeVisible();
 
@@ -113,9 +111,8 @@ testOnSharedApp('an unknown customer, or another user’s, is explained and not 
   await screenshot(page, 'cyber-list-unknown-customer');
 });
 
-test('name search is debounced and server-side; status, sort and pages follow the service', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('name search is debounced and server-side; status, sort and pages follow the service', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await showCustomer(page, FIRST);
   const rows = page.getByTestId('cyber-row');
   await expect(rows.first()).toBeVisible();
@@ -184,9 +181,8 @@ test('name search is debounced and server-side; status, sort and pages follow th
   await expect(rows.first().getByRole('button')).toBeFocused();
 });
 
-test('the list is accessible in light and dark, and looks right', async ({ openApp }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('the list is accessible in light and dark, and looks right', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await goTo(page, 'Disaster recovery');
   await expectAccessible(page, 'no customer yet');
   await page.getByLabel('External customer id').fill(FIRST);

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { CyberListItem } from '../../shared/api/cyber.js';
 import type { DeskApi } from '../../shared/ipc/api-shape.js';
 import type { TestApp } from '../support/test-app.js';
-import { ALEX, SandboxClient, addFault, expectAccessible, showCustomer, sandboxStats, screenshot, signInTo } from './cyber-support.js';
+import { ALEX, SandboxClient, addFault, expectAccessible, showCustomer, sandboxStats, screenshot } from './cyber-support.js';
 import { expect, test } from './fixtures.js';
 
 const CUSTOMER = ALEX.customers[0]!.cidExt;
@@ -23,15 +23,10 @@ async function openPolicy(page: Page, policy: CyberListItem): Promise<void> {
   await expect(page.getByRole('heading', { name: policy.policyName, level: 1 })).toBeVisible();
 }
 
-test('terminate: 201 creates the event, a second window then gets 200 "already triggered"; the timeline shows it', async ({
-  openApp,
-  app,
-  context,
-}) => {
+test('terminate: 201 creates the event, a second window then gets 200 "already triggered"; the timeline shows it', async ({ openSignedIn, app, context }) => {
   // Two windows, six axe runs and three screenshots: past the default 30 s at load 25-30 (it timed out there twice, inside axe).
   test.setTimeout(90_000);
-  const page = await openApp();
-  await signInTo(page);
+  const page = await openSignedIn();
   const [policy] = await untouchedPolicies(app);
   await openPolicy(page, policy!);
 
@@ -100,9 +95,8 @@ test('terminate: 201 creates the event, a second window then gets 200 "already t
   await screenshot(second, 'cyber-detail-already-triggered');
 });
 
-test('a double click on the confirmation sends one request; so do two concurrent calls to the main process', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('a double click on the confirmation sends one request; so do two concurrent calls to the main process', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const [first, second] = await untouchedPolicies(app);
   // A slow service keeps the first request in flight while the second arrives.
   await addFault(app, { pathPrefix: '/external/api/v1/policies/cyber/terminate/', latencyMs: 700 });
@@ -135,9 +129,8 @@ test('a double click on the confirmation sends one request; so do two concurrent
   expect((await sandboxStats(app)).terminateCyberEvent).toBe(2);
 });
 
-test('a policy terminated before shows when, and offers no second termination', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('a policy terminated before shows when, and offers no second termination', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const sandbox = await SandboxClient.signIn(app);
   const terminated = (await sandbox.allCyber(CUSTOMER)).find((item) => item.terminationTriggered === true);
   expect(terminated).toBeDefined();
@@ -147,9 +140,8 @@ test('a policy terminated before shows when, and offers no second termination', 
   await expect(page.locator('[data-testid="dr-event"][data-event-type="TERMINATION"]')).toHaveCount(1);
 });
 
-test('the policy view shows every group, and is accessible in light and dark', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('the policy view shows every group, and is accessible in light and dark', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const sandbox = await SandboxClient.signIn(app);
   const withEvents = (await sandbox.allCyber(CUSTOMER, { status: 'ACTIVE' }))[0]!;
   await openPolicy(page, withEvents);

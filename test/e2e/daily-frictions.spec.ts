@@ -64,9 +64,8 @@ test.describe('in New York', () => {
   });
 });
 
-test('the palette runs commands by name: Preferences, Export, Work offline and back, Help', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the palette runs commands by name: Preferences, Export, Work offline and back, Help', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   const statusBar = page.getByRole('contentinfo', { name: 'Local copy' });
   await expect(statusBar.getByRole('button', { name: 'Work offline' })).toBeVisible({ timeout: 30_000 });
   const palette = page.getByRole('dialog', { name: 'Go to…' });
@@ -104,9 +103,8 @@ test('the palette runs commands by name: Preferences, Export, Work offline and b
   await expect(page.getByRole('dialog', { name: 'Contract diagnostics' })).toBeVisible();
 });
 
-test('the configuration editor warns, without blocking, where a value does not look like the cloud\'s format', async ({ app, openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the configuration editor warns, without blocking, where a value does not look like the cloud\'s format', async ({ app, openSignedIn }) => {
+  const page = await openSignedIn();
   const [policy] = await policiesWithStatus(app, 'ACTIVE');
   await openDetail(page, policy!.cidrId);
   await page.getByRole('button', { name: 'Edit configuration' }).click();

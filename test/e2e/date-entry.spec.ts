@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { WorklistQuery } from '../../shared/ipc/worklist.js';
-import { expect, expectAccessible, navTo, otherWindow, signInAs, test, testOnSharedApp } from './support/capacity.js';
+import { expect, expectAccessible, navTo, otherWindow, test, testOnSharedApp } from './support/capacity.js';
 
 test.describe.configure({ timeout: 60_000 });
 // A zone without daylight saving, so the search's offset taken from the OS is known: +05:30.
@@ -71,9 +71,8 @@ testOnSharedApp('search dates: typed in the locale order, Up/Down a day, Page Up
   await expect(end).toHaveValue('02/28/2027');
 });
 
-test('the worklist snooze: an impossible day is said and nothing is saved; a typed day is saved as that day', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the worklist snooze: an impossible day is said and nothing is saved; a typed day is saved as that day', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
   await navTo(page, 'Renewals');
   await page.getByRole('radio', { name: '90 days' }).check();

@@ -4,13 +4,12 @@
  * sync: the Customers view says so plainly, and an id opened in the DR view is suggested from then on.
  */
 import { showCustomer } from './cyber-support.js';
-import { expect, signInAs, test } from './support/capacity.js';
+import { expect, test } from './support/capacity.js';
 
 test.describe.configure({ timeout: 90_000 });
 
-test('no DR id to suggest is explained; one opened in the DR view is suggested', async ({ openApp }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('no DR id to suggest is explained; one opened in the DR view is suggested', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
   const customers = () => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Customers', exact: true }).click();
 

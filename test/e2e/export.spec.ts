@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { ALEX, SandboxClient, addFault, goTo, showCustomer, readCsv, signInTo } from './cyber-support.js';
+import { ALEX, SandboxClient, addFault, goTo, showCustomer, readCsv } from './cyber-support.js';
 import { expect, test, testOnSharedApp } from './fixtures.js';
 
 const CUSTOMER = ALEX.customers[0]!.cidExt;
 
-test('the DR list exports every matching policy, filters and sort applied, as a CSV download', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInTo(page);
+test('the DR list exports every matching policy, filters and sort applied, as a CSV download', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await showCustomer(page, CUSTOMER);
   await page.getByLabel('Status', { exact: true }).selectOption('ACTIVE');
   await page.getByLabel('Order').selectOption('asc');

@@ -43,9 +43,8 @@ const FAULTS: ReadonlyArray<[name: string, rule: FaultRuleInput, heading: RegExp
 ];
 
 for (const [name, rule, heading] of FAULTS) {
-  test(`saving a configuration through ${name}: a clear message, the typed values kept, and a retry that works`, async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test(`saving a configuration through ${name}: a clear message, the typed values kept, and a retry that works`, async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     const policy = await firstWithStatus(app, 'ACTIVE', (p) => p.policyInstance.instanceType !== 'm4.large');
     await openDetail(page, policy.cidrId);
     await page.getByRole('button', { name: 'Edit configuration' }).click();
@@ -72,9 +71,8 @@ for (const [name, rule, heading] of FAULTS) {
 test.describe('before the local copy exists, the list pages the service', () => {
   test.use({ appOptions: { refreshReplicaAtSignIn: false } });
 
-  test('a 503 burst on a list is retried quietly; a 500 shows Try again, which recovers', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  test('a 503 burst on a list is retried quietly; a 500 shows Try again, which recovers', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 503, errorCount: 2 });
     await navTo(page, 'Capacity policies');
     await expect(page.getByTestId('capacity-table').getByRole('row').nth(1)).toBeVisible({ timeout: 15_000 });
@@ -97,9 +95,8 @@ test.describe('before the local copy exists, the list pages the service', () => 
   });
 });
 
-test('a purchase whose answer never comes is sent once, read back, and the user is told where it stands', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a purchase whose answer never comes is sent once, read back, and the user is told where it stands', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const ready = await firstWithStatus(app, 'READY_FOR_PURCHASE');
   await openDetail(page, ready.cidrId);
   await sandboxControl(app, 'POST', '/stats/reset');
@@ -120,9 +117,8 @@ test.describe('the keychain stops answering mid-session', () => {
     },
   });
 
-  withFlakyKeychain('the app carries on in memory and says why; signing in again works', async ({ openApp, app }) => {
-    const page = await openApp();
-    await signInAs(page);
+  withFlakyKeychain('the app carries on in memory and says why; signing in again works', async ({ openSignedIn, app }) => {
+    const page = await openSignedIn();
     expect(app.services.secrets.status.kind).toBe('keychain');
     keychain.failing = true;
     await openAccountMenu(page);

@@ -1,6 +1,6 @@
 import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { expect, openAccountMenu } from './fixtures.js';
-import { firstWithStatus, listFromOtherWindow, openList, signInAs, test, testOnSharedApp } from './support/capacity.js';
+import { firstWithStatus, listFromOtherWindow, openList, test, testOnSharedApp } from './support/capacity.js';
 
 /**
  * Issue 17, item 7: focus is never lost to the page. After a dialog or a
@@ -47,9 +47,8 @@ testOnSharedApp('closing the configuration form gives focus back to "Edit config
   await expect(page.getByRole('button', { name: 'Edit configuration' })).toBeFocused();
 });
 
-test('saving or discarding the configuration gives focus back to "Edit configuration" (issue 17 item 7)', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('saving or discarding the configuration gives focus back to "Edit configuration" (issue 17 item 7)', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   // A policy whose configuration already keeps the form's rules, so only the key pair is edited.
   const active = await firstWithStatus(
     app,

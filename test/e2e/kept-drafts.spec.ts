@@ -9,9 +9,8 @@ import { expect, firstWithStatus, navTo, openDetail, signInAs, test } from './su
  */
 const [ALEX, JORDAN] = SANDBOX_USERS;
 
-test('the search form and an open configuration keep their unsaved input across a reload', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the search form and an open configuration keep their unsaved input across a reload', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await navTo(page, 'Search & purchase');
   const search = page.getByTestId('search-form');
   await search.getByLabel('Instance type').fill('m5.large');
@@ -45,9 +44,8 @@ test.describe('with two users on one window', () => {
   // Its own keychain: signing out here must not remove the token that parallel tests keep in the real one.
   test.use({ appOptions: { secrets: new MemorySecretStore('signing out here must not touch the real keychain') } });
 
-  test("another user signing in after a reload never sees the first user's unsaved input", async ({ openApp }) => {
-    const page = await openApp();
-    await signInAs(page, ALEX);
+  test("another user signing in after a reload never sees the first user's unsaved input", async ({ openSignedIn }) => {
+    const page = await openSignedIn();
     await navTo(page, 'Search & purchase');
     await page.getByTestId('search-form').getByLabel('Instance type').fill('p3.2xlarge');
     await openAccountMenu(page);

@@ -16,9 +16,8 @@ function launchesWithinAWeek(p: CapacityPolicy): boolean {
   return p.policyInstance.instanceType !== 'm4.large' && untilLaunch > HOUR && untilLaunch < 7 * DAY - HOUR;
 }
 
-test('the cancel dialog estimates the fee with its rule, asks for the amount typed, and the stated fee stays on the policy', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the cancel dialog estimates the fee with its rule, asks for the amount typed, and the stated fee stays on the policy', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', launchesWithinAWeek);
   const times = { ourPrice: policy.pricing.ourPrice, launchMs: launchOf(policy), endMs: Date.parse(policy.capacityConfiguration.endDateTime) };
   const estimate = estimateFee(SANDBOX_FEE_SCHEDULE, times, Date.now());
@@ -86,9 +85,8 @@ test('in an environment without terms the dialog says the schedule is unknown, a
   expect(await requestCount(app, 'cancelCapacity')).toBe(0);
 });
 
-test('an active policy compares canceling now with keeping it, and says what its end brings', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('an active policy compares canceling now with keeping it, and says what its end brings', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', launchesWithinAWeek);
   const times = { ourPrice: policy.pricing.ourPrice, launchMs: launchOf(policy), endMs: Date.parse(policy.capacityConfiguration.endDateTime) };
   const fee = estimateFee(SANDBOX_FEE_SCHEDULE, times, Date.now())?.fee ?? Number.NaN;

@@ -2,15 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { parseCancellationFee } from '../../shared/api/contract-choices.js';
 import { formatMoney } from '../../shared/format/money.js';
 import { readCsv } from './cyber-support.js';
-import { expect, firstWithStatus, navTo, openDetail, openList, signInAs, test, typeCancelConfirmation } from './support/capacity.js';
+import { expect, firstWithStatus, navTo, openDetail, openList, test, typeCancelConfirmation } from './support/capacity.js';
 
 /** The fee the service stated after a cancel, beyond the detail: the table's Fee column, its CSV and the overview's fees this month. */
 
 test.describe.configure({ timeout: 120_000 });
 
-test('after a cancel the Fee column, the CSV and the overview show the fee the service stated', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('after a cancel the Fee column, the CSV and the overview show the fee the service stated', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const policy = await firstWithStatus(app, 'ACTIVE', (p) => p.policyInstance.instanceType !== 'm4.large');
 
   await openDetail(page, policy.cidrId);

@@ -9,7 +9,6 @@ import {
   requestCount,
   sandboxControl,
   screenshot,
-  signInAs,
   test as base,
   testOnSharedApp,
 } from './support/capacity.js';
@@ -36,13 +35,8 @@ test.describe.configure({ timeout: 90_000 });
 
 const PURCHASE = '/external/api/v1/flexcompute/purchase';
 
-test('a purchase that times out locks the policy: the dialog explains and offers Check status, never a resend', async ({
-  openApp,
-  app,
-  context,
-}) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a purchase that times out locks the policy: the dialog explains and offers Check status, never a resend', async ({ openSignedIn, app, context }) => {
+  const page = await openSignedIn();
   const ready = await firstWithStatus(app, 'READY_FOR_PURCHASE');
   await openDetail(page, ready.cidrId);
   await sandboxControl(app, 'POST', '/stats/reset');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, openDetail, otherWindow, policiesWithStatus, signInAs, test } from './support/capacity.js';
+import { expect, openDetail, otherWindow, policiesWithStatus, test } from './support/capacity.js';
 
 /** Quotes from the customer's side: the book's customer is the quote's, and a customer page quotes their ready policies. */
 
@@ -8,11 +8,10 @@ test.describe.configure({ timeout: 120_000 });
 const clipboardText = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
 
-test('a quote starts with the book’s customer of the policy, and a customer page quotes their ready policies for them', async ({ openApp, app, context }) => {
+test('a quote starts with the book’s customer of the policy, and a customer page quotes their ready policies for them', async ({ openSignedIn, app, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // Signed in first: the policies and the book are the signed-in user's.
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   const ready = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
   // An account with two ready policies at least: the page's quote can leave one out (money14).
   const policy = ready.find((p) => p.cspAccountName && ready.filter((q) => q.cspAccountName === p.cspAccountName).length >= 2);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { formatFraction, formatMoney } from '../../shared/format/money.js';
-import { expect, expectAccessible, navTo, openDetail, otherWindow, policiesWithStatus, signInAs, test } from './support/capacity.js';
+import { expect, expectAccessible, navTo, openDetail, otherWindow, policiesWithStatus, test } from './support/capacity.js';
 
 /** A quote a customer can read from the search panel, and a search that leads somewhere when nothing fits. */
 
@@ -14,10 +14,9 @@ async function openSearch(page: Page): Promise<void> {
   await expect(page.getByTestId('ready-count')).toBeVisible();
 }
 
-test('ready policies picked in the search panel become a PDF quote with their own numbers, and e-mail text', async ({ openApp, app, context }) => {
+test('ready policies picked in the search panel become a PDF quote with their own numbers, and e-mail text', async ({ openSignedIn, app, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   await openSearch(page);
   const panel = page.getByTestId('ready-panel');
   const rows = panel.getByTestId('ready-policy');
@@ -65,10 +64,9 @@ test('ready policies picked in the search panel become a PDF quote with their ow
   expect(activity.entries[0]?.action).toBe('quote');
 });
 
-test('when no ready policy fits the search it says so, warns before buying a window that is not free, and copies a quote request', async ({ openApp, app, context }) => {
+test('when no ready policy fits the search it says so, warns before buying a window that is not free, and copies a quote request', async ({ openSignedIn, app, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   const [policy] = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
   await openSearch(page);
   const form = page.getByTestId('search-form');
@@ -106,10 +104,9 @@ test('when no ready policy fits the search it says so, warns before buying a win
   expect(await (await import('./support/capacity.js')).requestCount(app, 'purchaseCapacity')).toBe(0);
 });
 
-test('a ready policy’s detail makes a quote too, copied as e-mail text with the currency on every amount', async ({ openApp, app, context }) => {
+test('a ready policy’s detail makes a quote too, copied as e-mail text with the currency on every amount', async ({ openSignedIn, app, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   const [policy] = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
   await openDetail(page, policy!.cidrId);
   await page.getByTestId('policy-actions').getByRole('button', { name: 'Quote for a customer…' }).click();

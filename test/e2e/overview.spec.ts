@@ -40,13 +40,12 @@ async function localAmount(page: Page, value: number): Promise<string> {
   );
 }
 
-test('the overview’s figures agree with the sandbox’s data, and only figures cross to the window', async ({ openApp, app, page }) => {
+test('the overview’s figures agree with the sandbox’s data, and only figures cross to the window', async ({ openSignedIn, app, page }) => {
   const summaryAnswers: number[] = [];
   page.on('response', async (response) => {
     if (response.url().endsWith('/ipc/overview.summary')) summaryAnswers.push((await response.body()).length);
   });
-  await openApp();
-  await signInTo(page, JORDAN);
+  await openSignedIn(JORDAN);
   const overview = page.getByTestId('overview');
   await expect(overview).toHaveAttribute('data-as-of', /Z$/);
   const asOf = Date.parse((await overview.getAttribute('data-as-of')) as string);

@@ -1,5 +1,5 @@
 import { PreferencesPatch } from '../../shared/ipc/desktop.js';
-import { expect, otherWindow, signInAs, test } from './support/capacity.js';
+import { expect, otherWindow, test } from './support/capacity.js';
 
 /**
  * Issue 28: the browser host's page shows the renewal digest with the
@@ -13,7 +13,7 @@ interface Shown {
   readonly body: string;
 }
 
-test('the page shows the renewal digest once, however often it asks, and a click on it opens the worklist', async ({ openApp, app, page }) => {
+test('the page shows the renewal digest once, however often it asks, and a click on it opens the worklist', async ({ openSignedIn, app, page }) => {
   test.setTimeout(120_000);
   await page.clock.install();
   await page.addInitScript(() => {
@@ -34,8 +34,7 @@ test('the page shows the renewal digest once, however often it asks, and a click
   const shown = () => page.evaluate(() => (globalThis as unknown as { shownNotifications: Shown[] }).shownNotifications.map(({ title, body }) => ({ title, body })));
 
   await otherWindow(app)['preferences.set'](PreferencesPatch.parse({ reminderLeadDays: [60, 30, 7, 1] }));
-  await openApp();
-  await signInAs(page);
+  await openSignedIn();
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
 
   let asked = 0;

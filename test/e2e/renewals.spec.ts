@@ -40,9 +40,8 @@ async function worklistFromOtherWindow(app: Parameters<typeof otherWindow>[0], q
   return otherWindow(app)['worklist.query'](WorklistQuery.parse(query));
 }
 
-test('the worklist lists what launches or ends soon, soonest end first, and keeps each policy’s state', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the worklist lists what launches or ends soon, soonest end first, and keeps each policy’s state', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await replicaReady(page);
 
   // From the overview's tiles.
@@ -89,9 +88,8 @@ test('the worklist lists what launches or ends soon, soonest end first, and keep
   await expect(worklistRows(page).first()).toContainText('Called the customer');
 });
 
-test('the first rows come before the whole list is counted: the view says it is still counting, selects nothing, then shows the final count', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('the first rows come before the whole list is counted: the view says it is still counting, selects nothing, then shows the final count', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   await replicaReady(page);
   await navTo(page, 'Renewals');
   await expect(worklistRows(page).first()).toBeVisible();
@@ -171,9 +169,8 @@ testOnSharedApp('opening Renewals asks for its first rows once, as the route is 
   expect(queries.length).toBe(1);
 });
 
-test('Renewals left open at a sign-out shows the next user’s worklist once they sign in, not an empty or old one', async ({ openApp, page }) => {
-  await openApp();
-  await signInAs(page);
+test('Renewals left open at a sign-out shows the next user’s worklist once they sign in, not an empty or old one', async ({ openSignedIn, page }) => {
+  await openSignedIn();
   await replicaReady(page);
   await navTo(page, 'Renewals');
   await expect(worklistRows(page).first()).toBeVisible();
@@ -185,7 +182,7 @@ test('Renewals left open at a sign-out shows the next user’s worklist once the
   await expect(worklistRows(page).first()).toBeVisible({ timeout: 30_000 });
 });
 
-test('a policy’s state and note are the account manager’s own: kept when the copy is deleted and synced again, and across a restart of the app', async ({ openApp, app }) => {
+test('a policy’s state and note are the account manager’s own: kept when the copy is deleted and synced again, and across a restart of the app', async ({ openSignedIn, app }) => {
   // Without a keychain the own data is kept in memory for the run, as the app says, so it cannot outlive a restart.
   // Where a keychain is required (scripts/with-keychain.sh, as npm test runs it) its absence fails instead.
   test.skip(
@@ -193,8 +190,7 @@ test('a policy’s state and note are the account manager’s own: kept when the
     'needs a keychain: run it under scripts/with-keychain.sh',
   );
   test.setTimeout(180_000);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   const answer = await openWorklist90(page, app);
   const first = answer.rows[0]!;
   const name = first.policy.policyName ?? first.policy.cidrId;
@@ -226,9 +222,8 @@ test('a policy’s state and note are the account manager’s own: kept when the
   await expect(worklistRows(page).first()).toContainText('Renewal call on Monday');
 });
 
-test('a bulk auto-renewal change of 20 policies with one failing: 19 done, 1 to retry, 20 requests sent', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a bulk auto-renewal change of 20 policies with one failing: 19 done, 1 to retry, 20 requests sent', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const answer = await openWorklist90(page, app);
   const active = answer.rows.filter((row) => row.policy.policyStatus === 'ACTIVE').slice(0, 20);
   expect(active).toHaveLength(20);
@@ -269,9 +264,8 @@ test('a bulk auto-renewal change of 20 policies with one failing: 19 done, 1 to 
   }
 });
 
-test('a bulk cancel shows each estimated fee and the total before the one confirmation', async ({ openApp, app }) => {
-  const page = await openApp();
-  await signInAs(page);
+test('a bulk cancel shows each estimated fee and the total before the one confirmation', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
   const answer = await openWorklist90(page, app);
   const active = answer.rows.filter((row) => row.policy.policyStatus === 'ACTIVE').slice(0, 3);
   for (const row of active) {
@@ -324,11 +318,10 @@ test('a bulk cancel shows each estimated fee and the total before the one confir
   });
 });
 
-test('each customer page holds their renewal worklist: their rows and states, acted on through the worklist’s own rows and bulk bar', async ({ openApp, app }) => {
+test('each customer page holds their renewal worklist: their rows and states, acted on through the worklist’s own rows and bulk bar', async ({ openSignedIn, app }) => {
   // Two axe runs over a page of 200 rows take about 20 s on a loaded machine.
   test.setTimeout(120_000);
-  const page = await openApp();
-  await signInAs(page);
+  const page = await openSignedIn();
   await replicaReady(page);
   await otherWindow(app)['customers.save']({ name: 'Northwind', externalIds: [], accounts: ['morgan-prod'], contact: '', notes: '' });
 
