@@ -10,6 +10,10 @@ mkdir -p artifacts
 rm -f artifacts/vitest-slow.json
 started=$(date +%s)
 npx tsx -e "import('./test/support/fresh-dist.ts').then((m) => m.default())"
+# One release pack for the packaging files, as in npm test (test/packaging/support/pack.ts).
+CD_PACK_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/capacity-desk-run-packs-XXXXXX")"
+export CD_PACK_RUN_DIR
+trap 'rm -rf "$CD_PACK_RUN_DIR"' EXIT
 status=0
 npx vitest run --project crash --project packaging --reporter=default --reporter=json --outputFile.json=artifacts/vitest-slow.json || status=$?
 elapsed=$(( $(date +%s) - started ))

@@ -29,6 +29,12 @@ started=$(date +%s)
 
 npx tsx scripts/run-lanes.ts build "build=npm run -s build"
 
+# The packaging files' release pack is made once for the run, by the first file that asks for it, and read by
+# the others in any lane (test/packaging/support/pack.ts); the run removes it.
+CD_PACK_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/capacity-desk-run-packs-XXXXXX")"
+export CD_PACK_RUN_DIR
+trap 'rm -rf "$CD_PACK_RUN_DIR"' EXIT
+
 # No trace recorded in the whole run (about a sixth of the browser lane's CPU, playwright.config.ts);
 # a failing spec run on its own keeps one. PW_TRACE=on npm test records them here too.
 export PW_TRACE="${PW_TRACE:-off}"

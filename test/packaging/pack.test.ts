@@ -15,7 +15,7 @@ import { NATIVE_BINARIES, offendingFiles, REQUIRED_IN_ASAR } from '../../scripts
 import { appUpdateProblems } from '../../scripts/lib/update-feed.js';
 import { ROOT } from './support/builder-config.js';
 import { writeElectronStandIn } from './support/electron-standin.js';
-import { distDir, packLinuxDir, type PackResult } from './support/pack.js';
+import { distDir, packForRun, type PackResult } from './support/pack.js';
 import { runtimeSpecifiers } from './support/runtime-specifiers.js';
 
 /**
@@ -26,13 +26,17 @@ import { runtimeSpecifiers } from './support/runtime-specifiers.js';
  */
 let release: PackResult;
 let testBuild: PackResult;
+const removals: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  [release, testBuild] = await Promise.all([packLinuxDir('electron-builder.yml'), packLinuxDir('electron-builder.test.yml')]);
+  // The release pack is the run's, shared with wiring.test.ts under npm test (support/pack.ts).
+  const packs = await Promise.all([packForRun('electron-builder.yml'), packForRun('electron-builder.test.yml')]);
+  [release, testBuild] = packs.map(({ pack }) => pack) as [PackResult, PackResult];
+  removals.push(...packs.map(({ remove }) => remove));
 });
 
 afterAll(async () => {
-  await Promise.all([release, testBuild].filter(Boolean).map((pack) => rm(pack.project, { recursive: true, force: true })));
+  await Promise.all(removals.map((remove) => remove()));
 });
 
 interface LockPackage {

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeLaunch } from '../../scripts/lib/smoke-launch.js';
 import { ROOT } from './support/builder-config.js';
-import { packLinuxDir, type PackResult } from './support/pack.js';
+import { packForRun, type PackResult } from './support/pack.js';
 import { createStrictElectron, StandInViolation } from './support/strict-electron.js';
 
 /**
@@ -22,6 +22,7 @@ import { createStrictElectron, StandInViolation } from './support/strict-electro
 const HARNESS = join(ROOT, 'test', 'packaging', 'support', 'packaged-main-harness.ts');
 
 let pack: PackResult;
+let removePack: (() => Promise<void>) | undefined;
 let work: string;
 let appDir: string;
 let version: string;
@@ -47,7 +48,8 @@ function harnessArgs(dir: string, mode: 'wiring' | 'smoke'): string[] {
 let report: ReturnType<typeof Report.parse>;
 
 beforeAll(async () => {
-  pack = await packLinuxDir('electron-builder.yml');
+  // The run's release pack, shared with pack.test.ts under npm test (support/pack.ts).
+  ({ pack, remove: removePack } = await packForRun('electron-builder.yml'));
   work = await mkdtemp(join(tmpdir(), 'capacity-desk-wiring-'));
   appDir = join(work, 'app');
   // What Electron reads through its asar support: the archive, and the unpacked files beside it.
@@ -63,7 +65,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([pack?.project, work].filter(Boolean).map((dir) => rm(dir!, { recursive: true, force: true })));
+  await Promise.all([removePack?.(), work && rm(work, { recursive: true, force: true })]);
 });
 
 describe('wiring proof with a strict electron stand-in (not Electron): the packaged main bundle', () => {

@@ -1,13 +1,14 @@
 import { listPackage } from '@electron/asar';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { buildDirConflict, packedBuildDir } from '../../../scripts/lib/build-dir.js';
 import { writeElectronStandIn } from './electron-standin.js';
+import { oncePerRun } from '../../support/once-per-run.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -21,6 +22,8 @@ export function distDir(): string {
 
 /** Files `electron .` loads; without them there is nothing to pack. */
 export const REQUIRED_BUILD = ['electron/main.mjs', 'electron/preload.cjs', 'renderer/index.html'] as const;
+
+export type PackConfig = 'electron-builder.yml' | 'electron-builder.test.yml';
 
 export interface PackResult {
   /** The scratch project; the caller removes it. */
@@ -45,7 +48,7 @@ export interface PackResult {
  * this machine). The update feed's owner and repo come from package.json's
  * repository, as in a local `npm run dist`.
  */
-export async function packLinuxDir(configFile: 'electron-builder.yml' | 'electron-builder.test.yml'): Promise<PackResult> {
+export async function packLinuxDir(configFile: PackConfig, into?: string): Promise<PackResult> {
   const dist = distDir();
   const missing = REQUIRED_BUILD.filter((file) => !existsSync(join(dist, file)));
   if (missing.length > 0) throw new Error(`No build to pack in ${dist} (missing ${missing.join(', ')}): run \`npm run build\` first.`);
@@ -53,7 +56,7 @@ export async function packLinuxDir(configFile: 'electron-builder.yml' | 'electro
   // The scratch folder holds only what the check adds (stand-in Electron, config, output); the
   // project packed is the repository itself, so electron-builder collects its dependencies from the
   // real node_modules exactly as a release build does (a linked copy confused npm's tree in a fresh clone).
-  const project = await mkdtemp(join(tmpdir(), 'capacity-desk-pack-'));
+  const project = into ?? (await mkdtemp(join(tmpdir(), 'capacity-desk-pack-')));
   const electronVersion = JSON.parse(await readFile(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string;
   await writeElectronStandIn(join(project, 'electron-standin'), electronVersion);
   const checkConfig = join(project, 'electron-builder.check.yml');
@@ -90,6 +93,25 @@ export async function packLinuxDir(configFile: 'electron-builder.yml' | 'electro
     executable: join(appOutDir, 'capacity-desk'),
     log: `${stdout}\n${stderr}`,
   };
+}
+
+/** Set by npm test (scripts/test.sh): a folder of the run's where each configuration's pack is made once. */
+export const PACK_RUN_DIR_ENV = 'CD_PACK_RUN_DIR';
+
+/**
+ * A configuration's pack for this run. Under npm test the first packaging file to ask makes it in the run's folder
+ * and every other one reads that pack (pack.test.ts and wiring.test.ts both check the release pack, in one lane or
+ * two: 4.9 CPU-s a pack, suite14); none of them writes into it. A file run alone packs its own. `remove` takes away
+ * a pack the file made for itself and leaves the run's to the run.
+ */
+export async function packForRun(configFile: PackConfig): Promise<{ pack: PackResult; remove(): Promise<void> }> {
+  const runDir = process.env[PACK_RUN_DIR_ENV];
+  if (!runDir) {
+    const pack = await packLinuxDir(configFile);
+    return { pack, remove: () => rm(pack.project, { recursive: true, force: true }) };
+  }
+  const pack = await oncePerRun(join(runDir, configFile.replace(/\.yml$/, '')), (dir) => packLinuxDir(configFile, dir), { timeoutMs: 170_000 });
+  return { pack, remove: async () => {} };
 }
 
 async function walk(dir: string): Promise<string[]> {
