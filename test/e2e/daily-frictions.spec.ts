@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, openDetail, policiesWithStatus, signInAs, test, testOnSharedApp } from './support/capacity.js';
+import { expect, openDetail, policiesWithStatus, test, testOnSharedApp } from './support/capacity.js';
 
 /** Issue 29, "Smaller, each seen": the frictions a daily user met, each kept fixed here. */
 
@@ -19,10 +19,9 @@ for (const size of [
   { width: 1280, height: 800 },
   { width: 900, height: 600 },
 ]) {
-  test(`a notification at ${size.width}x${size.height} leaves the status bar's buttons clear and clickable`, async ({ openApp }) => {
-    const page = await openApp();
+  test(`a notification at ${size.width}x${size.height} leaves the status bar's buttons clear and clickable`, async ({ openSignedIn, page }) => {
     await page.setViewportSize(size);
-    await signInAs(page);
+    await openSignedIn();
     const refresh = page.getByRole('contentinfo', { name: 'Local copy' }).getByRole('button', { name: 'Refresh now' });
     await expect(refresh).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('contentinfo', { name: 'Local copy' }).getByRole('button', { name: 'Work offline' })).toBeVisible({ timeout: 30_000 });
