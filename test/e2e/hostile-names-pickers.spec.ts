@@ -145,3 +145,26 @@ for (const width of [1280, 1680]) {
     });
   });
 }
+
+test.describe('in a sentence', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test('a name cut in a toast keeps a flag and a joined emoji whole', async ({ openSignedIn }) => {
+    const page = await openSignedIn();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Customers', exact: true }).click();
+    const form = page.getByTestId('customer-form');
+    // The 60th character is a flag (two code points) or a family (five, joined): kept whole, never a half of it.
+    for (const [name, shown, id] of [
+      [`${'A'.repeat(59)}🇩🇪 Handel`, `${'A'.repeat(59)}🇩🇪…`, 'CUST-7001'],
+      // A toast shows a joiner as [U+200D] (visibleText: zero-width characters are made visible).
+      [`${'B'.repeat(59)}👨‍👩‍👧 Family`, `${'B'.repeat(59)}👨\\[U\\+200D\\]👩\\[U\\+200D\\]👧…`, 'CUST-7002'],
+    ] as const) {
+      await page.getByTestId('new-customer').click();
+      await form.getByLabel('Name').fill(name);
+      await form.getByLabel('External customer ids').fill(id);
+      await form.getByRole('button', { name: 'Save customer' }).click();
+      await expect(form).toBeHidden();
+      await expect(page.getByTestId('toast').filter({ hasText: 'is in your book' }).last()).toHaveText(new RegExp(`^\\s*${shown} is in your book`, 'u'));
+    }
+  });
+});
