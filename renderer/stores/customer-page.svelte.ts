@@ -4,6 +4,7 @@ import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import { QUOTE_MAX_POLICIES } from '../../shared/quote/quote-limits.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';
+import { tupleKey } from '../../shared/format/tuple-key.js';
 
 /** The page read started as its route was entered, until its page's store takes it. */
 let started: { readonly key: string; readonly answer: Promise<Result<CustomerPage>> } | null = null;
@@ -69,7 +70,7 @@ export class CustomerPageStore {
     if (!answer?.ok) return;
     this.#pageLoad = load;
     const ids = answer.value.customer.externalIds;
-    if (this.dr.map((entry) => entry.id).join('\n') !== ids.join('\n')) this.dr = ids.map((id) => ({ id, list: new Resource<SourcedCyberPage>() }));
+    if (tupleKey(...this.dr.map((entry) => entry.id)) !== tupleKey(...ids)) this.dr = ids.map((id) => ({ id, list: new Resource<SourcedCyberPage>() }));
     await this.#shown();
     await Promise.all([this.#readPolicies(load), ...this.dr.map(({ id, list }) => list.load(() => api.cyber.list({ customerId: id, page: 1, pageSize: DR_PAGE_SIZE })))]);
   }
