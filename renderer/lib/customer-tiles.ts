@@ -1,22 +1,30 @@
 import type { CustomerTotals } from '../../shared/ipc/customers.js';
 import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import { countOf } from '../../shared/format/plural.js';
+import type { DrActiveCount } from './dr-active-count.js';
 
 /**
  * What the customer page's "Active policies" and "Monthly spend" tiles say they count (day13: the spend counted
  * active policies not launched yet, and the active figure added a DR count that changed once the DR lists were read).
  */
 
-/** One of the page's DR lists as the page holds it: the answer shown (null until read) and whether a read is under way. */
+/**
+ * One of the page's DR lists as the page holds it: the answer shown (null until read), whether a read is under way,
+ * and, for a list longer than its first page, its active policies counted over its pages (`counted`: null until
+ * read or when a page failed; `counting` while it runs).
+ */
 export interface DrListShown {
   readonly value: Pick<SourcedCyberPage, 'data' | 'total'> | null;
   readonly loading: boolean;
+  readonly counted?: DrActiveCount | null;
+  readonly counting?: boolean;
 }
 
 /**
  * The DR part of the active tile's sentence, from the DR lists the page shows (the same items the DR section
  * lists): null when the customer has no DR id. Counted only once every list is read, so it never changes from
- * one count to another as they arrive; "at least" when a list holds more than its first page.
+ * one count to another as they arrive. A list longer than its first page counts by its pages read; "at least"
+ * when those could not be read (then its first page's active policies are what is known) or the bound cut them.
  */
 export function drActiveText(lists: readonly DrListShown[]): string | null {
   if (lists.length === 0) return null;
@@ -25,8 +33,16 @@ export function drActiveText(lists: readonly DrListShown[]): string | null {
   let partial = false;
   for (const list of lists) {
     const data = list.value?.data ?? [];
+    const longer = (list.value?.total ?? 0) > data.length;
+    // A reload keeps the last count on screen while it counts again.
+    if (longer && list.counting && !list.counted) return 'DR policies: counting the active ones in their DR lists…';
+    if (longer && list.counted) {
+      active += list.counted.active;
+      if (!list.counted.complete) partial = true;
+      continue;
+    }
     active += data.filter((item) => item.policyStatus === 'ACTIVE').length;
-    if ((list.value?.total ?? 0) > data.length) partial = true;
+    if (longer) partial = true;
   }
   return `${partial ? 'At least ' : ''}${countOf(active, 'active DR policy', 'active DR policies')} in their DR lists below (not in the figure).`;
 }

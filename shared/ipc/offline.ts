@@ -31,6 +31,11 @@ export const CapacityFilters = z.object({
   availabilityZone: z.string().trim().min(1).max(100).optional(),
   launchFromMs: z.number().int().optional(),
   launchToMs: z.number().int().optional(),
+  /**
+   * Only the policies running at this instant: ACTIVE and launched by then, or with no launch known (the rule of the
+   * overview's savings tile and the customer page's "running": `launchesLater` in electron/services/overview/summarize.ts).
+   */
+  runningAtMs: z.number().int().optional(),
 });
 export type CapacityFilters = z.infer<typeof CapacityFilters>;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CapacityIndex } from '../support/policy-index.js';
-import { summarizeCapacities } from '../../electron/services/overview/summarize.js';
+import { launchesLater, summarizeCapacities } from '../../electron/services/overview/summarize.js';
 import { CapacityReplicaDb, verifyReplicaFile } from '../../electron/services/replica/capacity-replica-db.js';
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
 import { LOCAL_SORT_COLUMNS } from '../../shared/ipc/offline.js';
@@ -242,6 +242,34 @@ describe('capacity replica database', () => {
       expect.soft(bySql[i], `sql ${JSON.stringify(filters)}`).toEqual(expected);
       expect.soft(replica.query({ ...query, filters, limit: 500 }).rows.map((r) => r.cidrId).sort(), `index ${JSON.stringify(filters)}`).toEqual(expected);
     });
+    await replica.close();
+  });
+
+  it('keeps the policies running at an instant (the rule of launchesLater) alike in SQL and in the index, against a plain scan (cust16)', async () => {
+    const seeded = syntheticPolicies(900);
+    const active = seeded.filter((x) => x.policyStatus === 'ACTIVE');
+    const launches = active.map((x) => Date.parse(x.capacityConfiguration.launchDateTime)).sort((a, b) => a - b);
+    const at = launches[Math.floor(launches.length / 2)]!;
+    // One active policy whose launch is not known (taken as running), one launching exactly at the instant (running).
+    const unknown = { ...active[0]!, capacityConfiguration: { ...active[0]!.capacityConfiguration, launchDateTime: 'not a date' } };
+    const policies = seeded.map((x) => (x.cidrId === unknown.cidrId ? unknown : x));
+    const expected = policies
+      .filter((x) => x.policyStatus === 'ACTIVE' && !launchesLater(Date.parse(x.capacityConfiguration.launchDateTime), at))
+      .map((x) => x.cidrId)
+      .sort();
+    expect(expected).toContain(unknown.cidrId);
+    expect(expected.length).toBeGreaterThan(1);
+    expect(active.length - expected.length, 'some active policies launch later').toBeGreaterThan(1);
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32)));
+    await replica.replaceAll(policies, new Date().toISOString());
+    const ask = (status?: 'ACTIVE') => replica.query({ ...query, status, filters: { runningAtMs: at }, limit: 500 });
+    const bySql = [ask(), ask('ACTIVE')];
+    replica.load();
+    const byIndex = [ask(), ask('ACTIVE')];
+    for (const [where, answer] of [['sql', bySql[0]], ['sql, status active', bySql[1]], ['index', byIndex[0]], ['index, status active', byIndex[1]]] as const) {
+      expect.soft(answer!.rows.map((r) => r.cidrId).sort(), where).toEqual(expected);
+      expect.soft(answer!.total, where).toBe(expected.length);
+    }
     await replica.close();
   });
 });

@@ -13,6 +13,22 @@ it('counts the DR part from the lists shown, only once all are read, and says "a
   expect(drActiveText([{ value: { data: [item('dr_1', 'ACTIVE')], total: 150 }, loading: false }])).toBe('At least 1 active DR policy in their DR lists below (not in the figure).');
 });
 
+it('counts a list longer than its first page by its pages read, "at least" only when they could not all be read (cust16)', () => {
+  const long = { value: { data: [item('dr_1', 'ACTIVE'), item('dr_2', 'EXPIRED')], total: 150 }, loading: false };
+  const short = { value: { data: [item('dr_3', 'ACTIVE')], total: 1 }, loading: false };
+  // Counted over its pages: 97 active in the long list (most beyond its first page) and 1 in the short one.
+  expect(drActiveText([{ ...long, counted: { active: 97, complete: true } }, short])).toBe('98 active DR policies in their DR lists below (not in the figure).');
+  // Still counting: no figure yet; a reload keeps the last count while it counts again.
+  expect(drActiveText([{ ...long, counted: null, counting: true }, short])).toBe('DR policies: counting the active ones in their DR lists…');
+  expect(drActiveText([{ ...long, counted: { active: 97, complete: true }, counting: true }, short])).toBe('98 active DR policies in their DR lists below (not in the figure).');
+  // The count could not be read: what the first page shows, said as a floor.
+  expect(drActiveText([{ ...long, counted: null }, short])).toBe('At least 2 active DR policies in their DR lists below (not in the figure).');
+  // The bound cut the reading: what was read, as a floor.
+  expect(drActiveText([{ ...long, counted: { active: 1500, complete: false } }, short])).toBe('At least 1,501 active DR policies in their DR lists below (not in the figure).');
+  // A list whole on its first page counts its rows, whatever count came with it.
+  expect(drActiveText([{ ...short, counted: { active: 40, complete: true } }])).toBe('1 active DR policy in their DR lists below (not in the figure).');
+});
+
 it('says how many of the active capacity policies run and how many launch later, and what the later ones will add a month', () => {
   const totals = { activeCapacity: 5, launchingLater: 2, monthlySpendLaunching: 1234.5 };
   expect(activeMeaning(totals, null)).toBe('Capacity policies: 3 running, 2 launching later.');
