@@ -17,8 +17,8 @@ export const DR_COUNT_MAX_PAGES = 20;
  * added while the pages were read moves the others down one) count once. A page that fails fails the count.
  */
 export async function countActiveDr(
-  first: Pick<SourcedCyberPage, 'data' | 'total'>,
-  readPage: (page: number) => Promise<Result<Pick<SourcedCyberPage, 'data'>>>,
+  first: Pick<SourcedCyberPage, 'data' | 'total'> & Partial<Pick<SourcedCyberPage, 'origin'>>,
+  readPage: (page: number) => Promise<Result<Pick<SourcedCyberPage, 'data'> & Partial<Pick<SourcedCyberPage, 'origin'>>>>,
   pageSize: number,
   maxPages: number = DR_COUNT_MAX_PAGES,
 ): Promise<Result<DrActiveCount>> {
@@ -29,17 +29,26 @@ export async function countActiveDr(
   add(first);
   const pages = Math.ceil(first.total / pageSize);
   const last = Math.min(pages, maxPages);
+  // Exact only when the pages are one list's: each from where the first came (a later page the copy answered, the
+  // service gone meanwhile, is another moment's list: its kept items may end at the first page), and together as
+  // many policies as the first page said the list holds (a policy gone between two reads moves one past them unseen).
+  let oneList = true;
   for (let page = 2; page <= last; page++) {
     const answer = await readPage(page);
     if (!answer.ok) return failed(answer.error);
+    if (!sameOrigin(first.origin, answer.value.origin)) oneList = false;
     add(answer.value);
     if (answer.value.data.length === 0) break;
   }
   let active = 0;
   for (const status of seen.values()) if (status === 'ACTIVE') active += 1;
-  return { ok: true, value: { active, complete: pages <= maxPages } };
+  return { ok: true, value: { active, complete: pages <= maxPages && oneList && seen.size >= first.total } };
 }
 
 function failed(error: AppError): Result<DrActiveCount> {
   return { ok: false, error };
+}
+
+function sameOrigin(a: SourcedCyberPage['origin'] | undefined, b: SourcedCyberPage['origin'] | undefined): boolean {
+  return a?.source === b?.source && Boolean(a?.serviceUnreachable) === Boolean(b?.serviceUnreachable);
 }

@@ -36,4 +36,28 @@ describe('countActiveDr (cust16)', () => {
     const counted = await countActiveDr(pageOf(LIST, 1), async (page) => (page === 3 ? failure : { ok: true, value: pageOf(LIST, page) }), 100);
     expect(counted.ok).toBe(false);
   });
+
+  // review16: the service went away after the first page; the next page is answered by the copy, whose kept list
+  // holds only the 100 items just written through (PolicyRepository.cyberList: liveOrLocal, queryCyberItems): an
+  // empty page 2 of a list said to hold 250. The count is that of the first page alone: never "exact".
+  it('does not call a count exact when a later page, answered by the copy, ends the list before the total the first page gave', async () => {
+    const kept = pageOf(LIST, 1).data;
+    const counted = await countActiveDr(pageOf(LIST, 1), async (page) => ({ ok: true, value: { ...pageOf(kept, page) } }), 100);
+    expect(counted).toEqual({ ok: true, value: { active: 34, complete: false } });
+  });
+
+  it('does not call a count exact when the list lost a policy between its pages (one item moved up past the pages read)', async () => {
+    const shrunk = LIST.filter((_, n) => n !== 5);
+    const counted = await countActiveDr(pageOf(LIST, 1), async (page) => ({ ok: true, value: pageOf(shrunk, page) }), 100);
+    // Item 100 moved up to page 1 after it was read: never seen, so the count cannot say it is exact.
+    expect(counted.ok && counted.value.complete).toBe(false);
+  });
+
+  it('does not call a count exact when its pages came from different places (the first from the service, a later one from the copy)', async () => {
+    const live = { source: 'service' as const, fetchedAt: '2026-11-28T02:00:00Z' };
+    const copy = { source: 'replica' as const, fetchedAt: '2026-11-01T00:00:00Z', serviceUnreachable: true };
+    // The copy kept the whole list a month ago: as long as the service's, but not the same moment's.
+    const counted = await countActiveDr({ ...pageOf(LIST, 1), origin: live }, async (page) => ({ ok: true, value: { ...pageOf(LIST, page), origin: copy } }), 100);
+    expect(counted.ok && counted.value.complete).toBe(false);
+  });
 });
