@@ -1,4 +1,4 @@
-import type { CustomerTotals } from '../../shared/ipc/customers.js';
+import type { CustomerTotals, PaysBy } from '../../shared/ipc/customers.js';
 import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import { countOf } from '../../shared/format/plural.js';
 import type { DrActiveCount } from './dr-active-count.js';
@@ -65,15 +65,24 @@ export function spendMeaning(totals: Pick<CustomerTotals, 'activeCapacity' | 'la
 /**
  * "Fees paid": the cancellation fees the service stated, and the processing fees of their bought policies, which
  * differ by the way the customer pays (card or bank transfer). The service states both and not which one applies
- * (day13: the card fee was shown for every policy), so when they differ the figure is the two totals, lower first.
+ * (day13: the card fee was shown for every policy): the book's "Pays by" picks one (cust16); not known, and when
+ * they differ, the figure is the two totals, lower first.
  */
-export function feesValue(totals: Pick<CustomerTotals, 'processingFeesByCard' | 'processingFeesByBank' | 'cancellationFees'>, amount: (value: number) => string): string {
+export function feesValue(totals: FeeTotals, amount: (value: number) => string, paysBy?: PaysBy): string {
+  if (paysBy) return amount(processingOf(totals, paysBy) + totals.cancellationFees);
   const [low, high] = [totals.processingFeesByCard, totals.processingFeesByBank].sort((a, b) => a - b) as [number, number];
   return low === high ? amount(low + totals.cancellationFees) : `${amount(low + totals.cancellationFees)} – ${amount(high + totals.cancellationFees)}`;
 }
 
-export function feesMeaning(totals: Pick<CustomerTotals, 'processingFeesByCard' | 'processingFeesByBank' | 'cancellationFees'>, amount: (value: number) => string): string {
+export function feesMeaning(totals: FeeTotals, amount: (value: number) => string, paysBy?: PaysBy): string {
   const cancellation = `${amount(totals.cancellationFees)} cancellation (as the service stated them).`;
+  if (paysBy) return `${amount(processingOf(totals, paysBy))} processing (they pay ${paysBy === 'card' ? 'by card' : 'by bank transfer'}, as your book says), ${cancellation}`;
   if (totals.processingFeesByCard === totals.processingFeesByBank) return `${amount(totals.processingFeesByCard)} processing, ${cancellation}`;
-  return `Processing: ${amount(totals.processingFeesByCard)} if they pay by card, ${amount(totals.processingFeesByBank)} by bank transfer (the service states both, not which they use); ${cancellation}`;
+  return `Processing: ${amount(totals.processingFeesByCard)} if they pay by card, ${amount(totals.processingFeesByBank)} by bank transfer (the service states both, not which they use; say which in the book); ${cancellation}`;
+}
+
+type FeeTotals = Pick<CustomerTotals, 'processingFeesByCard' | 'processingFeesByBank' | 'cancellationFees'>;
+
+function processingOf(totals: FeeTotals, paysBy: PaysBy): number {
+  return paysBy === 'card' ? totals.processingFeesByCard : totals.processingFeesByBank;
 }

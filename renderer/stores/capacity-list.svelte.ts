@@ -243,6 +243,8 @@ class CapacityListStore {
     this.#restorePrefs();
     this.status = 'ACTIVE';
     this.customer = customer;
+    // Exactly what the figure counts: no search or other filter left from before narrows it.
+    this.text = '';
     this.filters = { ...NO_FILTERS, running: 'running' };
     this.filterProblem = null;
     this.#runningAt = Date.now();

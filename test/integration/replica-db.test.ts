@@ -272,4 +272,32 @@ describe('capacity replica database', () => {
     }
     await replica.close();
   });
+
+  it('reads "8 x g5.2xlarge" as that count of that type, alike in SQL and in the index, against a plain scan (cust16)', async () => {
+    const policies = syntheticPolicies(900);
+    const p = policies[17]!;
+    const { qty, instanceType } = p.policyInstance;
+    const expected = (status?: string) =>
+      policies
+        .filter((x) => x.policyInstance.qty === qty && x.policyInstance.instanceType === instanceType && (!status || x.policyStatus === status))
+        .map((x) => x.cidrId)
+        .sort();
+    expect(expected().length).toBeGreaterThan(0);
+    // Not the same as the type alone: other counts of it exist.
+    expect(policies.some((x) => x.policyInstance.instanceType === instanceType && x.policyInstance.qty !== qty)).toBe(true);
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'q.db'), randomBytes(32)));
+    await replica.replaceAll(policies, new Date().toISOString());
+    const texts = [`${qty} x ${instanceType}`, `${qty}x ${instanceType.toUpperCase()}`, `${qty} ${instanceType}`];
+    const ask = (text: string, status?: 'READY_FOR_PURCHASE') => replica.query({ ...query, text, status, limit: 500 });
+    const bySql = texts.flatMap((text) => [ask(text), ask(text, 'READY_FOR_PURCHASE')]);
+    replica.load();
+    const byIndex = texts.flatMap((text) => [ask(text), ask(text, 'READY_FOR_PURCHASE')]);
+    texts.forEach((text, i) => {
+      for (const [where, answers] of [['sql', bySql], ['index', byIndex]] as const) {
+        expect.soft(answers[2 * i]!.rows.map((r) => r.cidrId).sort(), `${where} ${text}`).toEqual(expected());
+        expect.soft(answers[2 * i + 1]!.rows.map((r) => r.cidrId).sort(), `${where} ${text}, ready`).toEqual(expected('READY_FOR_PURCHASE'));
+      }
+    });
+    await replica.close();
+  });
 });

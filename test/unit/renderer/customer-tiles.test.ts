@@ -48,6 +48,18 @@ it('shows the fees paid as one figure when card and bank agree, else both, lower
   const apart = { processingFeesByCard: 17.75, processingFeesByBank: 6.25, cancellationFees: 10 };
   expect(feesValue(apart, amount)).toBe('USD 16.25 – USD 27.75');
   expect(feesMeaning(apart, amount)).toBe(
-    'Processing: USD 17.75 if they pay by card, USD 6.25 by bank transfer (the service states both, not which they use); USD 10.00 cancellation (as the service stated them).',
+    'Processing: USD 17.75 if they pay by card, USD 6.25 by bank transfer (the service states both, not which they use; say which in the book); USD 10.00 cancellation (as the service stated them).',
   );
+});
+
+it('shows the one processing fee the book says the customer pays (cust16)', () => {
+  const amount = (value: number) => `USD ${value.toFixed(2)}`;
+  const apart = { processingFeesByCard: 17.75, processingFeesByBank: 6.25, cancellationFees: 10 };
+  expect(feesValue(apart, amount, 'card')).toBe('USD 27.75');
+  expect(feesValue(apart, amount, 'bank')).toBe('USD 16.25');
+  expect(feesMeaning(apart, amount, 'bank')).toBe('USD 6.25 processing (they pay by bank transfer, as your book says), USD 10.00 cancellation (as the service stated them).');
+  expect(feesMeaning(apart, amount, 'card')).toContain('USD 17.75 processing (they pay by card');
+  // Not known: both, as before, and where to say it.
+  expect(feesValue(apart, amount)).toBe('USD 16.25 – USD 27.75');
+  expect(feesMeaning(apart, amount)).toContain('say which in the book');
 });

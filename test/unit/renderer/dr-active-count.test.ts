@@ -32,7 +32,7 @@ describe('countActiveDr (cust16)', () => {
   });
 
   it('fails when a page fails, so the page says "at least" rather than a wrong exact count', async () => {
-    const failure: Result<never> = { ok: false, error: { kind: 'network', message: 'The service cannot be reached' } };
+    const failure: Result<never> = { ok: false, error: { kind: 'offline', message: 'The service cannot be reached' } };
     const counted = await countActiveDr(pageOf(LIST, 1), async (page) => (page === 3 ? failure : { ok: true, value: pageOf(LIST, page) }), 100);
     expect(counted.ok).toBe(false);
   });
