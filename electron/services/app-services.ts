@@ -64,6 +64,7 @@ import { activeCapacityDates } from './desktop/policy-source.js';
 import { systemScheduler } from './desktop/scheduler.js';
 import { RenewalReminders } from './worklist/renewal-reminders.js';
 import { ReminderRounds } from './worklist/reminder-rounds.js';
+import { tupleKey } from '../../shared/format/tuple-key.js';
 
 
 export interface AppServicesOptions {
@@ -240,7 +241,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   // The overview a launch and a sign-in land on: what must not wait behind work the person did not ask for.
   const whoIsSignedIn = () => {
     const status = session.status();
-    return status.signedIn ? `${status.profileId}\n${status.username ?? ''}` : null;
+    return status.signedIn ? tupleKey(status.profileId, status.username ?? '') : null;
   };
   // The overview's count waits between its statements while the first page loads (the launch's count ran beside it).
   const pageLoading = options.pageLoading ?? new PageLoading();
@@ -326,7 +327,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     },
     session: () => {
       const { profileId, username, expiresAt } = session.status();
-      return `${profileId}\n${username ?? ''}\n${expiresAt ?? ''}`;
+      return tupleKey(profileId, username ?? '', expiresAt ?? '');
     },
     onChange: (state) => events.emit('network.serviceChanged', state),
     logger,

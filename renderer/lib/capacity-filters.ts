@@ -11,10 +11,12 @@ export const FilterForm = z.object({
   launchFrom: z.string().max(10).catch(''),
   /** Launch on or before this day. */
   launchTo: z.string().max(10).catch(''),
+  /** 'running': only the active policies launched by now (or with no launch known); absent in views saved before. */
+  running: z.enum(['', 'running']).catch(''),
 });
 export type FilterForm = z.infer<typeof FilterForm>;
 
-export const NO_FILTERS: FilterForm = { account: '', instanceType: '', availabilityZone: '', launchFrom: '', launchTo: '' };
+export const NO_FILTERS: FilterForm = { account: '', instanceType: '', availabilityZone: '', launchFrom: '', launchTo: '', running: '' };
 
 export type FilterProblem = { readonly field: 'launchFrom' | 'launchTo'; readonly message: string };
 
@@ -29,8 +31,11 @@ export function localDayStart(text: string): number | null {
   return new Date(year, month - 1, day).getTime();
 }
 
-/** The filters as the main process reads them, or what is wrong with a date, in words. */
-export function queryFilters(form: FilterForm): { ok: true; filters: CapacityFilters | undefined } | { ok: false; problem: FilterProblem } {
+/**
+ * The filters as the main process reads them, or what is wrong with a date, in words. `runningAtMs`: the instant
+ * "running" is judged at (the list keeps the one its filters were set at, so its pages and selection agree).
+ */
+export function queryFilters(form: FilterForm, runningAtMs: number = Date.now()): { ok: true; filters: CapacityFilters | undefined } | { ok: false; problem: FilterProblem } {
   const filters: { -readonly [K in keyof CapacityFilters]: CapacityFilters[K] } = {};
   if (form.account.trim()) filters.account = form.account.trim();
   if (form.instanceType.trim()) filters.instanceType = form.instanceType.trim();
@@ -50,6 +55,7 @@ export function queryFilters(form: FilterForm): { ok: true; filters: CapacityFil
       return { ok: false, problem: { field: 'launchTo', message: 'The last day comes before the first day.' } };
     }
   }
+  if (form.running === 'running') filters.runningAtMs = runningAtMs;
   return { ok: true, filters: Object.keys(filters).length > 0 ? filters : undefined };
 }
 

@@ -225,13 +225,30 @@ class CapacityListStore {
     this.filterProblem = null;
     if (JSON.stringify(form) === JSON.stringify(this.filters)) return;
     this.filters = form;
+    this.#runningAt = Date.now();
     this.#restart();
   }
 
+  /** When "running" is judged: as the filters were set (each page and the selection ask the same question). */
+  #runningAt = Date.now();
+
   /** The filters as the main process reads them (the last good ones). */
   get queryFilters() {
-    const checked = queryFilters(this.filters);
+    const checked = queryFilters(this.filters, this.#runningAt);
     return checked.ok ? checked.filters : undefined;
+  }
+
+  /** The active policies running now (the overview's savings tile and the customer page count these), of a customer or all. */
+  showRunning(customer: CustomerFilter | null): void {
+    this.#restorePrefs();
+    this.status = 'ACTIVE';
+    this.customer = customer;
+    // Exactly what the figure counts: no search or other filter left from before narrows it.
+    this.text = '';
+    this.filters = { ...NO_FILTERS, running: 'running' };
+    this.filterProblem = null;
+    this.#runningAt = Date.now();
+    this.#restart();
   }
 
   /** A saved view: its status, search, sort and filters at once (one fetch, not four). */
@@ -242,6 +259,7 @@ class CapacityListStore {
     this.sortBy = view.sortBy;
     this.sortOrder = view.sortOrder;
     this.filters = queryFilters(view.filters).ok ? view.filters : NO_FILTERS;
+    this.#runningAt = Date.now();
     this.filterProblem = null;
     this.#restart();
   }
@@ -466,6 +484,7 @@ class CapacityListStore {
     this.sortBy = saved.sortBy;
     this.sortOrder = saved.sortOrder;
     this.filters = saved.filters;
+    this.#runningAt = Date.now();
     this.topIndex = saved.topIndex;
   }
 

@@ -4,6 +4,8 @@ import type { SourcedCyberPage } from '../../shared/ipc/sourced.js';
 import { QUOTE_MAX_POLICIES } from '../../shared/quote/quote-limits.js';
 import { api } from '../lib/api.js';
 import { Resource } from '../lib/resource.svelte.js';
+import { tupleKey } from '../../shared/format/tuple-key.js';
+import { countActiveDr, type DrActiveCount } from '../lib/dr-active-count.js';
 
 /** The page read started as its route was entered, until its page's store takes it. */
 let started: { readonly key: string; readonly answer: Promise<Result<CustomerPage>> } | null = null;
@@ -24,6 +26,13 @@ function takeStarted(key: string): Promise<Result<CustomerPage>> | null {
   return taken;
 }
 
+/** One DR id's part of the page: its first page listed, and its active count when the list is longer. */
+export interface DrEntry {
+  readonly id: string;
+  readonly list: Resource<SourcedCyberPage>;
+  readonly active: Resource<DrActiveCount>;
+}
+
 /** DR policies read per id for the page: more than any one customer id holds in practice; the DR view pages beyond. */
 export const DR_PAGE_SIZE = 100;
 
@@ -37,8 +46,8 @@ export class CustomerPageStore {
   readonly page = new Resource<CustomerPage>();
   /** The newest of their policies the page lists, read once the page's first frame (with its first rows) is painted. */
   readonly policies = new Resource<CustomerPolicies>();
-  /** One list per external customer id, in the customer's order. */
-  dr = $state<ReadonlyArray<{ readonly id: string; readonly list: Resource<SourcedCyberPage> }>>([]);
+  /** One list per external customer id, in the customer's order, with its active count when it is longer than its first page. */
+  dr = $state<ReadonlyArray<DrEntry>>([]);
 
   /**
    * Which load each shown answer belongs to: the newest 200 are listed only beside the page answer of the same
@@ -69,9 +78,20 @@ export class CustomerPageStore {
     if (!answer?.ok) return;
     this.#pageLoad = load;
     const ids = answer.value.customer.externalIds;
-    if (this.dr.map((entry) => entry.id).join('\n') !== ids.join('\n')) this.dr = ids.map((id) => ({ id, list: new Resource<SourcedCyberPage>() }));
+    if (tupleKey(...this.dr.map((entry) => entry.id)) !== tupleKey(...ids)) this.dr = ids.map((id) => ({ id, list: new Resource<SourcedCyberPage>(), active: new Resource<DrActiveCount>() }));
     await this.#shown();
-    await Promise.all([this.#readPolicies(load), ...this.dr.map(({ id, list }) => list.load(() => api.cyber.list({ customerId: id, page: 1, pageSize: DR_PAGE_SIZE })))]);
+    await Promise.all([this.#readPolicies(load), ...this.dr.map((entry) => this.#readDr(entry))]);
+  }
+
+  /**
+   * A DR id's first page, then, when the list holds more, its active policies counted over its further pages
+   * (bounded: `countActiveDr`), so the page's DR count is exact where it said "at least" past the first 100.
+   */
+  async #readDr({ id, list, active }: DrEntry): Promise<void> {
+    const read = (page: number) => api.cyber.list({ customerId: id, page, pageSize: DR_PAGE_SIZE });
+    const first = await list.load(() => read(1));
+    if (!first?.ok || first.value.total <= first.value.data.length) return active.reset();
+    await active.load(() => countActiveDr(first.value, read, DR_PAGE_SIZE));
   }
 
   /** Reads the newest policies again for the page shown (after that read failed). */

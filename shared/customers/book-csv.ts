@@ -1,8 +1,19 @@
 import { startsFormula } from '../format/csv.js';
-import type { Customer, CustomerDraft } from '../ipc/customers.js';
+import { PAYS_BY, type Customer, type CustomerDraft, type PaysBy } from '../ipc/customers.js';
 
 /** The columns of an exported book, in order; an import finds them by these names, in any order. */
-export const BOOK_COLUMNS = ['Name', 'External customer ids', 'Linked accounts', 'Contact', 'Notes'] as const;
+export const BOOK_COLUMNS = ['Name', 'External customer ids', 'Linked accounts', 'Contact', 'Notes', 'Pays by'] as const;
+
+/** "Pays by" as the exported book writes it; an import reads these, the codes, and any case. */
+const PAYS_BY_WORDS: Readonly<Record<PaysBy, string>> = { card: 'Card', bank: 'Bank transfer' };
+
+/** A "Pays by" cell: '' when empty, the code when it names one, else the text itself (the draft's check refuses it). */
+function paysByOf(cell: string): string {
+  const text = cell.trim().toLowerCase();
+  if (text === '') return '';
+  for (const code of PAYS_BY) if (text === code || text === PAYS_BY_WORDS[code].toLowerCase()) return code;
+  return cell.trim();
+}
 
 /** Several ids or accounts in one cell: one per line, which spreadsheets show as such and no id or account holds. */
 const LIST_SEPARATOR = '\n';
@@ -14,6 +25,7 @@ export function bookRows(customers: readonly Customer[]): string[][] {
     customer.accounts.join(LIST_SEPARATOR),
     customer.contact,
     customer.notes,
+    customer.paysBy ? PAYS_BY_WORDS[customer.paysBy] : '',
   ]);
 }
 
@@ -61,6 +73,8 @@ export function draftsFromRecords(records: readonly (readonly string[])[]): Book
         accounts: listOf(cell(record, column('Linked accounts'))),
         contact: cellText(cell(record, column('Contact'))),
         notes: cellText(cell(record, column('Notes'))),
+        // A file without the column (exported before it) says nothing of it: the book keeps what it holds.
+        ...(column('Pays by') === undefined ? {} : { paysBy: paysByOf(cellText(cell(record, column('Pays by')))) as CustomerDraft['paysBy'] }),
       },
     }));
   return { ok: true, rows };

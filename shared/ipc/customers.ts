@@ -40,6 +40,14 @@ export const AccountRef = visibleText('An account', CUSTOMER_LIMITS.account).pip
     .refine((text) => !text.includes(';'), { error: 'An account has no “;” (it separates accounts in an exported book)' }),
 );
 
+/**
+ * How a customer pays for what they buy: the service states a card and a bank-transfer processing fee for each
+ * policy, not which one the customer pays; the account manager knows, and the customer page then shows that fee.
+ */
+export const PAYS_BY = ['card', 'bank'] as const;
+export const PaysBy = z.enum(PAYS_BY, { error: 'Pays by is “Card” or “Bank transfer” (or empty when not known)' });
+export type PaysBy = z.infer<typeof PaysBy>;
+
 /** What a person types for a customer: the book checks that names, ids and accounts are each one customer's. */
 export const CustomerDraft = z
   .object({
@@ -50,6 +58,8 @@ export const CustomerDraft = z
     accounts: z.array(AccountRef).max(CUSTOMER_LIMITS.accountsPerCustomer).default([]),
     contact: visibleText('The contact', CUSTOMER_LIMITS.contact).default(''),
     notes: z.string().max(CUSTOMER_LIMITS.notes, { error: `Notes are at most ${CUSTOMER_LIMITS.notes} characters` }).default(''),
+    /** '' not known; absent: not said (an imported book older than the column keeps what the book holds). */
+    paysBy: z.enum(['', ...PAYS_BY], { error: 'Pays by is “Card” or “Bank transfer” (or empty when not known)' }).optional(),
   })
   .refine((draft) => draft.externalIds.length + draft.accounts.length > 0, {
     error: 'Give the customer at least one external customer id or linked account',
@@ -65,6 +75,8 @@ export const Customer = z.object({
   accounts: z.array(z.string()),
   contact: z.string(),
   notes: z.string(),
+  /** Absent when not known (and in every customer kept before the field). */
+  paysBy: PaysBy.optional(),
   /** ISO instant of the last change. */
   updatedAt: z.string(),
 });

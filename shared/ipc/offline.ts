@@ -31,6 +31,16 @@ export const CapacityFilters = z.object({
   availabilityZone: z.string().trim().min(1).max(100).optional(),
   launchFromMs: z.number().int().optional(),
   launchToMs: z.number().int().optional(),
+  /**
+   * Only the policies running at this instant: ACTIVE and launched by then, or with no launch known (the rule of the
+   * overview's savings tile and the customer page's "running": `launchesLater` in electron/services/overview/summarize.ts).
+   */
+  runningAtMs: z.number().int().optional(),
+  /**
+   * Exactly `qty` instances of `instanceType` (compared ignoring case): a search typed as "8 x g5.2xlarge"
+   * (shared/search/quantity-search.ts), made by the main process from the query's text.
+   */
+  quantity: z.object({ qty: z.number().int().min(1), instanceType: z.string().min(1).max(100) }).optional(),
 });
 export type CapacityFilters = z.infer<typeof CapacityFilters>;
 

@@ -40,10 +40,20 @@ async function localAmount(page: Page, value: number): Promise<string> {
   );
 }
 
-test('the overview’s figures agree with the sandbox’s data, and only figures cross to the window', async ({ openSignedIn, app, page }) => {
+/**
+ * The figures on screen against the sandbox's own list. Each overview answer's source is kept: the overview is
+ * counted two ways (from the service's pages before a copy exists, from the copy after), and a sign-in that waits
+ * for the copy (openSignedIn) never shows the first (review16: suite16's openSignedIn had moved this test from the
+ * live count to the copy's without a word).
+ */
+async function figuresAgree(page: Page, app: Parameters<typeof SandboxClient.signIn>[0], openSignedIn: (user: typeof JORDAN) => Promise<Page>): Promise<string[]> {
   const summaryAnswers: number[] = [];
+  const sources: string[] = [];
   page.on('response', async (response) => {
-    if (response.url().endsWith('/ipc/overview.summary')) summaryAnswers.push((await response.body()).length);
+    if (!response.url().endsWith('/ipc/overview.summary')) return;
+    const body = await response.body();
+    summaryAnswers.push(body.length);
+    sources.push(/"source":"(\w+)"/.exec(body.toString())?.[1] ?? 'none');
   });
   await openSignedIn(JORDAN);
   const overview = page.getByTestId('overview');
@@ -84,6 +94,22 @@ test('the overview’s figures agree with the sandbox’s data, and only figures
   expect(summaryAnswers.length).toBeGreaterThan(0);
   expect(Math.max(...summaryAnswers)).toBeLessThan(12_000);
   expect(JSON.stringify(policies).length).toBeGreaterThan(10 * Math.max(...summaryAnswers));
+  return sources;
+}
+
+test('the overview’s figures agree with the sandbox’s data, and only figures cross to the window', async ({ openSignedIn, app, page }) => {
+  expect(await figuresAgree(page, app, openSignedIn)).toContain('replica');
+});
+
+test.describe('before a copy exists', () => {
+  // No copy is made at the sign-in: every answer is the live count, from the service's pages (OverviewService).
+  test.use({ appOptions: { refreshReplicaAtSignIn: false } });
+
+  test('the overview counted from the service’s pages agrees with the sandbox’s data, and only figures cross to the window', async ({ openSignedIn, app, page }) => {
+    const sources = await figuresAgree(page, app, openSignedIn);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(new Set(sources)).toEqual(new Set(['service']));
+  });
 });
 
 testOnSharedApp('a status tile opens the capacity list filtered by that status', async ({ openSignedIn }) => {

@@ -170,6 +170,33 @@ describe('the customer book', () => {
     expect((await book()).customers).toHaveLength(report.book.customers.length);
   });
 
+  it('keeps "Pays by", exports and imports it, and a book exported before the column keeps it (cust16)', async () => {
+    const saved = value<Customer>(await app.call('customers.save', { name: 'Pays-by Ltd', externalIds: ['CUST-9101'], paysBy: 'bank' }));
+    expect(saved.paysBy).toBe('bank');
+    // Saved again without saying (not from the form): kept.
+    expect(value<Customer>(await app.call('customers.save', { key: saved.key, name: 'Pays-by Ltd', externalIds: ['CUST-9101'] })).paysBy).toBe('bank');
+    const exported = bookRows((await book()).customers);
+    const at = BOOK_COLUMNS.indexOf('Pays by');
+    expect(exported.find((row) => row[0] === 'Pays-by Ltd')?.[at]).toBe('Bank transfer');
+    const paysBy = async () => (await book()).customers.find((c) => c.name === 'Pays-by Ltd')?.paysBy;
+
+    // A file exported before the column: the row updates the contact, and how they pay stays.
+    const older = toCsv(['Name', 'External customer ids', 'Linked accounts', 'Contact', 'Notes'], [['Pays-by Ltd', 'CUST-9101', '', 'ap@pays-by.example', '']]);
+    expect(value<CustomerImportReport>(await app.call('customers.import', { csv: older }))).toMatchObject({ updated: 1, rejected: [] });
+    expect(await paysBy()).toBe('bank');
+
+    const withColumn = (cell: string) => toCsv([...BOOK_COLUMNS], [['Pays-by Ltd', 'CUST-9101', '', 'ap@pays-by.example', '', cell]]);
+    expect(value<CustomerImportReport>(await app.call('customers.import', { csv: withColumn('card') }))).toMatchObject({ updated: 1, rejected: [] });
+    expect(await paysBy()).toBe('card');
+    const refused = value<CustomerImportReport>(await app.call('customers.import', { csv: withColumn('cheque') }));
+    expect(refused.rejected[0]?.reason).toContain('Pays by');
+    expect(await paysBy()).toBe('card');
+    // Empty in a file that has the column: not known.
+    expect(value<CustomerImportReport>(await app.call('customers.import', { csv: withColumn('') }))).toMatchObject({ updated: 1 });
+    expect(await paysBy()).toBeUndefined();
+    value(await app.call('customers.remove', { key: saved.key }));
+  });
+
   it('answers the filter, the page, the DR lists and the palette the same with the service down', async () => {
     const northwind = (await book()).customers.find((c) => c.name === 'Northwind') as Customer;
     // The copy holds the DR lists of the ids used (a sync fills them), as it does after any sign-in.

@@ -80,6 +80,17 @@ describe('the customers proposed', () => {
     expect(names(await propose())).toEqual(['dr-id:CUST-9', 'linked-account:acct-3', 'linked-account:acct-4']);
   });
 
+  it('are made again when the DR ids used change to ids that joined with a line break read the same (cust16)', async () => {
+    // A settings file written by hand may hold any text as a remembered id; joined with "\n" these were one key.
+    recent = ['CUST-7\nCUST-8'];
+    const first = names(await propose());
+    recent = ['CUST-7', 'CUST-8'];
+    const second = names(await propose());
+    expect(second).not.toEqual(first);
+    expect(second).toEqual(expect.arrayContaining(['dr-id:CUST-7', 'dr-id:CUST-8']));
+    recent = [];
+  });
+
   it('hand back the book as it is after a write, and never an array a caller can change under the next one', async () => {
     const before = await book.customers();
     expect(Object.isFrozen(before)).toBe(true);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CapacityIndex } from '../support/policy-index.js';
-import { summarizeCapacities } from '../../electron/services/overview/summarize.js';
+import { launchesLater, summarizeCapacities } from '../../electron/services/overview/summarize.js';
 import { CapacityReplicaDb, verifyReplicaFile } from '../../electron/services/replica/capacity-replica-db.js';
 import { CapacityReplica } from '../../electron/services/replica/capacity-replica.js';
 import { LOCAL_SORT_COLUMNS } from '../../shared/ipc/offline.js';
@@ -241,6 +241,62 @@ describe('capacity replica database', () => {
       if (i < 4) expect(expected.length, JSON.stringify(filters)).toBeGreaterThan(0);
       expect.soft(bySql[i], `sql ${JSON.stringify(filters)}`).toEqual(expected);
       expect.soft(replica.query({ ...query, filters, limit: 500 }).rows.map((r) => r.cidrId).sort(), `index ${JSON.stringify(filters)}`).toEqual(expected);
+    });
+    await replica.close();
+  });
+
+  it('keeps the policies running at an instant (the rule of launchesLater) alike in SQL and in the index, against a plain scan (cust16)', async () => {
+    const seeded = syntheticPolicies(900);
+    const active = seeded.filter((x) => x.policyStatus === 'ACTIVE');
+    const launches = active.map((x) => Date.parse(x.capacityConfiguration.launchDateTime)).sort((a, b) => a - b);
+    const at = launches[Math.floor(launches.length / 2)]!;
+    // One active policy whose launch is not known (taken as running), one launching exactly at the instant (running).
+    const unknown = { ...active[0]!, capacityConfiguration: { ...active[0]!.capacityConfiguration, launchDateTime: 'not a date' } };
+    const policies = seeded.map((x) => (x.cidrId === unknown.cidrId ? unknown : x));
+    const expected = policies
+      .filter((x) => x.policyStatus === 'ACTIVE' && !launchesLater(Date.parse(x.capacityConfiguration.launchDateTime), at))
+      .map((x) => x.cidrId)
+      .sort();
+    expect(expected).toContain(unknown.cidrId);
+    expect(expected.length).toBeGreaterThan(1);
+    expect(active.length - expected.length, 'some active policies launch later').toBeGreaterThan(1);
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'r.db'), randomBytes(32)));
+    await replica.replaceAll(policies, new Date().toISOString());
+    const ask = (status?: 'ACTIVE') => replica.query({ ...query, status, filters: { runningAtMs: at }, limit: 500 });
+    const bySql = [ask(), ask('ACTIVE')];
+    replica.load();
+    const byIndex = [ask(), ask('ACTIVE')];
+    for (const [where, answer] of [['sql', bySql[0]], ['sql, status active', bySql[1]], ['index', byIndex[0]], ['index, status active', byIndex[1]]] as const) {
+      expect.soft(answer!.rows.map((r) => r.cidrId).sort(), where).toEqual(expected);
+      expect.soft(answer!.total, where).toBe(expected.length);
+    }
+    await replica.close();
+  });
+
+  it('reads "8 x g5.2xlarge" as that count of that type, alike in SQL and in the index, against a plain scan (cust16)', async () => {
+    const policies = syntheticPolicies(900);
+    const p = policies[17]!;
+    const { qty, instanceType } = p.policyInstance;
+    const expected = (status?: string) =>
+      policies
+        .filter((x) => x.policyInstance.qty === qty && x.policyInstance.instanceType === instanceType && (!status || x.policyStatus === status))
+        .map((x) => x.cidrId)
+        .sort();
+    expect(expected().length).toBeGreaterThan(0);
+    // Not the same as the type alone: other counts of it exist.
+    expect(policies.some((x) => x.policyInstance.instanceType === instanceType && x.policyInstance.qty !== qty)).toBe(true);
+    const replica = new CapacityReplica(CapacityReplicaDb.open(join(dir, 'q.db'), randomBytes(32)));
+    await replica.replaceAll(policies, new Date().toISOString());
+    const texts = [`${qty} x ${instanceType}`, `${qty}x ${instanceType.toUpperCase()}`, `${qty} ${instanceType}`];
+    const ask = (text: string, status?: 'READY_FOR_PURCHASE') => replica.query({ ...query, text, status, limit: 500 });
+    const bySql = texts.flatMap((text) => [ask(text), ask(text, 'READY_FOR_PURCHASE')]);
+    replica.load();
+    const byIndex = texts.flatMap((text) => [ask(text), ask(text, 'READY_FOR_PURCHASE')]);
+    texts.forEach((text, i) => {
+      for (const [where, answers] of [['sql', bySql], ['index', byIndex]] as const) {
+        expect.soft(answers[2 * i]!.rows.map((r) => r.cidrId).sort(), `${where} ${text}`).toEqual(expected());
+        expect.soft(answers[2 * i + 1]!.rows.map((r) => r.cidrId).sort(), `${where} ${text}, ready`).toEqual(expected('READY_FOR_PURCHASE'));
+      }
     });
     await replica.close();
   });

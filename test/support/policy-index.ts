@@ -35,6 +35,7 @@ export const POLICY_VIEW: RowView<CapacityPolicy> = {
     const at = Date.parse(p.capacityConfiguration.launchDateTime);
     return Number.isNaN(at) ? null : at;
   },
+  quantity: (p) => p.policyInstance.qty,
 };
 
 export class CapacityIndex extends SortedRowIndex<CapacityPolicy> {

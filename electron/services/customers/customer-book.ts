@@ -85,10 +85,13 @@ export class CustomerBookService {
   async save(input: ParsedCustomerDraft): Promise<Customer> {
     const records = await this.#records();
     const book = await readAll(records);
-    const draft = withoutRepeats(input);
-    if (draft.key && !book.some((customer) => customer.key === draft.key)) {
+    const given = withoutRepeats(input);
+    const previous = given.key ? book.find((customer) => customer.key === given.key) : undefined;
+    if (given.key && !previous) {
       throw new AppFailure({ kind: 'not-found', message: 'That customer is no longer in the book (removed in another window?).' });
     }
+    // A draft that says nothing of how they pay (not from the form) keeps what the book holds.
+    const draft = given.paysBy === undefined && previous?.paysBy ? { ...given, paysBy: previous.paysBy } : given;
     const conflict = conflictOf(draft, book);
     if (conflict) throw new AppFailure({ kind: 'invalid-input', field: conflict.field, message: conflict.message });
     const customer = this.#stamped(draft);
@@ -140,7 +143,12 @@ export class CustomerBookService {
       }
       firstLineOf.set(nameKey(checked.data.name), line);
       const existing = book.named(checked.data.name);
-      const draft = withoutRepeats({ ...checked.data, ...(existing ? { key: existing.key, name: existing.name } : {}) });
+      const draft = withoutRepeats({
+        ...checked.data,
+        ...(existing ? { key: existing.key, name: existing.name } : {}),
+        // A book exported before "Pays by" leaves what this book holds of it as it is.
+        ...(checked.data.paysBy === undefined && existing?.paysBy ? { paysBy: existing.paysBy } : {}),
+      });
       const conflict = book.conflictOf(draft);
       if (conflict) {
         report.rejected.push({ line, name, reason: conflict.message });
@@ -179,6 +187,7 @@ export class CustomerBookService {
       accounts: draft.accounts,
       contact: draft.contact,
       notes: draft.notes,
+      ...(draft.paysBy ? { paysBy: draft.paysBy } : {}),
       updatedAt: (this.#deps.now?.() ?? new Date()).toISOString(),
     };
   }
@@ -193,6 +202,7 @@ function sameContent(customer: Customer, draft: ParsedCustomerDraft): boolean {
   return (
     customer.contact === draft.contact &&
     customer.notes === draft.notes &&
+    (customer.paysBy ?? '') === (draft.paysBy ?? '') &&
     JSON.stringify(customer.externalIds) === JSON.stringify(draft.externalIds) &&
     JSON.stringify(customer.accounts) === JSON.stringify(draft.accounts)
   );

@@ -14,6 +14,7 @@ import type { CustomerBookService } from './customer-book.js';
 import { BOUGHT_STATUSES, summarizeCustomer } from './customer-summary.js';
 import type { AccountFilter } from './replica-accounts.js';
 import { cents } from '../overview/summarize.js';
+import { tupleKey } from '../../../shared/format/tuple-key.js';
 
 type CustomerChannels =
   | 'customers.list'
@@ -117,7 +118,7 @@ export class CustomerHandlers {
   async #propose(): Promise<CustomerProposal[]> {
     // The DR ids proposed are those used lately and those whose list the copy keeps (ux14).
     const [customers, linked, recentExternalIds] = await Promise.all([this.#deps.book.customers(), this.#linkedAccounts(), this.#knownExternalIds()]);
-    const recent = recentExternalIds.join('\n');
+    const recent = tupleKey(...recentExternalIds);
     const kept = this.#proposed;
     if (kept?.customers === customers && kept.linked === linked && kept.recent === recent) return [...kept.proposals];
     const proposals = proposeCustomers(customers, { recentExternalIds, linkedAccounts: linked });
@@ -209,7 +210,7 @@ export class CustomerHandlers {
 
   async #keptMatcher(): Promise<CustomerMatcher> {
     const who = this.#deps.replica.owner();
-    const owner = who ? `${who.profileId}\n${who.username}` : '';
+    const owner = who ? tupleKey(who.profileId, who.username) : '';
     const version = this.#deps.book.version;
     // From the copy as it is open, without checking its files again: every keystroke of a filtered search
     // asks, the query that follows checks them (a directory read, up to 15 ms and more on a loaded machine).

@@ -1,4 +1,5 @@
 import type { DriftEntry } from '../../../shared/ipc/diagnostics.js';
+import { tupleKey } from '../../../shared/format/tuple-key.js';
 
 export interface DriftLogDeps {
   /** Writes the first sighting of each difference to the app log (paths only). */
@@ -24,7 +25,7 @@ export class DriftLog {
   record(endpoint: string, findings: readonly string[]): void {
     if (findings.length === 0) return;
     const sorted = [...new Set(findings)].sort();
-    const key = `${endpoint}\u0000${sorted.join('\u0000')}`;
+    const key = tupleKey(endpoint, ...sorted);
     const at = (this.#deps.now ?? (() => new Date()))().toISOString();
     const seen = this.#entries.get(key);
     if (seen) {

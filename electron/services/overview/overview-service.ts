@@ -5,6 +5,7 @@ import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { SessionService } from '../session/session-service.js';
 import { inSlices } from '../replica/time-slices.js';
 import { CapacitySummary } from './summarize.js';
+import { tupleKey } from '../../../shared/format/tuple-key.js';
 
 export interface OverviewDeps {
   readonly session: Pick<SessionService, 'status' | 'authorized'>;
@@ -34,7 +35,7 @@ export class OverviewService {
 
   summary(): Promise<OverviewSummary> {
     const status = this.#deps.session.status();
-    const key = `${status.profileId}:${status.username ?? ''}`;
+    const key = tupleKey(status.profileId, status.username ?? '');
     if (this.#running?.key === key) return this.#running.promise;
     const promise = this.#compute().finally(() => {
       if (this.#running?.promise === promise) this.#running = null;

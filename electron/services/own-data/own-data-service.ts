@@ -8,6 +8,7 @@ import type { Logger } from '../logging/file-logger.js';
 import type { Owner } from '../platform/owner.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { OwnDataStore, type OwnRecords } from './own-data-store.js';
+import { tupleKey } from '../../../shared/format/tuple-key.js';
 
 export interface OwnDataDeps {
   readonly dataDir: string;
@@ -24,7 +25,7 @@ export interface OwnDataDeps {
 const REMOVED = 'Your own data was removed at your request: nothing more is kept until you sign in again.';
 
 function ownerId(owner: Owner): string {
-  return `${owner.profileId}\n${owner.username}`;
+  return tupleKey(owner.profileId, owner.username);
 }
 
 /**

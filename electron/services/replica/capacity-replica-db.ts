@@ -812,6 +812,16 @@ export class CapacityReplicaDb {
       where.push('launch_ms < @launchTo');
       params.launchTo = filters.launchToMs;
     }
+    if (filters?.quantity !== undefined) {
+      where.push('qty = @qty AND instance_type = @qtyType COLLATE NOCASE');
+      params.qty = filters.quantity.qty;
+      params.qtyType = filters.quantity.instanceType;
+    }
+    if (filters?.runningAtMs !== undefined) {
+      // launchesLater's rule (summarize.ts) in SQL: active, and launched by then or its launch not known (NULL).
+      where.push("policy_status = 'ACTIVE' AND (launch_ms IS NULL OR launch_ms <= @runningAt)");
+      params.runningAt = filters.runningAtMs;
+    }
     const needle = query.text.trim().toLowerCase();
     if (needle) {
       // The trigram index takes a quoted phrase literally (no wildcards, unlike its LIKE, which

@@ -13,6 +13,7 @@ import { inSlices } from './time-slices.js';
 import type { FirstSyncStream } from './first-sync-stream.js';
 import type { ListedAgainstStored } from './listed-against-stored.js';
 import type { SliceTurn } from './requests-first.js';
+import { parseQuantitySearch } from '../../../shared/search/quantity-search.js';
 
 type Query = ParsedLocalCapacityQuery;
 
@@ -38,6 +39,15 @@ const SORT_KEYS: Readonly<Record<RecordSortColumn, (row: SlimCapacityRow) => Key
   savingsPercentage: (r) => r.savingsPercentage ?? Number.NaN,
 };
 
+/**
+ * A text that asks for a count of one instance type ("8 x g5.2xlarge") asked as that filter, its text then empty:
+ * the same question of the copy's SQL and of the rows in memory.
+ */
+function withQuantitySearch(query: Query): Query {
+  const quantity = parseQuantitySearch(query.text);
+  return quantity ? { ...query, text: '', filters: { ...query.filters, quantity } } : query;
+}
+
 const SLIM_VIEW: RowView<SlimCapacityRow> = {
   sortKeys: SORT_KEYS,
   id: (r) => r.cidrId,
@@ -47,6 +57,7 @@ const SLIM_VIEW: RowView<SlimCapacityRow> = {
   // The account column, not the search text's last part: a name may hold the text's separator (U+0001).
   account: (r) => accountKey(r.account ?? accountOfSearchText(r.search)),
   launchMs: (r) => r.launchMs,
+  quantity: (r) => r.policyInstance.qty,
 };
 
 /**
@@ -164,7 +175,8 @@ export class CapacityReplica {
     await inSlices(() => this.#index === index && order.step(), turn);
   }
 
-  query(query: Query): { rows: CapacityRow[]; total: number } {
+  query(asked: Query): { rows: CapacityRow[]; total: number } {
+    const query = withQuantitySearch(asked);
     // The fee is own data, not a column of the database: its order is made over the rows in memory, read now if need be.
     if (!this.#rows && query.sortBy === 'fee' && !this.#swapping) this.load();
     if (!this.#rows) return this.#db.query(query);

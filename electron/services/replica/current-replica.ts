@@ -10,6 +10,7 @@ import { capacityCount, capacityWindow, fetchedAtByKind, legacyActivity } from '
 import { forgetLegacyActivity } from './replica-writes.js';
 import { ReplicaRefreshRunner } from './replica-refresh-runner.js';
 import type { SliceTurn } from './requests-first.js';
+import { tupleKey } from '../../../shared/format/tuple-key.js';
 
 export interface CurrentReplicaDeps {
   readonly dataDir: string;
@@ -99,7 +100,7 @@ export class CurrentReplica {
     if (!owner || this.#closed) return null;
     if (this.#held && sameOwner(this.#held.owner, owner)) return this.#held;
     // One opening per owner however many callers ask at once: two would each judge the copy, and report it twice.
-    const id = `${owner.profileId}\n${owner.username}`;
+    const id = tupleKey(owner.profileId, owner.username);
     if (this.#opening?.id !== id) {
       const opening = Replica.open({
         dataDir: this.deps.dataDir,

@@ -3,6 +3,7 @@ import { AppFailure } from '../../../shared/ipc/result.js';
 import type { AppEvents } from '../events.js';
 import type { Replica } from './replica.js';
 import { refreshReplica, type ReplicaSyncDeps } from './replica-sync.js';
+import { tupleKey } from '../../../shared/format/tuple-key.js';
 
 export interface ReplicaRefreshRunnerDeps extends ReplicaSyncDeps {
   readonly events: AppEvents;
@@ -31,7 +32,7 @@ export class ReplicaRefreshRunner {
    */
   run(): Promise<SyncSummary> {
     const status = this.deps.session.status();
-    const owner = `${status.profileId}\n${status.username ?? ''}`;
+    const owner = tupleKey(status.profileId, status.username ?? '');
     if (this.#holds > 0) return Promise.reject(new AppFailure({ kind: 'conflict', message: 'The offline copy is being removed. Try again in a moment.' }));
     if (this.#running) {
       if (this.#running.owner === owner) return this.#running.summary;

@@ -2,6 +2,7 @@ import type { CapacityFilters, ParsedLocalCapacityQuery, PolicyMatch, RecordSort
 import { charMask, isExactByMask } from './char-mask.js';
 import { TextColumn, TextLayout } from './text-column.js';
 import { accountKey } from '../../../shared/customers/matching.js';
+import { launchesLater } from '../overview/summarize.js';
 
 export type Key = string | number;
 
@@ -19,6 +20,8 @@ export interface RowView<Row> {
   readonly account: (row: Row) => string;
   /** When the policy launches (epoch ms), or null when unknown. */
   readonly launchMs: (row: Row) => number | null;
+  /** How many instances the policy holds. */
+  readonly quantity: (row: Row) => number;
 }
 
 /**
@@ -581,5 +584,10 @@ function passes<Row>(view: RowView<Row>, row: Row, filters: CapacityFilters, acc
     if (filters.launchFromMs !== undefined && launch < filters.launchFromMs) return false;
     if (filters.launchToMs !== undefined && launch >= filters.launchToMs) return false;
   }
+  if (filters.quantity !== undefined) {
+    if (view.quantity(row) !== filters.quantity.qty) return false;
+    if (view.offering(row).instanceType.toLowerCase() !== filters.quantity.instanceType.toLowerCase()) return false;
+  }
+  if (filters.runningAtMs !== undefined && (view.status(row) !== 'ACTIVE' || launchesLater(view.launchMs(row) ?? Number.NaN, filters.runningAtMs))) return false;
   return true;
 }

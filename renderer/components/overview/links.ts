@@ -1,4 +1,5 @@
 import type { CapacityStatus } from '../../../shared/api/capacity.js';
+import type { CustomerFilter } from '../../../shared/ipc/customer-key.js';
 import type { WorklistHorizon } from '../../../shared/ipc/worklist.js';
 import { capacityList } from '../../stores/capacity-list.svelte.js';
 import { navigation } from '../../stores/navigation.svelte.js';
@@ -11,6 +12,12 @@ import { renewalWorklist } from '../../stores/renewal-worklist.svelte.js';
  */
 export function openCapacityList(status: CapacityStatus | null): void {
   capacityList.setStatus(status);
+  navigation.go({ view: 'capacity-list' });
+}
+
+/** Opens the capacity list on the active policies running now (of one customer, or all): what the savings tiles count. */
+export function openRunningPolicies(customer: CustomerFilter | null): void {
+  capacityList.showRunning(customer);
   navigation.go({ view: 'capacity-list' });
 }
 

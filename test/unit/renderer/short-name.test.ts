@@ -17,6 +17,23 @@ describe('shortName', () => {
     expect(shortName(`${'a'.repeat(59)}   tail`, 60)).toBe(`${'a'.repeat(59)}…`);
   });
 
+  it('cuts between graphemes: a flag, a joined emoji, a skin tone or an accent is kept whole or left out whole (cust16)', () => {
+    const flag = '🇩🇪'; // two regional indicators, one flag
+    const family = '👨‍👩‍👧'; // three people joined by U+200D
+    const thumb = '👍🏽'; // a skin-tone modifier after its emoji
+    const accented = 'e\u0301'; // e and a combining acute accent
+    for (const [what, grapheme] of [['flag', flag], ['family', family], ['thumb', thumb], ['accent', accented]] as const) {
+      // The 60th character is the grapheme: kept whole.
+      expect(shortName(`${'a'.repeat(59)}${grapheme}${'b'.repeat(10)}`), what).toBe(`${'a'.repeat(59)}${grapheme}…`);
+      // The cut falls just before it: left out whole, never its first half.
+      expect(shortName(`${'a'.repeat(60)}${grapheme}${'b'.repeat(10)}`), what).toBe(`${'a'.repeat(60)}…`);
+    }
+    // A name of 60 graphemes but more code points is whole.
+    expect(shortName(flag.repeat(60))).toBe(flag.repeat(60));
+    expect(shortName(flag.repeat(61))).toBe(`${flag.repeat(60)}…`);
+    expect(customerOptionLabel(family.repeat(81))).toBe(`${family.repeat(80)}…`);
+  });
+
   it('leaves __proto__ an ordinary name', () => {
     expect(shortName('__proto__')).toBe('__proto__');
   });
