@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +12,10 @@ import type { Page } from '@playwright/test';
 import type { Figure } from './figure.js';
 import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
 import { PAGE_RUNS, clickToPaint, clickToPaintAtSyncDone, loadNow, median as medianOf, reloadApp, withSyncedApp } from './support/synced-app.js';
-import { waitForPhase, type Host } from './support/app-page.js';
+import { HOST_STALL_TRACE_ARGS, waitForPhase, type Host } from './support/app-page.js';
+import type { HostStallTraceRequest } from './support/host-stall-trace.js';
+import { TracedRequest, type TracedStall } from './support/stall-tracer.js';
+import { z } from 'zod';
 import { writeKind } from '../electron/services/replica/replica-writes.js';
 
 const ROWS = Number(process.env.WORKLIST_BENCH_ROWS ?? 100_000);
@@ -111,14 +114,18 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
   // in the app) in the task that page first shows the sync done: not in a page loaded afresh after it, whose own
   // start-up calls a person's page has long made (renew12's run 1 was that reloaded page).
   let first: { ms: number | null; counted: number | null; phases: OpenPhases | null; load: string } | null = null;
-  const duringSync = async (page: Page) => {
+  const duringSync = async (page: Page, host: Host) => {
     await watchCountFinal(page);
-    const ms = await clickToPaintAtSyncDone(page, RENEWALS_NAV, RENEWALS_ROW, 'Renewals', 30 * 60_000 * Math.max(1, policies / 100_000));
+    const clicked = clickToPaintAtSyncDone(page, RENEWALS_NAV, RENEWALS_ROW, 'Renewals', 30 * 60_000 * Math.max(1, policies / 100_000));
+    // Traced from the sync's details on (the list committed, the opening under way), not through the whole sync.
+    if (TRACE) await waitForPhase(host, 'details', 30 * 60_000 * Math.max(1, policies / 100_000)).then(() => host.child.send({ stallTrace: 'start' } satisfies HostStallTraceRequest));
+    const ms = await clicked;
     const counted = await countFinalAfterClick(page);
     first = { ms, counted, phases: await openPhases(page, ms), load: loadNow() };
     process.stderr.write(
       `  worklist through the page, the first click as the page open through the sync shows it done: ${Math.round(ms ?? NaN)} ms, its final count shown ${Math.round(counted ?? NaN)} ms after the click, load ${first.load}${describe(first.phases)}`,
     );
+    if (TRACE) await printFirstClickTrace(page, host);
   };
   return withSyncedApp(policies, async ({ page, host, policies: synced }) => {
     const times: Array<number | null> = [];
@@ -167,7 +174,60 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
       { name: `${label}: of which the first worklist.query round trip (median)`, value: of((p) => p.query), unit: 'ms', load: loads.join('/') },
       { name: `${label}: of which its answer to the frame painted (median)`, value: of((p) => p.afterAnswer), unit: 'ms', load: loads.join('/') },
     ];
-  }, REFRESH_BESIDE ? {} : { duringSync });
+  }, REFRESH_BESIDE ? {} : { duringSync, ...(TRACE ? { hostNodeArgs: HOST_STALL_TRACE_ARGS } : {}) });
+}
+
+/**
+ * WORKLIST_TRACE=1: the host traced from the sync's details to the first click's final count (its turns over
+ * WORKLIST_TRACE_OVER_MS, 20 ms by default, with the code that ran in each; the page's IPC calls as the host took
+ * them), printed on the click's clock: where the first rows' wait in the host went (issue 28, renew16).
+ */
+const TRACE = process.env.WORKLIST_TRACE === '1';
+const TRACE_OVER_MS = Number(process.env.WORKLIST_TRACE_OVER_MS ?? 20);
+
+async function printFirstClickTrace(page: Page, host: Host): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'cd-worklist-trace-'));
+  const file = join(folder, 'stalls.json');
+  const requestsFile = join(folder, 'requests.json');
+  try {
+    host.child.send({ stallTrace: 'stop', overMs: TRACE_OVER_MS, file, requestsFile } satisfies HostStallTraceRequest);
+    let text: string | undefined;
+    for (let waited = 0; text === undefined; waited += 100) {
+      text = await readFile(file, 'utf8').catch(() => undefined);
+      if (text !== undefined) break;
+      if (waited > 60_000) throw new Error('the host wrote no stall trace within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const stalls = (JSON.parse(text) as TracedStall[]).sort((a, b) => a.at - b.at);
+    const requests = z.array(TracedRequest).parse(JSON.parse(await readFile(requestsFile, 'utf8')));
+    // The page's clock as epoch ms: the click and the first query's send and first byte.
+    const inPage = (await page.evaluate(`(() => {
+      const click = performance.getEntriesByName('bench-start').at(-1)?.startTime;
+      const query = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/ipc/worklist.query') && click !== undefined && entry.startTime >= click);
+      const at = (ms) => ms === undefined ? null : performance.timeOrigin + ms;
+      return { click: at(click), sent: at(query?.requestStart), firstByte: at(query?.responseStart) };
+    })()`)) as { click: number | null; sent: number | null; firstByte: number | null };
+    const click = inPage.click;
+    if (click === null) return;
+    const phases = (await host.probe('read')).phases;
+    const done = phases.find((p) => p.phase === 'done')?.firstAt;
+    const from = Math.min(done ?? click, click) - 1_000;
+    const rel = (at: number) => `${Math.round(at - click)}`;
+    const lines = [
+      `  trace of the first click (ms from the click; host turns over ${TRACE_OVER_MS} ms): sync done at ${done === undefined ? '?' : rel(done)}, the query sent at ${inPage.sent === null ? '?' : rel(inPage.sent)}, its first byte at ${inPage.firstByte === null ? '?' : rel(inPage.firstByte)}
+`,
+      ...requests
+        .filter((r) => r.arrivedAt >= from)
+        .map((r) => `    request ${r.channel}: reached the host at ${rel(r.arrivedAt)}, answered at ${r.finishedAt === null ? 'not yet' : rel(r.finishedAt)}
+`),
+      ...stalls
+        .filter((s) => s.at >= from)
+        .map((s) => `    turn at ${rel(s.at)}: ${Math.round(s.ms)} ms (${Math.round(s.sampledMs)} ms sampled running); app: ${s.inApp.map(([n, v]) => `${n} ${v}`).join(', ')}; self: ${s.self.map(([n, v]) => `${n} ${v}`).join(', ')}\n`),
+    ];
+    process.stderr.write(lines.join(''));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /**

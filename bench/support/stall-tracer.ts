@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * One IPC call a traced host took (host-stall-trace.ts): its channel, when its request reached the host and when its
+ * answer was written (epoch ms, as Date.now). Here, not there: importing that module installs its message listener.
+ */
+export const TracedRequest = z.object({ channel: z.string(), arrivedAt: z.number(), finishedAt: z.number().nullable() });
+export type TracedRequest = z.infer<typeof TracedRequest>;
 
 /** One stretch of the main thread that did not return to the event loop, with what ran in it. */
 export interface TracedStall {

@@ -41,7 +41,7 @@ export async function withSyncedApp<T>(
      * Run in the page signed in, while its first sync runs (the page open through the sync, as a person's is),
      * awaited before the sync's end is waited for: e.g. a click made as the page shows the sync done.
      */
-    readonly duringSync?: (page: Page) => Promise<void>;
+    readonly duringSync?: (page: Page, host: Host) => Promise<void>;
     /** More of Node's arguments for the host (HOST_STALL_TRACE_ARGS: its stall tracer). */
     readonly hostNodeArgs?: readonly string[];
   } = {},
@@ -63,7 +63,7 @@ export async function withSyncedApp<T>(
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(host.launchUrl);
       await signIn(page);
-      if (options.duringSync) await options.duringSync(page);
+      if (options.duringSync) await options.duringSync(page, host);
       // Half an hour a 100,000: a first sync of 600,000 at load 33-58 had not ended in 30 minutes.
       const done = await waitForPhase(host, 'done', 30 * 60_000 * Math.max(1, policies / 100_000));
       const synced = done.phases.find((phase) => phase.phase === 'done')?.lastFetched ?? 0;

@@ -157,7 +157,6 @@ async function tightenAtStart(folders: readonly string[], logger: FileLogger): P
   }
 }
 
-/** The composition root of the main process, shared by the Electron and browser hosts. */
 /** The longest the work a launch or sign-in defers waits for the overview to be answered (a window that never asks for it). */
 const FIRST_SCREEN_WAIT: FirstScreenWait = { afterWindowMs: 10_000, withoutWindowMs: 60_000 };
 /** From the overview's answer to the deferred work's start: the window's paint of the figures comes first. */
@@ -166,7 +165,14 @@ const FIRST_SCREEN_PAINT_MS = 500;
 const FIRST_SCREEN_PREPARED_MS = 15_000;
 /** From the first screen to the Renewals' opening made ahead at a launch over a copy on disk: after the window's first panels. */
 const RENEWALS_AFTER_FIRST_SCREEN_MS = 3_000;
+/**
+ * How long the background work waits once the copy changed (a sync's end): the window's views read again 150 ms
+ * after the change (COPY_CHANGED_SETTLE_MS in the page) and a person who watched the sync end clicks then; each
+ * request then holds the work itself. Each slice waits at most RequestsFirst's longest wait (250 ms) all the same.
+ */
+const CALLS_AFTER_COPY_CHANGED_MS = 400;
 
+/** The composition root of the main process, shared by the Electron and browser hosts. */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   // Redacted, rotating log in the data folder; nothing secret reaches it.
   const logsDir = options.logsDir ?? join(options.dataDir, 'logs');
@@ -364,7 +370,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   }, () => requestsFirst.turn());
   const prepareRenewals = () => renewalsAhead.ask();
   events.subscribe((event) => {
-    if (event === 'offline.copyChanged' && !closed) prepareRenewals();
+    if (event !== 'offline.copyChanged' || closed) return;
+    // The window reads its views again and the person clicks as the sync ends: their calls first (renew16).
+    requestsFirst.expectCalls(CALLS_AFTER_COPY_CHANGED_MS);
+    prepareRenewals();
   });
   // Also as soon as a refresh's list has committed, while its details, accounts and DR lists are still fetched: they
   // leave the list's version (and the opening) standing, so a click soon after the sync ends finds it made (issue 28:

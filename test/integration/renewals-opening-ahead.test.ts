@@ -90,3 +90,25 @@ it('a sync makes the opening as its list commits, before its details, accounts a
   expect(await services.handlers['worklist.query'](WORKLIST_OPENING)).toBe(atCommit);
   // A sign-in, a whole sync and two openings: a fresh-clone run ran out of the default 30 s at load 15-20.
 }, 90_000);
+
+it('a copy change holds the background work for the window\u2019s calls it brings: the opening waits before it is made', async () => {
+  const services = await signedIn();
+  const release: Array<() => void> = [];
+  cleanup.push(async () => {
+    for (const answer of release.splice(0)) answer();
+  });
+  let madeAt = Number.NaN;
+  const made = vi.spyOn(RenewalWorklist.prototype, 'prepareOpening').mockImplementation(() => {
+    madeAt = performance.now();
+    return new Promise<WorklistWindow>((resolve) => release.push(() => resolve({} as WorklistWindow)));
+  });
+  // The sign-in's own quiet period (RequestsFirst's, 300 ms after its answer) waited out first.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const changedAt = performance.now();
+  services.events.emit('offline.copyChanged', { version: 1 });
+  await vi.waitFor(() => expect(made).toHaveBeenCalledTimes(1), { timeout: 60_000 });
+  // Held (CALLS_AFTER_COPY_CHANGED_MS, each turn at most RequestsFirst's longest wait, 250 ms): the page's calls at a
+  // sync's end are read before the background's slices, where they came after them (renew16). A timer never fires
+  // early, so no load makes this shorter; without the hold the opening began at once (a few ms).
+  expect(madeAt - changedAt).toBeGreaterThanOrEqual(240);
+});

@@ -223,6 +223,39 @@ describe('RequestsFirst', () => {
     expect(turned).toBe(true);
   });
 
+  it('a change of the copy holds the work for the calls it brings (expectCalls): until they come and are answered, or the time given has passed', async () => {
+    const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 10 * 60_000, quietMs: 0 });
+    gate.expectCalls(10 * 60_000);
+    let turned = false;
+    void gate.turn().then(() => (turned = true));
+    await eventLoopTurns(5);
+    // Held before any request has arrived (renew16: the sync's end met the page's calls with slices under way).
+    expect(turned).toBe(false);
+    const answer = latch();
+    const answered = gate.during(() => answer.opened);
+    await eventLoopTurns(5);
+    expect(turned).toBe(false);
+    answer.open();
+    await answered;
+    await eventLoopTurns(1);
+    // The call came and was answered: its own quiet (none here) follows it, not the rest of the time given.
+    expect(turned).toBe(true);
+
+    // No call comes: the work goes on once the time given has passed (resolves: a test that hangs here is the failure).
+    gate.expectCalls(1);
+    await gate.turn();
+    // While a request holds the work, the expectation adds nothing: the request's answer lets it go.
+    const held = latch();
+    const holding = gate.during(() => held.opened);
+    gate.expectCalls(10 * 60_000);
+    let after = false;
+    void gate.turn().then(() => (after = true));
+    held.open();
+    await holding;
+    await eventLoopTurns(1);
+    expect(after).toBe(true);
+  });
+
   it('requests that keep coming still let a slice through once it has waited the longest wait (the work is never starved)', async () => {
     const gate = new RequestsFirst({ holdMs: 10 * 60_000, longestWaitMs: 1, quietMs: 0 });
     const never = latch();

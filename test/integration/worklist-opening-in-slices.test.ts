@@ -67,6 +67,8 @@ const NO_CUSTOMER = () => null;
 
 /** One step of the read a slice, so each step waits a turn whatever the machine's pace. */
 const ONE_STEP_A_SLICE = 0;
+/** Rows per step where a test needs the window's read in several steps (the 30-day opening here holds about 600 rows). */
+const STEP_ROWS_HERE = 100;
 
 function worklistOver(replica: CurrentReplica, more: Partial<RenewalWorklistDeps> = {}): RenewalWorklist {
   return new RenewalWorklist({ replica, states: noEntries, customerOf: () => Promise.resolve(NO_CUSTOMER), now: () => new Date(NOW), sliceMs: ONE_STEP_A_SLICE, ...more });
@@ -78,6 +80,34 @@ function firstTurnHeld(): { readonly turn: () => Promise<void>; readonly letGo: 
   let letGo = () => {};
   const held = new Promise<void>((resolve) => (letGo = resolve));
   return { turn: () => (++turns === 1 ? held : Promise.resolve()), letGo: () => letGo(), turns: () => turns };
+}
+
+/** One execution of a statement of the copy: its SQL and the row ids (first column) of the rows it gave. */
+interface StatementRun {
+  readonly sql: string;
+  readonly rids: readonly number[];
+}
+
+/**
+ * Records every `all()` of the SQLite driver's statements from now until stop(): `take()` answers those since the
+ * last take. A spy on `prepare` sees a statement prepared, not each time it is run, nor what it read.
+ */
+function statementsRun(): { take(): StatementRun[]; stop(): void } {
+  const probe = new sqlite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { all(...params: unknown[]): unknown[] };
+  probe.close();
+  const original = statement.all;
+  const runs: StatementRun[] = [];
+  const spy = vi.spyOn(statement, 'all').mockImplementation(function (this: { source: string }, ...params: unknown[]) {
+    const rows = original.apply(this, params);
+    const rids = rows.map((row) => (Array.isArray(row) ? row[0] : Object.values(row as object)[0]));
+    runs.push({ sql: this.source, rids: rids.filter((rid): rid is number => typeof rid === 'number') });
+    return rows;
+  });
+  return {
+    take: () => runs.splice(0),
+    stop: () => spy.mockRestore(),
+  };
 }
 
 describe('the Renewals\u2019 opening made ahead', () => {
@@ -139,21 +169,39 @@ describe('the Renewals\u2019 opening made ahead', () => {
     // The clock moves between the opening's start and the click, as it does (the click's window begins later).
     let now = NOW;
     const step = firstTurnHeld();
-    const worklist = worklistOver(replica, { now: () => new Date(now), turn: step.turn });
+    // Steps of STEP_ROWS_HERE rows: the window (about 400 launches and 200 ends of these policies) then takes several
+    // walks of each range, so the click joins the steps part-way through the launches.
+    const worklist = worklistOver(replica, { now: () => new Date(now), turn: step.turn, stepRows: STEP_ROWS_HERE });
+    // Every execution of a statement, with the rows it gave. What proves the rest "read once" is which rows each walk
+    // read: with the steps' own 500 rows the window took two walks in all, one a range, so "at most two walks of a
+    // range" (this test's spy on `prepare` before renew16) held as well for a click that read the window again.
+    const walks = statementsRun();
+    cleanup.push(async () => walks.stop());
     const making = worklist.prepareOpening();
     await vi.waitFor(() => expect(step.turns()).toBe(1));
+    const byOpening = walks.take();
 
     now += 60_000;
-    const prepared = vi.spyOn(sqlite.prototype, 'prepare');
-    cleanup.push(async () => prepared.mockRestore());
     const clicked = await worklist.query(WORKLIST_OPENING);
+    const byClick = walks.take();
     step.letGo();
     const opening = await making;
-    const statements = prepared.mock.calls.map(([sql]) => sql);
-    // The whole window's read (both ranges at once) was made again beside the steps, and the steps then went on.
-    expect(statements.filter((sql) => /\bOR \(c\.end_ms/.test(sql)), 'reads of the whole window').toEqual([]);
-    expect(statements.filter((sql) => /LIMIT @limit/.test(sql)).length, 'walks of a range').toBeLessThanOrEqual(2);
-    prepared.mockRestore();
+    const afterwards = walks.take();
+    walks.stop();
+
+    const rangeWalks = (run: readonly StatementRun[], column: 'launch_ms' | 'end_ms') => run.filter((r) => /LIMIT @limit/.test(r.sql) && r.sql.includes(`WHERE c.${column} >`));
+    // The whole window's read (both ranges at once) was not made beside the steps.
+    expect([...byOpening, ...byClick, ...afterwards].filter((r) => /\bOR \(c\.end_ms/.test(r.sql)), 'reads of the whole window').toEqual([]);
+    expect(rangeWalks(byOpening, 'launch_ms').map((r) => r.rids.length), 'the opening\u2019s first step, before the click').toEqual([STEP_ROWS_HERE]);
+    expect(rangeWalks(byClick, 'launch_ms').length, 'the rest of the launches, read by the click').toBeGreaterThanOrEqual(2);
+    expect(rangeWalks(byClick, 'end_ms').length, 'the ends, read by the click').toBeGreaterThanOrEqual(2);
+    expect(rangeWalks(afterwards, 'launch_ms').length + rangeWalks(afterwards, 'end_ms').length, 'walks after the click').toBe(0);
+    // Each range's rows read once across the opening's step and the click's walks: none read again from its start.
+    for (const column of ['launch_ms', 'end_ms'] as const) {
+      const rids = [...rangeWalks(byOpening, column), ...rangeWalks(byClick, column)].flatMap((r) => r.rids);
+      expect(rids.length, `rows of the ${column} range read`).toBeGreaterThan(0);
+      expect(new Set(rids).size, `rows of the ${column} range read twice`).toBe(rids.length);
+    }
 
     expect(clicked).toEqual(await worklistOver(await copy.opened(), { now: () => new Date(now) }).query(WORKLIST_OPENING));
     // The opening is the click's answer, kept.

@@ -209,10 +209,10 @@ export function firstUpcomingCapacities(
  * kept changing. (One step a turn, each turn up to 250 ms while the page's calls came, left 18 of 24 steps to do a
  * second and a half after a first sync of 100,000, at load 18.)
  */
-export async function keepUpcomingInSlices(replica: Replica, fromMs: number, toMs: number, turn?: SliceTurn, sliceMs = SLICE_MS): Promise<void> {
+export async function keepUpcomingInSlices(replica: Replica, fromMs: number, toMs: number, turn?: SliceTurn, sliceMs = SLICE_MS, stepRows?: number): Promise<void> {
   // Steps under way that hold the window (the opening's, as a person's whole answer is asked) are gone on with.
   let read: UpcomingInSlices | null = null;
-  const step = (connection: Connection) => (read ??= stepsUnderWay(connection, fromMs, toMs) ?? new UpcomingInSlices(fromMs, toMs)).step(connection);
+  const step = (connection: Connection) => (read ??= stepsUnderWay(connection, fromMs, toMs) ?? new UpcomingInSlices(fromMs, toMs, stepRows)).step(connection);
   while (await replica.reading((open) => open.fetchedAt !== null && open.db.readWith((connection) => slice(() => step(connection), sliceMs)))) {
     await yieldToEventLoop();
     await turn?.();

@@ -28,6 +28,8 @@ export interface RenewalWorklistDeps {
   readonly turn?: SliceTurn;
   /** How long one slice of that read runs (SLICE_MS; tests: 0, one step a slice, so each step waits a turn). */
   readonly sliceMs?: number;
+  /** Rows per step of the reads in steps (STEP_ROWS; tests: fewer, so a small copy's window takes several steps). */
+  readonly stepRows?: number;
 }
 
 /**
@@ -128,7 +130,7 @@ export class RenewalWorklist {
     // The files are checked by the query after it, which reads them again if they changed.
     await this.#deps.replica.readWithHealth(
       async (replica) => {
-        await keepUpcomingInSlices(replica, fromMs, toMs, this.#deps.turn, this.#deps.sliceMs);
+        await keepUpcomingInSlices(replica, fromMs, toMs, this.#deps.turn, this.#deps.sliceMs, this.#deps.stepRows);
         return null;
       },
       { checkFiles: false },
@@ -145,7 +147,7 @@ export class RenewalWorklist {
    */
   async #wholeInSteps(replica: Replica, version: string, fromMs: number, toMs: number, pick: WindowPick): Promise<{ fetchedAt: string; picked: CapacityRow[] } | null> {
     const sliceMs = this.#deps.sliceMs ?? SLICE_MS;
-    await keepUpcomingInSlices(replica, fromMs, toMs, undefined, sliceMs);
+    await keepUpcomingInSlices(replica, fromMs, toMs, undefined, sliceMs, this.#deps.stepRows);
     const kept = await upcomingKept(replica, fromMs, toMs);
     if (kept?.version !== version) return null;
     pick.reset();

@@ -56,7 +56,7 @@ const UPCOMING_SQL = `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.e
   ORDER BY c.end_ms, c.rid`;
 
 /** Rows per step of the read in slices: one short walk along an index (each step well under a slice). */
-const STEP_ROWS = 500;
+export const STEP_ROWS = 500;
 
 /** One of the two ranges of UPCOMING_SQL, a step at a time along its index, after the last row read. */
 const rangeStepSql = (column: 'launch_ms' | 'end_ms', statuses: ReadonlySet<string>) =>
@@ -142,6 +142,8 @@ export class UpcomingInSlices {
   /** The window asked for ends at #toMs; it is read (and kept) to #readTo, as `upcomingOf` reads. */
   readonly #toMs: number;
   readonly #readTo: number;
+  /** Rows per step (STEP_ROWS; tests take fewer, so a window of a few hundred rows takes several steps). */
+  readonly #stepRows: number;
   #connection: Connection | null = null;
   #version = '';
   #restarts = 0;
@@ -150,15 +152,16 @@ export class UpcomingInSlices {
   #launches: UpcomingCapacity[] = [];
   #ends: UpcomingCapacity[] = [];
 
-  constructor(fromMs: number, toMs: number) {
+  constructor(fromMs: number, toMs: number, stepRows = STEP_ROWS) {
     this.#fromMs = fromMs;
     this.#toMs = toMs;
     this.#readTo = toMs + READ_AHEAD_MS;
+    this.#stepRows = stepRows;
   }
 
   /** Reads the next rows on `connection`; false once the read is kept (or given up). */
   step(connection: Connection): boolean {
-    const more = this.#step(connection, STEP_ROWS);
+    const more = this.#step(connection, this.#stepRows);
     if (more) underWay.set(connection, this);
     else if (underWay.get(connection) === this) underWay.delete(connection);
     return more;
