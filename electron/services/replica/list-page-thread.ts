@@ -152,7 +152,8 @@ function startWorker(): Worker {
   const built = fileURLToPath(new URL('./list-page-thread.cjs', import.meta.url));
   if (existsSync(built)) return new Worker(readFileSync(built, 'utf8'), { eval: true });
   const source = new URL('./list-page-thread-main.ts', import.meta.url).href;
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  // tsx's ES module API (its CommonJS one, which require.resolve names, cannot register the loader from an import).
+  const tsx = new URL('dist/esm/api/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'))).href;
   const code = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}));`;
   return new Worker(code, { eval: true });
 }
