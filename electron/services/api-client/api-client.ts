@@ -275,7 +275,7 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): 
 }
 
 /** An answer's body as text (UTF-8, as the service sends JSON). */
-export function decodeBody(body: Uint8Array): string {
+function decodeBody(body: Uint8Array): string {
   return new TextDecoder().decode(body);
 }
 
