@@ -52,6 +52,18 @@ export function nodeBundles(out: string, options: { readonly sourcemap: boolean 
       target: 'node20',
       packages: 'external',
     },
+    // The list-page thread's script beside each bundle that starts it (replica/list-page-thread.ts reads it as text):
+    // self-contained, zod and the contract inside, so it needs no package at run time.
+    ...(['electron', 'host'] as const).map(
+      (dir): BuildOptions => ({
+        ...common,
+        entryPoints: ['electron/services/replica/list-page-thread-main.ts'],
+        outfile: `${out}/${dir}/list-page-thread.cjs`,
+        platform: 'node',
+        format: 'cjs',
+        target: dir === 'electron' ? 'node22' : 'node20',
+      }),
+    ),
     {
       ...common,
       entryPoints: ['electron/browser-host/shim/api-shim.ts'],

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { ENDPOINTS, buildPath, maxBodyBytes, type EndpointDef, type EndpointName } from '../../../shared/api/endpoints.js';
 import { QUERY } from '../../../shared/api/contract-choices.js';
 import { driftFindings, unknownFields } from '../../../shared/api/drift.js';
-import { READERS, type ReadEndpoint, type ReadOf } from '../../../shared/api/readers.js';
+import { DRIFT_NOT_COMPARED, notJsonError, readAnswerText, type AnswerRead } from './answer-reading.js';
+import { type ReadContext, type ReadEndpoint, type ReadOf } from '../../../shared/api/readers.js';
 import { ApiFailure, cancelledError, classifyNetworkFailure, contractError, errorFromResponse, type Delivery } from './errors.js';
 import { DEFAULT_TIMEOUTS, createHttpAgent } from './http-agent.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, isRetryableMethod, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
@@ -55,11 +56,22 @@ export interface ApiClientOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
+/** A read endpoint's success answer, unread: its status, its body, what the request asked, whether drift is listened for. */
+export interface UnreadAnswer {
+  readonly status: number;
+  readonly body: Uint8Array;
+  readonly context: ReadContext;
+  readonly withDrift: boolean;
+}
+
+/** Reads an answer as readAnswerText does (answer-reading.ts), here or on another thread. */
+export type AnswerReader<R> = (answer: UnreadAnswer) => AnswerRead<R> | Promise<AnswerRead<R>>;
+
 /** Receives an endpoint's differences from the expected shape; never values. */
 export type DriftListener = (endpoint: EndpointName, findings: readonly string[]) => void;
 
 type Attempt =
-  | { kind: 'answer'; status: number; text: string; retryAfterMs: number | null }
+  | { kind: 'answer'; status: number; body: Uint8Array; retryAfterMs: number | null }
   | { kind: 'too-large'; status: number }
   | { kind: 'failed'; error: unknown };
 
@@ -92,9 +104,9 @@ export class ApiClient {
 
   /** Sends a request and reads its answer strictly: every field the schema names must be there. */
   async call<N extends EndpointName>(name: N, options: CallOptions<N>): Promise<ResponseOf<N>> {
-    const { status, text } = await this.#exchange(name, options);
+    const { status, body } = await this.#exchange(name, options);
     const responses = ENDPOINTS[name].responses as Readonly<Record<number, z.ZodType>>;
-    const json = parseJson(ENDPOINTS[name], status, text);
+    const json = parseJson(ENDPOINTS[name], status, decodeBody(body));
     const schema = responses[status] as z.ZodType;
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -111,24 +123,28 @@ export class ApiClient {
    * expected shape are reported, not thrown; only an unreadable envelope fails.
    */
   async read<N extends EndpointName & ReadEndpoint>(name: N, options: CallOptions<N>): Promise<ReadOf<N>> {
-    const { status, text } = await this.#exchange(name, options);
-    const responses = ENDPOINTS[name].responses as Readonly<Record<number, z.ZodType>>;
-    const json = parseJson(ENDPOINTS[name], status, text);
-    const schema = responses[status] as z.ZodType;
-    this.#reportDrift(name, () => driftFindings(schema, json));
+    return this.readWith(name, options, ({ status, body, context, withDrift }) => readAnswerText(name, status, decodeBody(body), context, withDrift));
+  }
+
+  /**
+   * As `read`, the answer's success body handed unread (its bytes, the caller's to transfer) to `reader`, which
+   * must read it as readAnswerText does and may hand back less than the view (a list page's rows compared with
+   * the copy, on the list-page thread: replica/list-page-thread.ts). The request, its retries, its deadline and
+   * its token stay here; an error status is read here, as by `read`.
+   */
+  async readWith<N extends EndpointName & ReadEndpoint, R>(name: N, options: CallOptions<N>, reader: AnswerReader<R>): Promise<R> {
+    const { status, body } = await this.#exchange(name, options);
+    const def: EndpointDef = ENDPOINTS[name];
+    if (!def.responses[status]) throw new ApiFailure(errorFromResponse(status, decodeBody(body)), deliveryOf(def, status));
     const context = {
       params: (options.params ?? {}) as Readonly<Record<string, string>>,
       query: (options.query ?? {}) as Readonly<Record<string, unknown>>,
     };
-    const value = READERS[name].read(json, context);
-    if (value === null) {
-      const parsed = schema.safeParse(json);
-      throw new ApiFailure(
-        parsed.success ? { kind: 'contract', status, message: "The service's answer could not be read." } : contractError(status, parsed.error.issues),
-        'unknown',
-      );
-    }
-    return value as ReadOf<N>;
+    const read = await reader({ status, body, context, withDrift: this.#onDrift !== undefined });
+    this.#reportDrift(name, () => read.drift);
+    // A success we cannot read still means the service acted: a money action must re-read the policy.
+    if ('failure' in read) throw new ApiFailure(read.failure, 'unknown');
+    return read.value;
   }
 
   #reportDrift(name: EndpointName, findings: () => readonly string[]): void {
@@ -138,12 +154,12 @@ export class ApiClient {
       const found = findings();
       if (found.length > 0) this.#onDrift(name, found);
     } catch {
-      this.#onDrift(name, ['the answer could not be compared with the expected shape']);
+      this.#onDrift(name, [DRIFT_NOT_COMPARED]);
     }
   }
 
-  /** One request, with its GET retries, up to the answer's status and text (or the typed failure). */
-  async #exchange<N extends EndpointName>(name: N, options: CallOptions<N>): Promise<{ status: number; text: string }> {
+  /** One request, with its GET retries, up to the answer's status and body (or the typed failure). */
+  async #exchange<N extends EndpointName>(name: N, options: CallOptions<N>): Promise<{ status: number; body: Uint8Array }> {
     const def: Def<N> = ENDPOINTS[name];
     const url = new URL(this.baseUrl + buildPath(def.path, (options.params ?? {}) as Record<string, string>));
     for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -177,7 +193,7 @@ export class ApiClient {
           const delay = retryDelayMs(this.#retry, attempt, outcome.retryAfterMs, this.#random);
           if (delay !== null && (await this.#wait(delay, signal, options.signal))) continue;
         }
-        return { status: outcome.status, text: outcome.text };
+        return { status: outcome.status, body: outcome.body };
       }
       if (options.signal?.aborted && !isTimeoutReason(options.signal.reason)) {
         throw new ApiFailure(cancelledError(), retryable ? 'not-sent' : 'unknown');
@@ -209,12 +225,12 @@ export class ApiClient {
         headersTimeout: this.#timeouts.headersMs,
         bodyTimeout: this.#timeouts.bodyMs,
       });
-      const text = await readCapped(response, init.maxBytes);
-      if (text === null) return { kind: 'too-large', status: response.statusCode };
+      const body = await readCapped(response, init.maxBytes);
+      if (body === null) return { kind: 'too-large', status: response.statusCode };
       return {
         kind: 'answer',
         status: response.statusCode,
-        text,
+        body,
         retryAfterMs: parseRetryAfter(response.headers['retry-after'], Date.now()),
       };
     } catch (error) {
@@ -235,11 +251,11 @@ export class ApiClient {
 }
 
 /**
- * The answer's body as text, or null past `maxBytes`: refused on its declared
+ * The answer's body, or null past `maxBytes`: refused on its declared
  * length before any byte is read, else counted chunk by chunk, so an oversized
  * answer is never held whole. The connection is dropped either way.
  */
-async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<string | null> {
+async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<Uint8Array | null> {
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.body.destroy();
@@ -255,7 +271,12 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): 
     }
     chunks.push(chunk as Buffer);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  return Buffer.concat(chunks, size);
+}
+
+/** An answer's body as text (UTF-8, as the service sends JSON). */
+function decodeBody(body: Uint8Array): string {
+  return new TextDecoder().decode(body);
 }
 
 /**
@@ -278,7 +299,7 @@ function parseJson(def: EndpointDef, status: number, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiFailure({ kind: 'contract', status, message: 'The service answered with a body that is not JSON.' }, 'unknown');
+    throw new ApiFailure(notJsonError(status), 'unknown');
   }
 }
 

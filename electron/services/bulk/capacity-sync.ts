@@ -3,6 +3,8 @@ import type { SkippedItem } from '../../../shared/api/tolerant.js';
 import { PAGING } from '../../../shared/api/contract-choices.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import { fetchAllPages, type BulkProgress, type ListCount, type PageSink } from './fetch-all-pages.js';
+import type { ComparedRow } from '../replica/list-page-reading.js';
+import type { ListPageThread } from '../replica/list-page-thread.js';
 
 /** The largest page the service gives: the fewest requests for a full list. */
 export const SYNC_PAGE_SIZE = PAGING.maxPageSize;
@@ -18,7 +20,7 @@ export interface Authorized {
   authorized<T>(work: (client: ApiClient, token: string) => Promise<T>): Promise<T>;
 }
 
-export interface SyncCapacitiesOptions {
+export interface SyncCapacitiesOptions<T = CapacityRow> {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BulkProgress) => void;
   readonly concurrency?: number;
@@ -29,12 +31,12 @@ export interface SyncCapacitiesOptions {
    */
   readonly newestFirst?: boolean;
   /** Where the pages go as they come, when it says so (fetchAllPages' streamTo): `rows` is then empty. */
-  readonly streamTo?: (said: number) => Promise<PageSink<CapacityRow> | null>;
+  readonly streamTo?: (said: number) => Promise<PageSink<T> | null>;
 }
 
-export interface SyncedCapacities {
+export interface SyncedCapacities<T = CapacityRow> {
   /** Oldest first, or newest first when asked (empty when the pages were streamed). */
-  readonly rows: CapacityRow[];
+  readonly rows: T[];
   /** Items of the list that could not be kept (they had no id to keep them by), with why. */
   readonly leftOut: SkippedItem[];
   /** What the service said its list holds, when that differs from what its pages sent (kept and left out). */
@@ -59,11 +61,32 @@ export interface SyncedCapacities {
  * the whole copy; only an item without an id is left out, and counted.
  */
 export async function syncCapacities(session: Authorized, options: SyncCapacitiesOptions = {}): Promise<SyncedCapacities> {
+  return syncList<CapacityRow>(session, options, (row) => row.cidrId, (client, token, query, signal) => client.read('listCapacities', { token, signal, query }));
+}
+
+/**
+ * The same list, each page read and compared with the copy on the list-page thread (replica/list-page-thread.ts):
+ * each policy comes as its id and record hash, with its row only where it differs from the copy.
+ */
+export async function syncComparedCapacities(session: Authorized, thread: ListPageThread, options: SyncCapacitiesOptions<ComparedRow> = {}): Promise<SyncedCapacities<ComparedRow>> {
+  return syncList<ComparedRow>(session, options, (row) => row[0], (client, token, query, signal) =>
+    client.readWith('listCapacities', { token, signal, query }, (answer) => thread.read(answer)),
+  );
+}
+
+type ListQuery = { page: number; pageSize: number; sortOrder: 'asc' | 'desc' };
+
+async function syncList<T>(
+  session: Authorized,
+  options: SyncCapacitiesOptions<T>,
+  idOf: (row: T) => string,
+  readPage: (client: ApiClient, token: string, query: ListQuery, signal: AbortSignal) => Promise<{ readonly data: T[]; readonly total: number; readonly skipped: SkippedItem[] }>,
+): Promise<SyncedCapacities<T>> {
   const leftOut: SkippedItem[] = [];
   let count: ListCount | null = null;
-  const rows = await fetchAllPages<CapacityRow>({
+  const rows = await fetchAllPages<T>({
     pageSize: SYNC_PAGE_SIZE,
-    idOf: (row) => row.cidrId,
+    idOf,
     onCount: (counted) => {
       count = counted;
     },
@@ -72,7 +95,7 @@ export async function syncCapacities(session: Authorized, options: SyncCapacitie
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.streamTo ? { streamTo: options.streamTo } : {}),
     fetchPage: async (page, pageSize, signal) => {
-      const answer = await session.authorized((client, token) => client.read('listCapacities', { token, signal, query: { page, pageSize, sortOrder: options.newestFirst ? 'desc' : 'asc' } }));
+      const answer = await session.authorized((client, token) => readPage(client, token, { page, pageSize, sortOrder: options.newestFirst ? 'desc' : 'asc' }, signal));
       // Positioned in the whole list as the service sent it, so each can be named once.
       leftOut.push(...answer.skipped.map((item) => ({ ...item, index: (page - 1) * pageSize + item.index })));
       return answer;

@@ -1,4 +1,5 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
+import type { ComparedRow } from './list-page-reading.js';
 import { contentHash, storedBody } from './refresh-diff.js';
 
 /**
@@ -27,19 +28,28 @@ export class ListedAgainstStored {
   /** A page's rows, in page order. */
   add(rows: readonly CapacityRow[]): void {
     for (const row of rows) {
-      const before = this.#listed.get(row.cidrId);
-      if (before !== undefined) {
-        // Deleted first so the later copy takes the later place (a Map keeps a key where it was first set).
-        this.#listed.delete(row.cidrId);
-        if (typeof before !== 'string') this.#held -= 1;
-      }
       const hash = contentHash(storedBody(row));
-      if (this.#stored.get(row.cidrId) === hash) this.#listed.set(row.cidrId, hash);
-      else {
-        this.#listed.set(row.cidrId, row);
-        this.#held += 1;
-      }
+      this.#keep(row.cidrId, this.#stored.get(row.cidrId) === hash ? hash : row);
     }
+  }
+
+  /**
+   * A page's rows as the list-page thread compared them with the same stored hashes (list-page-reading.ts): the
+   * row comes with them only where it differs. The same outcome as add() given the page's rows.
+   */
+  addCompared(rows: readonly ComparedRow[]): void {
+    for (const [cidrId, hash, row] of rows) this.#keep(cidrId, row ?? hash);
+  }
+
+  #keep(cidrId: string, rowOrHash: CapacityRow | string): void {
+    const before = this.#listed.get(cidrId);
+    if (before !== undefined) {
+      // Deleted first so the later copy takes the later place (a Map keeps a key where it was first set).
+      this.#listed.delete(cidrId);
+      if (typeof before !== 'string') this.#held -= 1;
+    }
+    this.#listed.set(cidrId, rowOrHash);
+    if (typeof rowOrHash !== 'string') this.#held += 1;
   }
 
   /** Policies listed, each id once. */

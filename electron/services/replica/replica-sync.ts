@@ -4,7 +4,8 @@ import type { SyncProgress, SyncSummary } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { dictionary } from '../../../shared/records.js';
 import { countOf } from '../../../shared/format/plural.js';
-import { syncCapacities } from '../bulk/capacity-sync.js';
+import { syncCapacities, syncComparedCapacities, type SyncedCapacities } from '../bulk/capacity-sync.js';
+import type { BulkProgress } from '../bulk/fetch-all-pages.js';
 import { fetchAllPages } from '../bulk/fetch-all-pages.js';
 import type { Logger } from '../logging/file-logger.js';
 import type { SessionService } from '../session/session-service.js';
@@ -13,6 +14,8 @@ import { capacitiesFetchedAt, recordIds } from './replica-reads.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { storedHashes, streamFirstSync, writeCapacities, writeCapacityChanges, writeKind, type StreamedFirstSync } from './replica-writes.js';
 import { ListedAgainstStored } from './listed-against-stored.js';
+import { ListPageThread } from './list-page-thread.js';
+import type { StoredHashes } from './list-page-reading.js';
 import { inSlices } from './time-slices.js';
 import { REWRITE_THREAD_FROM_ROWS } from './capacity-replica-db.js';
 
@@ -199,18 +202,28 @@ async function refreshList(
   try {
     stream = options.stream ? await streamIfFirstSync(replica, deps.session, signal) : null;
     const to = stream;
-    // Over a copy that holds a list, each page is compared with it as it comes and only what differs is held.
+    // Over a copy that holds a list, each page is compared with it as it comes and only what differs is held: read and
+    // compared on the list-page thread, so the main thread never parses or checks a page.
     const storedNow = options.stream && !to ? await storedHashes(replica) : null;
     const listed = storedNow ? new ListedAgainstStored(storedNow) : null;
-    const synced = await syncCapacities(deps.session, {
-      signal,
-      concurrency: CONCURRENCY,
-      onProgress: ({ fetched, total }) => progress({ phase: 'capacities', fetched, total }),
-      ...(to ? { newestFirst: true, streamTo: async () => (rows: readonly CapacityRow[]) => to.add(rows) } : {}),
-      ...(listed ? { streamTo: async () => (rows: readonly CapacityRow[]) => Promise.resolve(listed.add(rows)) } : {}),
-    });
-    // Stored newest first: the first rows are then the default first screen of the list.
-    const capacities = synced.rows.reverse();
+    const onProgress = ({ fetched, total }: BulkProgress) => progress({ phase: 'capacities', fetched, total });
+    const compared =
+      storedNow && listed
+        ? await withListPageThread(storedNow, (thread) =>
+            syncComparedCapacities(deps.session, thread, { signal, concurrency: CONCURRENCY, onProgress, streamTo: async () => (rows) => Promise.resolve(listed.addCompared(rows)) }),
+          )
+        : null;
+    const plain = compared
+      ? null
+      : await syncCapacities(deps.session, {
+          signal,
+          concurrency: CONCURRENCY,
+          onProgress,
+          ...(to ? { newestFirst: true, streamTo: async () => (rows: readonly CapacityRow[]) => to.add(rows) } : {}),
+        });
+    const synced: SyncedCapacities<unknown> = compared ?? (plain as SyncedCapacities);
+    // Stored newest first: the first rows are then the default first screen of the list (none when streamed).
+    const capacities = plain ? plain.rows.reverse() : [];
     if (synced.leftOut.length > 0) deps.logger.warn('replica', `${synced.leftOut.length} items of the capacity list had no id and were not kept`);
     const miscount = synced.miscount ? miscountSentence(synced.miscount.said, synced.miscount.sent) : null;
     if (miscount) deps.logger.warn('replica', miscount);
@@ -266,6 +279,16 @@ async function refreshList(
     throw error;
   } finally {
     if (!committed) writeThroughs.stop();
+  }
+}
+
+/** `work` with a list-page thread holding the copy's hashes; the thread ended after it, whatever its outcome. */
+async function withListPageThread<T>(stored: StoredHashes, work: (thread: ListPageThread) => Promise<T>): Promise<T> {
+  const thread = await ListPageThread.start(stored);
+  try {
+    return await work(thread);
+  } finally {
+    await thread.close();
   }
 }
 
