@@ -425,6 +425,41 @@ test('a row’s text cells are their gridcells alone, with their look and title;
   await expect(row.getByRole('gridcell').filter({ hasText: newest.cidrId })).toHaveAccessibleName(newest.cidrId);
 });
 
+/**
+ * Keys16: the frame a person waits for after a key holds the rows in view only: the rows drawn beyond the viewport
+ * (for scrolling) are not patched while a new search is on its way; they are drawn again once its answer's frame is
+ * painted.
+ */
+testOnSharedApp('a search’s answer draws the rows in view in its frame, and the rows beyond the viewport after it', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await settledWithAnAccountSearch(page, app);
+  const drawn = () => table(page).locator('[role="row"][data-index]');
+  // The rows in view at the list's top, and those drawn beyond them (five), before any key.
+  const before = await drawn().count();
+  const inView = await table(page).evaluate((grid) => {
+    const bottom = grid.getBoundingClientRect().bottom;
+    return [...grid.querySelectorAll('[role="row"][data-index]')].filter((row) => row.getBoundingClientRect().top < bottom).length;
+  });
+  expect(before).toBeGreaterThan(inView);
+  // How many rows the page holds in the very task the answer's rows are shown (aria-busy cleared): what its frame paints.
+  await page.evaluate(`(() => {
+    const grid = document.querySelector('[data-testid="capacity-table"]');
+    window.__rowsAtAnswer = null;
+    const observer = new MutationObserver(() => {
+      if (grid.getAttribute('aria-busy') !== 'false') return;
+      observer.disconnect();
+      window.__rowsAtAnswer = grid.querySelectorAll('[role="row"][data-index]').length;
+    });
+    observer.observe(grid, { attributes: true, attributeFilter: ['aria-busy'] });
+  })()`);
+  // A search every policy matches (each id starts so): the list is as long, so as many rows are drawn after it.
+  await page.getByTestId('list-search').fill('sc_');
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  expect(await page.evaluate('window.__rowsAtAnswer')).toBe(inView);
+  // Then, after that frame, the rows beyond the viewport again.
+  await expect(drawn()).toHaveCount(before);
+});
+
 test('a search’s answers write their counts as the locale does, with no formatter built per count', async ({ openApp, app }) => {
   const page = await openApp();
   await signInAs(page);
