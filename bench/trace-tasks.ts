@@ -145,11 +145,39 @@ if (windows.length > 0) {
   }
   process.stdout.write(`  by trace event inside the windows (self CPU, ms a key):\n`);
   for (const [name, ms] of [...selfByName].sort((a, b) => b[1] - a[1]).slice(0, 30)) process.stdout.write(`    ${name}: ${(ms / windows.length).toFixed(2)}\n`);
-  const lasts = [...windows].map(([from, to]) => ({ from, to, wait: (to - from) / 1000 })).sort((a, b) => b.wait - a.wait).slice(0, 5);
-  for (const { from, to, wait } of lasts) {
+  const lasts = [...windows].map(([from, to], index) => ({ index, from, to, wait: (to - from) / 1000 })).sort((a, b) => b.wait - a.wait).slice(0, 5);
+  for (const { index, from, to, wait } of lasts) {
     const sent = lists.filter((r) => r.sent >= from && r.sent < to);
     const trip = sent.map((r) => ((r.received as number) - r.sent) / 1000);
     const busy = tasks.filter((task) => task.ts < to && task.ts + task.wall * 1000 > from).reduce((sum, task) => sum + task.cpu, 0);
-    process.stdout.write(`  slow key: ${wait.toFixed(1)} ms, list round trips ${trip.map((t) => t.toFixed(1)).join(' + ')} ms, page CPU ${busy.toFixed(1)} ms\n`);
+    process.stdout.write(`  slow key (window ${index + 1} of ${windows.length}): ${wait.toFixed(1)} ms, list round trips ${trip.map((t) => t.toFixed(1)).join(' + ')} ms, page CPU ${busy.toFixed(1)} ms\n`);
+    // TRACE_TIMELINE=1 (keys16): the slow key laid out in time, by wall: each main-thread task inside its window
+    // (start from the key's mark, wall, CPU, kind, its three largest events by self wall) and the list requests'
+    // send and receive, so a p95 key's wait is read as what it waited for, not as sums.
+    if (process.env.TRACE_TIMELINE !== '1') continue;
+    const rel = (ts: number) => ((ts - from) / 1000).toFixed(1);
+    for (const r of sent) process.stdout.write(`    list sent at ${rel(r.sent)}, received at ${rel(r.received as number)}\n`);
+    for (const task of tasks.filter((t) => t.ts < to && t.ts + t.wall * 1000 > from)) {
+      const end = task.ts + task.wall * 1000;
+      const own = onMain.filter((e) => e.ts >= task.ts && e.ts < end && e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask');
+      // Self wall by a stack walk: an event's direct children taken out (events sorted by start, nested by time).
+      const self = new Map<TraceEvent, number>();
+      const open: TraceEvent[] = [];
+      for (const e of own) {
+        while (open.length > 0 && (open.at(-1) as TraceEvent).ts + ((open.at(-1) as TraceEvent).dur ?? 0) <= e.ts) open.pop();
+        const parent = open.at(-1);
+        if (parent) self.set(parent, (self.get(parent) ?? 0) - (e.dur ?? 0) / 1000);
+        self.set(e, (self.get(e) ?? 0) + (e.dur ?? 0) / 1000);
+        open.push(e);
+      }
+      const byName = new Map<string, number>();
+      for (const [e, ms] of self) byName.set(e.name, (byName.get(e.name) ?? 0) + ms);
+      const top = [...byName]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+        .join(', ');
+      process.stdout.write(`    ${rel(task.ts)}: ${task.kind}, wall ${task.wall.toFixed(1)}, CPU ${task.cpu.toFixed(1)} ms [${top}]\n`);
+    }
   }
 }

@@ -369,13 +369,90 @@ test('a search’s answer patches a row’s cells in place, a customer’s name 
   await search.fill(owned.cidrId);
   await expect(rowAt(page, 0)).toContainText(owned.cidrId);
   await expect(customerCell).toHaveText('Northwind');
-  await customerCell.locator('span').first().evaluate((span) => span.setAttribute('data-kept', 'yes'));
+  // The cell's text is its gridcell's own (keys16): the gridcell and its text node are marked, and must be the ones shown after.
+  const mark = () => customerCell.evaluate((cell) => {
+    const text = [...cell.childNodes].find((node) => node.nodeType === 3 /* text */ && node.nodeValue?.trim());
+    if (text) (text as unknown as { kept?: boolean }).kept = true;
+    cell.setAttribute('data-kept', 'yes');
+  });
+  const kept = () => customerCell.evaluate((cell) => {
+    const text = [...cell.childNodes].find((node) => node.nodeType === 3 /* text */ && node.nodeValue?.trim());
+    return { cell: cell.getAttribute('data-kept'), text: (text as unknown as { kept?: boolean } | undefined)?.kept === true, value: text?.nodeValue?.trim(), className: cell.className };
+  });
+  await mark();
   await search.fill(stray.cidrId);
   await expect(rowAt(page, 0)).toContainText(stray.cidrId);
   await expect(customerCell).toHaveText('Unassigned');
-  await expect(customerCell.locator('span[data-kept="yes"]')).toHaveText('Unassigned');
+  expect(await kept()).toMatchObject({ cell: 'yes', text: true, value: 'Unassigned', className: expect.stringContaining('muted') });
   await search.fill(owned.cidrId);
-  await expect(customerCell.locator('span[data-kept="yes"]')).toHaveText('Northwind');
+  await expect(customerCell).toHaveText('Northwind');
+  expect(await kept()).toMatchObject({ cell: 'yes', text: true, value: 'Northwind', className: expect.not.stringContaining('muted') });
+});
+
+/**
+ * Keys16: a text cell is its gridcell alone, its text with no element of its own (a key that replaces every row
+ * built, styled and laid out one element more a cell); its look and whole text (the title) are the gridcell's. The
+ * status keeps its badge, and the cells read as before.
+ */
+test('a row’s text cells are their gridcells alone, with their look and title; the status keeps its badge', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
+  await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
+  const newest = (await listFromOtherWindow(app, { offset: 0, limit: 1, sortBy: 'createdDate', sortOrder: 'desc' })).rows[0] as CapacityPolicy;
+  await openList(page);
+  await page.getByTestId('list-search').fill(newest.cidrId);
+  const row = rowAt(page, 0);
+  await expect(row).toContainText(newest.cidrId);
+  const cells = await row.getByRole('gridcell').evaluateAll((all) =>
+    all.map((cell) => ({ elements: cell.children.length, text: cell.textContent?.trim() ?? '', className: cell.className, title: cell.getAttribute('title'), badge: cell.querySelector('[data-testid="status-badge"]') !== null })),
+  );
+  // The checkbox's cell, then the columns: the status has its badge, every other column is text alone.
+  const columns = cells.slice(1);
+  const status = columns.filter((cell) => cell.badge);
+  expect(status).toHaveLength(1);
+  const plain = columns.filter((cell) => !cell.badge);
+  expect(plain.length).toBeGreaterThan(8);
+  for (const cell of plain) expect(cell.elements, `${cell.text}: no element inside`).toBe(0);
+  // The id: monospace, its whole text as the title; the name: its own look and title.
+  const id = plain.find((cell) => cell.text === newest.cidrId);
+  expect(id).toMatchObject({ title: newest.cidrId, className: expect.stringContaining('mono') });
+  if (newest.policyName) expect(plain.find((cell) => cell.text === newest.policyName)).toMatchObject({ title: newest.policyName, className: expect.stringContaining('capacity-name') });
+  await expect(row.getByRole('gridcell').filter({ hasText: newest.cidrId })).toHaveAccessibleName(newest.cidrId);
+});
+
+/**
+ * Keys16: the frame a person waits for after a key holds the rows in view only: the rows drawn beyond the viewport
+ * (for scrolling) are not patched while a new search is on its way; they are drawn again once its answer's frame is
+ * painted.
+ */
+testOnSharedApp('a search’s answer draws the rows in view in its frame, and the rows beyond the viewport after it', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await settledWithAnAccountSearch(page, app);
+  const drawn = () => table(page).locator('[role="row"][data-index]');
+  // The rows in view at the list's top, and those drawn beyond them (five), before any key.
+  const before = await drawn().count();
+  const inView = await table(page).evaluate((grid) => {
+    const bottom = grid.getBoundingClientRect().bottom;
+    return [...grid.querySelectorAll('[role="row"][data-index]')].filter((row) => row.getBoundingClientRect().top < bottom).length;
+  });
+  expect(before).toBeGreaterThan(inView);
+  // How many rows the page holds in the very task the answer's rows are shown (aria-busy cleared): what its frame paints.
+  await page.evaluate(`(() => {
+    const grid = document.querySelector('[data-testid="capacity-table"]');
+    window.__rowsAtAnswer = null;
+    const observer = new MutationObserver(() => {
+      if (grid.getAttribute('aria-busy') !== 'false') return;
+      observer.disconnect();
+      window.__rowsAtAnswer = grid.querySelectorAll('[role="row"][data-index]').length;
+    });
+    observer.observe(grid, { attributes: true, attributeFilter: ['aria-busy'] });
+  })()`);
+  // A search every policy matches (each id starts so): the list is as long, so as many rows are drawn after it.
+  await page.getByTestId('list-search').fill('sc_');
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  expect(await page.evaluate('window.__rowsAtAnswer')).toBe(inView);
+  // Then, after that frame, the rows beyond the viewport again.
+  await expect(drawn()).toHaveCount(before);
 });
 
 test('a search’s answers write their counts as the locale does, with no formatter built per count', async ({ openSignedIn, app }) => {

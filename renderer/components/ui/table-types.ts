@@ -16,6 +16,18 @@ export interface TableColumn {
   readonly resizeWidth?: number;
 }
 
+/**
+ * A cell that is text alone (keys16): its text written straight into the gridcell, with the cell's class and title,
+ * no element of its own. A key that replaces every row on screen laid out, styled and patched one element fewer a
+ * cell (about 270 of the 20-odd rows drawn), and Svelte ran no snippet for it.
+ */
+export interface PlainCell {
+  readonly text: string;
+  /** Classes added to the gridcell's own (e.g. "mono", "muted"). */
+  readonly className: string;
+  readonly title: string | undefined;
+}
+
 /** The order of a grid's rows, as its caller holds it. */
 export interface TableSort {
   /** The id of the column sorted by. */
