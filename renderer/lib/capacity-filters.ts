@@ -1,20 +1,23 @@
 import { z } from 'zod';
 import type { CapacityFilters } from '../../shared/ipc/offline.js';
 import { daysInMonth } from '../../shared/format/dates.js';
+import { onFirstUse } from './first-use.js';
 
-/** The capacity list's filters beside the status, as typed (kept with the list and in saved views). */
-export const FilterForm = z.object({
-  account: z.string().max(200).catch(''),
-  instanceType: z.string().max(100).catch(''),
-  availabilityZone: z.string().max(100).catch(''),
-  /** Launch on or after this day (YYYY-MM-DD, this computer's calendar). */
-  launchFrom: z.string().max(10).catch(''),
-  /** Launch on or before this day. */
-  launchTo: z.string().max(10).catch(''),
-  /** 'running': only the active policies launched by now (or with no launch known); absent in views saved before. */
-  running: z.enum(['', 'running']).catch(''),
-});
-export type FilterForm = z.infer<typeof FilterForm>;
+/** The capacity list's filters beside the status, as typed (kept with the list and in saved views); made at its first use. */
+export const FilterForm = onFirstUse(() =>
+  z.object({
+    account: z.string().max(200).catch(''),
+    instanceType: z.string().max(100).catch(''),
+    availabilityZone: z.string().max(100).catch(''),
+    /** Launch on or after this day (YYYY-MM-DD, this computer's calendar). */
+    launchFrom: z.string().max(10).catch(''),
+    /** Launch on or before this day. */
+    launchTo: z.string().max(10).catch(''),
+    /** 'running': only the active policies launched by now (or with no launch known); absent in views saved before. */
+    running: z.enum(['', 'running']).catch(''),
+  }),
+);
+export type FilterForm = z.infer<ReturnType<typeof FilterForm>>;
 
 export const NO_FILTERS: FilterForm = { account: '', instanceType: '', availabilityZone: '', launchFrom: '', launchTo: '', running: '' };
 

@@ -19,9 +19,10 @@ export async function loadViewState(asked: ReturnType<typeof api.views.state> = 
   if (result.ok) state = dictionary(Object.entries(result.value));
 }
 
-export function loadPersisted<S extends z.ZodType>(key: string, schema: S): z.output<S> | null {
+/** `schema` is asked for only when a value is kept under `key` (the schemas are made at their first use: first-use.ts). */
+export function loadPersisted<S extends z.ZodType>(key: string, schema: () => S): z.output<S> | null {
   if (!Object.hasOwn(state, key)) return null;
-  const parsed = schema.safeParse(state[key]);
+  const parsed = schema().safeParse(state[key]);
   return parsed.success ? parsed.data : null;
 }
 

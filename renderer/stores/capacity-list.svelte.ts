@@ -3,7 +3,7 @@ import { CapacityStatus } from '../../shared/api/capacity-status.js';
 import type { CapacityRow } from '../../shared/api/readers.js';
 import type { SkippedItem } from '../../shared/api/tolerant.js';
 import { PAGING } from '../../shared/api/contract-choices.js';
-import { SortOrder } from '../../shared/api/paging.js';
+import { SortOrder } from '../../shared/api/sort-order.js';
 import type { UnreadableCopy } from '../../shared/ipc/offline.js';
 import { LocalSortColumn } from '../../shared/ipc/local-sort.js';
 import type { CustomerFilter } from '../../shared/ipc/customer-key.js';
@@ -14,6 +14,7 @@ import { LatestOnly } from '../lib/latest-only.js';
 import { sessionScope } from '../lib/session-scope.js';
 import { nowIso } from '../lib/dates.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
+import { onFirstUse } from '../lib/first-use.js';
 import { pagesOfRange, type RowRange } from '../lib/virtual-range.js';
 import { CapacitySelection } from './capacity-selection.svelte.js';
 import { FilterForm, NO_FILTERS, queryFilters, type FilterProblem } from '../lib/capacity-filters.js';
@@ -31,16 +32,19 @@ const MAX_PARALLEL_FETCHES = 3;
 const KEYSTROKE_MIN_ROWS = 20;
 const DESCENDING_FIRST: ReadonlySet<LocalSortColumn> = new Set(['createdDate', 'launch', 'end', 'qty', 'ourPrice', 'savings', 'savingsPercentage', 'fee']);
 
-const ListPrefs = z.object({
-  status: CapacityStatus.nullable(),
-  sortBy: LocalSortColumn.catch('createdDate'),
-  sortOrder: SortOrder,
-  /** Account, instance type, zone and launch window, as typed. */
-  filters: FilterForm.catch(NO_FILTERS),
-  /** The first row in view: the "page" the user was on. */
-  topIndex: z.number().int().min(0),
-});
-type ListPrefs = z.infer<typeof ListPrefs>;
+/** The list's kept state, read back through this (made at its first use: first-use.ts). */
+const ListPrefs = onFirstUse(() =>
+  z.object({
+    status: CapacityStatus.nullable(),
+    sortBy: LocalSortColumn.catch('createdDate'),
+    sortOrder: SortOrder,
+    /** Account, instance type, zone and launch window, as typed. */
+    filters: FilterForm().catch(NO_FILTERS),
+    /** The first row in view: the "page" the user was on. */
+    topIndex: z.number().int().min(0),
+  }),
+);
+type ListPrefs = z.infer<ReturnType<typeof ListPrefs>>;
 export const LIST_PREFS_KEY = 'capacity-desk.capacity-list.v1';
 
 /**

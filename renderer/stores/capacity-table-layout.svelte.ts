@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAPACITY_COLUMNS, capacityColumn, type CapacityColumn } from '../components/capacity/capacity-columns.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
+import { onFirstUse } from '../lib/first-use.js';
 import { sessionScope } from '../lib/session-scope.js';
 
 /** The narrowest a person can make a column, and the widest (CSS pixels). */
@@ -9,18 +10,21 @@ export const COLUMN_MAX_WIDTH = 640;
 /** Users whose layouts are kept (the ui-state value is small); the least recent goes first. */
 const USERS_KEPT = 8;
 
-const ColumnId = z.string().max(40);
-export const TableLayout = z.object({
-  /** The ids of the columns shown; the registry's order decides where each appears. */
-  shown: z.array(ColumnId).max(60),
-  /** Widths a person set by resizing, by column id. */
-  widths: z.array(z.tuple([ColumnId, z.number().int().min(COLUMN_MIN_WIDTH).max(COLUMN_MAX_WIDTH)])).max(60),
+/** A user's columns and widths, as kept (made at its first use: first-use.ts). */
+export const TableLayout = onFirstUse(() => {
+  const columnId = z.string().max(40);
+  return z.object({
+    /** The ids of the columns shown; the registry's order decides where each appears. */
+    shown: z.array(columnId).max(60),
+    /** Widths a person set by resizing, by column id. */
+    widths: z.array(z.tuple([columnId, z.number().int().min(COLUMN_MIN_WIDTH).max(COLUMN_MAX_WIDTH)])).max(60),
+  });
 });
-export type TableLayout = z.infer<typeof TableLayout>;
+export type TableLayout = z.infer<ReturnType<typeof TableLayout>>;
 
 // A list of pairs rather than an object keyed by user: a user name such as "__proto__" stays plain data.
-const KeptLayouts = z.object({ users: z.array(z.object({ user: z.string().max(400), layout: TableLayout })).max(USERS_KEPT) });
-type KeptLayouts = z.infer<typeof KeptLayouts>;
+const KeptLayouts = onFirstUse(() => z.object({ users: z.array(z.object({ user: z.string().max(400), layout: TableLayout() })).max(USERS_KEPT) }));
+type KeptLayouts = z.infer<ReturnType<typeof KeptLayouts>>;
 export const LAYOUT_KEY = 'capacity-desk.capacity-columns.v1';
 
 const FIRST_LAYOUT: TableLayout = { shown: CAPACITY_COLUMNS.filter((c) => c.shownAtFirst).map((c) => c.id), widths: [] };

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { CapacityStatus } from '../../shared/api/capacity-status.js';
-import { SortOrder } from '../../shared/api/paging.js';
+import { SortOrder } from '../../shared/api/sort-order.js';
 import { LocalSortColumn } from '../../shared/ipc/local-sort.js';
 import { FilterForm } from '../lib/capacity-filters.js';
 import { loadPersisted, savePersisted } from '../lib/persisted.js';
+import { onFirstUse } from '../lib/first-use.js';
 import { sessionScope } from '../lib/session-scope.js';
 import { capacityList } from './capacity-list.svelte.js';
 import { capacityTableLayout } from './capacity-table-layout.svelte.js';
@@ -11,17 +12,20 @@ import { capacityTableLayout } from './capacity-table-layout.svelte.js';
 /** A person keeps this many views (each one's kept state is small: the whole fits the view-state limit). */
 export const SAVED_VIEWS_MAX = 6;
 
-export const SavedView = z.object({
-  name: z.string().trim().min(1).max(60),
-  status: CapacityStatus.nullable(),
-  text: z.string().max(200),
-  sortBy: LocalSortColumn.catch('createdDate'),
-  sortOrder: SortOrder,
-  filters: FilterForm,
-  columns: z.array(z.string().max(40)).max(40),
-});
-export type SavedView = z.infer<typeof SavedView>;
-const SavedViews = z.array(SavedView).max(SAVED_VIEWS_MAX);
+/** One saved view, as kept (made at its first use: first-use.ts). */
+export const SavedView = onFirstUse(() =>
+  z.object({
+    name: z.string().trim().min(1).max(60),
+    status: CapacityStatus.nullable(),
+    text: z.string().max(200),
+    sortBy: LocalSortColumn.catch('createdDate'),
+    sortOrder: SortOrder,
+    filters: FilterForm(),
+    columns: z.array(z.string().max(40)).max(40),
+  }),
+);
+export type SavedView = z.infer<ReturnType<typeof SavedView>>;
+const SavedViews = onFirstUse(() => z.array(SavedView()).max(SAVED_VIEWS_MAX));
 
 /** A key of the view state per profile and user: the names are not keys (any characters), their hash is. */
 function keyOf(scope: string): string {
@@ -55,7 +59,7 @@ class SavedViewsStore {
 
   /** Keeps the list as it is now under a name (the same name replaces it); a clear message when it cannot. */
   saveCurrent(name: string): string | null {
-    const view = SavedView.safeParse({
+    const view = SavedView().safeParse({
       name,
       status: capacityList.status,
       text: capacityList.text,

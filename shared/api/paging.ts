@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGING, RULE, SORT_ORDERS } from './contract-choices.js';
+import { SortOrder } from './sort-order.js';
 
 /** The `data, page, pageSize, total` envelope shared by both paginated lists. */
 export function pageOf<T extends z.ZodType>(item: T) {
@@ -11,8 +12,7 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
-export const SortOrder = z.enum(SORT_ORDERS);
-export type SortOrder = z.infer<typeof SortOrder>;
+export { SortOrder } from './sort-order.js';
 
 /**
  * Query values arrive as text: these parse the text form and carry the rule

@@ -1,23 +1,22 @@
-import { z } from 'zod';
+import type { WorklistEntry, WorklistHorizon, WorklistState } from './worklist-entry.js';
 
 /*
- * The worklist's states, horizons and entry, and the rules the view and the main process share, in a module of their
- * own (re-exported by worklist.ts): the Renewals store is evaluated with the page's first code, and importing
+ * The worklist's states, horizons and the rules the view and the main process share, in a module of their own
+ * (re-exported by worklist.ts): the Renewals store is evaluated with the page's first code, and importing
  * worklist.ts for these built the schemas of the copy's rows, of the service's policies and of the answers' origins
- * before the overview could mount (issue 25, branch overview12).
+ * before the overview could mount (issue 25, branch overview12). Their schemas are worklist-entry.ts's, which the
+ * first code does not evaluate either (overview16): this module makes none.
  */
+
+export type { WorklistEntry, WorklistHorizon, WorklistState };
 
 /** How far ahead the worklist looks, in days. */
 export const WORKLIST_HORIZONS = [7, 30, 60, 90] as const;
-export const WorklistHorizon = z.union(WORKLIST_HORIZONS.map((days) => z.literal(days)));
-export type WorklistHorizon = z.infer<typeof WorklistHorizon>;
 /** The horizon the worklist opens on (the query's default). */
 export const WORKLIST_DEFAULT_HORIZON: WorklistHorizon = 30;
 
 /** Where the account manager is with a policy; a policy nobody touched yet is "to do". */
 export const WORKLIST_STATES = ['to-do', 'contacted', 'renewing', 'letting-go', 'handled'] as const;
-export const WorklistState = z.enum(WORKLIST_STATES);
-export type WorklistState = z.infer<typeof WorklistState>;
 
 export const WORKLIST_STATE_LABELS: Readonly<Record<WorklistState, string>> = {
   'to-do': 'To do',
@@ -32,16 +31,6 @@ export const WORKLIST_NOTE_MAX = 2_000;
 /** Rows the worklist view asks for at a time as they come into view: a screenful and then some, so the first ones paint soon. */
 export const WORKLIST_PAGE = 100;
 
-/** The account manager's own record for one policy. */
-export const WorklistEntry = z.object({
-  state: WorklistState,
-  note: z.string().max(WORKLIST_NOTE_MAX),
-  /** A calendar day (YYYY-MM-DD): the policy stays out of the worklist until that day begins. */
-  snoozedUntil: z.iso.date().nullable(),
-  /** When the entry was last changed (ISO instant). */
-  updatedAt: z.iso.datetime(),
-});
-export type WorklistEntry = z.infer<typeof WorklistEntry>;
 
 /** The calendar day of an instant on this computer (YYYY-MM-DD), as snooze dates are picked. */
 export function localDay(instant: Date | number): string {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CapacityRow } from '../api/readers.js';
 import { Origin } from './sourced.js';
 import { UnreadableCopy } from './offline.js';
-import { WORKLIST_DEFAULT_HORIZON, WORKLIST_NOTE_MAX, WORKLIST_PAGE, WORKLIST_STATES, WorklistEntry, WorklistHorizon, WorklistState } from './worklist-rules.js';
+import { WORKLIST_DEFAULT_HORIZON, WORKLIST_NOTE_MAX, WORKLIST_PAGE, WORKLIST_STATES } from './worklist-rules.js';
+import { WorklistEntry, WorklistHorizon, WorklistState } from './worklist-entry.js';
 
 /**
  * The renewal worklist: every policy launching or ending soon across all
@@ -12,6 +13,7 @@ import { WORKLIST_DEFAULT_HORIZON, WORKLIST_NOTE_MAX, WORKLIST_PAGE, WORKLIST_ST
  */
 
 export * from './worklist-rules.js';
+export { WorklistEntry, WorklistHorizon, WorklistState } from './worklist-entry.js';
 
 /**
  * A change to one policy's entry: only the fields given change, the others

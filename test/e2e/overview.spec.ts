@@ -181,6 +181,53 @@ test('the figures are painted in a frame of their own, the charts and lists in t
   expect(await page.evaluate('window.__panelsWithFigures')).toBe(false);
 });
 
+/** A trace event of Chromium's (the fields read here). */
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly pid: number;
+  readonly tid: number;
+  readonly ts: number;
+  readonly dur?: number;
+  readonly args?: { readonly data?: { readonly url?: string; readonly requestId?: string } };
+}
+
+/** Script the page runs, as Chromium's timeline names it: a layout inside one was forced by that script. */
+const RUNS_SCRIPT = new Set(['FunctionCall', 'EvaluateScript', 'v8.evaluateModule', 'RunMicrotasks', 'TimerFire', 'EventDispatch', 'FireAnimationFrame', 'FireIdleCallback']);
+
+test('the app mounts without making the browser lay out the half-built page (issue 25, overview16)', async ({ openApp, page, browser }) => {
+  await openApp();
+  const tilesShown = page.evaluate(`new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('[data-testid="tile-launching"]')) return;
+      observer.disconnect();
+      performance.mark('overview16-tiles');
+      resolve(true);
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+  })`);
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'blink.user_timing'] });
+  await page.getByLabel('Username or e-mail').fill(JORDAN.username);
+  await page.getByLabel('Password').fill(JORDAN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Waited for in the page, not by polling it: a poll's own look at the page would lay it out.
+  await tilesShown;
+  const events = (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const tiles = events.find((e) => e.name === 'overview16-tiles');
+  expect(tiles).toBeDefined();
+  const onMain = (e: TraceEvent) => e.pid === tiles?.pid && e.tid === tiles.tid;
+  // From the sign-in's answer (the app's shell and the overview mount on it) to the tiles inserted.
+  const signInRequest = events.find((e) => e.name === 'ResourceSendRequest' && (e.args?.data?.url ?? '').endsWith('/ipc/session.signIn'))?.args?.data?.requestId;
+  const answered = events.find((e) => e.name === 'ResourceFinish' && e.args?.data?.requestId === signInRequest);
+  expect(answered).toBeDefined();
+  const from = answered?.ts ?? 0;
+  const to = tiles?.ts ?? 0;
+  const scripts = events.filter((e) => onMain(e) && e.ph === 'X' && RUNS_SCRIPT.has(e.name) && e.ts + (e.dur ?? 0) >= from && e.ts <= to);
+  expect(scripts.length).toBeGreaterThan(0);
+  const forced = events.filter((e) => onMain(e) && e.ph === 'X' && e.name === 'Layout' && e.ts >= from && e.ts <= to && scripts.some((s) => e.ts >= s.ts && e.ts < s.ts + (s.dur ?? 0)));
+  expect(forced.map((e) => `Layout at +${Math.round((e.ts - from) / 1000)} ms`)).toEqual([]);
+});
+
 test('the tiles are painted on the overview’s answer alone: the fees and the customers are asked after (issue 25)', async ({ openApp, page }) => {
   // Every call the page makes, noted as it is made (the browser host's calls are fetches to /ipc/<channel>).
   await page.addInitScript(`(() => {

@@ -50,4 +50,12 @@ describe("the page's first code (issue 25, branch overview12)", () => {
     const heavy = ['shared/money/agreement-terms.ts', 'shared/money/fee-schedule.ts', 'shared/quote/quote.ts', 'shared/ipc/diagnostics.ts'];
     expect(heavy.filter((module) => modules.has(module))).toEqual([]);
   });
+
+  it("makes neither the query parameters' schemas nor the worklist entry's (branch overview16)", () => {
+    // The list's kept state wants the sort order alone (sort-order.ts), the Renewals store the worklist's rules alone
+    // (worklist-rules.ts): paging.ts and worklist-entry.ts made a score of schemas, two ISO patterns among them.
+    expect(modules).toContain('shared/api/sort-order.ts');
+    const heavy = ['shared/api/paging.ts', 'shared/ipc/worklist-entry.ts'];
+    expect(heavy.filter((module) => modules.has(module))).toEqual([]);
+  });
 });
