@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -30,6 +30,14 @@ import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/
 const SIZES = curveSizes(process.env.BENCH_SIZES, [10_000, 100_000]);
 const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
 const RTT_MS = 50;
+/**
+ * APP_PATH_REUSE_COPY=1/0 (default: at 1M): runs after the first take the data folder the first run's first sync
+ * left (its copy file and settings; the copy's key and the session are the keychain's, the same profile's), copied
+ * before that run's launch, so they time the launch, the overview cold and the keystrokes through the app's own
+ * path without a first sync each (20-40 minutes at 1M at load 20-40). Their first-sync figures are then the first
+ * run's alone, and say so.
+ */
+const reuseCopyAt = (size: number) => (process.env.APP_PATH_REUSE_COPY ? process.env.APP_PATH_REUSE_COPY === '1' : size >= 1_000_000);
 /** The first sandbox user holds about 60 % of the seeded policies. */
 const SCALE_PER_POLICY = 1 / 0.6;
 const alex = SANDBOX_USERS[0]!;
@@ -68,25 +76,33 @@ function phase(reading: BenchProbeReading, name: string) {
   return found;
 }
 
-/** One run: a first sync into an empty folder, then a launch with its replica on disk. */
-async function oneRun(sandboxUrl: string, browser: Browser): Promise<Sample> {
+/**
+ * One run: a first sync into an empty folder, then a launch with its replica on disk. `copy.keepTo`: the folder the
+ * first sync left is copied there before the launch; `copy.from`: no first sync, the launch on a copy of that folder.
+ */
+async function oneRun(sandboxUrl: string, browser: Browser, size: number, copy: { readonly keepTo?: string; readonly from?: string } = {}): Promise<Sample> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-bench-app-'));
   const sample: Sample = {};
   const load = () => loadavg()[0] as number;
   try {
+    if (copy.from) {
+      await cp(copy.from, dataDir, { recursive: true });
+      return await launchOnCopy(dataDir, browser, sample, load);
+    }
     await writeFile(
       join(dataDir, 'settings.json'),
       JSON.stringify({ version: 1, activeProfileId: 'bench', profiles: [{ id: 'bench', name: 'Bench sandbox', baseUrl: sandboxUrl }] }),
     );
     // First sync: sign-in into an empty data folder starts it, as in use.
-    let host = await startHost(dataDir);
-    let page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const host = await startHost(dataDir);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await page.goto(host.launchUrl);
       await host.probe('reset');
       await resetPeakRss(host.child.pid!);
       await signIn(page);
-      const first = await waitForPhase(host, 'done', 30 * 60_000);
+      // Half an hour a 100,000 (a 1M first sync at load 20-40 takes 20-40 minutes).
+      const first = await waitForPhase(host, 'done', 30 * 60_000 * Math.max(1, size / 100_000));
       const capacities = phase(first, 'capacities');
       const details = phase(first, 'details');
       const accounts = phase(first, 'accounts');
@@ -103,39 +119,46 @@ async function oneRun(sandboxUrl: string, browser: Browser): Promise<Sample> {
       await stopProcess(host.child);
     }
     sample.parseOnly = await parseOnlyFetch(sandboxUrl, sample.policies ?? 0);
-
-    // Second launch: the replica on disk (out of the page cache, as after a reboot), the session restored, its refresh started by the launch.
-    await dropFromPageCache(dataDir);
-    host = await startHost(dataDir);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    try {
-      await host.probe('reset');
-      const launched = await timeLaunch(host, page);
-      sample.launch = launched.launch;
-      sample.overviewCold = launched.overviewCold;
-      sample.launchLoad = load();
-      await openList(page);
-      const busy: Array<number | null> = [];
-      while (!(await host.probe('read')).phases.some((p) => p.phase === 'done')) busy.push(await keystroke(page, TYPED[busy.length % TYPED.length] as string));
-      const refresh = await host.probe('read');
-      sample.keysBusyCount = busy.length;
-      sample.keysLost = busy.filter((ms) => ms === null).length;
-      sample.keysBusy = p95(busy);
-      sample.refreshStall = refresh.maxStallMs;
-      sample.refreshLoad = load();
-      const idle: Array<number | null> = [];
-      for (const text of TYPED) idle.push(await keystroke(page, text));
-      sample.keysIdle = p95(idle);
-      sample.keysLost += idle.filter((ms) => ms === null).length;
-      sample.idleLoad = load();
-    } finally {
-      await page.close();
-      await stopProcess(host.child);
-    }
-    return sample;
+    if (copy.keepTo) await cp(dataDir, copy.keepTo, { recursive: true });
+    return await launchOnCopy(dataDir, browser, sample, load);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The second launch: the replica on disk (out of the page cache, as after a reboot), the session restored, its refresh
+ * started by the launch, keys typed while it runs and after.
+ */
+async function launchOnCopy(dataDir: string, browser: Browser, sample: Sample, load: () => number): Promise<Sample> {
+  await dropFromPageCache(dataDir);
+  const host = await startHost(dataDir);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await host.probe('reset');
+    const launched = await timeLaunch(host, page);
+    sample.launch = launched.launch;
+    sample.overviewCold = launched.overviewCold;
+    sample.launchLoad = load();
+    await openList(page);
+    const busy: Array<number | null> = [];
+    while (!(await host.probe('read')).phases.some((p) => p.phase === 'done')) busy.push(await keystroke(page, TYPED[busy.length % TYPED.length] as string));
+    const refresh = await host.probe('read');
+    sample.keysBusyCount = busy.length;
+    sample.keysLost = busy.filter((ms) => ms === null).length;
+    sample.keysBusy = p95(busy);
+    sample.refreshStall = refresh.maxStallMs;
+    sample.refreshLoad = load();
+    const idle: Array<number | null> = [];
+    for (const text of TYPED) idle.push(await keystroke(page, text));
+    sample.keysIdle = p95(idle);
+    sample.keysLost += idle.filter((ms) => ms === null).length;
+    sample.idleLoad = load();
+  } finally {
+    await page.close();
+    await stopProcess(host.child);
+  }
+  return sample;
 }
 
 function median(values: number[]): number {
@@ -148,12 +171,15 @@ function median(values: number[]): number {
 function figuresOf(size: number, samples: Sample[]): Figure[] {
   const at = sizeLabel(size);
   const m = (key: string) => median(samples.map((s) => s[key] ?? NaN));
-  const loads = (key: string) => samples.map((s) => (s[key] ?? NaN).toFixed(1)).join('/');
+  const loads = (key: string) => samples.flatMap((s) => (s[key] === undefined ? [] : [s[key].toFixed(1)])).join('/');
   const goals = size === 100_000;
   const big = size >= 1_000_000;
+  // With the first run's copy reused (APP_PATH_REUSE_COPY), the first sync's figures are that run's alone: said in their names.
+  const syncRuns = samples.filter((s) => s.syncApp !== undefined).length;
   const figure = (name: string, key: string, loadKey: string, unit: string, goal?: { text: string; met: (v: number) => boolean }): Figure => {
     const value = Math.round(m(key) * 10) / 10;
-    return { name: `${at}: ${name}`, value, unit, load: loads(loadKey), ...(goal ? { budget: goal.text, withinBudget: goal.met(value) } : {}), curve: { figure: name, size } };
+    const runs = loadKey === 'syncLoad' && syncRuns < samples.length ? ` [${syncRuns} run(s); the other runs launched on its copy]` : '';
+    return { name: `${at}: ${name}${runs}`, value, unit, load: loads(loadKey), ...(goal ? { budget: goal.text, withinBudget: goal.met(value) } : {}), curve: { figure: name, size } };
   };
   const within = (limit: number) => ({ text: `<= ${limit}`, met: (v: number) => v <= limit });
   const below = (limit: number) => ({ text: `< ${limit}`, met: (v: number) => v < limit });
@@ -198,12 +224,14 @@ export default async function appPath(): Promise<Figure[]> {
       try {
         await setCapacityLatency(sandbox.url, RTT_MS);
         const samples: Sample[] = [];
+        const kept = reuseCopyAt(size) ? await mkdtemp(join(tmpdir(), 'cd-bench-app-kept-')) : undefined;
         for (let run = 0; run < RUNS; run++) {
-          const sample = await oneRun(sandbox.url, browser);
+          const sample = await oneRun(sandbox.url, browser, size, kept ? (run === 0 ? { keepTo: join(kept, 'data') } : { from: join(kept, 'data') }) : {});
           process.stderr.write(`  ${sizeLabel(size)} run ${run + 1}: ${JSON.stringify(Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, Math.round(v)])))}\n`);
           samples.push(sample);
         }
         figures.push(...figuresOf(size, samples));
+        if (kept) await rm(kept, { recursive: true, force: true });
       } finally {
         await stopProcess(sandbox.child);
       }

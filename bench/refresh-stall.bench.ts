@@ -28,6 +28,12 @@ const RATIO_GOAL = 0.7;
 const RSS_GOAL_MB = 400;
 /** Policies changed on the service between the first sync and the refresh over the copy, as between two sign-ins. */
 const CHANGED_BETWEEN = 10;
+/**
+ * The first sync of a second copy in the same process (REFRESH_STALL_SECOND=1/0): by default at 100k and below; at
+ * 1M it is another 20 minutes of first sync at load 20, for a figure (peak RSS) that is not the curve's, so it is
+ * left out there unless asked for, and said so.
+ */
+const secondCopyAt = (size: number) => (process.env.REFRESH_STALL_SECOND ? process.env.REFRESH_STALL_SECOND === '1' : size < 1_000_000);
 
 interface Run {
   readonly firstSyncMs: number;
@@ -92,14 +98,16 @@ async function atSize(size: number): Promise<Figure[]> {
   try {
     const user = SANDBOX_USERS[0];
     if (!user) throw new Error('no seeded user');
-    const { access_token: token } = await client.call('signIn', { body: { username: user.username, password: user.password } });
-    const deps = benchSyncDeps(client, token);
     await setCapacityLatency(sandbox.url, RTT_MS);
     for (let run = 0; run < RUNS; run += 1) {
       const dataDir = await mkdtemp(join(tmpdir(), 'cd-bench-stall-'));
       const load = loadNow();
       try {
         const first = await firstSyncApart(sandbox.url, dataDir);
+        // Signed in after the first sync: a token lives an hour, and a 1M first sync at load 40 took longer (the
+        // parse-only client was then refused, 401, and the run lost).
+        const { access_token: token } = await client.call('signIn', { body: { username: user.username, password: user.password } });
+        const deps = benchSyncDeps(client, token);
         const policies = first.policies;
         const secrets = new FixedSecretStore({ [FixedSecretStore.key(replicaKeyService(BENCH_OWNER.profileId), BENCH_OWNER.username)]: first.key });
         const cache = await Replica.open({ dataDir, secrets, owner: BENCH_OWNER, verifyDelayMs: 600_000 });
@@ -111,16 +119,18 @@ async function atSize(size: number): Promise<Figure[]> {
         await cache.close();
         // The same process then syncs a copy from nothing, as the app does when another profile signs in or a copy
         // found unreadable is synced again (review11: the process keeps what the refresh over the copy left resident).
-        const secondDir = await mkdtemp(join(tmpdir(), 'cd-bench-stall-second-'));
-        let second: Awaited<ReturnType<typeof watched>>;
-        try {
-          const other = await Replica.open({ dataDir: secondDir, secrets: new FixedSecretStore(), owner: BENCH_OWNER, verifyDelayMs: 600_000 });
-          second = await watched(() => refreshReplica(other, deps, new AbortController().signal, progressed), 'first sync of a second copy, same process');
-          await other.settled();
-          await other.close();
-        } finally {
-          await rm(secondDir, { recursive: true, force: true });
-        }
+        let second: { peakRssMb: number } = { peakRssMb: Number.NaN };
+        if (secondCopyAt(size)) {
+          const secondDir = await mkdtemp(join(tmpdir(), 'cd-bench-stall-second-'));
+          try {
+            const other = await Replica.open({ dataDir: secondDir, secrets: new FixedSecretStore(), owner: BENCH_OWNER, verifyDelayMs: 600_000 });
+            second = await watched(() => refreshReplica(other, deps, new AbortController().signal, progressed), 'first sync of a second copy, same process');
+            await other.settled();
+            await other.close();
+          } finally {
+            await rm(secondDir, { recursive: true, force: true });
+          }
+        } else process.stderr.write(`  refresh-stall ${size}: the second copy's first sync not run (REFRESH_STALL_SECOND=1 runs it)\n`);
         runs.push({
           firstSyncMs: first.ms,
           parseOnlyMs: parseOnly.ms,
@@ -179,12 +189,14 @@ async function atSize(size: number): Promise<Figure[]> {
     },
     // For context (the goal is the first sync's): the bench's own process, after its parse-only client, holds the refresh over the copy.
     { name: 'peak RSS of the process running the app\'s code, refresh over the copy', value: Math.round(median(runs.map((r) => r.refreshPeakRssMb))), unit: 'MB', load: loads },
-    {
-      name: 'peak RSS of the same process, first sync of a second copy after the refresh over the first (another profile, a copy synced again)',
-      value: Math.round(median(runs.map((r) => r.secondSyncPeakRssMb))),
-      unit: 'MB',
-      ...(big ? {} : { budget: `<= ${RSS_GOAL_MB} MB`, withinBudget: median(runs.map((r) => r.secondSyncPeakRssMb)) <= RSS_GOAL_MB }),
-      load: loads,
-    },
+    ...(secondCopyAt(size)
+      ? [{
+        name: 'peak RSS of the same process, first sync of a second copy after the refresh over the first (another profile, a copy synced again)',
+        value: Math.round(median(runs.map((r) => r.secondSyncPeakRssMb))),
+        unit: 'MB',
+        ...(big ? {} : { budget: `<= ${RSS_GOAL_MB} MB`, withinBudget: median(runs.map((r) => r.secondSyncPeakRssMb)) <= RSS_GOAL_MB }),
+        load: loads,
+      }]
+      : []),
   ];
 }

@@ -6,7 +6,22 @@ import { API_PREFIX } from '../../shared/api/contract-choices.js';
 
 export interface SandboxProcess {
   readonly url: string;
-  readonly child: ChildProcess;
+  /** Null for a sandbox seeded once outside the bench and reused (BENCH_SANDBOX_URLS): not the bench's to stop. */
+  readonly child: ChildProcess | null;
+}
+
+/**
+ * Sandboxes already seeded and listening, reused instead of seeding one (BENCH_SANDBOX_URLS="1666667=http://...,"
+ * by scale, no extra accounts): the 1M seed takes minutes and GBs, so one seed serves every bench of a run. Its data
+ * is the same seed's; what earlier benches changed on it (a few policies a refresh) stays, as on a service in use.
+ */
+function reusedSandbox(scale: number, accounts: number): string | undefined {
+  if (accounts !== 0) return undefined;
+  for (const entry of (process.env.BENCH_SANDBOX_URLS ?? '').split(',').filter(Boolean)) {
+    const [at, url] = entry.split('=');
+    if (Number(at) === scale && url) return url;
+  }
+  return undefined;
 }
 
 /**
@@ -15,6 +30,11 @@ export interface SandboxProcess {
  * standalone sandbox asks for no access secret.
  */
 export async function startSandboxProcess(scale: number, accounts = 0): Promise<SandboxProcess> {
+  const reused = reusedSandbox(scale, accounts);
+  if (reused) {
+    process.stderr.write(`  sandbox of ${scale.toLocaleString('en-US')} policies: reused at ${reused}, seeded before this bench (BENCH_SANDBOX_URLS) (load ${loadavg()[0]?.toFixed(1)})\n`);
+    return { url: reused, child: null };
+  }
   // Seeding 1,000,000 policies held 2.9 GB: past a million, room beyond Node's default heap.
   const heap = scale > 1_000_000 ? [`--max-old-space-size=${Math.ceil((scale / 1_000_000) * 4096)}`] : [];
   const child = spawn(process.execPath, [...heap, '--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--accounts', String(accounts), '--controls', '--quiet'], {
@@ -34,8 +54,8 @@ export async function startSandboxProcess(scale: number, accounts = 0): Promise<
   throw new Error('the sandbox process ended before it listened');
 }
 
-export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+export async function stopProcess(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');
 }

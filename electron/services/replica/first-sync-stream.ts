@@ -1,5 +1,6 @@
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import type { SkippedItem } from '../../../shared/api/tolerant.js';
+import { IdMap } from '../bulk/id-map.js';
 import type { RewriteRow, RewriteThread } from './rewrite-thread.js';
 import { inSlices } from './time-slices.js';
 
@@ -14,6 +15,9 @@ export const STREAM_FIRST_RID = 1_000_000;
 
 /** Rows handed to the rewrite thread per message (the thread holds at most a few messages: RewriteThread). */
 const CHUNK_ROWS = 250;
+
+/** The newest ids kept for `newest` (the sync reads the details of the newest 50): not every id in order. */
+export const NEWEST_HELD = 1_000;
 
 /** What a streamed first sync needs of the copy it writes: the thread's transaction and how a row is laid out. */
 export interface FirstSyncStreamParts {
@@ -36,10 +40,14 @@ export interface FirstSyncStreamParts {
  */
 export class FirstSyncStream {
   readonly #parts: FirstSyncStreamParts;
-  /** Each id handed, with the row id of its copy that stands. */
-  readonly #rids = new Map<string, number>();
-  /** Every id in the order handed (duplicates included): the newest are read from its start. */
-  readonly #order: string[] = [];
+  /**
+   * Each id handed, with the row id of its copy that stands: numbers under their prefix (IdMap), so that at
+   * 1,000,000 no id's text is held through the stream for the garbage collector to walk.
+   */
+  readonly #rids = new IdMap<number>();
+  /** The first NEWEST_HELD ids handed, each once, in the order handed: the newest policies. */
+  readonly #newest: string[] = [];
+  readonly #newestTaken = new Set<string>();
   #chunk: RewriteRow[] = [];
   #handed = 0;
 
@@ -52,16 +60,9 @@ export class FirstSyncStream {
     return this.#rids.size;
   }
 
-  /** The ids of the `n` newest policies handed (the first handed first), each once. */
+  /** The ids of the `n` newest policies handed (the first handed first), each once; at most NEWEST_HELD. */
   newest(n: number): string[] {
-    const ids: string[] = [];
-    const taken = new Set<string>();
-    for (let at = 0; at < this.#order.length && ids.length < n; at += 1) {
-      const id = this.#order[at] as string;
-      if (!taken.has(id)) ids.push(id);
-      taken.add(id);
-    }
-    return ids;
+    return this.#newest.slice(0, n);
   }
 
   /** The next page's rows, in page order: prepared in slices and handed over in chunks. */
@@ -71,7 +72,10 @@ export class FirstSyncStream {
       await inSlices(() => {
         const policy = page[next++];
         if (policy) {
-          this.#order.push(policy.cidrId);
+          if (this.#newest.length < NEWEST_HELD && !this.#newestTaken.has(policy.cidrId)) {
+            this.#newest.push(policy.cidrId);
+            this.#newestTaken.add(policy.cidrId);
+          }
           this.#put(policy, STREAM_FIRST_RID + this.#handed++);
         }
         return next < page.length && this.#chunk.length < CHUNK_ROWS;
