@@ -15,6 +15,8 @@ import {
 } from './summarize.js';
 
 const DAY_MS = 86_400_000;
+/** The active policies' savings counted this many rows a step (a few milliseconds of the main process each). */
+export const SAVINGS_STEP_ROWS = 1_000;
 
 /**
  * The overview's own indexes on the replica's list, kept by SQLite as rows are written: the statuses alone
@@ -226,7 +228,7 @@ export function* overviewSteps(
   const renewalRisk = soonest(db, window, listLimit, [{ kind: 'end', where: RENEWAL_RISK }]);
   yield;
 
-  const { tally: savings, toKeep } = activeSavings(db, from);
+  const { tally: savings, toKeep } = yield* activeSavings(db, from);
   if (toKeep) counted(toKeep);
 
   return {
@@ -264,7 +266,7 @@ export function keepSavings(db: Connection, kept: SavingsToKeep): void {
  * nothing that counts in them was written since and no active policy's launch lies between the "now" they were
  * counted at and this one (a policy launching tomorrow runs tomorrow with no write: savings15), else counted.
  */
-function activeSavings(db: Connection, nowMs: number): { readonly tally: MonthlySavingsTally; readonly toKeep: SavingsToKeep | null } {
+function* activeSavings(db: Connection, nowMs: number): Generator<void, { readonly tally: MonthlySavingsTally; readonly toKeep: SavingsToKeep | null }, void> {
   const kept = db.prepare('SELECT changes, counted_at, tally FROM overview_savings').raw().get() as [number, number | null, string | null] | undefined;
   if (kept && kept[1] === kept[0] && kept[2] !== null) {
     // Written by this code; one that does not read (another version's, or sums JSON cannot hold) is counted again.
@@ -275,10 +277,20 @@ function activeSavings(db: Connection, nowMs: number): { readonly tally: Monthly
     }
   }
   // Row order, as a pass over the rows adds them: a float sum depends on its order, and the figures round to the cent.
+  // A step a page of rows: counted in one piece, the count after every sync that wrote a row was one turn of the main
+  // process of 60,000 rows at 100,000 policies (2.7 s at load 39, renew16). The caller that yields between steps
+  // compares the copy's version before and after, so pages of two versions are never summed together.
   const tally = new MonthlySavingsTally();
-  const active = db.prepare(`SELECT instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' ORDER BY rid`).raw();
-  for (const [instanceType, saved, launchMs, endMs] of active.all() as Array<[string, number | null, number | null, number | null]>) {
-    tally.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN), launchMs ?? Number.NaN, nowMs);
+  const page = db.prepare(
+    `SELECT rid, instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' AND rid > ? ORDER BY rid LIMIT ${SAVINGS_STEP_ROWS}`,
+  ).raw();
+  for (let after = -Infinity; ; yield) {
+    const rows = page.all(after) as Array<[number, string, number | null, number | null, number | null]>;
+    for (const [, instanceType, saved, launchMs, endMs] of rows) {
+      tally.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN), launchMs ?? Number.NaN, nowMs);
+    }
+    if (rows.length < SAVINGS_STEP_ROWS) break;
+    after = (rows[rows.length - 1] as [number, ...unknown[]])[0];
   }
   return { tally, toKeep: kept ? { tally: tally.kept(), countedAt: kept[0] } : null };
 }
