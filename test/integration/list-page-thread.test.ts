@@ -16,6 +16,7 @@ import { SANDBOX_USERS } from '../../sandbox/accounts.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { LIST_PAGE_MAX_BODY_BYTES } from '../../shared/api/endpoints.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
+import { AppFailure } from '../../shared/ipc/result.js';
 
 /**
  * A refresh over the copy reads its capacity list pages on the list-page thread (replica/list-page-thread.ts):
@@ -197,5 +198,22 @@ describe('a list-page thread that has stopped', () => {
     expect(here).toEqual(there);
     // The row equal to the copy came as its id and hash; the new one with its row.
     expect('value' in here && here.value.data.map((row) => row.length)).toEqual([2, 3]);
+  }, 60_000);
+});
+
+describe('a list-page thread stopped while it holds a page', () => {
+  it('fails that page as the app\'s own failure (kind internal), as any failed refresh ends, not a bare Error', async () => {
+    // A page large enough to be still in the thread when it is closed (its bytes went with it: not read here).
+    const rows = Array.from({ length: 20_000 }, (_, index) => ({ ...good, cidrId: `sc_${index}`, policyName: `policy ${index} `.repeat(8) }));
+    const thread = await ListPageThread.start(new Map());
+    await thread.read({ status: 200, body: Buffer.from(page([good])), context: { params: {}, query: {} }, withDrift: true });
+    const held = thread.read({ status: 200, body: Buffer.from(page(rows)), context: { params: {}, query: {} }, withDrift: true });
+    const outcome = held.then(
+      () => 'read',
+      (error: unknown) => (error instanceof AppFailure ? error.error.kind : String(error)),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    await thread.close();
+    expect(await outcome).toBe('internal');
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReadContext } from '../../../shared/api/readers.js';
+import { AppFailure } from '../../../shared/ipc/result.js';
 import type { AnswerRead } from '../api-client/answer-reading.js';
 import type { UnreadAnswer } from '../api-client/api-client.js';
 import { readComparedPage, type ComparedPage, type StoredHashes } from './list-page-reading.js';
@@ -63,7 +64,7 @@ export class ListPageThread {
       const waiting = this.#pending.get(message.id);
       if (!waiting) return;
       this.#pending.delete(message.id);
-      if ('error' in message) waiting.reject(new Error(`a list page could not be read: ${message.error}`));
+      if ('error' in message) waiting.reject(unreadPage(message.error));
       else {
         this.#readThere += 1;
         waiting.resolve(message.read);
@@ -139,8 +140,16 @@ export class ListPageThread {
     this.#readyNow(false);
     const pending = [...this.#pending.values()];
     this.#pending.clear();
-    for (const waiting of pending) waiting.reject(new Error(`a list page could not be read: ${why}`));
+    for (const waiting of pending) waiting.reject(unreadPage(why));
   }
+}
+
+/**
+ * A page the thread took and could not answer for: the app's own failure (a bug of ours, logged with why), so the
+ * refresh ends with the words and kind every failed refresh has, not a bare Error read as an unknown one.
+ */
+function unreadPage(why: string): AppFailure {
+  return new AppFailure({ kind: 'internal', message: `A page of the capacity list could not be read (${why}). The local copy was left as it was; refresh again.` });
 }
 
 /**
