@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../../shared/ipc/session.js';
+import { tupleKey } from '../../shared/format/tuple-key.js';
 
 /**
  * Whose data the renderer's caches hold: profile and user. Null while signed
@@ -7,7 +8,10 @@ import type { SessionStatus } from '../../shared/ipc/session.js';
  */
 export function scopeOf(status: SessionStatus | null): string | null {
   if (!status?.signedIn || !status.username) return null;
-  return `${status.profileId}\u0000${status.username}`;
+  // Kept with each user's saved layouts and views, so the form stays what it was; a part holding the separator (which
+  // made two owners one scope, review16) is written as JSON instead, which never holds a raw U+0000: never equal to the other form.
+  const { profileId, username } = status;
+  return profileId.includes('\u0000') || username.includes('\u0000') ? tupleKey(profileId, username) : `${profileId}\u0000${username}`;
 }
 
 /**
