@@ -48,7 +48,8 @@ describe("the first code's stores and their kept state (issue 25, branch overvie
     }));
     await loadViewState();
     sessionScope.use(user);
-    expect(savedViews.views).toEqual([view]);
+    // A view saved before the 'running' filter (cust16) reads as not filtered by it.
+    expect(savedViews.views).toEqual([{ ...view, filters: { ...view.filters, running: '' } }]);
     expect(capacityTableLayout.width('end')).toBe(200);
     expect(capacityTableLayout.columns.map((column) => column.id)).toContain('end');
   });
