@@ -1,6 +1,3 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ApiClient } from '../electron/services/api-client/api-client.js';
 import { createHttpAgent } from '../electron/services/api-client/http-agent.js';
@@ -12,6 +9,7 @@ import { HOST_STALL_TRACE_ARGS, chooseCustomer, openList, requestPart, startKeyT
 import { ANCHOR, BOOK_ACCOUNTS, LARGE, importBook } from './support/customers-page.js';
 import { changeSome } from './support/service-changes.js';
 import type { HostStallTraceRequest } from './support/host-stall-trace.js';
+import { stopHostStallTrace } from './support/host-stall-stop.js';
 import { stallLines, type TracedStall } from './support/stall-tracer.js';
 import { PAGE_RUNS, loadNow, median, p95, reloadApp, withSyncedApp } from './support/synced-app.js';
 
@@ -152,34 +150,20 @@ async function duringRefreshes(page: Page, host: Host, service: { client: ApiCli
  * outside the probe's stall figure, which is read as the refresh is seen done).
  */
 async function printHostStalls(host: Host, clickedAt: number, typingFrom: number, refresh: number): Promise<void> {
-  const folder = await mkdtemp(join(tmpdir(), 'cd-host-stalls-'));
-  const file = join(folder, 'stalls.json');
-  try {
-    host.child.send({ stallTrace: 'stop', overMs: TRACE_OVER_MS, file } satisfies HostStallTraceRequest);
-    let text: string | undefined;
-    for (let waited = 0; text === undefined; waited += 100) {
-      text = await readFile(file, 'utf8').catch(() => undefined);
-      if (text !== undefined) break;
-      if (waited > 60_000) throw new Error('the host wrote no stall trace within 60 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const stalls = JSON.parse(text) as TracedStall[];
-    const phases = (await host.probe('read')).phases.slice().sort((a, b) => a.firstAt - b.firstAt);
-    const phaseAt = (at: number) => {
-      const phase = phases.filter((p) => p.firstAt <= at).at(-1);
-      return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
-    };
-    const byPhase = new Map<string, TracedStall[]>();
-    for (const stall of stalls) byPhase.set(phaseAt(stall.at), [...(byPhase.get(phaseAt(stall.at)) ?? []), stall]);
-    const sum = (list: readonly TracedStall[]) => Math.round(list.reduce((total, s) => total + s.ms, 0));
-    process.stderr.write(
-      `  host stalls over ${TRACE_OVER_MS} ms, refresh ${refresh} (typing from ${typingFrom - clickedAt} ms after the click; phases at ${phases.map((p) => `${p.phase} ${p.firstAt - clickedAt}`).join(', ')}): ` +
-        `${[...byPhase].map(([phase, list]) => `${phase} ${list.length} (sum ${sum(list)} ms, longest ${Math.round(list[0]?.ms ?? 0)})`).join('; ')}\n`,
-    );
-    for (const [phase, list] of byPhase) process.stderr.write(stallLines(`refresh ${refresh} ${phase}`, list, phase === 'after done' ? 3 : 6));
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  const { stalls } = await stopHostStallTrace(host, TRACE_OVER_MS);
+  const phases = (await host.probe('read')).phases.slice().sort((a, b) => a.firstAt - b.firstAt);
+  const phaseAt = (at: number) => {
+    const phase = phases.filter((p) => p.firstAt <= at).at(-1);
+    return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
+  };
+  const byPhase = new Map<string, TracedStall[]>();
+  for (const stall of stalls) byPhase.set(phaseAt(stall.at), [...(byPhase.get(phaseAt(stall.at)) ?? []), stall]);
+  const sum = (list: readonly TracedStall[]) => Math.round(list.reduce((total, s) => total + s.ms, 0));
+  process.stderr.write(
+    `  host stalls over ${TRACE_OVER_MS} ms, refresh ${refresh} (typing from ${typingFrom - clickedAt} ms after the click; phases at ${phases.map((p) => `${p.phase} ${p.firstAt - clickedAt}`).join(', ')}): ` +
+      `${[...byPhase].map(([phase, list]) => `${phase} ${list.length} (sum ${sum(list)} ms, longest ${Math.round(list[0]?.ms ?? 0)})`).join('; ')}\n`,
+  );
+  for (const [phase, list] of byPhase) process.stderr.write(stallLines(`refresh ${refresh} ${phase}`, list, phase === 'after done' ? 3 : 6));
 }
 
 async function oneRun(page: Page, host: Host, service: { client: ApiClient; token: string }, label: string, size: number): Promise<Run> {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,8 +14,7 @@ import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replic
 import { PAGE_RUNS, clickToPaint, clickToPaintAtSyncDone, loadNow, median as medianOf, reloadApp, withSyncedApp } from './support/synced-app.js';
 import { HOST_STALL_TRACE_ARGS, waitForPhase, type Host } from './support/app-page.js';
 import type { HostStallTraceRequest } from './support/host-stall-trace.js';
-import { TracedRequest, type TracedStall } from './support/stall-tracer.js';
-import { z } from 'zod';
+import { stopHostStallTrace } from './support/host-stall-stop.js';
 import { writeKind } from '../electron/services/replica/replica-writes.js';
 
 const ROWS = Number(process.env.WORKLIST_BENCH_ROWS ?? 100_000);
@@ -186,48 +185,34 @@ const TRACE = process.env.WORKLIST_TRACE === '1';
 const TRACE_OVER_MS = Number(process.env.WORKLIST_TRACE_OVER_MS ?? 20);
 
 async function printFirstClickTrace(page: Page, host: Host): Promise<void> {
-  const folder = await mkdtemp(join(tmpdir(), 'cd-worklist-trace-'));
-  const file = join(folder, 'stalls.json');
-  const requestsFile = join(folder, 'requests.json');
-  try {
-    host.child.send({ stallTrace: 'stop', overMs: TRACE_OVER_MS, file, requestsFile } satisfies HostStallTraceRequest);
-    let text: string | undefined;
-    for (let waited = 0; text === undefined; waited += 100) {
-      text = await readFile(file, 'utf8').catch(() => undefined);
-      if (text !== undefined) break;
-      if (waited > 60_000) throw new Error('the host wrote no stall trace within 60 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const stalls = (JSON.parse(text) as TracedStall[]).sort((a, b) => a.at - b.at);
-    const requests = z.array(TracedRequest).parse(JSON.parse(await readFile(requestsFile, 'utf8')));
-    // The page's clock as epoch ms: the click and the first query's send and first byte.
-    const inPage = (await page.evaluate(`(() => {
-      const click = performance.getEntriesByName('bench-start').at(-1)?.startTime;
-      const query = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/ipc/worklist.query') && click !== undefined && entry.startTime >= click);
-      const at = (ms) => ms === undefined ? null : performance.timeOrigin + ms;
-      return { click: at(click), sent: at(query?.requestStart), firstByte: at(query?.responseStart) };
-    })()`)) as { click: number | null; sent: number | null; firstByte: number | null };
-    const click = inPage.click;
-    if (click === null) return;
-    const phases = (await host.probe('read')).phases;
-    const done = phases.find((p) => p.phase === 'done')?.firstAt;
-    const from = Math.min(done ?? click, click) - 1_000;
-    const rel = (at: number) => `${Math.round(at - click)}`;
-    const lines = [
-      `  trace of the first click (ms from the click; host turns over ${TRACE_OVER_MS} ms): sync done at ${done === undefined ? '?' : rel(done)}, the query sent at ${inPage.sent === null ? '?' : rel(inPage.sent)}, its first byte at ${inPage.firstByte === null ? '?' : rel(inPage.firstByte)}
+  const traced = await stopHostStallTrace(host, TRACE_OVER_MS, true);
+  const stalls = traced.stalls.sort((a, b) => a.at - b.at);
+  const requests = traced.requests;
+  // The page's clock as epoch ms: the click and the first query's send and first byte.
+  const inPage = (await page.evaluate(`(() => {
+    const click = performance.getEntriesByName('bench-start').at(-1)?.startTime;
+    const query = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/ipc/worklist.query') && click !== undefined && entry.startTime >= click);
+    const at = (ms) => ms === undefined ? null : performance.timeOrigin + ms;
+    return { click: at(click), sent: at(query?.requestStart), firstByte: at(query?.responseStart) };
+  })()`)) as { click: number | null; sent: number | null; firstByte: number | null };
+  const click = inPage.click;
+  if (click === null) return;
+  const phases = (await host.probe('read')).phases;
+  const done = phases.find((p) => p.phase === 'done')?.firstAt;
+  const from = Math.min(done ?? click, click) - 1_000;
+  const rel = (at: number) => `${Math.round(at - click)}`;
+  const lines = [
+    `  trace of the first click (ms from the click; host turns over ${TRACE_OVER_MS} ms): sync done at ${done === undefined ? '?' : rel(done)}, the query sent at ${inPage.sent === null ? '?' : rel(inPage.sent)}, its first byte at ${inPage.firstByte === null ? '?' : rel(inPage.firstByte)}
 `,
-      ...requests
-        .filter((r) => r.arrivedAt >= from)
-        .map((r) => `    request ${r.channel}: reached the host at ${rel(r.arrivedAt)}, answered at ${r.finishedAt === null ? 'not yet' : rel(r.finishedAt)}
+    ...requests
+      .filter((r) => r.arrivedAt >= from)
+      .map((r) => `    request ${r.channel}: reached the host at ${rel(r.arrivedAt)}, answered at ${r.finishedAt === null ? 'not yet' : rel(r.finishedAt)}
 `),
-      ...stalls
-        .filter((s) => s.at >= from)
-        .map((s) => `    turn at ${rel(s.at)}: ${Math.round(s.ms)} ms (${Math.round(s.sampledMs)} ms sampled running); app: ${s.inApp.map(([n, v]) => `${n} ${v}`).join(', ')}; self: ${s.self.map(([n, v]) => `${n} ${v}`).join(', ')}\n`),
-    ];
-    process.stderr.write(lines.join(''));
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+    ...stalls
+      .filter((s) => s.at >= from)
+      .map((s) => `    turn at ${rel(s.at)}: ${Math.round(s.ms)} ms (${Math.round(s.sampledMs)} ms sampled running); app: ${s.inApp.map(([n, v]) => `${n} ${v}`).join(', ')}; self: ${s.self.map(([n, v]) => `${n} ${v}`).join(', ')}\n`),
+  ];
+  process.stderr.write(lines.join(''));
 }
 
 /**
