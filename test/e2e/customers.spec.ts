@@ -139,7 +139,7 @@ test('from proposals to customer pages, the list, the DR view and the palette; t
   const palette = page.getByRole('dialog', { name: 'Go to…' });
   await palette.getByRole('combobox').fill('contos');
   // The customer comes first, before the policies and the DR policies whose detail names their customer.
-  await expect(palette.getByRole('option').first()).toHaveAccessibleName(/^Contoso/);
+  await expect(palette.getByRole('option').first()).toHaveAccessibleName(/^Customer Contoso\b/);
   await palette.getByRole('combobox').press('Enter');
   await expect(page.getByTestId('customer-page').getByRole('heading', { name: 'Contoso', level: 1 })).toBeVisible();
 
