@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { traceEvents, type TraceEvent } from '../test/support/chromium-trace.js';
 
 /**
  * The page's main thread in a Chromium trace (bench/keystroke-ab.ts with KEY_AB_TRACE_DIR), its top-level tasks
@@ -10,21 +11,10 @@ import { readFile } from 'node:fs/promises';
  * the tasks that ran inside it by kind: what a key's wait holds, apart from the work between keys.
  * `npx tsx bench/trace-tasks.ts <trace.json> [keys]` (issues 25/26, branch keys13).
  */
-interface TraceEvent {
-  readonly name: string;
-  readonly ph: string;
-  readonly pid: number;
-  readonly tid: number;
-  readonly ts: number;
-  readonly dur?: number;
-  readonly tdur?: number;
-  readonly args?: { readonly name?: string; readonly data?: { readonly type?: string; readonly requestId?: string; readonly url?: string } };
-}
 
 const [file, keysArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: npx tsx bench/trace-tasks.ts <trace.json> [keys]');
-const parsed = JSON.parse(await readFile(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+const events = traceEvents(await readFile(file, 'utf8'));
 
 // The page's main thread: the renderer main thread with the most events (other tabs' are idle).
 const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));

@@ -3,6 +3,7 @@ import type { CapacityPolicy } from '../../shared/api/capacity.js';
 import { CAPACITY_STATUSES } from '../../shared/api/contract-choices.js';
 import { JORDAN, SandboxClient, addFault, clearFaults, expectAccessible, screenshot, signInTo } from './cyber-support.js';
 import { expect, test, testOnSharedApp } from './fixtures.js';
+import { traceEvents, type TraceEvent } from '../support/chromium-trace.js';
 
 const DAY = 86_400_000;
 
@@ -181,17 +182,6 @@ test('the figures are painted in a frame of their own, the charts and lists in t
   expect(await page.evaluate('window.__panelsWithFigures')).toBe(false);
 });
 
-/** A trace event of Chromium's (the fields read here). */
-interface TraceEvent {
-  readonly name: string;
-  readonly ph: string;
-  readonly pid: number;
-  readonly tid: number;
-  readonly ts: number;
-  readonly dur?: number;
-  readonly args?: { readonly data?: { readonly url?: string; readonly requestId?: string } };
-}
-
 /** Script the page runs, as Chromium's timeline names it: a layout inside one was forced by that script. */
 const RUNS_SCRIPT = new Set(['FunctionCall', 'EvaluateScript', 'v8.evaluateModule', 'RunMicrotasks', 'TimerFire', 'EventDispatch', 'FireAnimationFrame', 'FireIdleCallback']);
 
@@ -212,7 +202,7 @@ test('the app mounts without making the browser lay out the half-built page (iss
   await page.getByRole('button', { name: 'Sign in' }).click();
   // Waited for in the page, not by polling it: a poll's own look at the page would lay it out.
   await tilesShown;
-  const events = (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const events = traceEvents((await browser.stopTracing()).toString('utf8'));
   const tiles = events.find((e) => e.name === 'overview16-tiles');
   expect(tiles).toBeDefined();
   const onMain = (e: TraceEvent) => e.pid === tiles?.pid && e.tid === tiles.tid;
