@@ -36,6 +36,20 @@ describe('the customer book as CSV', () => {
     expect(drafts.map((d) => d.notes)).toEqual(book.map((c) => c.notes));
   });
 
+  it('reads back how each customer pays, as a reader that is not ours splits the file (cust16)', () => {
+    const book = [
+      customer({ name: '__proto__', paysBy: 'card' }),
+      customer({ key: 'cu_00000002', name: 'constructor', paysBy: 'bank' }),
+      customer({ key: 'cu_00000003', name: 'Not known Ltd' }),
+    ];
+    expect(roundTrip(book).map((d) => [d.name, d.paysBy])).toEqual([
+      ['__proto__', 'card'],
+      ['constructor', 'bank'],
+      // An empty cell in a file with the column: "not known", which the import writes over what the book held.
+      ['Not known Ltd', ''],
+    ]);
+  });
+
   it('finds the columns by name in any order and skips blank lines, counting lines as a spreadsheet shows them', () => {
     const read = draftsFromRecords([
       ['notes', 'LINKED ACCOUNTS', 'name'],
