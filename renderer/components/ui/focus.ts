@@ -62,10 +62,26 @@ const FOCUS_HOLDER_ID = 'content';
  * instead of the page's start, so keyboard and screen-reader users carry on
  * from the new view's top. Focus the user placed elsewhere (the navigation
  * bar) is left alone.
+ *
+ * The move waits for the view's first frame to be painted: focus() makes the
+ * browser lay the page out there and then, and a view still being built (the
+ * overview's tiles come in a pass after its heading when its answer is late)
+ * would be laid out half-built and again when complete. A page not shown has
+ * no frames; there the move is made at once.
  */
 export function focusIfLost(node: HTMLElement): void {
-  queueMicrotask(() => {
+  afterNextPaint(() => {
     const active = document.activeElement;
+    if (!node.isConnected) return;
     if (!active || active === document.body || active.id === FOCUS_HOLDER_ID) node.focus({ preventScroll: true });
   });
+}
+
+/** Runs `then` once the next frame has been painted (a task queued from the frame's animation callback runs after it). */
+function afterNextPaint(then: () => void): void {
+  if (document.visibilityState !== 'visible') {
+    queueMicrotask(then);
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(then, 0));
 }
