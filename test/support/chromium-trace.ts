@@ -17,6 +17,10 @@ export const TraceEvent = z.looseObject({
     .looseObject({
       name: z.string().optional(),
       data: z.looseObject({ type: z.string().optional(), requestId: z.string().optional(), url: z.string().optional() }).optional(),
+      // A layout's script stack (with the disabled-by-default-devtools.timeline.stack category): who forced it.
+      beginData: z
+        .looseObject({ stackTrace: z.array(z.looseObject({ functionName: z.string(), url: z.string(), lineNumber: z.number(), columnNumber: z.number() })).optional() })
+        .optional(),
     })
     .optional(),
 });
