@@ -31,8 +31,14 @@ async function fit(page: Page): Promise<Fit> {
 }
 
 async function expectFits(page: Page, view: string, width: number): Promise<void> {
-  // A layout settles over a frame or two after the view's heading shows (its table's columns are measured).
-  await page.waitForTimeout(300);
+  // A layout settles over a frame or two after the view's heading shows (its table's columns are measured, a resize
+  // observer's answer drawn in the frame after): three frames painted, however long the load makes them, where a fixed
+  // 300 ms could end before the second frame of a loaded page (flake17).
+  await page.evaluate(`new Promise((resolve) => {
+    let left = 3;
+    const tick = () => (--left <= 0 ? setTimeout(resolve, 0) : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  })`);
   const measured = await fit(page);
   const where = `${view} at ${width} px: ${JSON.stringify(measured)}`;
   expect.soft(measured.scrollWidth, where).toBeLessThanOrEqual(measured.clientWidth);
