@@ -80,3 +80,42 @@ test('saving or discarding the configuration gives focus back to "Edit configura
   await page.waitForTimeout(1000);
   await expect(edit).toBeFocused();
 });
+
+/**
+ * Review17: a view's heading takes focus after the view's first painted frame (renderer/components/ui/focus.ts), but a
+ * key pressed before that frame comes (a keyboard user's Enter then Tab, the frame late at load) must go on from the
+ * heading, not from the page's start: focus was on the body then, Tab went to the navigation bar, and the heading's
+ * move was dropped as focus the person had placed.
+ */
+testOnSharedApp('a key pressed before a view’s first frame goes on from its heading', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await openList(page);
+  const newest = CapacityPolicy.parse((await listFromOtherWindow(app, { limit: 1 })).rows[0]);
+  await page.getByTestId('capacity-table').focus();
+  // The frame held back (as at load, when a frame comes late): animation-frame callbacks wait until released.
+  await page.evaluate(`(() => {
+    const held = [];
+    const real = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => (held.push(callback), -held.length);
+    window.__releaseFrames = () => {
+      window.requestAnimationFrame = real;
+      for (const callback of held.splice(0)) callback(performance.now());
+    };
+  })()`);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-cidr')).toHaveText(newest.cidrId);
+  await page.keyboard.press('Tab');
+  await page.evaluate('window.__releaseFrames()');
+  // Tab from the heading reaches the detail's own controls after it, never the navigation bar before it.
+  await expect
+    .poll(() =>
+      page.evaluate(`(() => {
+        const active = document.activeElement;
+        const title = document.getElementById('detail-title');
+        if (!active || !title) return 'no heading';
+        if (!active.closest('[data-testid="capacity-detail-view"]')) return 'outside the view: ' + active.tagName;
+        return title.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING ? 'after the heading' : 'before the heading';
+      })()`),
+    )
+    .toBe('after the heading');
+});

@@ -70,11 +70,20 @@ const FOCUS_HOLDER_ID = 'content';
  * no frames; there the move is made at once.
  */
 export function focusIfLost(node: HTMLElement): void {
-  afterNextPaint(() => {
+  let moved = false;
+  const move = () => {
+    if (moved) return;
+    moved = true;
+    window.removeEventListener('keydown', move, true);
     const active = document.activeElement;
     if (!node.isConnected) return;
     if (!active || active === document.body || active.id === FOCUS_HOLDER_ID) node.focus({ preventScroll: true });
-  });
+  };
+  // A key pressed before that frame (Enter then Tab at once; a frame late at load) goes on from the heading, as it
+  // did when the move was made at once: from the body, Tab went to the control before the heading and the move was
+  // then dropped. Captured on the window, so the move comes before the key's handlers and its default action.
+  window.addEventListener('keydown', move, true);
+  afterNextPaint(move);
 }
 
 /** Runs `then` once the next frame has been painted (a task queued from the frame's animation callback runs after it). */
