@@ -17,6 +17,8 @@ export const TraceEvent = z.looseObject({
     .looseObject({
       name: z.string().optional(),
       data: z.looseObject({ type: z.string().optional(), requestId: z.string().optional(), url: z.string().optional() }).optional(),
+      /** A Layout event's start: how many layout objects were dirty (bench/trace-tasks' TRACE_PARTS tells a key that replaces the rows by it). */
+      beginData: z.looseObject({ dirtyObjects: z.number().optional() }).optional(),
     })
     .optional(),
 });
