@@ -9,7 +9,8 @@ import { traceEvents, type TraceEvent } from '../test/support/chromium-trace.js'
  * When the trace holds the bench's `bench-start` marks (the keys within "No customer", timed by changeToPaint), also
  * each key's window: from its mark to the end of the first frame's commit after its list answer was received, and
  * the tasks that ran inside it by kind: what a key's wait holds, apart from the work between keys.
- * `npx tsx bench/trace-tasks.ts <trace.json> [keys]` (issues 25/26, branch keys13).
+ * `npx tsx bench/trace-tasks.ts <trace.json> [keys]` (issues 25/26, branch keys13); TRACE_TIMELINE=1 lays the slowest keys out
+ * in time (keys16), TRACE_PARTS=1 cuts each key's wait into its parts, replacing keys apart from narrowing ones (keys17).
  */
 
 const [file, keysArg] = process.argv.slice(2);
@@ -170,4 +171,52 @@ if (windows.length > 0) {
       process.stdout.write(`    ${rel(task.ts)}: ${task.kind}, wall ${task.wall.toFixed(1)}, CPU ${task.cpu.toFixed(1)} ms [${top}]\n`);
     }
   }
+}
+
+// TRACE_PARTS=1 (keys17): each key's window cut into its parts by wall time, medians over the keys that replace the rows
+// on screen (the answer's frame lays out more than REPLACING_OBJECTS objects) and over those that narrow them, then the
+// slowest keys' own parts: the key's input task, its request's round trip, the answer's tasks up to the frame, the wait
+// for the frame to begin (a frame starts at the display's next tick; small tasks before it counted in this wait), and the
+// frame itself to its commit.
+const REPLACING_OBJECTS = 100;
+if (process.env.TRACE_PARTS === '1' && windows.length > 0) {
+  interface Parts {
+    readonly wait: number;
+    readonly input: number;
+    readonly toSend: number;
+    readonly trip: number;
+    readonly answer: number;
+    readonly toFrame: number;
+    readonly frame: number;
+    readonly replacing: boolean;
+  }
+  const parts: Parts[] = [];
+  for (const [from, to] of windows) {
+    const request = lists.filter((r) => r.sent >= from && r.sent < to).at(-1);
+    const received = request?.received;
+    if (!request || received === undefined) continue;
+    const own = tasks.find((task) => task.ts <= from && task.ts + task.wall * 1000 >= from) ?? tasks.find((task) => task.ts >= from);
+    const frame = tasks.find((task) => task.kind === 'frame' && task.ts >= received && task.ts < to);
+    if (!own || !frame) continue;
+    // The answer's work: its tasks that ran script or layout (the small tasks just before a frame are the frame's own start).
+    const answered = tasks.filter((task) => task.kind !== 'frame' && task.cpu >= 0.2 && task.ts >= received && task.ts < frame.ts).reduce((end, task) => Math.max(end, task.ts + task.wall * 1000), received);
+    const laidOut = onMain.filter((e) => e.name === 'Layout' && e.ts >= frame.ts && e.ts < frame.ts + frame.wall * 1000).reduce((sum, e) => sum + (e.args?.beginData?.dirtyObjects ?? 0), 0);
+    parts.push({
+      wait: (to - from) / 1000,
+      input: (own.ts + own.wall * 1000 - from) / 1000,
+      toSend: (request.sent - from) / 1000,
+      trip: (received - request.sent) / 1000,
+      answer: (answered - received) / 1000,
+      toFrame: (frame.ts - answered) / 1000,
+      frame: (to - frame.ts) / 1000,
+      replacing: laidOut > REPLACING_OBJECTS,
+    });
+  }
+  const mid = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  const line = (label: string, of: readonly Parts[]) =>
+    `  ${label}: ${of.length} keys; wait ${mid(of.map((p) => p.wait)).toFixed(1)}; input task ${mid(of.map((p) => p.input)).toFixed(1)}, to the request sent ${mid(of.map((p) => p.toSend)).toFixed(1)}, round trip ${mid(of.map((p) => p.trip)).toFixed(1)}, the answer's tasks ${mid(of.map((p) => p.answer)).toFixed(1)}, to the frame's start ${mid(of.map((p) => p.toFrame)).toFixed(1)}, the frame ${mid(of.map((p) => p.frame)).toFixed(1)} ms\n`;
+  process.stdout.write(`the keys' windows by part (wall, medians):\n`);
+  process.stdout.write(line('replacing the rows', parts.filter((p) => p.replacing)));
+  process.stdout.write(line('narrowing them', parts.filter((p) => !p.replacing)));
+  for (const p of [...parts].sort((a, b) => b.wait - a.wait).slice(0, 5)) process.stdout.write(line(`a slow key (${p.replacing ? 'replacing' : 'narrowing'})`, [p]));
 }

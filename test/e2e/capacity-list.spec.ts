@@ -455,6 +455,52 @@ testOnSharedApp('a search’s answer draws the rows in view in its frame, and th
   await expect(drawn()).toHaveCount(before);
 });
 
+/**
+ * Keys17: the rows beyond the viewport come back when the page is idle after the answer's frame, not in the first
+ * task after it, where their drawing ran ahead of a key typed just then (and of the bench's own after-paint mark).
+ */
+testOnSharedApp('the rows beyond the viewport come back when the page is idle after a search’s frame', async ({ openSignedIn, app }) => {
+  const page = await openSignedIn();
+  await settledWithAnAccountSearch(page, app);
+  const drawn = () => table(page).locator('[role="row"][data-index]');
+  const before = await drawn().count();
+  // Once the answer's rows are shown (aria-busy cleared), 400 ms of back-to-back tasks (a message chain leaves no idle
+  // time between them, and frames are still drawn among them); the time the rows beyond the viewport are drawn again.
+  await page.evaluate(`(() => {
+    const seen = { busyEnd: null, back: null, sawBusy: false, fewer: false };
+    window.__overscanCheck = seen;
+    const grid = document.querySelector('[data-testid="capacity-table"]');
+    const body = grid.querySelector('.vt-body');
+    const rows = () => grid.querySelectorAll('[role="row"][data-index]').length;
+    const keepBusy = () => {
+      const until = performance.now() + 400;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        const spin = performance.now() + 4;
+        while (performance.now() < spin) {}
+        if (performance.now() < until) channel.port2.postMessage(null);
+        else seen.busyEnd = performance.now();
+      };
+      channel.port2.postMessage(null);
+    };
+    new MutationObserver(() => {
+      if (grid.getAttribute('aria-busy') === 'true') seen.sawBusy = true;
+      else if (seen.sawBusy && seen.busyEnd === null) keepBusy();
+    }).observe(grid, { attributes: true, attributeFilter: ['aria-busy'] });
+    new MutationObserver(() => {
+      if (rows() < ${before}) seen.fewer = true;
+      else if (seen.fewer) seen.back ??= performance.now();
+    }).observe(body, { childList: true });
+  })()`);
+  await page.getByTestId('list-search').fill('sc_');
+  await expect(table(page)).toHaveAttribute('aria-busy', 'false');
+  await expect(drawn()).toHaveCount(before);
+  const seen = (await page.evaluate('window.__overscanCheck')) as { busyEnd: number | null; back: number | null; fewer: boolean };
+  expect(seen.fewer, 'the rows beyond the viewport were taken away while the answer was on its way').toBe(true);
+  expect(seen.busyEnd, 'the busy stretch ran to its end').not.toBeNull();
+  expect(seen.back).toBeGreaterThanOrEqual(seen.busyEnd as number);
+});
+
 test('a search’s answers write their counts as the locale does, with no formatter built per count', async ({ openSignedIn, app }) => {
   const page = await openSignedIn();
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });

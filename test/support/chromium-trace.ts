@@ -17,9 +17,13 @@ export const TraceEvent = z.looseObject({
     .looseObject({
       name: z.string().optional(),
       data: z.looseObject({ type: z.string().optional(), requestId: z.string().optional(), url: z.string().optional() }).optional(),
-      // A layout's script stack (with the disabled-by-default-devtools.timeline.stack category): who forced it.
+      // A layout's start: its script stack (with the disabled-by-default-devtools.timeline.stack category: who forced
+      // it) and how many layout objects were dirty (bench/trace-tasks' TRACE_PARTS tells a key that replaces the rows).
       beginData: z
-        .looseObject({ stackTrace: z.array(z.looseObject({ functionName: z.string(), url: z.string(), lineNumber: z.number(), columnNumber: z.number() })).optional() })
+        .looseObject({
+          stackTrace: z.array(z.looseObject({ functionName: z.string(), url: z.string(), lineNumber: z.number(), columnNumber: z.number() })).optional(),
+          dirtyObjects: z.number().optional(),
+        })
         .optional(),
     })
     .optional(),
