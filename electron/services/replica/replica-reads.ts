@@ -295,11 +295,30 @@ function keepCountedSavings(replica: Replica, opened: CapacityReplica, savings: 
   if (savings) void replica.writing((open) => (open === opened ? open.keepOverviewSavings(savings) : undefined), false).catch(() => undefined);
 }
 
-/** Each account's active policies, spend and savings, for the overview by customer; null when the list is not kept. */
-export async function capacityTotalsByAccount(replica: Replica, asOf: Date) {
+/** Counts of the overview by customer begun again after a write landed between their steps, before one is made in one piece. */
+const TOTALS_TRIES = 3;
+
+/**
+ * Each account's active policies, spend and savings, for the overview by customer; null when the list is not kept.
+ * Added a step of slim rows at a time, `between` awaited between two steps (by default a turn of the event loop);
+ * a count a write landed in is begun again, and after TOTALS_TRIES such counts one is made in one piece, so the
+ * answer is always that of one version of the rows.
+ */
+export async function capacityTotalsByAccount(replica: Replica, asOf: Date, between: () => Promise<void> = () => yieldToEventLoop()) {
   const opened = await replica.opened();
   if (!opened) return null;
-  await replica.loadRows(opened);
+  for (let tries = 0; tries < TOTALS_TRIES; tries += 1) {
+    await replica.loadRows(opened);
+    // Wrapped, so that the steps under way are not what `reading` waits for (it answers as the count begins).
+    const counting = await replica.reading((open) => (open === opened && open.fetchedAt ? { steps: open.totalsByAccountInSteps(asOf, between) } : null));
+    // The copy replaced, closed or without a list: null, as the read in one piece answers then.
+    if (!counting) return null;
+    const counted = await counting.steps;
+    // A write landed between two steps: counted again.
+    if (!counted) continue;
+    // Served only as a read of the copy as it is now would be (not after it was found unreadable or replaced meanwhile).
+    return replica.reading((open) => (open === opened && open.fetchedAt ? counted : null));
+  }
   return replica.reading((open) => (open === opened && open.fetchedAt ? open.totalsByAccount(asOf) : null));
 }
 
