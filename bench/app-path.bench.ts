@@ -11,7 +11,10 @@ import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import { CURVE_1M, curveSizes, sizeLabel } from './curve.js';
 import type { Figure } from './figure.js';
 import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
-import { keystroke, openList, signIn, startHost, waitForPhase } from './support/app-page.js';
+import { HOST_STALL_TRACE_ARGS, keystroke, openList, signIn, startHost, waitForPhase, type Host } from './support/app-page.js';
+import { stopHostStallTrace } from './support/host-stall-stop.js';
+import type { HostStallTraceRequest } from './support/host-stall-trace.js';
+import { stallLines, type TracedStall } from './support/stall-tracer.js';
 import { dropFromPageCache, timeLaunch } from './support/launch-timing.js';
 import { p95 } from './support/synced-app.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
@@ -37,6 +40,15 @@ const RTT_MS = 50;
  * path without a first sync each (20-40 minutes at 1M at load 20-40). Their first-sync figures are then the first
  * run's alone, and say so.
  */
+/**
+ * STALL_TRACE=1: the first sync's host traced (bench/support/host-stall-trace.ts: its turns and a sampling profiler,
+ * so that run's figures a little slower) from the sign-in to STALL_TRACE_AFTER_MS (default 120 s) after the sync's
+ * `done` (the work the app does after it: the slim rows, the search index, the overview's count), and its turns over
+ * STALL_TRACE_OVER_MS (default 200, the 1M bound) printed, each placed in the sync phase under way at its start.
+ */
+const TRACE = process.env.STALL_TRACE === '1';
+const TRACE_OVER_MS = Number(process.env.STALL_TRACE_OVER_MS ?? CURVE_1M.stallMs);
+const TRACE_AFTER_MS = Number(process.env.STALL_TRACE_AFTER_MS ?? 120_000);
 const reuseCopyAt = (size: number) => (process.env.APP_PATH_REUSE_COPY ? process.env.APP_PATH_REUSE_COPY === '1' : size >= 1_000_000);
 /** The first sandbox user holds about 60 % of the seeded policies. */
 const SCALE_PER_POLICY = 1 / 0.6;
@@ -94,12 +106,13 @@ async function oneRun(sandboxUrl: string, browser: Browser, size: number, copy: 
       JSON.stringify({ version: 1, activeProfileId: 'bench', profiles: [{ id: 'bench', name: 'Bench sandbox', baseUrl: sandboxUrl }] }),
     );
     // First sync: sign-in into an empty data folder starts it, as in use.
-    const host = await startHost(dataDir);
+    const host = await startHost(dataDir, undefined, TRACE ? HOST_STALL_TRACE_ARGS : []);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await page.goto(host.launchUrl);
       await host.probe('reset');
       await resetPeakRss(host.child.pid!);
+      if (TRACE) host.child.send({ stallTrace: 'start' } satisfies HostStallTraceRequest);
       await signIn(page);
       // Half an hour a 100,000 (a 1M first sync at load 20-40 takes 20-40 minutes).
       const first = await waitForPhase(host, 'done', 30 * 60_000 * Math.max(1, size / 100_000));
@@ -114,6 +127,7 @@ async function oneRun(sandboxUrl: string, browser: Browser, size: number, copy: 
       sample.syncPeakRss = await peakRssMb(host.child.pid!);
       sample.policies = phase(first, 'done').lastFetched;
       sample.syncLoad = load();
+      if (TRACE) await printFirstSyncStalls(host, size);
     } finally {
       await page.close();
       await stopProcess(host.child);
@@ -124,6 +138,25 @@ async function oneRun(sandboxUrl: string, browser: Browser, size: number, copy: 
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The first sync's traced host turns over TRACE_OVER_MS, by the sync phase under way at each one's start. */
+async function printFirstSyncStalls(host: Host, size: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, TRACE_AFTER_MS));
+  const { stalls } = await stopHostStallTrace(host, TRACE_OVER_MS);
+  const phases = (await host.probe('read')).phases.slice().sort((a, b) => a.firstAt - b.firstAt);
+  const phaseAt = (at: number) => {
+    const phase = phases.filter((p) => p.firstAt <= at).at(-1);
+    return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
+  };
+  const byPhase = new Map<string, TracedStall[]>();
+  for (const stall of stalls) byPhase.set(phaseAt(stall.at), [...(byPhase.get(phaseAt(stall.at)) ?? []), stall]);
+  const start = phases[0]?.firstAt ?? 0;
+  process.stderr.write(
+    `  ${sizeLabel(size)} first sync, host turns over ${TRACE_OVER_MS} ms (phases at ${phases.map((p) => `${p.phase} ${Math.round((p.firstAt - start) / 1000)} s`).join(', ')}): ` +
+      `${[...byPhase].map(([phase, list]) => `${phase} ${list.length} (longest ${Math.round(list[0]?.ms ?? 0)})`).join('; ')}\n`,
+  );
+  for (const [phase, list] of byPhase) process.stderr.write(stallLines(`${sizeLabel(size)} first sync ${phase}`, list, 8));
 }
 
 /**

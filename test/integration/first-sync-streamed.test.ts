@@ -197,6 +197,42 @@ describe('a first sync streamed to the rewrite thread', () => {
     }
   }, 180_000);
 
+  it('parses no list page on the main thread (its pages read on the list-page thread), and holds the service\'s list, rows as read', async () => {
+    const expected = await serviceList();
+    const token = await signIn();
+    const byId = new Map((await syncCapacities({ authorized: (work) => work(client, token) })).rows.map((row) => [row.cidrId, row]));
+    const open = await openReplica();
+    // The app's own client, not a test's model of it: its reads of the list pages are what is watched.
+    const deps: ReplicaSyncDeps = {
+      session: {
+        status: () => ({ signedIn: true, profileId: owner.profileId, username: owner.username, keychain: { kind: 'keychain' as const } }),
+        authorized: (work) => work(client, token),
+      },
+      logger: { warn: () => undefined },
+    };
+    // Every JSON.parse of the main thread through the first sync, a list page's body counted (the envelope's list first).
+    const parse = JSON.parse;
+    let pagesParsedHere = 0;
+    JSON.parse = function parseWatched(this: unknown, text: string, reviver?: Parameters<typeof JSON.parse>[1]): unknown {
+      if (typeof text === 'string' && /^\s*\{\s*"data"\s*:\s*\[/.test(text)) pagesParsedHere += 1;
+      return parse.call(JSON, text, reviver);
+    } as typeof JSON.parse;
+    let summary;
+    try {
+      summary = await refreshReplica(open, deps, new AbortController().signal, () => undefined);
+    } finally {
+      JSON.parse = parse;
+    }
+
+    expect(summary.capacities).toBe(expected.length);
+    // Without the thread, every list page was parsed here (32 at this size, the sync's one-policy look first): the look alone now.
+    expect(pagesParsedHere).toBe(1);
+    const stored = (await readKind(open, 'capacities'))!.value;
+    expect(stored.map((row) => row.cidrId)).toEqual(expected);
+    // Each record as the client reads it here (the same tolerant read, on the thread).
+    for (const row of stored) expect(row).toEqual(byId.get(row.cidrId));
+  }, 180_000);
+
   it('that is cancelled while its pages are read leaves the copy empty and the file free; the next sync writes it whole', async () => {
     const open = await openReplica();
     const controller = new AbortController();

@@ -15,7 +15,7 @@ import type { CapacityRow } from '../../../shared/api/readers.js';
 import { storedHashes, streamFirstSync, writeCapacities, writeCapacityChanges, writeKind, type StreamedFirstSync } from './replica-writes.js';
 import { ListedAgainstStored } from './listed-against-stored.js';
 import { ListPageThread } from './list-page-thread.js';
-import type { StoredHashes } from './list-page-reading.js';
+import type { ComparedRow, StoredHashes } from './list-page-reading.js';
 import { inSlices } from './time-slices.js';
 import { REWRITE_THREAD_FROM_ROWS } from './capacity-replica-db.js';
 
@@ -213,15 +213,18 @@ async function refreshList(
             syncComparedCapacities(deps.session, thread, { signal, concurrency: CONCURRENCY, onProgress, streamTo: async () => (rows) => Promise.resolve(listed.addCompared(rows)) }),
           )
         : null;
-    const plain = compared
-      ? null
-      : await syncCapacities(deps.session, {
-          signal,
-          concurrency: CONCURRENCY,
-          onProgress,
-          ...(to ? { newestFirst: true, streamTo: async () => (rows: readonly CapacityRow[]) => to.add(rows) } : {}),
-        });
-    const synced: SyncedCapacities<unknown> = compared ?? (plain as SyncedCapacities);
+    // A first sync's pages are read on the list-page thread too, against no stored row (each comes back with its row):
+    // at 1,000,000 policies a page's text, JSON.parse, drift check and zod read on the main thread were its longest
+    // stalls after the garbage collector's (the stall tracer of bench/refresh-stall, branch curve16), and their
+    // garbage was the collector's. The main thread takes each row once, as the thread's message brings it.
+    const streamedRead =
+      to && !compared
+        ? await withListPageThread(new Map(), (thread) =>
+            syncComparedCapacities(deps.session, thread, { signal, concurrency: CONCURRENCY, onProgress, newestFirst: true, streamTo: async () => (rows) => to.add(rowsOf(rows)) }),
+          )
+        : null;
+    const plain = compared || streamedRead ? null : await syncCapacities(deps.session, { signal, concurrency: CONCURRENCY, onProgress });
+    const synced: SyncedCapacities<unknown> = compared ?? streamedRead ?? (plain as SyncedCapacities);
     // Stored newest first: the first rows are then the default first screen of the list (none when streamed).
     const capacities = plain ? plain.rows.reverse() : [];
     if (synced.leftOut.length > 0) deps.logger.warn('replica', `${synced.leftOut.length} items of the capacity list had no id and were not kept`);
@@ -290,6 +293,14 @@ async function withListPageThread<T>(stored: StoredHashes, work: (thread: ListPa
   } finally {
     await thread.close();
   }
+}
+
+/** The rows of a page compared with no stored row: each comes with its row (a hash alone would be a bug of ours). */
+function rowsOf(compared: readonly ComparedRow[]): CapacityRow[] {
+  return compared.map(([cidrId, , row]) => {
+    if (!row) throw new AppFailure({ kind: 'internal', message: `The capacity list's policy ${cidrId} came without its record. The local copy was left as it was; refresh again.` });
+    return row;
+  });
 }
 
 /** The ids of the newest policies listed, newest first (the pages came oldest first), walked in slices. */
