@@ -132,7 +132,7 @@ test('the first rows come before the whole list is counted: the view says it is 
 async function drawnAndInView(page: Page): Promise<{ drawn: number[]; inView: number }> {
   return grid(page).evaluate((element) => {
     const head = element.querySelector('.vt-head')?.getBoundingClientRect().height ?? 0;
-    const body = Math.min(element.clientHeight, window.innerHeight) - head;
+    const body = Math.min(element.clientHeight, element.ownerDocument.documentElement.clientHeight) - head;
     const drawn = [...element.querySelectorAll('.vt-data-row:not(.loading)')].map((row) => Number(row.getAttribute('data-index')));
     return { drawn, inView: Math.ceil(body / 52) };
   });
