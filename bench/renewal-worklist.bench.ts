@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -118,8 +118,22 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
     const clicked = clickToPaintAtSyncDone(page, RENEWALS_NAV, RENEWALS_ROW, 'Renewals', 30 * 60_000 * Math.max(1, policies / 100_000));
     // Traced from the sync's details on (the list committed, the opening under way), not through the whole sync.
     if (TRACE) await waitForPhase(host, 'details', 30 * 60_000 * Math.max(1, policies / 100_000)).then(() => host.child.send({ stallTrace: 'start' } satisfies HostStallTraceRequest));
+    const browser = page.context().browser();
+    if (PAGE_TRACE !== undefined && browser) {
+      await waitForPhase(host, 'details', 30 * 60_000 * Math.max(1, policies / 100_000));
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'v8'] });
+    }
+    const profiler = PAGE_PROFILE === undefined ? null : await page.context().newCDPSession(page);
+    if (profiler) {
+      await waitForPhase(host, 'details', 30 * 60_000 * Math.max(1, policies / 100_000));
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+    }
     const ms = await clicked;
     const counted = await countFinalAfterClick(page);
+    if (PAGE_TRACE !== undefined && browser) await writeFile(PAGE_TRACE, await browser.stopTracing());
+    if (profiler && PAGE_PROFILE !== undefined) await writeFile(PAGE_PROFILE, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     first = { ms, counted, phases: await openPhases(page, ms), load: loadNow() };
     process.stderr.write(
       `  worklist through the page, the first click as the page open through the sync shows it done: ${Math.round(ms ?? NaN)} ms, its final count shown ${Math.round(counted ?? NaN)} ms after the click, load ${first.load}${describe(first.phases)}`,
@@ -182,6 +196,13 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
  * them), printed on the click's clock: where the first rows' wait in the host went (issue 28, renew16).
  */
 const TRACE = process.env.WORKLIST_TRACE === '1';
+/**
+ * WORKLIST_PAGE_TRACE=<file>: the page's Chromium trace from the sync's details to the first click's final count,
+ * written there (its tasks after the click: `TRACE_CHANNEL=worklist.query TRACE_TIMELINE=1 npx tsx bench/trace-tasks.ts <file> 1`).
+ */
+const PAGE_TRACE = process.env.WORKLIST_PAGE_TRACE;
+/** WORKLIST_PAGE_PROFILE=<file>: the page's V8 CPU profile over the same span (a .cpuprofile, 0.2 ms samples). */
+const PAGE_PROFILE = process.env.WORKLIST_PAGE_PROFILE;
 const TRACE_OVER_MS = Number(process.env.WORKLIST_TRACE_OVER_MS ?? 20);
 
 async function printFirstClickTrace(page: Page, host: Host): Promise<void> {

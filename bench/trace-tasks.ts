@@ -88,7 +88,10 @@ for (const e of events) {
     if (request) request.received = e.ts;
   }
 }
-const lists = [...received.values()].filter((r) => r.url.endsWith('/capacity.list') && r.received !== undefined);
+// TRACE_CHANNEL: the answers a window waits for (the keys' `capacity.list` by default; `worklist.query` for the
+// Renewals' first click, bench/renewal-worklist.bench.ts WORKLIST_PAGE_TRACE).
+const CHANNEL = process.env.TRACE_CHANNEL ?? 'capacity.list';
+const lists = [...received.values()].filter((r) => r.url.endsWith(`/${CHANNEL}`) && r.received !== undefined);
 const commits = onMain.filter((e) => e.name === 'Commit').map((e) => e.ts + (e.dur ?? 0));
 const windows: Array<[number, number]> = [];
 for (const [i, mark] of marks.entries()) {
@@ -147,7 +150,7 @@ if (windows.length > 0) {
     // send and receive, so a p95 key's wait is read as what it waited for, not as sums.
     if (process.env.TRACE_TIMELINE !== '1') continue;
     const rel = (ts: number) => ((ts - from) / 1000).toFixed(1);
-    for (const r of sent) process.stdout.write(`    list sent at ${rel(r.sent)}, received at ${rel(r.received as number)}\n`);
+    for (const r of sent) process.stdout.write(`    ${CHANNEL} sent at ${rel(r.sent)}, received at ${rel(r.received as number)}\n`);
     for (const task of tasks.filter((t) => t.ts < to && t.ts + t.wall * 1000 > from)) {
       const end = task.ts + task.wall * 1000;
       const own = onMain.filter((e) => e.ts >= task.ts && e.ts < end && e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask');

@@ -26,6 +26,7 @@ import { createOwnDataHandlers } from './own-data/own-data-handlers.js';
 import { createAppHandlers } from './ipc/app-handlers.js';
 import { createPolicyHandlers } from './ipc/policy-handlers.js';
 import { createSessionHandlers } from './ipc/session-handlers.js';
+import { warmOutputCheck } from './ipc/warm-checks.js';
 import { createDesktopHandlers } from './desktop/desktop-handlers.js';
 import { ActivityLog } from './activity/activity-log.js';
 import { MoneyActions } from './money/money-actions.js';
@@ -362,7 +363,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   // waits are merged into it. Close waits for the one under way: no read of the copy or the own data once they are closed.
   const renewalsAhead = new MergedRuns(async () => {
     try {
-      if (!closed && session.status().signedIn) await worklist.prepareOpening();
+      if (closed || !session.status().signedIn) return;
+      // The first click's answer is checked by the channel without compiling its shapes then (issue 28, renew17).
+      warmOutputCheck('worklist.query');
+      await worklist.prepareOpening();
     } catch (error) {
       // At close the copy and the own data refuse reads: nothing went wrong then.
       if (!closed) logger.warn('worklist', 'the Renewals’ opening could not be made ahead', error);

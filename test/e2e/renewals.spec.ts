@@ -128,6 +128,55 @@ test('the first rows come before the whole list is counted: the view says it is 
   await expect(checkbox(page, first)).toBeChecked();
 });
 
+/** The indexes of the data rows the grid has drawn, and how many rows its viewport shows (rows 52 px, as drawn). */
+async function drawnAndInView(page: Page): Promise<{ drawn: number[]; inView: number }> {
+  return grid(page).evaluate((element) => {
+    const head = element.querySelector('.vt-head')?.getBoundingClientRect().height ?? 0;
+    const body = Math.min(element.clientHeight, element.ownerDocument.documentElement.clientHeight) - head;
+    const drawn = [...element.querySelectorAll('.vt-data-row:not(.loading)')].map((row) => Number(row.getAttribute('data-index')));
+    return { drawn, inView: Math.ceil(body / 52) };
+  });
+}
+
+test('the grid is built while the first answer comes, and an answer still counting draws only the rows in view', async ({ openSignedIn }) => {
+  const page = await openSignedIn();
+  await replicaReady(page);
+  // Every first answer held until the grid has been looked at; the whole answer of the 90 days until the rows
+  // still counting have been (the 90 days are past the opening made ahead, so that window is not read yet).
+  let releaseFirst!: () => void;
+  const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+  let releaseWhole!: () => void;
+  const wholeHeld = new Promise<void>((resolve) => (releaseWhole = resolve));
+  await page.route(/\/ipc\/worklist\.query$/, async (route) => {
+    const query = (JSON.parse(route.request().postData() ?? '{}') as { input?: { horizonDays?: number; mayStillCount?: boolean } }).input ?? {};
+    await (query.horizonDays === 90 && !query.mayStillCount ? wholeHeld : firstHeld);
+    await route.continue();
+  });
+  await navTo(page, 'Renewals');
+
+  // Before any answer: the grid and its header are there, busy, saying so, a window high (its rows in view known).
+  await expect(grid(page)).toHaveAttribute('aria-busy', 'true');
+  await expect(grid(page).getByTestId('loading')).toHaveText('Loading the worklist…');
+  await expect(grid(page).getByRole('columnheader', { name: 'Coming up' })).toBeVisible();
+  expect((await drawnAndInView(page)).inView).toBeGreaterThan(3);
+  releaseFirst();
+  await expect(worklistRows(page).first()).toBeVisible();
+
+  await page.getByRole('radio', { name: '90 days' }).check();
+  const count = page.getByTestId('worklist-count');
+  await expect(count).toHaveText(/^Still counting: \d+ polic(y|ies) so far$/);
+  await expect(worklistRows(page).first()).toBeVisible();
+  // The answer still counting draws the rows in view, none beyond (they would be drawn again with the whole answer).
+  const counting = await drawnAndInView(page);
+  expect(counting.drawn.length).toBeGreaterThan(0);
+  expect(Math.max(...counting.drawn)).toBeLessThan(counting.inView);
+
+  releaseWhole();
+  await expect(count).toHaveText(/^\d+ policies$/);
+  // The whole answer painted, the rows beyond the viewport come back.
+  await expect.poll(async () => Math.max(...(await drawnAndInView(page)).drawn)).toBeGreaterThanOrEqual(counting.inView);
+});
+
 /** Opens the worklist at 90 days, ready; answers its rows as the main process holds them. */
 async function openWorklist90(page: Page, app: Parameters<typeof otherWindow>[0]): Promise<WorklistWindow> {
   await replicaReady(page);
