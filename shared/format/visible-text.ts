@@ -17,14 +17,35 @@
  */
 const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 const HAS_INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
+/**
+ * A zero-width joiner inside a recommended emoji ZWJ sequence ("👨‍👩‍👧", "🏳️‍🌈": Unicode's RGI_Emoji, a property of
+ * strings) is how that one emoji is spelled, not something hidden: it draws as one glyph, so it cannot make two names
+ * look alike, and shown as [U+200D] the family read "👨[U+200D]👩[U+200D]👧". Any other joiner, "👍‍👍" included
+ * (no such emoji: it draws as two thumbs, like "👍👍"), is still made visible. Built at run time: the `v` flag is
+ * newer than the TypeScript target, and Node 20 and Chromium both have it.
+ */
+const RGI_EMOJI = new RegExp('\\p{RGI_Emoji}', 'gv');
 
-/** True when `visibleText` would change the text. */
-export function hasInvisibleControls(text: string): boolean {
-  return HAS_INVISIBLE.test(text);
+/** The offsets of the joiners that spell an emoji. */
+function emojiJoiners(text: string): ReadonlySet<number> {
+  const kept = new Set<number>();
+  if (!text.includes('\u200D')) return kept;
+  for (const match of text.matchAll(RGI_EMOJI)) {
+    for (let at = match[0].indexOf('\u200D'); at !== -1; at = match[0].indexOf('\u200D', at + 1)) kept.add(match.index + at);
+  }
+  return kept;
 }
 
-/** The text with every bidi control and zero-width character replaced by a visible `[U+XXXX]`. */
+/** True when `visibleText` would change the text (so a text shown once is never changed again). */
+export function hasInvisibleControls(text: string): boolean {
+  return HAS_INVISIBLE.test(text) && visibleText(text) !== text;
+}
+
+/** The text with every bidi control and zero-width character replaced by a visible `[U+XXXX]`, an emoji's joiners kept. */
 export function visibleText(text: string): string {
   if (!HAS_INVISIBLE.test(text)) return text;
-  return text.replace(INVISIBLE, (char) => `[U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`);
+  const kept = emojiJoiners(text);
+  return text.replace(INVISIBLE, (char: string, offset: number) =>
+    kept.has(offset) ? char : `[U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`,
+  );
 }

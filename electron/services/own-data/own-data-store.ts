@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { ActivityEntry, type ActivityAction, type ActivityPolicyKind } from '../../../shared/own-data/activity.js';
 import type { OwnRecord, OwnRecordKind } from '../../../shared/own-data/records.js';
@@ -8,6 +8,7 @@ import type { OwnDataRecovery, OwnDataStatus } from '../../../shared/own-data/st
 import type { UnreadableReason } from '../../../shared/ipc/offline.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { Logger } from '../logging/file-logger.js';
+import { adoptOlderFolder } from '../platform/older-owner-folder.js';
 import type { Owner } from '../platform/owner.js';
 import { transientFailure, unreadableReason as replicaUnreadableReason } from '../replica/replica-failure.js';
 import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
@@ -120,6 +121,9 @@ export class OwnDataStore {
     };
     let key = await readDatabaseKey(secrets, service, owner.username);
     if (key === 'memory') return inMemory();
+    // Own data kept under the folder name of the versions before cust16 (a profile id with a line break) is found.
+    const known = key;
+    if (known) await adoptOlderFolder(dirname(dir), owner, (older) => readsWithKey(older, known));
     let recovered: OwnDataRecovery | null = null;
     if (!key) {
       const fresh = await createDatabaseKey(secrets, service, owner.username);
@@ -387,4 +391,18 @@ function safeJson<T>(text: string, schema: z.ZodType<T>): T | null {
   } catch {
     return null;
   }
+}
+
+/** Whether an own-data folder's file (or its last good state) reads whole with this key; another owner's does not. */
+function readsWithKey(dir: string, key: Buffer): boolean {
+  for (const name of [OWN_DATA_FILE, LAST_GOOD_FILE]) {
+    if (!existsSync(join(dir, name))) continue;
+    try {
+      OwnDataDb.check(join(dir, name), key);
+      return true;
+    } catch {
+      // Not this owner's, or damaged: the other name may still read.
+    }
+  }
+  return false;
 }

@@ -20,6 +20,18 @@ export function sameOwner(a: Owner | null, b: Owner | null): boolean {
  * holds no raw line break, so it never equals the older form either.
  */
 export function ownerFolder(owner: Owner): string {
-  const text = owner.profileId.includes('\n') ? tupleKey(owner.profileId, owner.username) : `${owner.profileId}\n${owner.username}`;
+  return owner.profileId.includes('\n') ? folderOf(tupleKey(owner.profileId, owner.username)) : folderOf(`${owner.profileId}\n${owner.username}`);
+}
+
+/**
+ * The name versions before cust16 gave the folder of an owner whose profile id holds a line break, where its older
+ * data still is (`adoptOlderFolder`); null for every other owner, whose folder kept its name. Shared with the owner
+ * whose profile id ends at that owner's first break: which of the two a folder there belongs to is told by the key.
+ */
+export function olderOwnerFolder(owner: Owner): string | null {
+  return owner.profileId.includes('\n') ? folderOf(`${owner.profileId}\n${owner.username}`) : null;
+}
+
+function folderOf(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 24);
 }

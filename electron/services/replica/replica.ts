@@ -6,7 +6,9 @@ import type { UnreadableCopy, UnreadableReason } from '../../../shared/ipc/offli
 import { AppFailure } from '../../../shared/ipc/result.js';
 import type { Logger } from '../logging/file-logger.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
+import { adoptOlderFolder } from '../platform/older-owner-folder.js';
 import { ownerFolder, type Owner } from '../platform/owner.js';
+import { openKeyed } from '../platform/sqlcipher.js';
 import { createDatabaseKey, readDatabaseKey } from '../secrets/database-key.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { CapacityReplicaDb, verifyReplicaFile, type ReplicaDbOptions } from './capacity-replica-db.js';
@@ -169,6 +171,8 @@ export class Replica {
       if (await holdsCopy(created.dir)) await created.#declareUnreadable('key-missing');
       return created;
     }
+    // A copy kept under the folder name of the versions before cust16 (a profile id with a line break) is found.
+    await adoptOlderFolder(join(options.dataDir, 'cache'), options.owner, (dir) => readsWithKey(join(dir, REPLICA_FILE), key));
     const opened = new Replica(options, key);
     opened.#unreadable = await readUnreadableNote(opened.dir);
     await removeTornTemps(opened.dir);
@@ -603,3 +607,14 @@ function delay(ms: number): Promise<void> {
 
 /** What a read answers when the stored value is not in this version's shape. */
 export const incompatible = Symbol('incompatible');
+
+/** Whether a copy's file is there and reads with this key (another owner's key fails at the first page). */
+function readsWithKey(file: string, key: Buffer): boolean {
+  if (!existsSync(file)) return false;
+  try {
+    openKeyed(file, key, 256).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
