@@ -56,42 +56,11 @@ function lazyChunkFiles(): Plugin {
   };
 }
 
-/** The chunk that holds renderer/first-calls.ts and the little it imports (the `first-calls` group below). */
-export const FIRST_CALLS_CHUNK = 'first-calls';
-
-/**
- * Puts the first calls' chunk in the built page as a module script of its own, ahead of the app's (issue 25, branch
- * overview17). Module scripts run in document order, each once its own imports are in: this one imports nothing, so
- * it runs as soon as it has come (after the browser host's deferred shim, which defines window.api), while the app's
- * 280 KB are still being fetched and evaluated. The app's code imports the same file, so its calls are made once.
- */
-function firstCallsScript(): Plugin {
-  return {
-    name: 'capacity-desk-first-calls-script',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, { bundle }) {
-        if (!bundle) return;
-        const chunk = Object.values(bundle).find((output): output is Rolldown.OutputChunk => output.type === 'chunk' && output.name === FIRST_CALLS_CHUNK);
-        if (!chunk) throw new Error(`the build made no ${FIRST_CALLS_CHUNK} chunk`);
-        if (chunk.imports.length > 0) throw new Error(`the ${FIRST_CALLS_CHUNK} chunk imports ${chunk.imports.join(', ')}: it would wait for them`);
-        const script = `<script type="module" crossorigin src="./${chunk.fileName}"></script>`;
-        // Vite may run a page's post hooks more than once: one script, however often.
-        if (html.includes(script)) return html;
-        const entry = /<script type="module"[^>]*><\/script>/.exec(html);
-        if (!entry) throw new Error("the built page has no module script to put the first calls' ahead of");
-        return html.replace(entry[0], `${script}\n    ${entry[0]}`);
-      },
-    },
-  };
-}
-
 // The renderer only: the main process, preload and browser host are bundled by scripts/build-node.ts.
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [contentSecurityPolicyMeta(), lazyChunkFiles(), firstCallsScript(), svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
+  plugins: [contentSecurityPolicyMeta(), lazyChunkFiles(), svelte({ configFile: fileURLToPath(new URL('./svelte.config.js', import.meta.url)) })],
   build: {
     // CD_DIST_DIR is relative to the project, as in scripts/build-node.ts (not to `root`).
     outDir: resolve(fileURLToPath(new URL('.', import.meta.url)), process.env.CD_DIST_DIR ?? 'dist', 'renderer'),
@@ -104,13 +73,7 @@ export default defineConfig({
         // Every module the entry imports statically in one file (issue 25): split by sharing, they were 25 files the
         // page fetched on six connections from a host busy starting (770 ms at load 23) before any could run.
         // The views, dialogs and the IPC contract stay chunks of their own (dynamic imports).
-        // The first calls first, in a file of their own that the page runs ahead of the rest (firstCallsScript).
-        codeSplitting: {
-          groups: [
-            { name: FIRST_CALLS_CHUNK, test: /renderer[\\/](first-calls|lib[\\/](api|session-calls|session-scope))\.ts$|shared[\\/]format[\\/]tuple-key\.ts$/, priority: 1 },
-            { name: 'app-start', tags: ['$initial'] },
-          ],
-        },
+        codeSplitting: { groups: [{ name: 'app-start', tags: ['$initial'] }] },
       },
     },
   },

@@ -23,14 +23,14 @@ class OverviewStore {
   }
 
   /**
-   * The figures asked as the window starts (renderer/first-calls.ts: on the window's first status, when it says who
-   * is signed in, before the app's code is evaluated; issue 25): the first load takes that answer rather than asking
-   * again. Null: no one was signed in, so nothing was asked (the main process's first screen is the one after the
-   * sign-in). The connectivity store may not be listening yet when the answer comes: at a launch it says nothing that
+   * Asks for the figures as soon as the window's first status says who is signed in, before any view is
+   * mounted (issue 25): the first screen no longer waits for the views' state, then the mounted view, to ask.
+   * Signed out, nothing is asked (the main process's first screen is the one after the sign-in).
+   * The connectivity store may not be listening yet when the answer comes: at a launch it says nothing that
    * store does not already assume (an answer from the copy, or a live one while the service is up).
    */
-  askEarly(early: Promise<Result<SourcedOverview> | null>): void {
-    this.#early = early.catch(() => null);
+  askEarly(scope: Promise<string | null>): void {
+    this.#early = scope.catch(() => null).then((signedIn) => (signedIn === null ? null : api.overview.summary()));
   }
 
   get summary(): SourcedOverview | null {

@@ -276,27 +276,8 @@ testOnSharedApp('the first screen’s calls leave as the page’s code starts, b
   await expect(page.getByTestId('tile-launching')).toBeVisible();
   const asked = (await page.evaluate('window.__askedBeforeSvelte')) as Record<string, boolean>;
   expect(asked).toMatchObject({ 'session.status': true, 'profiles.list': true, 'session.demoAccounts': true, 'views.state': true });
-});
-
-testOnSharedApp('the overview is asked on the first status, before the app’s own code has come (issue 25, overview17)', async ({ openSignedIn, page }) => {
-  await openSignedIn();
-  // The app's code (its entry chunk) is held back until the page asks for the overview: the first calls' script, run
-  // ahead of it, asks on the status alone. Asked from the app's code, as before, the overview waited for that code,
-  // so the hold never ended and the page never showed (red, seen).
-  let overviewAsked: () => void = () => undefined;
-  const asked = new Promise<void>((resolve) => (overviewAsked = resolve));
-  page.on('request', (request) => {
-    if (request.url().endsWith('/ipc/overview.summary')) overviewAsked();
-  });
-  let held = 0;
-  await page.route(/\/assets\/app-start-[^/]+\.js$/, async (route) => {
-    held += 1;
-    await asked;
-    await route.continue();
-  });
-  await page.reload();
-  await expect(page.getByTestId('tile-launching')).toBeVisible();
-  expect(held).toBe(1);
+  // The overview is asked on the status's answer, which no code reads before the evaluation is over.
+  expect(asked['overview.summary']).toBe(false);
 });
 
 testOnSharedApp('the fees tile never shows a sum it could not read (issue 25)', async ({ openSignedIn, page }) => {

@@ -1,6 +1,5 @@
 import { calls, hold, nth, resetFakeApi } from './support/fake-api.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { api } from '../../renderer/lib/api.js';
 import { sessionScope } from '../../renderer/lib/session-scope.js';
 import { overview } from '../../renderer/stores/overview.svelte.js';
 import { FROM_COPY, UNREACHABLE, overviewOf } from './support/fixtures.js';
@@ -67,12 +66,14 @@ describe('the overview store', () => {
   });
 
   describe('asked as the window starts (issue 25)', () => {
+    const me = () => `sandbox\u0000alex-${runs}`;
     const asked = () => calls.filter((call) => call.channel === 'overview.summary').length;
 
-    it('the first load shows the answer asked as the window started, without asking again', async () => {
+    it('asks once the status says who is signed in, before any view, and the first load shows that answer', async () => {
       const reads = hold('overview.summary');
-      // As renderer/first-calls.ts asks it, on the window's first status.
-      overview.askEarly(api.overview.summary());
+      overview.askEarly(Promise.resolve(me()));
+      await Promise.resolve();
+      await Promise.resolve();
       expect(asked()).toBe(1);
       nth(reads, 0).ok(overviewOf(9));
       await overview.load();
@@ -88,7 +89,7 @@ describe('the overview store', () => {
       expect(overview.summary?.totalPolicies).toBe(10);
     });
 
-    it('asks for itself when nothing was asked as the window started (signed out)', async () => {
+    it('asks nothing while signed out, and the load after the sign-in asks for itself', async () => {
       const reads = hold('overview.summary');
       overview.askEarly(Promise.resolve(null));
       const load = overview.load();
@@ -102,7 +103,8 @@ describe('the overview store', () => {
 
     it("never shows the answer asked for one user to another who signed in before the view loaded", async () => {
       const reads = hold('overview.summary');
-      overview.askEarly(api.overview.summary());
+      overview.askEarly(Promise.resolve(me()));
+      await Promise.resolve();
       sessionScope.use(`sandbox\u0000jordan-${runs}`);
       const load = overview.load();
       await Promise.resolve();
