@@ -45,6 +45,7 @@ import { AUDIT_LOG_FILE, FileLogger } from './logging/file-logger.js';
 import { Redactor } from './logging/redact.js';
 import { BuiltInService, type BuiltInStarter } from './built-in/built-in-service.js';
 import { tightenTree } from './platform/private-files.js';
+import type { Owner } from './platform/owner.js';
 import { ResilientSecretStore } from './secrets/resilient-secret-store.js';
 import { OverviewService } from './overview/overview-service.js';
 import { MoneyLock } from './money/money-lock.js';
@@ -223,7 +224,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     return client;
   };
   const events = options.events ?? new AppEvents();
-  const profiles = new ProfileRegistry(settings, () => sandbox.url);
+  // The replica is made below: whose recent customer ids are shown is asked of it when the registry is read.
+  let ownerNow = (): Owner | null => null;
+  const profiles = new ProfileRegistry(settings, () => sandbox.url, () => ownerNow());
   const session = new SessionService({
     secrets,
     settings,
@@ -267,9 +270,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     session,
     events,
     lastUsername: (profileId) => ownEntry(settings.current.lastUsernames, profileId),
-    customersToSync: () => profiles.find(session.status().profileId)?.lastCustomerIds ?? [],
+    customersToSync: () => {
+      const status = session.status();
+      return status.signedIn && status.username ? profiles.recentCustomerIds({ profileId: status.profileId, username: status.username }) : [];
+    },
     logger,
   });
+  ownerNow = () => replica.owner();
   const ownData = new OwnDataService({
     dataDir: options.dataDir,
     secrets,
@@ -353,7 +360,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     book: new CustomerBookService({ ownData }),
     replica,
     ownData,
-    recentExternalIds: () => profiles.find(replica.owner()?.profileId ?? session.status().profileId)?.lastCustomerIds ?? [],
+    recentExternalIds: () => {
+      const owner = ownerNow();
+      return owner ? profiles.recentCustomerIds(owner) : [];
+    },
   });
   const customerHandlers = customers.handlers();
   const customerOf = () => customers.customerOfAccount();

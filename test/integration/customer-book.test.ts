@@ -16,7 +16,7 @@ import { CUSTOMER_ROWS, type Customer, type CustomerBook, type CustomerImportRep
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ownerFolder } from '../../electron/services/platform/owner.js';
 import type { CacheStatus } from '../../shared/ipc/offline.js';
-import { MAX_REMEMBERED_CUSTOMERS } from '../../shared/ipc/profiles.js';
+import { MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../shared/ipc/profiles.js';
 import { ALEX, JORDAN, startFastApp, type FastApp } from '../unit/api-client/sandbox-fixture.js';
 import { value } from '../support/ipc-result.js';
 
@@ -228,10 +228,15 @@ describe('the customer book', () => {
     value(await app.call('session.signOut'));
     await signIn(JORDAN);
     expect((await book()).customers).toEqual([]);
+    // Nor the DR ids another used (day17: Jordan was offered Alex's "CUST-1002 — DR id you used").
+    const sandboxProfile = async () => value<Profile[]>(await app.call('profiles.list', undefined)).find((p) => p.id === 'sandbox');
+    expect((await sandboxProfile())?.lastCustomerIds).toEqual([]);
+    expect(value<CustomerProposal[]>(await app.call('customers.propose')).filter((p) => p.from === 'dr-id')).toEqual([]);
     value(await app.call('customers.save', { name: 'Northwind', externalIds: ['CUST-2001'] }));
     value(await app.call('session.signOut'));
     await signIn(ALEX);
     expect((await book()).customers.find((c) => c.name === 'Northwind')?.externalIds).toEqual(['CUST-1001']);
+    expect((await sandboxProfile())?.lastCustomerIds).toContain('CUST-1002');
   });
 });
 

@@ -1,7 +1,8 @@
 import { baseUrlProblem, MAX_REMEMBERED_CUSTOMERS, type Profile } from '../../../shared/ipc/profiles.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
 import { SANDBOX_TERMS, UNKNOWN_TERMS, type AgreementTerms } from '../../../shared/money/agreement-terms.js';
-import { ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
+import { dictionary, ownEntry, withEntry, withoutEntry } from '../../../shared/records.js';
+import { ownerFolder, type Owner } from '../platform/owner.js';
 import type { SettingsStore, StoredProfile } from '../settings/settings-store.js';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -25,10 +26,14 @@ export class ProfileRegistry {
   constructor(
     private readonly settings: SettingsStore,
     private readonly sandboxUrl: () => string,
+    /** Who is signed in (or working offline) now: the recent customer ids shown are that person's alone. */
+    private readonly currentOwner: () => Owner | null = () => null,
   ) {}
 
   list(): Profile[] {
-    const { profiles, lastUsernames, lastCustomerIds } = this.settings.current;
+    const { profiles, lastUsernames } = this.settings.current;
+    const owner = this.currentOwner();
+    const recentFor = (profileId: string) => (owner && owner.profileId === profileId ? this.recentCustomerIds(owner) : []);
     const sandboxUsername = ownEntry(lastUsernames, SANDBOX_PROFILE_ID);
     const sandbox: Profile = {
       id: SANDBOX_PROFILE_ID,
@@ -36,7 +41,7 @@ export class ProfileRegistry {
       baseUrl: this.sandboxUrl(),
       builtIn: true,
       ...(sandboxUsername ? { lastUsername: sandboxUsername } : {}),
-      lastCustomerIds: ownEntry(lastCustomerIds, SANDBOX_PROFILE_ID) ?? [],
+      lastCustomerIds: recentFor(SANDBOX_PROFILE_ID),
       terms: SANDBOX_TERMS,
     };
     const own = profiles.map((p): Profile => {
@@ -49,7 +54,7 @@ export class ProfileRegistry {
         baseUrl: p.baseUrl,
         builtIn: false,
         ...(lastUsername ? { lastUsername } : {}),
-        lastCustomerIds: ownEntry(lastCustomerIds, p.id) ?? [],
+        lastCustomerIds: recentFor(p.id),
         ...(unusable ? { unusable } : {}),
         terms: p.terms ?? UNKNOWN_TERMS,
       };
@@ -95,17 +100,31 @@ export class ProfileRegistry {
       profiles: s.profiles.filter((p) => p.id !== id),
       lastUsernames: withoutEntry(s.lastUsernames, id),
       lastCustomerIds: withoutEntry(s.lastCustomerIds, id),
+      recentCustomerIds: dictionary(Object.entries(s.recentCustomerIds).filter(([, recent]) => recent.profileId !== id)),
     }));
     return this.list();
   }
 
-  /** Puts a customer id first in the profile's recent list. */
+  /** The customer ids one owner used last, most recent first. */
+  recentCustomerIds(owner: Owner): string[] {
+    return ownEntry(this.settings.current.recentCustomerIds, ownerFolder(owner))?.ids ?? [];
+  }
+
+  /**
+   * Puts a customer id first in the recent list of the person signed in to (or working offline in) the profile.
+   * Another user of the same environment never sees it; with nobody in the profile there is no one to remember for.
+   */
   async rememberCustomer(profileId: string, customerId: string): Promise<Profile> {
     if (!this.find(profileId)) throw new AppFailure({ kind: 'not-found', message: 'That profile no longer exists.' });
+    const owner = this.currentOwner();
+    if (!owner || owner.profileId !== profileId) {
+      throw new AppFailure({ kind: 'conflict', message: 'Sign in to this environment to remember a customer for it.' });
+    }
+    const key = ownerFolder(owner);
     await this.settings.update((s) => {
-      const previous = ownEntry(s.lastCustomerIds, profileId) ?? [];
-      const next = [customerId, ...previous.filter((id) => id !== customerId)].slice(0, MAX_REMEMBERED_CUSTOMERS);
-      return { ...s, lastCustomerIds: withEntry(s.lastCustomerIds, profileId, next) };
+      const previous = ownEntry(s.recentCustomerIds, key)?.ids ?? [];
+      const ids = [customerId, ...previous.filter((id) => id !== customerId)].slice(0, MAX_REMEMBERED_CUSTOMERS);
+      return { ...s, recentCustomerIds: withEntry(s.recentCustomerIds, key, { profileId, ids }) };
     });
     return this.find(profileId) as Profile;
   }

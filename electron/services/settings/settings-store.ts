@@ -14,6 +14,9 @@ export const StoredProfile = z.object({
 });
 export type StoredProfile = z.infer<typeof StoredProfile>;
 
+export const RecentCustomerIds = z.object({ profileId: z.string(), ids: z.array(z.string()) });
+export type RecentCustomerIds = z.infer<typeof RecentCustomerIds>;
+
 /** Everything the app remembers between runs that is not secret. */
 export const Settings = z.object({
   version: z.literal(1),
@@ -28,8 +31,17 @@ export const Settings = z.object({
    * lastUsernames decides, as before.
    */
   restorable: dictionaryOf(z.string()).optional(),
-  /** Customer ids last used per profile, most recent first (the Sandbox has no stored profile, so keyed apart). */
+  /**
+   * Customer ids last used per profile, as versions before 0.1 kept them: one list for every user of the profile.
+   * No longer read (the next user to sign in was offered the ids the last one used); removed with its profile.
+   */
   lastCustomerIds: dictionaryOf(z.array(z.string())).default(() => dictionary<string[]>()),
+  /**
+   * Customer ids last used, most recent first, per owner (one user of one environment), keyed by the owner's folder
+   * name (`ownerFolder`: a hash, so the settings file names no username) and noting the profile, so removing a
+   * profile removes its users' lists.
+   */
+  recentCustomerIds: dictionaryOf(RecentCustomerIds).default(() => dictionary<RecentCustomerIds>()),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProfileRegistry } from '../../../electron/services/profiles/profile-registry.js';
+import type { Owner } from '../../../electron/services/platform/owner.js';
 import { SettingsStore } from '../../../electron/services/settings/settings-store.js';
 import { MAX_REMEMBERED_CUSTOMERS, ProfileInput } from '../../../shared/ipc/profiles.js';
 import { AppFailure } from '../../../shared/ipc/result.js';
@@ -13,12 +14,12 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-async function openRegistry(): Promise<{ registry: ProfileRegistry; settings: SettingsStore }> {
+async function openRegistry(who: { owner: Owner | null } = { owner: null }): Promise<{ registry: ProfileRegistry; settings: SettingsStore }> {
   const dir = await mkdtemp(join(tmpdir(), 'capacity-desk-profiles-'));
   dirs.push(dir);
   const settings = new SettingsStore(dir);
   await settings.load();
-  return { registry: new ProfileRegistry(settings, () => 'http://127.0.0.1:4010'), settings };
+  return { registry: new ProfileRegistry(settings, () => 'http://127.0.0.1:4010', () => who.owner), settings };
 }
 
 function messageOf(input: unknown): string | undefined {
@@ -138,8 +139,8 @@ describe('the profile registry', () => {
     ).toBe('Each number of days appears once');
   });
 
-  it('remembers the last customer ids per profile, most recent first, without repeats', async () => {
-    const { registry } = await openRegistry();
+  it('remembers the last customer ids of the person in the profile, most recent first, without repeats', async () => {
+    const { registry } = await openRegistry({ owner: { profileId: 'sandbox', username: 'alex' } });
     await registry.rememberCustomer('sandbox', 'CUST-1001');
     await registry.rememberCustomer('sandbox', 'CUST-1002');
     const sandbox = await registry.rememberCustomer('sandbox', 'CUST-1001');
@@ -150,12 +151,36 @@ describe('the profile registry', () => {
     await expect(registry.rememberCustomer('gone', 'C-1')).rejects.toMatchObject({ error: { kind: 'not-found' } });
   });
 
+  it('never offers one user of an environment the customer ids another used (day17)', async () => {
+    const who: { owner: Owner | null } = { owner: { profileId: 'sandbox', username: 'alex' } };
+    const { registry, settings } = await openRegistry(who);
+    await registry.rememberCustomer('sandbox', 'CUST-1001');
+    who.owner = { profileId: 'sandbox', username: 'jordan' };
+    expect(registry.find('sandbox')?.lastCustomerIds).toEqual([]);
+    expect(registry.recentCustomerIds(who.owner)).toEqual([]);
+    expect((await registry.rememberCustomer('sandbox', 'CUST-2002')).lastCustomerIds).toEqual(['CUST-2002']);
+    who.owner = { profileId: 'sandbox', username: 'alex' };
+    expect(registry.find('sandbox')?.lastCustomerIds).toEqual(['CUST-1001']);
+    // Nobody in the profile: nothing shown, nothing remembered; the settings file names no user.
+    who.owner = null;
+    expect(registry.find('sandbox')?.lastCustomerIds).toEqual([]);
+    await expect(registry.rememberCustomer('sandbox', 'CUST-3')).rejects.toMatchObject({ error: { kind: 'conflict' } });
+    expect(JSON.stringify(settings.current)).not.toMatch(/alex|jordan/);
+    // A list kept the older way (one for every user of the profile) is offered to nobody.
+    await settings.update((s) => ({ ...s, lastCustomerIds: { sandbox: ['CUST-OLD'] } }));
+    who.owner = { profileId: 'sandbox', username: 'jordan' };
+    expect(registry.find('sandbox')?.lastCustomerIds).toEqual(['CUST-2002']);
+  });
+
   it('forgets everything remembered for a removed profile and falls back to the Sandbox', async () => {
-    const { registry, settings } = await openRegistry();
+    const who: { owner: Owner | null } = { owner: null };
+    const { registry, settings } = await openRegistry(who);
     const prod = await registry.save({ name: 'Prod', baseUrl: 'https://api.example.com' });
+    who.owner = { profileId: prod.id, username: 'me@example.com' };
     await registry.rememberCustomer(prod.id, 'CUST-1');
+    who.owner = null;
     await settings.update((s) => ({ ...s, activeProfileId: prod.id, lastUsernames: { [prod.id]: 'me@example.com' } }));
     expect(await registry.remove(prod.id)).toHaveLength(1);
-    expect(settings.current).toMatchObject({ activeProfileId: 'sandbox', lastUsernames: {}, lastCustomerIds: {} });
+    expect(settings.current).toMatchObject({ activeProfileId: 'sandbox', lastUsernames: {}, lastCustomerIds: {}, recentCustomerIds: {} });
   });
 });
