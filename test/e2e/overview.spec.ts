@@ -231,6 +231,32 @@ test(`the app mounts without making the browser lay out the half-built page${lat
 });
 }
 
+for (const keyFirst of [false, true]) {
+  test(`after signing in, focus lands on the overview's heading once its figures are shown${keyFirst ? '; a key pressed before them makes it then' : ''}`, async ({ openApp, page }) => {
+    // The overview's answer held until the test lets it go: the figures come when the test says, whatever the load.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/ipc/overview.summary', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await openApp();
+    await signInTo(page, JORDAN);
+    const heading = page.getByRole('heading', { name: 'Overview', level: 1 });
+    await expect(page.getByText('Adding up your capacity policies…')).toBeVisible();
+    // The sign-in button that had focus is gone; the move waits for the figures (focus.ts).
+    expect(await page.evaluate('document.activeElement === document.body || document.activeElement?.id === "content"')).toBe(true);
+    if (keyFirst) {
+      await page.keyboard.press('Shift');
+      await expect(heading).toBeFocused();
+      await expect(page.getByTestId('tile-launching')).toHaveCount(0);
+    }
+    release();
+    await expect(page.getByTestId('tile-launching')).toBeVisible();
+    await expect(heading).toBeFocused();
+  });
+}
+
 test('the tiles are painted on the overview’s answer alone: the fees and the customers are asked after (issue 25)', async ({ openApp, page }) => {
   // Every call the page makes, noted as it is made (the browser host's calls are fetches to /ipc/<channel>).
   await page.addInitScript(`(() => {

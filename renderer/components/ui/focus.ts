@@ -63,13 +63,12 @@ const FOCUS_HOLDER_ID = 'content';
  * from the new view's top. Focus the user placed elsewhere (the navigation
  * bar) is left alone.
  *
- * The move waits for the view's first frame to be painted: focus() makes the
- * browser lay the page out there and then, and a view still being built (the
- * overview's tiles come in a pass after its heading when its answer is late)
- * would be laid out half-built and again when complete. A page not shown has
- * no frames; there the move is made at once.
+ * `ready` (default true) holds the move while the view is still being built: focus() makes the browser lay the page
+ * out there and then, so the overview moves it once its figures (or its failure) are painted, not over its
+ * skeleton (the project's CI caught a layout of the half-built overview; moving after the first painted frame, or
+ * in a resize observer's first answer, still met the mount's later changes). Other views move at once, as before.
  */
-export function focusIfLost(node: HTMLElement): void {
+export function focusIfLost(node: HTMLElement, ready: boolean = true): { update(ready: boolean): void; destroy(): void } {
   let moved = false;
   const move = () => {
     if (moved) return;
@@ -79,18 +78,17 @@ export function focusIfLost(node: HTMLElement): void {
     if (!node.isConnected) return;
     if (!active || active === document.body || active.id === FOCUS_HOLDER_ID) node.focus({ preventScroll: true });
   };
-  // A key pressed before that frame (Enter then Tab at once; a frame late at load) goes on from the heading, as it
-  // did when the move was made at once: from the body, Tab went to the control before the heading and the move was
-  // then dropped. Captured on the window, so the move comes before the key's handlers and its default action.
+  // A key pressed while the move is held goes on from the heading, as it would with the move made at once: from the
+  // body, Tab went to the control before the heading and the move was then dropped (review17). Captured on the
+  // window, so the move comes before the key's handlers and its default action.
   window.addEventListener('keydown', move, true);
-  afterNextPaint(move);
-}
-
-/** Runs `then` once the next frame has been painted (a task queued from the frame's animation callback runs after it). */
-function afterNextPaint(then: () => void): void {
-  if (document.visibilityState !== 'visible') {
-    queueMicrotask(then);
-    return;
-  }
-  requestAnimationFrame(() => setTimeout(then, 0));
+  if (ready) queueMicrotask(move);
+  return {
+    update(isReady) {
+      if (isReady && !moved) queueMicrotask(move);
+    },
+    destroy() {
+      window.removeEventListener('keydown', move, true);
+    },
+  };
 }
