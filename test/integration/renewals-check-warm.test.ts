@@ -15,31 +15,13 @@ import { CONTRACT } from '../../shared/ipc/contract.js';
 import { WORKLIST_OPENING, type WorklistWindow } from '../../shared/ipc/worklist.js';
 import { FixedSecretStore } from '../support/fixed-key-store.js';
 import { ALEX } from '../unit/api-client/sandbox-fixture.js';
+import { compiledDuring } from '../support/compiled-during.js';
 
-const original = globalThis.Function;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  globalThis.Function = original;
   vi.restoreAllMocks();
   for (const step of cleanup.splice(0).reverse()) await step();
 });
-
-/** The functions compiled while `run` runs. */
-function compiledDuring(run: () => void): number {
-  let compiled = 0;
-  globalThis.Function = new Proxy(original, {
-    construct(target, args: unknown[]) {
-      compiled += 1;
-      return Reflect.construct(target, args) as object;
-    },
-  });
-  try {
-    run();
-  } finally {
-    globalThis.Function = original;
-  }
-  return compiled;
-}
 
 it('after a sync, the opening made ahead leaves the Renewals answer checked with nothing left to compile', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'cd-renewals-warm-'));

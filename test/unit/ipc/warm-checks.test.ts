@@ -3,35 +3,14 @@
  * the first time it parses an object; warmed, the first Renewals answer of a process is checked with nothing left
  * to compile. Counted where zod compiles: `new Function` (zod/v4/core/doc.js reads the global at each compile).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONTRACT } from '../../../shared/ipc/contract.js';
 import { WORKLIST_STATES, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { checkedOutput } from '../../../electron/services/ipc/kept-answers.js';
 import { warmCheck, warmOutputCheck } from '../../../electron/services/ipc/warm-checks.js';
 import { syntheticPolicies } from '../../support/synthetic-policies.js';
-
-const original = globalThis.Function;
-afterEach(() => {
-  globalThis.Function = original;
-});
-
-/** The functions compiled while `run` runs. */
-function compiledDuring(run: () => void): number {
-  let compiled = 0;
-  globalThis.Function = new Proxy(original, {
-    construct(target, args: unknown[]) {
-      compiled += 1;
-      return Reflect.construct(target, args) as object;
-    },
-  });
-  try {
-    run();
-  } finally {
-    globalThis.Function = original;
-  }
-  return compiled;
-}
+import { compiledDuring } from '../../support/compiled-during.js';
 
 /** A Renewals answer as the worklist gives it: 100 policies, each with its instance, region, window and pricing. */
 function answer(): WorklistWindow {
