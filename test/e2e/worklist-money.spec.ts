@@ -16,12 +16,12 @@ const money = (value: number) => `USD ${value.toLocaleString('en-US', { minimumF
 async function drawnAmounts(page: Page): Promise<{ id: string; price: string; savings: string; cut: boolean }[]> {
   return page.getByTestId('worklist-table').locator('.vt-data-row:not(.loading)').evaluateAll((rows) =>
     rows.map((row) => {
-      const price = row.querySelector('[data-testid="worklist-price"]')!;
-      const savings = row.querySelector('[data-testid="worklist-savings"]')!;
+      const price = row.querySelector<HTMLElement>('[data-testid="worklist-price"]')!;
+      const savings = row.querySelector<HTMLElement>('[data-testid="worklist-savings"]')!;
       // Cut: wider than its cell (an ellipsis), or, in a cell sized to its text at the end of its track, running
       // into the column before it (the text then overlaps that column's).
-      const isCut = (element: typeof price) => {
-        const cell = element.closest('.vt-cell') ?? element;
+      const isCut = (element: HTMLElement) => {
+        const cell = element.closest<HTMLElement>('.vt-cell') ?? element;
         const before = cell.previousElementSibling?.getBoundingClientRect().right ?? -Infinity;
         return cell.scrollWidth > cell.clientWidth || element.getBoundingClientRect().left < before - 0.5;
       };
