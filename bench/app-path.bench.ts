@@ -14,7 +14,7 @@ import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
 import { HOST_STALL_TRACE_ARGS, keystroke, openList, signIn, startHost, waitForPhase, type Host } from './support/app-page.js';
 import { stopHostStallTrace } from './support/host-stall-stop.js';
 import type { HostStallTraceRequest } from './support/host-stall-trace.js';
-import { stallLines, type TracedStall } from './support/stall-tracer.js';
+import { stallLines, stallsByPhase } from './support/stall-tracer.js';
 import { dropFromPageCache, timeLaunch } from './support/launch-timing.js';
 import { p95 } from './support/synced-app.js';
 import { setCapacityLatency, startSandboxProcess, stopProcess } from './support/sandbox-process.js';
@@ -144,13 +144,7 @@ async function oneRun(sandboxUrl: string, browser: Browser, size: number, copy: 
 async function printFirstSyncStalls(host: Host, size: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, TRACE_AFTER_MS));
   const { stalls } = await stopHostStallTrace(host, TRACE_OVER_MS);
-  const phases = (await host.probe('read')).phases.slice().sort((a, b) => a.firstAt - b.firstAt);
-  const phaseAt = (at: number) => {
-    const phase = phases.filter((p) => p.firstAt <= at).at(-1);
-    return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
-  };
-  const byPhase = new Map<string, TracedStall[]>();
-  for (const stall of stalls) byPhase.set(phaseAt(stall.at), [...(byPhase.get(phaseAt(stall.at)) ?? []), stall]);
+  const { phases, byPhase } = stallsByPhase(stalls, (await host.probe('read')).phases);
   const start = phases[0]?.firstAt ?? 0;
   process.stderr.write(
     `  ${sizeLabel(size)} first sync, host turns over ${TRACE_OVER_MS} ms (phases at ${phases.map((p) => `${p.phase} ${Math.round((p.firstAt - start) / 1000)} s`).join(', ')}): ` +

@@ -10,7 +10,7 @@ import { ANCHOR, BOOK_ACCOUNTS, LARGE, importBook } from './support/customers-pa
 import { changeSome } from './support/service-changes.js';
 import type { HostStallTraceRequest } from './support/host-stall-trace.js';
 import { stopHostStallTrace } from './support/host-stall-stop.js';
-import { stallLines, type TracedStall } from './support/stall-tracer.js';
+import { stallLines, stallsByPhase, type TracedStall } from './support/stall-tracer.js';
 import { PAGE_RUNS, loadNow, median, p95, reloadApp, withSyncedApp } from './support/synced-app.js';
 
 /**
@@ -151,13 +151,7 @@ async function duringRefreshes(page: Page, host: Host, service: { client: ApiCli
  */
 async function printHostStalls(host: Host, clickedAt: number, typingFrom: number, refresh: number): Promise<void> {
   const { stalls } = await stopHostStallTrace(host, TRACE_OVER_MS);
-  const phases = (await host.probe('read')).phases.slice().sort((a, b) => a.firstAt - b.firstAt);
-  const phaseAt = (at: number) => {
-    const phase = phases.filter((p) => p.firstAt <= at).at(-1);
-    return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
-  };
-  const byPhase = new Map<string, TracedStall[]>();
-  for (const stall of stalls) byPhase.set(phaseAt(stall.at), [...(byPhase.get(phaseAt(stall.at)) ?? []), stall]);
+  const { phases, byPhase } = stallsByPhase(stalls, (await host.probe('read')).phases);
   const sum = (list: readonly TracedStall[]) => Math.round(list.reduce((total, s) => total + s.ms, 0));
   process.stderr.write(
     `  host stalls over ${TRACE_OVER_MS} ms, refresh ${refresh} (typing from ${typingFrom - clickedAt} ms after the click; phases at ${phases.map((p) => `${p.phase} ${p.firstAt - clickedAt}`).join(', ')}): ` +

@@ -173,3 +173,27 @@ export function stallLines(label: string, stalls: readonly TracedStall[], count 
     .map((s) => `  ${label}: stall ${s.ms.toFixed(0)} ms (${s.sampledMs.toFixed(0)} ms sampled running); app: ${s.inApp.map(([n, v]) => `${n} ${v}`).join(', ')}; self: ${s.self.map(([n, v]) => `${n} ${v}`).join(', ')}\n`)
     .join('');
 }
+
+/** A sync phase as the host's probe reads it: its name and when it was first seen. */
+export interface SeenPhase {
+  readonly phase: string;
+  readonly firstAt: number;
+}
+
+/**
+ * Traced stalls placed in the sync phase under way at each one's start ("before the first phase", each phase by
+ * name, "after done"), the phases given in any order; the app-path and keystroke-refresh benches print them so.
+ */
+export function stallsByPhase(stalls: readonly TracedStall[], phases: readonly SeenPhase[]): { phases: SeenPhase[]; byPhase: Map<string, TracedStall[]> } {
+  const sorted = phases.slice().sort((a, b) => a.firstAt - b.firstAt);
+  const phaseAt = (at: number) => {
+    const phase = sorted.filter((p) => p.firstAt <= at).at(-1);
+    return !phase ? 'before the first phase' : phase.phase === 'done' ? 'after done' : phase.phase;
+  };
+  const byPhase = new Map<string, TracedStall[]>();
+  for (const stall of stalls) {
+    const phase = phaseAt(stall.at);
+    byPhase.set(phase, [...(byPhase.get(phase) ?? []), stall]);
+  }
+  return { phases: sorted, byPhase };
+}
