@@ -72,12 +72,18 @@ test('saving or discarding the configuration gives focus back to "Edit configura
   // Saving a change, by keyboard: the form goes, the saved values come back from the service, focus stays put.
   await edit.press('Enter');
   await form.getByLabel('Key pair').fill('focus-check-saved');
+  // The save reads the policy again (capacityActions.configure): its answer, waited for rather than a second of the
+  // clock, which a loaded machine can end before the read does.
+  const readAgain = page.waitForResponse((response) => response.url().endsWith('/ipc/capacity.describe'));
   await form.getByRole('button', { name: 'Save configuration' }).press('Enter');
   await expect(page.getByTestId('configuration-saved')).toBeVisible();
   await expect(page.getByTestId('config-value-sshPairKey')).toHaveText('focus-check-saved');
   await expect(edit).toBeFocused();
-  // Still there once the detail has settled (a refresh after the save must not take it away).
-  await page.waitForTimeout(1000);
+  // Still there once that read is answered and shown (the view is no longer busy): a refresh after the save must not
+  // take it away.
+  await readAgain;
+  await expect(page.getByTestId('capacity-detail-view')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('config-value-sshPairKey')).toHaveText('focus-check-saved');
   await expect(edit).toBeFocused();
 });
 
