@@ -159,11 +159,11 @@ test('filter, sort and position survive navigation and a restart of the window',
   await expect(page.getByTestId('list-summary')).toContainText(`${(await newestFirst(app)).total} policies`);
 });
 
-test('a service that cannot answer shows the failure with a retry, and the rows come back', async ({ openSignedIn, app }) => {
-  // Before the local copy exists (its fill after sign-in meets the same failure, and is waited for), the list pages
-  // the service.
+test('a service that cannot answer shows the failure with a retry, and the rows come back', async ({ openApp, app }) => {
+  const page = await openApp();
+  // Before the local copy exists (its fill after sign-in meets the same failure), the list pages the service.
   await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 503 });
-  const page = await openSignedIn(undefined, { refreshEnds: 'failed' });
+  await signInAs(page);
   await navTo(page, 'Capacity policies');
   const error = page.getByTestId('error-message');
   await expect(error).toBeVisible();
@@ -177,9 +177,10 @@ test('a service that cannot answer shows the failure with a retry, and the rows 
   await expect(rowAt(page, 0)).toContainText(/sc_\d+/);
 });
 
-test('offline: a service that drops the connection is shown as unreachable, and the list comes back', async ({ openSignedIn, app }) => {
+test('offline: a service that drops the connection is shown as unreachable, and the list comes back', async ({ openApp, app }) => {
+  const page = await openApp();
   await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', dropRate: 1 });
-  const page = await openSignedIn(undefined, { refreshEnds: 'failed' });
+  await signInAs(page);
   await navTo(page, 'Capacity policies');
   const error = page.getByTestId('error-message');
   await expect(error).toHaveAttribute('data-kind', 'offline', { timeout: 20_000 });
@@ -393,8 +394,9 @@ test('a search’s answer patches a row’s cells in place, a customer’s name 
  * built, styled and laid out one element more a cell); its look and whole text (the title) are the gridcell's. The
  * status keeps its badge, and the cells read as before.
  */
-testOnSharedApp('a row’s text cells are their gridcells alone, with their look and title; the status keeps its badge', async ({ openSignedIn, app }) => {
-  const page = await openSignedIn();
+test('a row’s text cells are their gridcells alone, with their look and title; the status keeps its badge', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signInAs(page);
   await expect(page.getByTestId('replica-age')).toContainText('Local copy of', { timeout: 30_000 });
   const newest = (await listFromOtherWindow(app, { offset: 0, limit: 1, sortBy: 'createdDate', sortOrder: 'desc' })).rows[0] as CapacityPolicy;
   await openList(page);

@@ -36,7 +36,7 @@ export const test = base.extend<
     shareApp: boolean;
     app: TestApp;
     openApp: () => Promise<Page>;
-    openSignedIn: (user?: SandboxUser, options?: OpenSignedInOptions) => Promise<Page>;
+    openSignedIn: (user?: SandboxUser) => Promise<Page>;
   },
   { workerApp: { get(): Promise<TestApp> } }
 >({
@@ -77,8 +77,7 @@ export const test = base.extend<
     });
   },
   openSignedIn: async ({ app, appOptions, page, shareApp, openApp }, use) => {
-    await use(async (user = SIGNED_IN_USER, { refreshEnds = 'done' }: OpenSignedInOptions = {}) => {
-      if (shareApp && refreshEnds !== 'done') throw new Error('the shared app keeps a full copy: a test whose sign-in refresh fails needs an app of its own');
+    await use(async (user = SIGNED_IN_USER) => {
       if (shareApp && user.username !== SIGNED_IN_USER.username) throw new Error(`the shared app is ${SIGNED_IN_USER.username}'s: a test signed in as ${user.username} needs an app of its own`);
       const status = await app.services.handlers['session.status'](undefined);
       if (shareApp && status.signedIn && status.username === SIGNED_IN_USER.username) {
@@ -92,7 +91,6 @@ export const test = base.extend<
         // A partial copy would let the test read less than the shared app promises, without a word.
         if (phase !== 'done') throw new Error(`the shared app's refresh after signing in again ended ${phase}: ${message ?? ''}`);
       } else if (appOptions.refreshReplicaAtSignIn === false) {
-        if (refreshEnds !== 'done') throw new Error('no refresh follows the sign-in with refreshReplicaAtSignIn false: none can fail');
         // No refresh follows this sign-in to wait for: the session alone, through the sign-in's own handler.
         await app.services.handlers['session.signIn']({ profileId: SANDBOX_PROFILE_ID, username: user.username, password: user.password });
         await page.goto(app.host.newLaunchUrl());
@@ -102,7 +100,7 @@ export const test = base.extend<
         // and steps are the subject of the specs about it (sign-in, session-reauth, sign-out-own-data, launch, the
         // a11y matrix), not of a test that only needs to be signed in (docs/testing.md, suite16). The refresh
         // runs before the test's steps, not beside them, as on the shared app.
-        await signInQuietly(app.services, user, refreshEnds);
+        await signInQuietly(app.services, user);
         await page.goto(app.host.newLaunchUrl());
       }
       await expect(page.getByTestId('signed-in-user')).toHaveText(user.username, { timeout: PAGE_START_TIMEOUT_MS });
@@ -111,14 +109,6 @@ export const test = base.extend<
     });
   },
 });
-
-/**
- * `refreshEnds: 'failed'`: the test set a fault on the service before opening, so the sign-in's refresh of the copy
- * fails (and is waited for: it ends before the test's steps); the page opens with no copy.
- */
-interface OpenSignedInOptions {
-  readonly refreshEnds?: 'done' | 'failed';
-}
 
 /** For a read-only test in a spec whose other tests need apps of their own: the worker's shared app. */
 export const testOnSharedApp = test.extend({ shareApp: true });

@@ -6,7 +6,8 @@ import { CapacityPolicy } from '../../shared/api/capacity.js';
 import { DEFAULT_RETRY_POLICY } from '../../electron/services/api-client/retry-policy.js';
 import { MemorySecretStore } from '../../electron/services/secrets/memory-secret-store.js';
 import { addFault, clearFaults } from './cyber-support.js';
-import { expect, openAccountMenu, test, testOnSharedApp } from './fixtures.js';
+import { expect, openAccountMenu, signIn, test, testOnSharedApp } from './fixtures.js';
+import { nextRefreshEnd } from '../support/copy-refresh.js';
 import { flipByte } from '../support/flip-byte.js';
 import { listFromOtherWindow, requestCount, sandboxControl, typeCancelConfirmation } from './support/capacity.js';
 
@@ -71,8 +72,9 @@ testOnSharedApp('search and sort on the list are answered by the local copy: the
   expect(await requestCount(app, 'listCapacities')).toBe(0);
 });
 
-test('an action is written through at once: the canceled policy shows in the list and the overview without a refresh', async ({ openSignedIn, app }) => {
-  const page = await openSignedIn(alex);
+test('an action is written through at once: the canceled policy shows in the list and the overview without a refresh', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
   await replicaReady(page);
   const active = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 100 })).rows.map((row) => CapacityPolicy.parse(row));
   const policy = active.find((p) => p.pricing.creditCardProcessingFee !== null) ?? active[0]!;
@@ -104,8 +106,9 @@ test('an action is written through at once: the canceled policy shows in the lis
   expect(await requestCount(app, 'listCapacities')).toBe(0);
 });
 
-test('working offline by choice asks nothing of the service, and back online', async ({ openSignedIn, app }) => {
-  const page = await openSignedIn(alex);
+test('working offline by choice asks nothing of the service, and back online', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
   await replicaReady(page);
   await page.getByTestId('work-offline').click();
   await expect(page.getByTestId('offline-banner')).toContainText('You chose to work offline');
@@ -133,8 +136,9 @@ test('working offline by choice asks nothing of the service, and back online', a
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);
 });
 
-test('offline, the DR policies of a remembered customer are still there, from the copy, with termination off', async ({ openSignedIn, app }) => {
-  const page = await openSignedIn(alex);
+test('offline, the DR policies of a remembered customer are still there, from the copy, with termination off', async ({ openApp, app }) => {
+  const page = await openApp();
+  await signIn(page, alex.username, alex.password);
   await replicaReady(page);
   const customer = alex.customers[0]!.cidExt;
   await nav(page).getByRole('button', { name: 'Disaster recovery', exact: true }).click();
@@ -163,11 +167,12 @@ test('offline, the DR policies of a remembered customer are still there, from th
 test.describe('reads tried again with short waits', () => {
   test.use({ appOptions: { http: { retry: QUICK_RETRY } } });
 
-  test('an offline copy damaged on disk, with the service down: the user is told it could not be read, how old it was and what was lost, and a fresh sync replaces it', async ({ openSignedIn, app }) => {
+  test('an offline copy damaged on disk, with the service down: the user is told it could not be read, how old it was and what was lost, and a fresh sync replaces it', async ({ openApp, app }) => {
     // Two syncs, the service's refusals tried again and the notice: 13 s a run at load 10 here, and a fresh-clone
     // run at load 11-17 ran out of the default 30 s in the second sync (as the test below, its own budget).
     test.setTimeout(90_000);
-    const page = await openSignedIn(alex);
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
     await replicaReady(page);
     const held = (await app.services.handlers['capacity.list']({ limit: 1, offset: 0, text: '', sortBy: 'createdDate', sortOrder: 'desc' })).total;
     // The first sync's checkpoint (on its thread) is over: a change made while one runs is taken for the
@@ -205,9 +210,10 @@ test.describe('reads tried again with short waits', () => {
     await expect(notice).toHaveCount(0);
   });
 
-  test('the service stops mid-session: the same views stay, actions are off, the age is shown; back online they refresh', async ({ openSignedIn, app }) => {
+  test('the service stops mid-session: the same views stay, actions are off, the age is shown; back online they refresh', async ({ openApp, app }) => {
     test.setTimeout(90_000);
-    const page = await openSignedIn(alex);
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
     await replicaReady(page);
     const active = CapacityPolicy.parse((await listFromOtherWindow(app, { status: 'ACTIVE', limit: 1 })).rows[0]);
 
@@ -250,12 +256,14 @@ test.describe('reads tried again with short waits', () => {
     await expect(page.getByTestId('source-line')).toHaveAttribute('data-source', 'service');
   });
 
-  test('before the local copy is ready the list pages the service and says so; then it answers locally', async ({ openSignedIn, app }) => {
+  test('before the local copy is ready the list pages the service and says so; then it answers locally', async ({ openApp, app }) => {
+    const page = await openApp();
     // The fill after sign-in cannot read the list yet.
     await addFault(app, { pathPrefix: '/external/api/v1/flexcompute/capacities', errorRate: 1, errorStatus: 503 });
-    // The faults stay until that fill has ended failed (not for a time: cleared earlier, it could still fill the copy);
-    // the page opens after it.
-    const page = await openSignedIn(alex, { refreshEnds: 'failed' });
+    const fillEnded = nextRefreshEnd(app.services.events);
+    await signIn(page, alex.username, alex.password);
+    // The faults stay until that fill has ended (not for a time): cleared earlier, it could still fill the copy.
+    expect((await fillEnded).phase).toBe('failed');
     await clearFaults(app);
     await openCapacityList(page);
     await expect(page.getByTestId('list-paged-live')).toBeVisible();
@@ -270,9 +278,10 @@ test.describe('reads tried again with short waits', () => {
     await expect(page.getByRole('searchbox', { name: 'Search policies' })).toBeEnabled();
   });
 
-  test('the service goes away a minute after a DR list was read: the list is kept and shown with its age, with one message', async ({ openSignedIn, app }) => {
+  test('the service goes away a minute after a DR list was read: the list is kept and shown with its age, with one message', async ({ openApp, app }) => {
     test.setTimeout(120_000);
-    const page = await openSignedIn(alex);
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
     await replicaReady(page);
     // A customer read only now (after the copy's refresh): no sync kept its list.
     const customer = alex.customers[1]!.cidExt;
@@ -300,8 +309,9 @@ test.describe('reads tried again with short waits', () => {
   });
 });
 
-test('no network at sign-in: the last user reviews the local copy without signing in', async ({ openSignedIn, app, page }) => {
-  await openSignedIn(alex);
+test('no network at sign-in: the last user reviews the local copy without signing in', async ({ openApp, app, page }) => {
+  await openApp();
+  await signIn(page, alex.username, alex.password);
   await replicaReady(page);
   await openAccountMenu(page);
   await page.getByTestId('sign-out').click();
@@ -319,8 +329,9 @@ test('no network at sign-in: the last user reviews the local copy without signin
   await expect(page.getByRole('heading', { name: 'Sign in to Capacity Desk' })).toBeVisible();
 });
 
-test('background refresh of the offline copy is chosen in Preferences and kept', async ({ openSignedIn, app, page }) => {
-  await openSignedIn(alex);
+test('background refresh of the offline copy is chosen in Preferences and kept', async ({ openApp, app, page }) => {
+  await openApp();
+  await signIn(page, alex.username, alex.password);
   await openAccountMenu(page);
   await page.getByTestId('open-preferences').click();
   await page.getByTestId('pref-offline-refresh').selectOption('60');
@@ -335,8 +346,9 @@ test('background refresh of the offline copy is chosen in Preferences and kept',
 test.describe('without a system keychain', () => {
   test.use({ appOptions: { secrets: new MemorySecretStore('no keychain in this test') } });
 
-  test('the copy lives in memory: it says so, works offline in the session, and is not offered for review after sign-out', async ({ openSignedIn }) => {
-    const page = await openSignedIn(alex);
+  test('the copy lives in memory: it says so, works offline in the session, and is not offered for review after sign-out', async ({ openApp }) => {
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
     await replicaReady(page);
     // Said once, in the view's freshness indicator (issue 29), whose details open on a click.
     const indicator = page.getByTestId('freshness-indicator');
@@ -363,8 +375,9 @@ test.describe('without a system keychain', () => {
 test.describe('a service that swallows requests (no answer, no refusal)', () => {
   test.use({ appOptions: { http: { timeouts: { connectMs: 2_000, headersMs: 1_500, bodyMs: 1_500 } } } });
 
-  test('one read waits for the timeout; the next ones answer from the copy at once, asking nothing; "Check connection" reopens the live path', async ({ openSignedIn, app }) => {
-    const page = await openSignedIn(alex);
+  test('one read waits for the timeout; the next ones answer from the copy at once, asking nothing; "Check connection" reopens the live path', async ({ openApp, app }) => {
+    const page = await openApp();
+    await signIn(page, alex.username, alex.password);
     await replicaReady(page);
     const [first, second] = (await listFromOtherWindow(app, { status: 'ACTIVE', limit: 2 })).rows.map((row) => CapacityPolicy.parse(row));
     const openPolicy = async (cidrId: string, source: 'replica' | 'service' = 'replica') => {

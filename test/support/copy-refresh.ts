@@ -34,12 +34,11 @@ export function nextRefreshEnd(events: AppEvents): Promise<SyncProgress> {
 /**
  * Signs a user in through the sign-in's own handler (as the sign-in screen does) and waits for the refresh of
  * the copy it starts to end: a page opened after this finds the session and a full copy, and no refresh runs
- * beside its steps. For a test whose subject is not the sign-in nor the refresh. `ends`: how that refresh must
- * end; 'failed' for a test that set a fault on the service first (no copy then), anything else throws.
+ * beside its steps. For a test whose subject is not the sign-in nor the refresh.
  */
-export async function signInQuietly(services: Pick<AppServices, 'events' | 'handlers'>, user: SandboxUser, ends: 'done' | 'failed' = 'done'): Promise<void> {
+export async function signInQuietly(services: Pick<AppServices, 'events' | 'handlers'>, user: SandboxUser): Promise<void> {
   const refreshed = nextRefreshEnd(services.events);
   await services.handlers['session.signIn']({ profileId: SANDBOX_PROFILE_ID, username: user.username, password: user.password });
   const { phase, message } = await refreshed;
-  if (phase !== ends) throw new Error(`the refresh after ${user.username}'s sign-in ended ${phase}, not ${ends}: ${message ?? ''}`);
+  if (phase !== 'done') throw new Error(`the refresh after ${user.username}'s sign-in ended ${phase}: ${message ?? ''}`);
 }
