@@ -11,7 +11,7 @@ import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import { CURVE_1M, curveSizes, sizeLabel } from './curve.js';
 import type { Figure } from './figure.js';
 import { fetchEveryPage, pagePaths } from './support/page-fetch.js';
-import { HOST_STALL_TRACE_ARGS, keystroke, openList, signIn, startHost, waitForPhase, type Host } from './support/app-page.js';
+import { hostStallTraceArgs, keystroke, openList, signIn, startHost, waitForPhase, type Host } from './support/app-page.js';
 import { stopHostStallTrace } from './support/host-stall-stop.js';
 import type { HostStallTraceRequest } from './support/host-stall-trace.js';
 import { stallLines, stallsByPhase } from './support/stall-tracer.js';
@@ -106,7 +106,7 @@ async function oneRun(sandboxUrl: string, browser: Browser, size: number, copy: 
       JSON.stringify({ version: 1, activeProfileId: 'bench', profiles: [{ id: 'bench', name: 'Bench sandbox', baseUrl: sandboxUrl }] }),
     );
     // First sync: sign-in into an empty data folder starts it, as in use.
-    const host = await startHost(dataDir, undefined, TRACE ? HOST_STALL_TRACE_ARGS : []);
+    const host = await startHost(dataDir, undefined, TRACE ? hostStallTraceArgs() : []);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await page.goto(host.launchUrl);

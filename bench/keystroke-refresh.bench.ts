@@ -5,7 +5,7 @@ import { SANDBOX_USERS } from '../sandbox/accounts.js';
 import { MAX_SCALE } from '../sandbox/seed/generate.js';
 import { CURVE_1M, curveSizes } from './curve.js';
 import type { Figure } from './figure.js';
-import { HOST_STALL_TRACE_ARGS, chooseCustomer, openList, requestPart, startKeyTimer, takeKeyTimings, typeOnSchedule, waitForPhase, type Host, type WaitParts } from './support/app-page.js';
+import { hostStallTraceArgs, chooseCustomer, openList, requestPart, startKeyTimer, takeKeyTimings, typeOnSchedule, waitForPhase, type Host, type WaitParts } from './support/app-page.js';
 import { ANCHOR, BOOK_ACCOUNTS, LARGE, importBook } from './support/customers-page.js';
 import { changeSome } from './support/service-changes.js';
 import type { HostStallTraceRequest } from './support/host-stall-trace.js';
@@ -218,7 +218,7 @@ async function atSize(size: number): Promise<Figure[]> {
         await client.close();
       }
     },
-    { accounts: BOOK_ACCOUNTS, rttMs: RTT_MS, ...(TRACE ? { hostNodeArgs: HOST_STALL_TRACE_ARGS } : {}) },
+    { accounts: BOOK_ACCOUNTS, rttMs: RTT_MS, ...(TRACE ? { hostNodeArgs: hostStallTraceArgs() } : {}) },
   );
 }
 

@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test';
 import type { Figure } from './figure.js';
 import { BENCH_OWNER, benchCurrentReplica } from './support/bench-current-replica.js';
 import { PAGE_RUNS, clickToPaint, clickToPaintAtSyncDone, loadNow, median as medianOf, reloadApp, withSyncedApp } from './support/synced-app.js';
-import { HOST_STALL_TRACE_ARGS, waitForPhase, type Host } from './support/app-page.js';
+import { hostStallTraceArgs, waitForPhase, type Host } from './support/app-page.js';
 import type { HostStallTraceRequest } from './support/host-stall-trace.js';
 import { stopHostStallTrace } from './support/host-stall-stop.js';
 import { writeKind } from '../electron/services/replica/replica-writes.js';
@@ -187,7 +187,7 @@ async function worklistThroughPage(policies: number): Promise<Figure[]> {
       { name: `${label}: of which the first worklist.query round trip (median)`, value: of((p) => p.query), unit: 'ms', load: loads.join('/') },
       { name: `${label}: of which its answer to the frame painted (median)`, value: of((p) => p.afterAnswer), unit: 'ms', load: loads.join('/') },
     ];
-  }, REFRESH_BESIDE ? {} : { duringSync, ...(TRACE ? { hostNodeArgs: HOST_STALL_TRACE_ARGS } : {}) });
+  }, REFRESH_BESIDE ? {} : { duringSync, ...(TRACE ? { hostNodeArgs: hostStallTraceArgs() } : {}) });
 }
 
 /**

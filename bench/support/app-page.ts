@@ -1,5 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildSync } from 'esbuild';
 import type { Page } from '@playwright/test';
 import { BENCH_PROBE_ENV, BenchProbeReading, type BenchProbeRequest } from '../../electron/services/diagnostics/bench-probe.js';
 import { SANDBOX_USERS } from '../../sandbox/accounts.js';
@@ -28,8 +33,31 @@ export interface Host {
  */
 export const HOST_ENTRY = `${process.env.BENCH_DIST ?? 'dist'}/host/host.mjs`;
 
-/** Node's arguments that load the host's stall tracer (bench/support/host-stall-trace.ts) into a host. */
-export const HOST_STALL_TRACE_ARGS: readonly string[] = ['--import', 'tsx', '--import', new URL('./host-stall-trace.ts', import.meta.url).href];
+let stallTraceModule: string | undefined;
+
+/**
+ * Node's arguments that load the host's stall tracer (bench/support/host-stall-trace.ts) into a host: the tracer
+ * bundled once a process into one plain module, loaded without tsx. Under `--import tsx` the host ran otherwise than
+ * as `npm start` runs it: tsx compiled host.mjs again with a source map of its own and turned Node's source maps on,
+ * so the first read of an error's stack (the file logger writing a failed page) parsed that map on the main thread,
+ * a 4,256 ms turn of the 1M first sync's trace (branch curve17) that the app itself never has; and the profile's
+ * lines were those of tsx's output, not of the bundle the tracer reads module markers from.
+ */
+export function hostStallTraceArgs(): readonly string[] {
+  if (!stallTraceModule) {
+    stallTraceModule = join(mkdtempSync(join(tmpdir(), 'cd-bench-tracer-')), 'host-stall-trace.mjs');
+    buildSync({
+      entryPoints: [fileURLToPath(new URL('./host-stall-trace.ts', import.meta.url))],
+      outfile: stallTraceModule,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+  }
+  return ['--import', pathToFileURL(stallTraceModule).href];
+}
 
 export async function startHost(dataDir: string, entry: string = HOST_ENTRY, extraNodeArgs: readonly string[] = []): Promise<Host> {
   const spawnedAt = Date.now();

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { startStallTrace, type StallTrace, type TracedRequest } from './stall-tracer.js';
 
 /**
- * Loaded into the browser host by a bench (`--import tsx --import <this file>`, HOST_STALL_TRACE_ARGS), never by
+ * Loaded into the browser host by a bench (bundled into one plain module and `--import`ed, `hostStallTraceArgs()`), never by
  * the app's own build: the host's main thread traced as stall-tracer.ts traces the bench's own process, so a bench
  * that drives the app through the page (keystroke-refresh, renewal-worklist) can name the host's long turns. The bench
  * asks over the host's IPC channel; the stalls are written to the file it names, not sent back, so no answer of this

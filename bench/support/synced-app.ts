@@ -42,7 +42,7 @@ export async function withSyncedApp<T>(
      * awaited before the sync's end is waited for: e.g. a click made as the page shows the sync done.
      */
     readonly duringSync?: (page: Page, host: Host) => Promise<void>;
-    /** More of Node's arguments for the host (HOST_STALL_TRACE_ARGS: its stall tracer). */
+    /** More of Node's arguments for the host (hostStallTraceArgs(): its stall tracer). */
     readonly hostNodeArgs?: readonly string[];
   } = {},
 ): Promise<T> {
