@@ -14,7 +14,7 @@ import type { DrActiveCount } from './dr-active-count.js';
  * read or when a page failed; `counting` while it runs).
  */
 export interface DrListShown {
-  readonly value: Pick<SourcedCyberPage, 'data' | 'total'> | null;
+  readonly value: (Pick<SourcedCyberPage, 'data' | 'total'> & Partial<Pick<SourcedCyberPage, 'keptListPartial'>>) | null;
   readonly loading: boolean;
   readonly counted?: DrActiveCount | null;
   readonly counting?: boolean;
@@ -42,7 +42,8 @@ export function drActiveText(lists: readonly DrListShown[]): string | null {
       continue;
     }
     active += data.filter((item) => item.policyStatus === 'ACTIVE').length;
-    if (longer) partial = true;
+    // Offline, a kept list that may be only part of the list (a first page an older version kept) is "at least" too.
+    if (longer || list.value?.keptListPartial) partial = true;
   }
   return `${partial ? 'At least ' : ''}${countOf(active, 'active DR policy', 'active DR policies')} in their DR lists below (not in the figure).`;
 }

@@ -17,8 +17,8 @@ export const DR_COUNT_MAX_PAGES = 20;
  * added while the pages were read moves the others down one) count once. A page that fails fails the count.
  */
 export async function countActiveDr(
-  first: Pick<SourcedCyberPage, 'data' | 'total'> & Partial<Pick<SourcedCyberPage, 'origin'>>,
-  readPage: (page: number) => Promise<Result<Pick<SourcedCyberPage, 'data'> & Partial<Pick<SourcedCyberPage, 'origin'>>>>,
+  first: Pick<SourcedCyberPage, 'data' | 'total'> & Partial<Pick<SourcedCyberPage, 'origin' | 'keptListPartial'>>,
+  readPage: (page: number) => Promise<Result<Pick<SourcedCyberPage, 'data'> & Partial<Pick<SourcedCyberPage, 'origin' | 'keptListPartial'>>>>,
   pageSize: number,
   maxPages: number = DR_COUNT_MAX_PAGES,
 ): Promise<Result<DrActiveCount>> {
@@ -32,11 +32,12 @@ export async function countActiveDr(
   // Exact only when the pages are one list's: each from where the first came (a later page the copy answered, the
   // service gone meanwhile, is another moment's list: its kept items may end at the first page), and together as
   // many policies as the first page said the list holds (a policy gone between two reads moves one past them unseen).
-  let oneList = true;
+  // A kept list that may lack some of the list's policies counts what it keeps: "at least" (issue 26).
+  let oneList = !first.keptListPartial;
   for (let page = 2; page <= last; page++) {
     const answer = await readPage(page);
     if (!answer.ok) return failed(answer.error);
-    if (!sameOrigin(first.origin, answer.value.origin)) oneList = false;
+    if (!sameOrigin(first.origin, answer.value.origin) || answer.value.keptListPartial) oneList = false;
     add(answer.value);
     if (answer.value.data.length === 0) break;
   }

@@ -53,6 +53,8 @@ class CyberListStore {
   /** Where the page on screen came from (the service, or the local copy when it cannot be reached). */
   origin = $state<Origin | null>(null);
   total = $state(0);
+  /** The copy answered from a kept list that may lack some of the list's policies: `total` is then "at least". */
+  keptListPartial = $state(false);
   loading = $state(false);
   /** A failure of the list other than an unknown customer. */
   error = $state<AppError | null>(null);
@@ -198,6 +200,7 @@ class CyberListStore {
     this.skipped = result.value.skipped;
     this.origin = result.value.origin;
     this.total = result.value.total;
+    this.keptListPartial = result.value.keptListPartial === true;
     this.loaded = true;
     // A page that the filters emptied (fewer results now): step back to the last real one.
     if (this.items.length === 0 && this.total > 0 && this.page > this.pageCount) {

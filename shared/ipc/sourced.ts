@@ -56,7 +56,15 @@ export const SourcedCyberDetail = CyberDetail.extend({ origin: Origin });
 export type SourcedCyberDetail = z.infer<typeof SourcedCyberDetail>;
 export const SourcedAccounts = AccountsRead.extend({ origin: Origin });
 export type SourcedAccounts = z.infer<typeof SourcedAccounts>;
-export const SourcedCyberPage = CyberRowPage.extend({ origin: Origin });
+export const SourcedCyberPage = CyberRowPage.extend({
+  origin: Origin,
+  /**
+   * The copy answered from a kept list that may lack some of the list's policies: the service said the whole list
+   * holds more than the copy keeps (only a first page was read), or no such total was kept with it (a copy written
+   * by a version before money18). Its `total` counts what is kept: the list holds at least that many (issue 26).
+   */
+  keptListPartial: z.boolean().optional(),
+});
 export type SourcedCyberPage = z.infer<typeof SourcedCyberPage>;
 export const SourcedOverview = OverviewSummary.extend({ origin: Origin });
 export type SourcedOverview = z.infer<typeof SourcedOverview>;

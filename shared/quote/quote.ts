@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CapacityView } from '../api/capacity.js';
 import { formatFraction, formatMoney } from '../format/money.js';
+import { PaysBy } from '../ipc/customers.js';
 import type { AgreementTerms } from '../money/agreement-terms.js';
 import { estimateFee, freeUntil, scheduleLines } from '../money/fee-schedule.js';
 import { QUOTE_MAX_POLICIES } from './quote-limits.js';
@@ -38,6 +39,11 @@ export const QuoteRequest = z.object({
   /** The customer's UTC offset in hours, to show each window as they read time. */
   customerUtcOffset: z.number().min(-18).max(18),
   paper: z.enum(['A4', 'Letter']),
+  /**
+   * How the customer pays (the book's "Pays by", or chosen in the dialog): the one processing fee that applies is
+   * added to the total. Absent when not known: both totals are given, as alternatives.
+   */
+  paysBy: PaysBy.optional(),
 });
 export type QuoteRequest = z.infer<typeof QuoteRequest>;
 
@@ -73,6 +79,16 @@ export interface QuoteLine {
   readonly timing: readonly string[];
 }
 
+/** What the customer pays by one way of paying: our price and that way's processing fees, summed in cents. */
+export interface QuoteTotalBy {
+  readonly paysBy: PaysBy;
+  readonly fees: number;
+  /** Our price plus the fees: what the customer will pay this way. */
+  readonly toPay: number;
+  /** Policies that state no fee for this way of paying (the service's null): nothing is added for them. */
+  readonly noFeeStated: readonly string[];
+}
+
 export interface Quote {
   readonly customerName: string;
   readonly accountManager: string;
@@ -81,6 +97,9 @@ export interface Quote {
   readonly currency: string | null;
   readonly lines: readonly QuoteLine[];
   readonly total: { readonly ourPrice: number; readonly providerPrice: number; readonly savings: number; readonly savingsFraction: number };
+  /** How the customer pays, when known: then `toPay` holds that way alone; else both ways, card first, as alternatives. */
+  readonly paysBy: PaysBy | null;
+  readonly toPay: readonly QuoteTotalBy[];
   /** The agreement's cancellation schedule in words; empty when it is unknown. */
   readonly cancellation: readonly string[];
   readonly paper: QuoteRequest['paper'];
@@ -106,9 +125,17 @@ export function buildQuote(request: QuoteRequest, policies: readonly CapacityVie
       timing: timingNotes(view, request, terms, now.getTime()),
     };
   });
-  const sum = (pick: (line: QuoteLine) => number) => cents(lines.reduce((total, line) => total + pick(line), 0));
+  // Summed in whole cents (integers), so a total is exact however many lines it adds.
+  const sum = (pick: (line: QuoteLine) => number | null) => fromCents(lines.reduce((total, line) => total + toCents(pick(line) ?? 0), 0));
+  const ourPrice = sum((line) => line.ourPrice);
   const providerPrice = sum((line) => line.providerPrice);
   const savings = sum((line) => line.savings);
+  const paysBy = request.paysBy ?? null;
+  const totalBy = (way: PaysBy): QuoteTotalBy => {
+    const fee = (line: QuoteLine) => (way === 'card' ? line.cardFee : line.bankFee);
+    const fees = sum(fee);
+    return { paysBy: way, fees, toPay: fromCents(toCents(ourPrice) + toCents(fees)), noFeeStated: lines.filter((line) => fee(line) === null).map((line) => line.cidrId) };
+  };
   return {
     customerName: request.customer.name,
     accountManager: request.accountManager,
@@ -116,7 +143,9 @@ export function buildQuote(request: QuoteRequest, policies: readonly CapacityVie
     preparedAt: now.toISOString().slice(0, 10),
     currency: terms.currency,
     lines,
-    total: { ourPrice: sum((line) => line.ourPrice), providerPrice, savings, savingsFraction: providerPrice > 0 ? savings / providerPrice : 0 },
+    total: { ourPrice, providerPrice, savings, savingsFraction: providerPrice > 0 ? savings / providerPrice : 0 },
+    paysBy,
+    toPay: paysBy ? [totalBy(paysBy)] : [totalBy('card'), totalBy('bank')],
     cancellation: scheduleLines(terms.cancellation),
     paper: request.paper,
   };
@@ -160,6 +189,39 @@ export function quotePercent(fraction: number): string {
   return formatFraction(fraction, 'en-US');
 }
 
+const WAY: Readonly<Record<PaysBy, string>> = { card: 'card', bank: 'bank transfer' };
+
+/**
+ * A policy's processing fee as the quote says it: the one that applies when the customer's way of paying is known,
+ * else both, as the alternatives they are. A fee the service states as null is "none stated" (nothing is added).
+ */
+export function quoteFeeLine(quote: Quote, line: QuoteLine): string {
+  const fee = (way: PaysBy) => {
+    const amount = way === 'card' ? line.cardFee : line.bankFee;
+    return amount === null ? 'none stated' : quoteMoney(quote, amount);
+  };
+  if (quote.paysBy) return `Processing fee (${WAY[quote.paysBy]}, as you pay): ${fee(quote.paysBy)}`;
+  return `Processing fee, by how you pay: card ${fee('card')}, or bank transfer ${fee('bank')}`;
+}
+
+/**
+ * The total the customer will pay: our price plus the processing fees of their way of paying, both named; when the
+ * way is not known, one total per way, said to be alternatives (day17: the total was the price alone).
+ */
+export function quoteTotalLines(quote: Quote): string[] {
+  const parts = (total: QuoteTotalBy) => {
+    const missing = total.noFeeStated.length;
+    const none = missing === 0 ? '' : `; no ${WAY[total.paysBy]} fee is stated for ${missing === 1 ? '1 policy' : `${missing} policies`}`;
+    return `our price ${quoteMoney(quote, quote.total.ourPrice)} + ${WAY[total.paysBy]} processing fees ${quoteMoney(quote, total.fees)}${none}`;
+  };
+  const [only] = quote.toPay;
+  if (quote.paysBy && only) return [`Total: ${quoteMoney(quote, only.toPay)} (${parts(only)})`];
+  return [
+    'Total, by how you pay (one of these applies):',
+    ...quote.toPay.map((total) => `- paying by ${WAY[total.paysBy]}: ${quoteMoney(quote, total.toPay)} (${parts(total)})`),
+  ];
+}
+
 export const CURRENCY_NOT_STATED = 'Amounts are in the currency of our agreement (not set in Capacity Desk).';
 export const CANCELLATION_UNKNOWN = 'Cancellation fees: as in our agreement (the schedule is not entered in Capacity Desk; ask us before canceling).';
 
@@ -178,13 +240,14 @@ export function quoteText(quote: Quote): string {
       `   Window: ${line.window}`,
       `   Our price: ${quoteMoney(quote, line.ourPrice)} (provider price ${quoteMoney(quote, line.providerPrice)})`,
       `   Savings: ${quoteMoney(quote, line.savings)} (${quotePercent(line.savingsFraction)})`,
-      `   Processing fees: card ${quoteMoney(quote, line.cardFee)}, bank account ${quoteMoney(quote, line.bankFee)}`,
+      `   ${quoteFeeLine(quote, line)}`,
       ...line.timing.map((note) => `   Note: ${note}`),
       '',
     );
   });
   out.push(
-    `Total: ${quoteMoney(quote, quote.total.ourPrice)} (provider price ${quoteMoney(quote, quote.total.providerPrice)}; savings ${quoteMoney(quote, quote.total.savings)}, ${quotePercent(quote.total.savingsFraction)})`,
+    ...quoteTotalLines(quote),
+    `Against the provider's price ${quoteMoney(quote, quote.total.providerPrice)}: savings ${quoteMoney(quote, quote.total.savings)} (${quotePercent(quote.total.savingsFraction)})`,
     '',
     ...(quote.cancellation.length > 0 ? ['Cancellation fees (of our price, by when a policy is canceled):', ...quote.cancellation.map((line) => `- ${line}`)] : [CANCELLATION_UNKNOWN]),
   );
@@ -205,6 +268,11 @@ function offsetLabel(offsetHours: number): string {
   return `UTC${offsetHours < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
-function cents(amount: number): number {
-  return Math.round(amount * 100) / 100;
+/** An amount of two decimals as whole cents: the service's amounts are decimals that a double holds only nearly. */
+function toCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+function fromCents(cents: number): number {
+  return cents / 100;
 }

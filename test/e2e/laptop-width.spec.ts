@@ -94,12 +94,16 @@ for (const width of [1280, 1440]) {
       await expectFits(page, 'Renewals', width);
       // The row's last column (its note and snooze) is reachable: whole inside the table's own scrolling region.
       await note.scrollIntoViewIfNeeded();
+      // Whole inside its cell too: the cell hides what runs over it, so a button wider than its column was drawn cut
+      // at the cell's edge while the button itself measured whole (money18).
       const noteBox = await note.evaluate((el) => {
         const box = el.getBoundingClientRect();
-        return { right: box.right, clipped: el.scrollWidth > el.clientWidth + 1, innerWidth: el.ownerDocument.documentElement.clientWidth };
+        const cell = el.closest('[role="gridcell"]')!.getBoundingClientRect();
+        return { right: box.right, cellRight: cell.right, clipped: el.scrollWidth > el.clientWidth + 1, innerWidth: el.ownerDocument.documentElement.clientWidth };
       });
       expect(noteBox.clipped, JSON.stringify(noteBox)).toBe(false);
       expect(noteBox.right, JSON.stringify(noteBox)).toBeLessThanOrEqual(noteBox.innerWidth);
+      expect(noteBox.right, JSON.stringify(noteBox)).toBeLessThanOrEqual(noteBox.cellRight + 0.5);
 
       await showCustomer(page, 'CUST-1001');
       await expect(page.getByTestId('cyber-row').first()).toBeVisible();

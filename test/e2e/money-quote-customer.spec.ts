@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { formatMoney } from '../../shared/format/money.js';
 import { expect, openDetail, otherWindow, policiesWithStatus, test } from './support/capacity.js';
 
 /** Quotes from the customer's side: the book's customer is the quote's, and a customer page quotes their ready policies. */
@@ -55,4 +56,37 @@ test('a quote starts with the book’s customer of the policy, and a customer pa
   expect(text).toMatch(/^Quote for Northwind/);
   for (const id of ids) expect(text).toContain(id);
   expect(text).not.toContain(left);
+});
+
+test('a quote for a customer the book says pays by card totals our price and the card fee, and both totals when not known (money18)', async ({ openSignedIn, app, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await openSignedIn();
+  const ready = await policiesWithStatus(app, 'READY_FOR_PURCHASE');
+  const policy = ready.find((p) => p.cspAccountName && p.pricing.creditCardProcessingFee !== null && p.pricing.bankAccountProcessingFee !== null);
+  if (!policy) throw new Error('the seed has no ready policy of an account stating both processing fees');
+  await otherWindow(app)['customers.save']({ name: 'Northwind Traders', externalIds: [], accounts: [policy.cspAccountName], contact: '', notes: '', paysBy: 'card' });
+  const money = (n: number) => formatMoney(n, 'USD', 'en-US');
+  const { ourPrice, creditCardProcessingFee: card, bankAccountProcessingFee: bank } = policy.pricing;
+  const plus = (fee: number) => money((Math.round(ourPrice * 100) + Math.round(fee * 100)) / 100);
+
+  await openDetail(page, policy.cidrId);
+  await page.getByTestId('policy-actions').getByRole('button', { name: 'Quote for a customer…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Quote for a customer' });
+  await expect(dialog.getByLabel('Customer name')).toHaveValue('Northwind Traders');
+  // The book's "Pays by" of the customer named.
+  await expect(dialog.getByLabel('Pays by')).toHaveValue('card');
+  await dialog.getByRole('button', { name: 'Copy e-mail text' }).click();
+  await expect(dialog.getByTestId('quote-done')).toContainText('copied as e-mail text');
+  const byCard = await clipboardText(page);
+  expect(byCard).toContain(`Total: ${plus(card!)} (our price ${money(ourPrice)} + card processing fees ${money(card!)})`);
+  expect(byCard).toContain(`Processing fee (card, as you pay): ${money(card!)}`);
+  expect(byCard).not.toContain('bank transfer');
+
+  // Not known: both totals, as alternatives.
+  await dialog.getByLabel('Pays by').selectOption('');
+  await dialog.getByRole('button', { name: 'Copy e-mail text' }).click();
+  await expect.poll(() => clipboardText(page)).toContain('Total, by how you pay (one of these applies):');
+  const either = await clipboardText(page);
+  expect(either).toContain(`- paying by card: ${plus(card!)}`);
+  expect(either).toContain(`- paying by bank transfer: ${plus(bank!)}`);
 });

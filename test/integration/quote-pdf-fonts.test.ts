@@ -54,6 +54,8 @@ function quoteFor(customerName: string): Quote {
     currency: 'USD',
     lines: [line],
     total: { ourPrice: 1200, providerPrice: 1500, savings: 300, savingsFraction: 0.2 },
+    paysBy: 'card',
+    toPay: [{ paysBy: 'card', fees: 36, toPay: 1236, noFeeStated: [] }],
     cancellation: [],
     paper: 'A4',
   };

@@ -83,8 +83,8 @@ describe('quote.create', () => {
       expect(flat).toContain(`Provider price: ${money(policy.pricing.cspProviderPrice)}`);
       expect(flat).toContain(`Savings: ${money(policy.pricing.savings)} (${formatFraction(policy.pricing.savingsPercentage, 'en-US')})`);
     }
-    const total = chosen.reduce((sum, p) => sum + p.pricing.ourPrice, 0);
-    expect(flat).toContain(`Total: ${formatMoney(Math.round(total * 100) / 100, 'USD', 'en-US').replace(/\s/g, ' ')}`);
+    // No way of paying given: both totals, as alternatives (money18; worked out in the next test).
+    expect(flat).toContain('Total, by how you pay (one of these applies):');
     for (const line of scheduleLines(SANDBOX_FEE_SCHEDULE)) expect(flat).toContain(line);
     // The e-mail text says the same.
     expect(result.text).toContain(`Our price: ${formatMoney(chosen[0]!.pricing.ourPrice, 'USD', 'en-US')}`);
@@ -106,6 +106,41 @@ describe('quote.create', () => {
     // Recorded in each policy's activity.
     const activity = value<ActivityList>(await app.call('activity.list', { policyKind: 'capacity', policyId: chosen[0]!.cidrId }));
     expect(activity.entries[0]).toMatchObject({ action: 'quote', outcome: 'succeeded', price: chosen[0]!.pricing.ourPrice });
+  });
+
+  it('totals what the customer will pay: our price and the processing fee of how they pay, both named, or both totals as alternatives (money18)', async () => {
+    // Policies stating both fees, and one stating no card fee (the service's null).
+    const both = ready.filter((p) => p.pricing.creditCardProcessingFee !== null && p.pricing.bankAccountProcessingFee !== null).slice(0, 3);
+    const noCard = ready.find((p) => p.pricing.creditCardProcessingFee === null && p.pricing.bankAccountProcessingFee !== null);
+    if (both.length < 3 || !noCard) throw new Error('the seed has too few ready policies with both fees, or none without a card fee');
+    const chosen = [...both, noCard];
+    const money = (n: number) => formatMoney(n, 'USD', 'en-US').replace(/\s/g, ' ');
+    // In whole cents, from the service's own amounts.
+    const cents = (pick: (p: CapacityPolicy) => number | null) => chosen.reduce((sum, p) => sum + Math.round((pick(p) ?? 0) * 100), 0);
+    const price = cents((p) => p.pricing.ourPrice);
+    const card = cents((p) => p.pricing.creditCardProcessingFee);
+    const bank = cents((p) => p.pricing.bankAccountProcessingFee);
+    const ids = chosen.map((p) => p.cidrId);
+
+    // Not known: one total per way of paying, said to be alternatives; each policy's two fees as "or".
+    const either = value<QuoteResult>(await app.call('quote.create', request(ids)));
+    for (const text of [(await pdfOf(either, 'either.pdf')).text.replace(/\s+/g, ' '), either.text.replace(/\s+/g, ' ')]) {
+      expect(text).toContain('Total, by how you pay (one of these applies):');
+      expect(text).toContain(`- paying by card: ${money((price + card) / 100)} (our price ${money(price / 100)} + card processing fees ${money(card / 100)}; no card fee is stated for 1 policy)`);
+      expect(text).toContain(`- paying by bank transfer: ${money((price + bank) / 100)} (our price ${money(price / 100)} + bank transfer processing fees ${money(bank / 100)})`);
+      const first = both[0]!.pricing;
+      expect(text).toContain(`Processing fee, by how you pay: card ${money(first.creditCardProcessingFee!)}, or bank transfer ${money(first.bankAccountProcessingFee!)}`);
+      expect(text).toContain(`Processing fee, by how you pay: card none stated, or bank transfer ${money(noCard.pricing.bankAccountProcessingFee!)}`);
+    }
+
+    // Known (the book's "Pays by", or chosen in the dialog): one total, its fee named; the other fee nowhere.
+    const byBank = value<QuoteResult>(await app.call('quote.create', { ...request(ids), paysBy: 'bank' }));
+    for (const text of [(await pdfOf(byBank, 'bank.pdf')).text.replace(/\s+/g, ' '), byBank.text.replace(/\s+/g, ' ')]) {
+      expect(text).toContain(`Total: ${money((price + bank) / 100)} (our price ${money(price / 100)} + bank transfer processing fees ${money(bank / 100)})`);
+      expect(text).toContain(`Processing fee (bank transfer, as you pay): ${money(noCard.pricing.bankAccountProcessingFee!)}`);
+      expect(text).not.toContain('paying by card');
+      expect(text).not.toMatch(/card (USD|none)/);
+    }
   });
 
   it('says, per policy, what the quote’s dates mean: launching before the quote ends, a fee from the start, free only until a day (day13)', async () => {

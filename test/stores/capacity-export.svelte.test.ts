@@ -35,7 +35,7 @@ describe('the capacity export', () => {
     expect(await collectCapacityExport(columns, shown)).toEqual({ ok: false, error: UNREACHABLE });
   });
 
-  it('exports the columns shown, typed as the screen reads them: local dates, real percentages, amounts, words', async () => {
+  it('exports the columns shown, typed as the screen reads them: local dates, real percentages, amounts with their currency, words', async () => {
     const launch = '2026-11-30T23:30:00Z';
     answer('capacity.list', () => ({
       ok: true,
@@ -64,12 +64,15 @@ describe('the capacity export', () => {
       'Launch:datetime',
       'Auto-renewal:text',
       'Provider price:amount',
+      // After the first amount, though "Our price" is not shown: its amounts say their currency (money18).
+      'Currency:text',
       'Savings:amount',
       'Savings %:percent',
     ]);
     const local = new Date(launch);
     const two = (n: number) => String(n).padStart(2, '0');
     const wallClock = `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())}T${two(local.getHours())}:${two(local.getMinutes())}`;
-    expect(result.data.rows).toEqual([['Ready for purchase', 'm5.large', 4, wallClock, 'On · Every month', 1700, 465.5, 0.2738]]);
+    // No environment signed in here: no currency set, and said so.
+    expect(result.data.rows).toEqual([['Ready for purchase', 'm5.large', 4, wallClock, 'On · Every month', 1700, 'not set', 465.5, 0.2738]]);
   });
 });

@@ -1,7 +1,7 @@
 import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 import { embeddedCharacters, quoteFontBytes } from './quote-fonts.js';
 import { systemFallbackFont } from './system-fallback-font.js';
-import { CANCELLATION_UNKNOWN, CURRENCY_NOT_STATED, quoteMoney, quotePercent, type Quote } from '../../../shared/quote/quote.js';
+import { CANCELLATION_UNKNOWN, CURRENCY_NOT_STATED, quoteFeeLine, quoteMoney, quotePercent, quoteTotalLines, type Quote } from '../../../shared/quote/quote.js';
 
 /**
  * The quote as a PDF, drawn with pdf-lib in the main process: the same in the
@@ -97,16 +97,15 @@ async function render(quote: Quote, fonts: FontChoice): Promise<QuotePdf> {
     writer.text(`Window: ${line.window}`);
     writer.text(`Our price: ${quoteMoney(quote, line.ourPrice)}    Provider price: ${quoteMoney(quote, line.providerPrice)}`);
     writer.text(`Savings: ${quoteMoney(quote, line.savings)} (${quotePercent(line.savingsFraction)})`);
-    writer.text(`Processing fees: card ${quoteMoney(quote, line.cardFee)}, bank account ${quoteMoney(quote, line.bankFee)}`, { color: colors.muted });
+    writer.text(quoteFeeLine(quote, line), { color: colors.muted });
     for (const note of line.timing) writer.text(`Note: ${note}`);
     writer.gap();
   });
 
-  writer.keepTogether(4);
-  writer.text(`Total: ${quoteMoney(quote, quote.total.ourPrice)}`, { font: 'bold', size: SIZE.heading });
-  writer.text(
-    `Provider price ${quoteMoney(quote, quote.total.providerPrice)}; savings ${quoteMoney(quote, quote.total.savings)} (${quotePercent(quote.total.savingsFraction)})`,
-  );
+  const totals = quoteTotalLines(quote);
+  writer.keepTogether(totals.length + 3);
+  totals.forEach((line, index) => writer.text(line, index === 0 ? { font: 'bold', size: SIZE.heading } : {}));
+  writer.text(`Against the provider's price ${quoteMoney(quote, quote.total.providerPrice)}: savings ${quoteMoney(quote, quote.total.savings)} (${quotePercent(quote.total.savingsFraction)})`);
   writer.gap();
   writer.keepTogether(quote.cancellation.length + 2);
   if (quote.cancellation.length > 0) {

@@ -108,6 +108,41 @@ export function readCyberList(replica: Replica, customerId: string) {
   return readRecord(replica, 'cyberLists', customerId.toUpperCase());
 }
 
+/**
+ * Where the number of policies the service said a customer's whole DR list holds is kept, one record per customer
+ * beside its list (money18, issue 26). A kind of its own, not a field of the list, so a version before it reads the
+ * list as before; a total is believed only while it is stamped with its list's age, so a list written since without
+ * one (by such a version) has none.
+ */
+export const CYBER_LIST_TOTALS = 'cyberListTotals';
+
+/** A kept DR list's stated total, or null when none was kept with this writing of the list. */
+export function keptTotal(doc: { readonly fetchedAt: string; readonly body: string } | null, listFetchedAt: string): number | null {
+  if (!doc || doc.fetchedAt !== listFetchedAt) return null;
+  const value: unknown = JSON.parse(doc.body);
+  const total = typeof value === 'object' && value !== null ? (value as { total?: unknown }).total : undefined;
+  return typeof total === 'number' && Number.isInteger(total) && total >= 0 ? total : null;
+}
+
+/**
+ * A customer's DR list as kept, and whether it may lack some of the list's policies (`partial`): the service said the
+ * list holds more than is kept (only a first page was read), or no total was kept with it (a copy of a version before
+ * money18, which kept a first page read by the customer page as if it were the whole list).
+ */
+export function readCyberListKept(replica: Replica, customerId: string): Promise<{ fetchedAt: string; value: RecordValue<'cyberLists'>; partial: boolean } | null> {
+  const id = customerId.toUpperCase();
+  // The list and its total in one read: a page written between two reads would pair one list with another's total.
+  return replica.reading((open) => {
+    const doc = open.db.document('cyberLists', id);
+    if (!doc) return null;
+    const value: unknown = JSON.parse(doc.body);
+    if (!RECORD_SCHEMAS.cyberLists.safeParse(value).success) return incompatible;
+    const items = value as RecordValue<'cyberLists'>;
+    const total = keptTotal(open.db.document(CYBER_LIST_TOTALS, id), doc.fetchedAt);
+    return { fetchedAt: doc.fetchedAt, value: items, partial: total === null || items.length < total };
+  });
+}
+
 /** The ids kept of a kind (the details a sync refreshes, the customers whose DR lists it reads again). */
 export async function recordIds(replica: Replica, kind: RecordKind): Promise<string[]> {
   return (await replica.reading((open) => open.db.documentIds(kind))) ?? [];

@@ -12,7 +12,7 @@ import type { SessionService } from '../session/session-service.js';
 import type { Replica } from './replica.js';
 import { capacitiesFetchedAt, recordIds } from './replica-reads.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
-import { storedHashes, streamFirstSync, writeCapacities, writeCapacityChanges, writeKind, type StreamedFirstSync } from './replica-writes.js';
+import { storedHashes, streamFirstSync, writeCapacities, writeCapacityChanges, writeCyberLists, writeKind, type StreamedFirstSync } from './replica-writes.js';
 import { ListedAgainstStored } from './listed-against-stored.js';
 import { ListPageThread } from './list-page-thread.js';
 import type { ComparedRow, StoredHashes } from './list-page-reading.js';
@@ -83,7 +83,7 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
   const customers = [
     ...new Set([...(deps.customersToSync?.() ?? []), ...(await recordIds(replica, 'cyberLists'))]),
   ].map((c) => c.toUpperCase());
-  const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[] }>();
+  const cyberLists = dictionary<{ fetchedAt: string; value: CyberListItem[]; listed: number }>();
   let cyberLeftOut = 0;
   for (const [i, customerId] of customers.entries()) {
     progress({ phase: 'cyber', fetched: i, total: customers.length });
@@ -107,13 +107,13 @@ export async function refreshReplica(replica: Replica, deps: ReplicaSyncDeps, si
         return parsed.success ? [parsed.data] : [];
       });
       cyberLeftOut += rows.length - items.length;
-      cyberLists[customerId] = { fetchedAt: fetchedAt.toISOString(), value: items };
+      cyberLists[customerId] = { fetchedAt: fetchedAt.toISOString(), value: items, listed: rows.length };
     } catch (error) {
       // A customer that no longer exists is dropped; anything else stops the sync.
       if (!(error instanceof AppFailure && error.error.kind === 'not-found')) throw error;
     }
   }
-  await writeKind(replica, 'cyberLists', cyberLists, fetchedAt);
+  await writeCyberLists(replica, cyberLists, fetchedAt);
   const cyberIds = Object.values(cyberLists)
     .flatMap((list) => list.value.map((item) => item.cidrId))
     .slice(0, MAX_CYBER_VIEWS);

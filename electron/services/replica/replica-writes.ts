@@ -7,7 +7,7 @@ import type { CapacityReplica } from './capacity-replica.js';
 import type { FirstSyncStream } from './first-sync-stream.js';
 import type { ListedAgainstStored } from './listed-against-stored.js';
 import type { Replica } from './replica.js';
-import { readCyberList } from './replica-reads.js';
+import { CYBER_LIST_TOTALS, keptTotal } from './replica-reads.js';
 import { ACCOUNTS_ID, RECORD_SCHEMAS, type RecordKind, type RecordValue, type ReplicaKind, type ReplicaValue } from './replica-kinds.js';
 
 /**
@@ -25,12 +25,36 @@ export async function writeRecord<K extends RecordKind>(replica: Replica, kind: 
  * Write-through of a page of a customer's DR list read online: its policies
  * join the ones kept for that customer (a page is not the whole list, so
  * nothing kept is dropped), so the list opened a minute ago is there offline.
+ * `statedTotal`: how many policies the service said the whole list holds (the page's `total`, of a read not filtered
+ * by status or name), kept beside the list so that offline a first page is not taken for the whole list (issue 26);
+ * a filtered page carries the last one forward. Read and written in one turn of the writes' queue.
  */
-export async function addCyberPage(replica: Replica, customerId: string, items: readonly CyberListItem[]): Promise<void> {
-  const kept = (await readCyberList(replica, customerId))?.value ?? [];
-  const byCidrId = new Map(kept.map((item) => [item.cidrId, item]));
-  for (const item of items) byCidrId.set(item.cidrId, item);
-  await writeRecord(replica, 'cyberLists', customerId.toUpperCase(), [...byCidrId.values()]);
+export async function addCyberPage(replica: Replica, customerId: string, items: readonly CyberListItem[], statedTotal?: number): Promise<void> {
+  const id = customerId.toUpperCase();
+  const fetchedAt = new Date().toISOString();
+  await replica.writing((open) => {
+    const stored = open.db.document('cyberLists', id);
+    const value: unknown = stored ? JSON.parse(stored.body) : null;
+    const kept = RECORD_SCHEMAS.cyberLists.safeParse(value).success ? (value as CyberListItem[]) : [];
+    const byCidrId = new Map(kept.map((item) => [item.cidrId, item]));
+    for (const item of items) byCidrId.set(item.cidrId, item);
+    const total = statedTotal ?? (stored ? keptTotal(open.db.document(CYBER_LIST_TOTALS, id), stored.fetchedAt) : null);
+    open.db.putDocument('cyberLists', { id, fetchedAt, body: JSON.stringify([...byCidrId.values()]) });
+    if (total !== null) open.db.putDocument(CYBER_LIST_TOTALS, { id, fetchedAt, body: JSON.stringify({ total }) });
+  });
+}
+
+/**
+ * Every customer's DR list as a sync read it whole, with how many policies each holds as listed (those that did not
+ * read in full are counted here and not kept: the kept list is then less than its total), in one turn of the queue.
+ */
+export async function writeCyberLists(replica: Replica, lists: Record<string, { fetchedAt: string; value: CyberListItem[]; listed: number }>, fetchedAt: Date): Promise<void> {
+  const at = fetchedAt.toISOString();
+  const entries = Object.entries(lists);
+  await replica.writing((open) => {
+    open.db.replaceDocuments('cyberLists', entries.map(([id, list]) => ({ id, fetchedAt: list.fetchedAt, body: JSON.stringify(list.value) })), at);
+    open.db.replaceDocuments(CYBER_LIST_TOTALS, entries.map(([id, list]) => ({ id, fetchedAt: list.fetchedAt, body: JSON.stringify({ total: list.listed }) })), at);
+  });
 }
 
 /**

@@ -16,7 +16,7 @@ import type {
   ServiceCheck,
 } from '../../../shared/ipc/sourced.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
-import { capacitiesFetchedAt, capacityOverview, capacityRow, readAccounts, readCyberList, readRecord } from '../replica/replica-reads.js';
+import { capacitiesFetchedAt, capacityOverview, capacityRow, readAccounts, readCyberListKept, readRecord } from '../replica/replica-reads.js';
 import { addCyberPage, keepCyberItemAsViewed, upsertCapacity, writeKind, writeRecord } from '../replica/replica-writes.js';
 import type { PolicyFact } from '../money/money-lock.js';
 import { terminationShown } from '../money/money-actions.js';
@@ -155,12 +155,14 @@ export class PolicyRepository {
           const parsed = CyberListItem.safeParse(item);
           return parsed.success ? [parsed.data] : [];
         });
-        if (whole.length > 0) this.#keep(this.#deps.replica.write((replica) => addCyberPage(replica, customerId, whole)));
+        // The whole list's total when the read was not filtered (a filtered page's total is of the filtered list).
+        const statedTotal = query.status === undefined && !query.policyName ? page.total : undefined;
+        if (whole.length > 0) this.#keep(this.#deps.replica.write((replica) => addCyberPage(replica, customerId, whole, statedTotal)));
         return { ...page, origin: live(this.#now()) };
       },
       async () => {
-        const cached = await this.#deps.replica.read((replica) => readCyberList(replica, customerId));
-        return cached ? { ...queryCyberItems(cached.value, query), origin: replica(cached.fetchedAt) } : null;
+        const cached = await this.#deps.replica.read((replica) => readCyberListKept(replica, customerId));
+        return cached ? { ...queryCyberItems(cached.value, query), origin: replica(cached.fetchedAt), ...(cached.partial ? { keptListPartial: true } : {}) } : null;
       },
     );
   }

@@ -214,11 +214,7 @@ export const CAPACITY_COLUMNS: readonly CapacityColumn[] = [
     hideable: true,
     look: 'amount',
     text: (row) => amountText(row.pricing?.ourPrice),
-    exports: [
-      { label: 'Our price', kind: 'amount', value: (row) => finite(row.pricing?.ourPrice) },
-      // Named on every row, so a filtered or pasted part of the sheet still says it; "not set" until the environment has one.
-      { label: 'Currency', kind: 'text', value: (row) => (finite(row.pricing?.ourPrice) === null ? null : (agreement.currency ?? 'not set')) },
-    ],
+    exports: [{ label: 'Our price', kind: 'amount', value: (row) => finite(row.pricing?.ourPrice) }],
   },
   {
     id: 'providerPrice',
@@ -298,9 +294,22 @@ export function columnOfSortKey(key: LocalSortColumn): CapacityColumn | undefine
   return CAPACITY_COLUMNS.find((column) => column.sortKey === key);
 }
 
-/** The export of the given columns: their labels, kinds and each row's values, in the order shown. */
+/**
+ * The export of the given columns: their labels, kinds and each row's values, in the order shown. Amounts come with a
+ * Currency column, after the first of them: named on every row that has an amount, so a filtered or pasted part of
+ * the sheet still says it; "not set" until the environment has one. It followed "Our price" alone, so a sheet of the
+ * savings or fees without the price had amounts and no currency (money18).
+ */
 export function exportSheet(columns: readonly CapacityColumn[], rows: readonly CapacityRow[]) {
-  const parts = columns.flatMap((column) => column.exports);
+  const shown = columns.flatMap((column) => column.exports);
+  const amounts = shown.filter((part) => part.kind === 'amount');
+  const currency: ExportPart = {
+    label: 'Currency',
+    kind: 'text',
+    value: (row) => (amounts.some((part) => part.value(row) !== null) ? (agreement.currency ?? 'not set') : null),
+  };
+  const first = shown.findIndex((part) => part.kind === 'amount');
+  const parts = first < 0 ? shown : [...shown.slice(0, first + 1), currency, ...shown.slice(first + 1)];
   return {
     columns: parts.map(({ label, kind }) => ({ label, kind })),
     rows: rows.map((row) => parts.map((part) => part.value(row))),

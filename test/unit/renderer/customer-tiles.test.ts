@@ -63,3 +63,11 @@ it('shows the one processing fee the book says the customer pays (cust16)', () =
   expect(feesValue(apart, amount)).toBe('USD 16.25 – USD 27.75');
   expect(feesMeaning(apart, amount)).toContain('say which in the book');
 });
+
+it('says "at least" for a list the copy answered that may be only part of the list (money18, issue 26)', () => {
+  // An older copy's first page of 100 kept as the list: its total is what it keeps, so it is not "longer".
+  const kept = { value: { data: [item('dr_1', 'ACTIVE'), item('dr_2', 'EXPIRED')], total: 2, keptListPartial: true }, loading: false };
+  const short = { value: { data: [item('dr_3', 'ACTIVE')], total: 1 }, loading: false };
+  expect(drActiveText([kept, short])).toBe('At least 2 active DR policies in their DR lists below (not in the figure).');
+  expect(drActiveText([{ ...kept, value: { ...kept.value, keptListPartial: false } }, short])).toBe('2 active DR policies in their DR lists below (not in the figure).');
+});

@@ -60,4 +60,11 @@ describe('countActiveDr (cust16)', () => {
     const counted = await countActiveDr({ ...pageOf(LIST, 1), origin: live }, async (page) => ({ ok: true, value: { ...pageOf(LIST, page), origin: copy } }), 100);
     expect(counted.ok && counted.value.complete).toBe(false);
   });
+
+  it('does not call a count exact when a page came from a kept list that may be only part of the list (money18)', async () => {
+    // The copy keeps 200 of the 250 (a first page and a second read live, the service gone before the third).
+    const kept = { data: LIST.slice(0, 100), total: 200, keptListPartial: true };
+    const counted = await countActiveDr(kept, async (page) => ({ ok: true, value: { ...pageOf(LIST.slice(0, 200), page), keptListPartial: true } }), 100);
+    expect(counted).toEqual({ ok: true, value: { active: 67, complete: false } });
+  });
 });
