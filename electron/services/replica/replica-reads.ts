@@ -176,6 +176,11 @@ export function upcomingCapacities(
   });
 }
 
+/** Whether the whole of (fromMs, toMs] is read and kept (an answer is then made from memory, never still counting). */
+export function upcomingWindowKept(replica: Replica, fromMs: number, toMs: number): Promise<boolean> {
+  return replica.reading((open) => open.db.readWith((connection) => windowKept(connection, fromMs, toMs))).then((kept) => kept === true);
+}
+
 /**
  * The first rows of (fromMs, toMs] in the worklist's order, read without the whole window (`firstUpcomingOf`, the
  * head's launches `aheadMs` past it given too), and the whole records of those `page` chooses, in one read; `filled`:

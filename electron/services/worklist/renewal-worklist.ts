@@ -1,7 +1,7 @@
 import { WORKLIST_OPENING, WORKLIST_PAGE, WORKLIST_STATES, WorklistEntryInput, localDay, snoozedOut, stateOutside, WorklistQuery, type ParsedWorklistQuery, type WorklistEntry, type WorklistRow, type WorklistState, type WorklistWindow } from '../../../shared/ipc/worklist.js';
 import { dictionary } from '../../../shared/records.js';
 import type { CurrentReplica } from '../replica/current-replica.js';
-import { copyState, firstUpcomingCapacities, keepUpcomingInSlices, pickedUpcomingCapacities, upcomingCapacities, upcomingKept } from '../replica/replica-reads.js';
+import { copyState, firstUpcomingCapacities, keepUpcomingInSlices, pickedUpcomingCapacities, upcomingCapacities, upcomingKept, upcomingWindowKept } from '../replica/replica-reads.js';
 import type { Replica } from '../replica/replica.js';
 import type { CapacityRow } from '../../../shared/api/readers.js';
 import { SLICE_MS, slice } from '../replica/time-slices.js';
@@ -74,7 +74,10 @@ export class RenewalWorklist {
         if (!copy) return null;
         // Read before the rows: a commit landing in between leaves what is kept under the older version, never found.
         const sources: WindowSources = { ...copy, entries, customerOf, today };
-        const kept = this.#kept.find(key, sources, fromMs) ?? (query.mayStillCount ? this.#kept.find(firstKey, sources, fromMs) : null);
+        // First rows kept only while the window is not read: once it is, the whole answer is made from memory.
+        const kept =
+          this.#kept.find(key, sources, fromMs) ??
+          (query.mayStillCount && !(await upcomingWindowKept(replica, fromMs, toMs)) ? this.#kept.find(firstKey, sources, fromMs) : null);
         if (kept) return { kept };
         if (query.mayStillCount) {
           // The window not read yet: its first rows along the ends, the count left to the whole answer asked next.
