@@ -26,7 +26,7 @@ import { createOwnDataHandlers } from './own-data/own-data-handlers.js';
 import { createAppHandlers } from './ipc/app-handlers.js';
 import { createPolicyHandlers } from './ipc/policy-handlers.js';
 import { createSessionHandlers } from './ipc/session-handlers.js';
-import { warmOutputCheck } from './ipc/warm-checks.js';
+import { checkKeptAhead, warmOutputCheck } from './ipc/warm-checks.js';
 import { createDesktopHandlers } from './desktop/desktop-handlers.js';
 import { ActivityLog } from './activity/activity-log.js';
 import { MoneyActions } from './money/money-actions.js';
@@ -367,7 +367,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
   const customerHandlers = customers.handlers();
   const customerOf = () => customers.customerOfAccount();
-  const worklist = new RenewalWorklist({ replica, states: worklistStatesIn(ownData), customerOf, turn: () => requestsFirst.turn() });
+  const worklist = new RenewalWorklist({
+    replica,
+    states: worklistStatesIn(ownData),
+    customerOf,
+    turn: () => requestsFirst.turn(),
+    checkAhead: (answer) => checkKeptAhead('worklist.query', answer),
+  });
   // The Renewals' opening answer made ahead as background work (after the first screen, after each refresh), so the
   // first click is answered from memory (issue 28). It waits its turn behind the person's requests; asks while one
   // waits are merged into it. Close waits for the one under way: no read of the copy or the own data once they are closed.

@@ -15,6 +15,9 @@ import type { CurrentReplica } from '../../electron/services/replica/current-rep
 import { upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
 import { RenewalWorklist, type RenewalWorklistDeps } from '../../electron/services/worklist/renewal-worklist.js';
 import type { WorklistStates } from '../../electron/services/worklist/worklist-states.js';
+import { checkedOutput } from '../../electron/services/ipc/kept-answers.js';
+import { checkKeptAhead } from '../../electron/services/ipc/warm-checks.js';
+import { CONTRACT } from '../../shared/ipc/contract.js';
 import { BENCH_OWNER, benchCurrentReplica } from '../../bench/support/bench-current-replica.js';
 import { seededCopies } from '../support/seeded-copy.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
@@ -189,7 +192,10 @@ describe('the Renewals\u2019 opening made ahead', () => {
     const afterwards = walks.take();
     walks.stop();
 
-    const rangeWalks = (run: readonly StatementRun[], column: 'launch_ms' | 'end_ms') => run.filter((r) => /LIMIT @limit/.test(r.sql) && r.sql.includes(`WHERE c.${column} >`));
+    // The window's walks by range; not the opening's first rows (renew18: up to a page's worth along the ends, read once
+    // before its steps, `INDEXED BY capacities_end`), which are not the window's read.
+    const rangeWalks = (run: readonly StatementRun[], column: 'launch_ms' | 'end_ms') =>
+      run.filter((r) => /LIMIT @limit/.test(r.sql) && r.sql.includes(`WHERE c.${column} >`) && !r.sql.includes('INDEXED BY capacities_end'));
     // The whole window's read (both ranges at once) was not made beside the steps.
     expect([...byOpening, ...byClick, ...afterwards].filter((r) => /\bOR \(c\.end_ms/.test(r.sql)), 'reads of the whole window').toEqual([]);
     expect(rangeWalks(byOpening, 'launch_ms').map((r) => r.rids.length), 'the opening\u2019s first step, before the click').toEqual([STEP_ROWS_HERE]);
@@ -378,5 +384,76 @@ describe('the Renewals\u2019 first rows before the whole window is read (renew13
     expect(first.rows[0]?.policy.cidrId).toBe(launching.cidrId);
     expect(first.rows).toEqual(whole.rows);
     expect(first.total).toBeLessThan(whole.total);
+  });
+});
+
+describe('the Renewals\u2019 opening\u2019s first rows made ahead (renew18)', () => {
+  it('are kept and checked: a click while the opening\u2019s steps wait is given them with nothing read or checked', async () => {
+    const copy = await copyOnDisk();
+    const replica = await copy.opened();
+    let now = NOW;
+    const output = CONTRACT['worklist.query'].output;
+    // The turn before the check goes at once; the steps' first turn is held, as while the page's calls are answered
+    // at a sync's end (the first click after a sync meets the steps there).
+    let turns = 0;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const turn = () => (++turns === 2 ? held : Promise.resolve());
+    const worklist = worklistOver(replica, { now: () => new Date(now), turn, checkAhead: (answer) => checkKeptAhead('worklist.query', answer) });
+    const making = worklist.prepareOpening();
+    await vi.waitFor(() => expect(turns).toBe(2));
+
+    now += 60_000;
+    const walks = statementsRun();
+    cleanup.push(async () => walks.stop());
+    const parsed = vi.spyOn(output, 'safeParse');
+    cleanup.push(async () => parsed.mockRestore());
+    const clicked = await worklist.query({ ...WORKLIST_OPENING, mayStillCount: true });
+    // The dispatch's output check, as the click's answer is sent.
+    const checked = checkedOutput(output, clicked);
+    const read = walks.take().filter((run) => /FROM capacit/.test(run.sql));
+    walks.stop();
+    const parses = parsed.mock.calls.length;
+    parsed.mockRestore();
+
+    expect(clicked.stillCounting).toBe(true);
+    expect(read.map((run) => run.sql), 'reads of the copy at the click').toEqual([]);
+    expect(parses, 'output checks at the click').toBe(0);
+    expect(checked.success).toBe(true);
+    // The rows a click would have read itself then.
+    const fresh = await worklistOver(await copy.opened(), { now: () => new Date(now) }).query({ ...WORKLIST_OPENING, mayStillCount: true });
+    expect(clicked.rows).toEqual(fresh.rows);
+
+    letGo();
+    const opening = await making;
+    expect(opening.stillCounting).toBeUndefined();
+    // Once the whole answer is made, it is what either ask is given.
+    expect(await worklist.query({ ...WORKLIST_OPENING, mayStillCount: true })).toBe(opening);
+  });
+
+  it('are given no more once a policy comes into the window at their top (launching just past it, its end before it)', async () => {
+    const copy = await copyOnDisk();
+    const reader = await copy.opened();
+    const to = NOW + WORKLIST_OPENING.horizonDays * DAY_MS;
+    const launching = syntheticPolicies(POLICIES).find((policy) => ['ACTIVE', 'READY_FOR_PURCHASE'].includes(policy.policyStatus ?? ''))!;
+    // The list's order is end then id: once in the window it is the first row, though the first rows made ahead (a
+    // second before) did not hold it.
+    const coming = {
+      ...launching,
+      capacityConfiguration: { ...launching.capacityConfiguration, launchDateTime: new Date(to + 1_000).toISOString(), endDateTime: new Date(NOW - DAY_MS).toISOString() },
+    };
+    expect(await upsertCapacity((await reader.replica())!, coming)).toBe(true);
+    let now = NOW;
+    const step = firstTurnHeld();
+    const worklist = worklistOver(reader, { now: () => new Date(now), turn: step.turn });
+    const making = worklist.prepareOpening();
+    await vi.waitFor(() => expect(step.turns()).toBe(1));
+
+    now += 2_000;
+    const clicked = await worklist.query({ ...WORKLIST_OPENING, mayStillCount: true });
+    expect(clicked.rows[0]?.policy.cidrId).toBe(launching.cidrId);
+    expect(clicked.rows).toEqual((await worklistOver(await copy.opened(), { now: () => new Date(now) }).query({ ...WORKLIST_OPENING, mayStillCount: true })).rows);
+    step.letGo();
+    await making;
   });
 });

@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import { CONTRACT } from '../../../shared/ipc/contract.js';
 import type { Channel } from '../../../shared/ipc/channels.js';
+import { checkedOutput } from './kept-answers.js';
 
 /**
  * The parts of a zod schema's definition that hold the schemas inside it (zod v4's `_zod.def`); each is present only
@@ -49,4 +50,13 @@ export function warmCheck(schema: ZodType): void {
 /** The output check of a channel warmed (`warmCheck`): for an answer a person waits for first in a process. */
 export function warmOutputCheck(channel: Channel): void {
   warmCheck(CONTRACT[channel].output);
+}
+
+/**
+ * A kept answer (`keptAnswer`) made ahead for `channel` checked now by the channel's output check, as its first send
+ * would (`checkedOutput` remembers it): that send then gives it as checked. The Renewals' opening first rows, checked
+ * as they are made ahead rather than when the first click after a sync asks for them (issue 28, renew18).
+ */
+export function checkKeptAhead(channel: Channel, answer: object): void {
+  checkedOutput(CONTRACT[channel].output, answer);
 }

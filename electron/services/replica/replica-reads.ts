@@ -211,10 +211,16 @@ export function upcomingCapacities(
   });
 }
 
+/** Whether the whole of (fromMs, toMs] is read and kept (an answer is then made from memory, never still counting). */
+export function upcomingWindowKept(replica: Replica, fromMs: number, toMs: number): Promise<boolean> {
+  return replica.reading((open) => open.db.readWith((connection) => windowKept(connection, fromMs, toMs))).then((kept) => kept === true);
+}
+
 /**
- * The first rows of (fromMs, toMs] in the worklist's order, read without the whole window (`firstUpcomingOf`), and the
- * whole records of those `page` chooses, in one read; null when there is no list, when the window is read already
- * (the whole answer is then made from memory) or when `page` chose none (the rows read held none for it).
+ * The first rows of (fromMs, toMs] in the worklist's order, read without the whole window (`firstUpcomingOf`, the
+ * head's launches `aheadMs` past it given too), and the whole records of those `page` chooses, in one read; `filled`:
+ * `take` had enough before the rows ran out. Null when there is no list, when the window is read already (the whole
+ * answer is then made from memory) or when `page` chose none (the rows read held none for it).
  */
 export function firstUpcomingCapacities(
   replica: Replica,
@@ -222,7 +228,8 @@ export function firstUpcomingCapacities(
   toMs: number,
   take: (rows: readonly UpcomingCapacity[]) => boolean,
   page: () => readonly number[],
-): Promise<{ fetchedAt: string; picked: CapacityRow[] } | null> {
+  aheadMs = 0,
+): Promise<{ fetchedAt: string; picked: CapacityRow[]; filled: boolean } | null> {
   return replica.reading((open) => {
     const fetchedAt = open.fetchedAt;
     if (!fetchedAt) return null;
@@ -230,9 +237,9 @@ export function firstUpcomingCapacities(
     // The rows and their records of one snapshot: a rewrite's commit between them pairs a row with another's record.
     return open.db.inOneRead(() => {
       // Enough for the page or not, the rows read are the list's first: what the page holds of them is final.
-      open.db.readWith((connection) => firstUpcomingOf(connection, fromMs, toMs, take));
+      const filled = open.db.readWith((connection) => firstUpcomingOf(connection, fromMs, toMs, take, aheadMs));
       const rids = page();
-      return rids.length > 0 ? { fetchedAt, picked: open.db.bodies(rids) } : null;
+      return rids.length > 0 ? { fetchedAt, picked: open.db.bodies(rids), filled } : null;
     });
   });
 }

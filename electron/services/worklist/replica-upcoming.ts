@@ -342,7 +342,7 @@ class EndOrderSteps {
 export const UPCOMING_HEAD_INDEX = 'CREATE INDEX IF NOT EXISTS capacities_upcoming_head ON capacities (launch_ms) WHERE end_ms IS NULL OR end_ms < launch_ms;';
 const HEAD_SQL = `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.end_ms, ${ACCOUNT_SQL} AS account
   FROM capacities AS c
-  WHERE c.launch_ms > @from AND c.launch_ms <= @to AND +c.policy_status IN (${statusList(LAUNCHES)})
+  WHERE c.launch_ms > @from AND c.launch_ms <= @headTo AND +c.policy_status IN (${statusList(LAUNCHES)})
     AND (c.end_ms IS NULL OR c.end_ms <= @from) AND (end_ms IS NULL OR end_ms < launch_ms)
   ORDER BY c.end_ms, c.rid`;
 
@@ -371,10 +371,12 @@ const FIRST_ROWS_AT_MOST = 2_000;
  * the count, issue 28): `take` is given them in order, a batch at a time, until it says it has enough (true). Returns
  * false when the rows ran out before that (the rest of the window, policies launching in it that end past it, comes
  * after every row read here) or after FIRST_ROWS_AT_MOST of them: what was given is still the list's first rows. A
- * read kept on this connection is not used: the caller asks `windowKept` first.
+ * read kept on this connection is not used: the caller asks `windowKept` first. `aheadMs`: the head's launches up to
+ * that long past the window are given too (outside it, for the caller to skip): such a policy comes into the window
+ * at the very top of the list as the clock moves, so an answer kept for a while must know when (renew18).
  */
-export function firstUpcomingOf(connection: Connection, fromMs: number, toMs: number, take: (rows: readonly UpcomingCapacity[]) => boolean): boolean {
-  const head = (connection.prepare(HEAD_SQL).raw().all({ from: fromMs, to: toMs }) as UpcomingTuple[]).map(upcomingRow);
+export function firstUpcomingOf(connection: Connection, fromMs: number, toMs: number, take: (rows: readonly UpcomingCapacity[]) => boolean, aheadMs = 0): boolean {
+  const head = (connection.prepare(HEAD_SQL).raw().all({ from: fromMs, headTo: toMs + aheadMs }) as UpcomingTuple[]).map(upcomingRow);
   if (take(head)) return true;
   const along = connection.prepare(ALONG_ENDS_SQL).raw();
   let after = { ms: fromMs, rid: Number.MAX_SAFE_INTEGER };
