@@ -23,14 +23,18 @@ const HAS_INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206
  * look alike, and shown as [U+200D] the family read "👨[U+200D]👩[U+200D]👧". Any other joiner, "👍‍👍" included
  * (no such emoji: it draws as two thumbs, like "👍👍"), is still made visible. Built at run time: the `v` flag is
  * newer than the TypeScript target, and Node 20 and Chromium both have it.
+ * Made at its first use, for a text with a joiner (issue 25, branch overview18): compiling Unicode's emoji sequences
+ * was about a third of the page's first code's evaluation (sampled at three launches), and the main process's too,
+ * while almost no text has a joiner.
  */
-const RGI_EMOJI = new RegExp('\\p{RGI_Emoji}', 'gv');
+let rgiEmoji: RegExp | null = null;
 
 /** The offsets of the joiners that spell an emoji. */
 function emojiJoiners(text: string): ReadonlySet<number> {
   const kept = new Set<number>();
   if (!text.includes('\u200D')) return kept;
-  for (const match of text.matchAll(RGI_EMOJI)) {
+  rgiEmoji ??= new RegExp('\\p{RGI_Emoji}', 'gv');
+  for (const match of text.matchAll(rgiEmoji)) {
     for (let at = match[0].indexOf('\u200D'); at !== -1; at = match[0].indexOf('\u200D', at + 1)) kept.add(match.index + at);
   }
   return kept;

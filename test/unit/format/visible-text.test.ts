@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hasInvisibleControls, visibleText } from '../../../shared/format/visible-text.js';
 
 describe('visibleText', () => {
@@ -57,5 +57,39 @@ describe('visibleText', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("visibleText's emoji sequences (issue 25, branch overview18)", () => {
+  it('are compiled at the first text with a joiner, once, not as the module is evaluated', async () => {
+    // Compiling Unicode's emoji sequences (a `v`-flag property of strings) was about a third of the page's first
+    // code's evaluation, sampled at three launches; the module is in that code and in the main process's.
+    const compiled: string[] = [];
+    const Real = RegExp;
+    vi.stubGlobal(
+      'RegExp',
+      new Proxy(Real, {
+        construct(target, args: [string | RegExp, string?], newTarget) {
+          compiled.push(String(args[0]));
+          return Reflect.construct(target, args, newTarget) as RegExp;
+        },
+      }),
+    );
+    try {
+      vi.resetModules();
+      const fresh = await import('../../../shared/format/visible-text.js');
+      const emoji = () => compiled.filter((source) => source.includes('RGI_Emoji')).length;
+      expect(emoji()).toBe(0);
+      // Text without a joiner, hidden controls included, needs none.
+      expect(fresh.visibleText('Invoice \u202Efdp.exe')).toBe('Invoice [U+202E]fdp.exe');
+      expect(fresh.hasInvisibleControls('DR Payments 1')).toBe(false);
+      expect(emoji()).toBe(0);
+      // A joiner: the sequences are compiled, then kept.
+      expect(fresh.visibleText('Family 👨‍👩‍👧 Ltd\u200Dx')).toBe('Family 👨‍👩‍👧 Ltd[U+200D]x');
+      expect(fresh.visibleText('🏳️‍🌈 Pride')).toBe('🏳️‍🌈 Pride');
+      expect(emoji()).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
