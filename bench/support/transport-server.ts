@@ -73,7 +73,7 @@ server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
   const accept = createHash('sha1').update(key + SOCKET_GUID).digest('base64');
   socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`);
   socket.setNoDelay(true);
-  let held = Buffer.alloc(0);
+  let held: Buffer = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => {
     held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
     for (;;) {
