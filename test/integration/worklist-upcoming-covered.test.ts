@@ -11,10 +11,10 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapacityReplicaDb } from '../../electron/services/replica/capacity-replica-db.js';
 import { openKeyed, type Connection } from '../../electron/services/platform/sqlcipher.js';
-import { UPCOMING_INDEXES, UpcomingInSlices, firstUpcomingOf, keptUpcoming, upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
+import { UPCOMING_INDEXES, UpcomingInSlices, firstUpcomingOf, upcomingOf } from '../../electron/services/worklist/replica-upcoming.js';
 import { syntheticPolicies } from '../support/synthetic-policies.js';
 import { bundleScript, bundledScriptEnv } from '../support/bundled-script.js';
 
@@ -217,63 +217,4 @@ describe('the upcoming policies read from the launch and end indexes alone', () 
     // in four runs of four at load 30-44 (flake17; 137 s where it was let run; 36-41 s of that the copy's writing): the
     // guard is for a hang, not a budget.
   }, 600_000);
-});
-
-describe('the upcoming read made in steps', () => {
-  it('reads and puts the window in order a bounded piece a step, and keeps what one read gives', async () => {
-    // Put in order in one piece after its last step, the window was a turn of up to 1.1 s after a 1M first sync (curve17).
-    const file = join(dir, 'steps.db');
-    const key = randomBytes(32);
-    const db = CapacityReplicaDb.open(file, key);
-    const other = openKeyed(file, key, 1024);
-    try {
-      await db.replaceAll(syntheticPolicies(6_000), new Date(NOW).toISOString());
-      const to = FROM + 90 * DAY_MS;
-      const stepRows = 20;
-      const { kept, largest, steps } = db.readWith((connection) => {
-        const read = new UpcomingInSlices(FROM, to, stepRows);
-        let count = 1;
-        while (read.step(connection)) count += 1;
-        return { kept: keptUpcoming(connection, FROM, to)?.rows.map((row) => row.rid), largest: read.largestStep, steps: count };
-      });
-      // The same window read at once in SQL, on a connection of its own (so not answered from what the steps kept).
-      const whole = upcomingOf(other, FROM, to).map((row) => row.rid);
-      expect(whole.length).toBeGreaterThan(20 * stepRows);
-      expect(kept).toEqual(whole);
-      expect(steps).toBeGreaterThan(whole.length / stepRows);
-      expect(largest).toBeLessThanOrEqual(stepRows);
-    } finally {
-      other.close();
-      await db.close();
-    }
-  });
-
-  it('sizes its steps by the time they took: on a machine where each step looks slow, each reads a few rows', async () => {
-    const file = join(dir, 'paced.db');
-    const key = randomBytes(32);
-    const db = CapacityReplicaDb.open(file, key);
-    try {
-      await db.replaceAll(syntheticPolicies(6_000), new Date(NOW).toISOString());
-      const to = FROM + 90 * DAY_MS;
-      let clock = 0;
-      const slow = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 20));
-      let outcome: { rows: number; steps: number; largest: number };
-      try {
-        outcome = db.readWith((connection) => {
-          const read = new UpcomingInSlices(FROM, to);
-          let steps = 1;
-          while (read.step(connection)) steps += 1;
-          return { rows: keptUpcoming(connection, FROM, to)?.rows.length ?? 0, steps, largest: read.largestStep };
-        });
-      } finally {
-        slow.mockRestore();
-      }
-      // STEP_ROWS (500) a step would read the window in a few steps; sized by time, the first alone is that long.
-      expect(outcome.rows).toBeGreaterThan(400);
-      expect(outcome.steps).toBeGreaterThan(outcome.rows / 50);
-      expect(outcome.largest).toBeLessThanOrEqual(500);
-    } finally {
-      await db.close();
-    }
-  });
 });

@@ -3,7 +3,6 @@ import { CAPACITY_STATUSES } from '../../../shared/api/contract-choices.js';
 import { type OverviewSummary, type PolicyMilestone } from '../../../shared/ipc/overview.js';
 import type { Connection } from '../platform/sqlcipher.js';
 import { keepIndexes } from '../replica/kept-indexes.js';
-import { RowsByTime } from '../replica/time-slices.js';
 import {
   MAX_SKIPPED_DETAILS,
   UPCOMING_STATUSES,
@@ -16,7 +15,7 @@ import {
 } from './summarize.js';
 
 const DAY_MS = 86_400_000;
-/** The active policies' savings counted at most this many rows a step, fewer when a step took longer than its time (RowsByTime). */
+/** The active policies' savings counted this many rows a step (a few milliseconds of the main process each). */
 export const SAVINGS_STEP_ROWS = 1_000;
 
 /**
@@ -281,22 +280,16 @@ function* activeSavings(db: Connection, nowMs: number): Generator<void, { readon
   // A step a page of rows: counted in one piece, the count after every sync that wrote a row was one turn of the main
   // process of 60,000 rows at 100,000 policies (2.7 s at load 39, renew16). The caller that yields between steps
   // compares the copy's version before and after, so pages of two versions are never summed together.
-  // A page is at most SAVINGS_STEP_ROWS rows, fewer after a step that took longer than a step's time (RowsByTime): a
-  // page of 1,000 took 150-370 ms a step after a 1M first sync at load 30-50 (branch curve17's trace).
   const tally = new MonthlySavingsTally();
   const page = db.prepare(
-    `SELECT rid, instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' AND rid > ? ORDER BY rid LIMIT ?`,
+    `SELECT rid, instance_type, savings, launch_ms, end_ms FROM capacities INDEXED BY capacities_overview_active WHERE policy_status = 'ACTIVE' AND rid > ? ORDER BY rid LIMIT ${SAVINGS_STEP_ROWS}`,
   ).raw();
-  const pageRows = new RowsByTime(SAVINGS_STEP_ROWS, 8, SAVINGS_STEP_ROWS);
   for (let after = -Infinity; ; yield) {
-    const { rows, full } = pageRows.timed((limit) => {
-      const read = page.all(after, limit) as Array<[number, string, number | null, number | null, number | null]>;
-      for (const [, instanceType, saved, launchMs, endMs] of read) {
-        tally.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN), launchMs ?? Number.NaN, nowMs);
-      }
-      return { rows: read, full: read.length === limit };
-    });
-    if (!full) break;
+    const rows = page.all(after) as Array<[number, string, number | null, number | null, number | null]>;
+    for (const [, instanceType, saved, launchMs, endMs] of rows) {
+      tally.add(instanceType, monthlyShare(saved ?? 0, launchMs ?? Number.NaN, endMs ?? Number.NaN), launchMs ?? Number.NaN, nowMs);
+    }
+    if (rows.length < SAVINGS_STEP_ROWS) break;
     after = (rows[rows.length - 1] as [number, ...unknown[]])[0];
   }
   return { tally, toKeep: kept ? { tally: tally.kept(), countedAt: kept[0] } : null };

@@ -1,8 +1,6 @@
 import type { Connection } from '../platform/sqlcipher.js';
 import { listVersion } from '../replica/commit-version.js';
 import { keepIndexesLater, type IndexToBuild } from '../replica/kept-indexes.js';
-import { SortSteps } from '../replica/sort-steps.js';
-import { RowsByTime } from '../replica/time-slices.js';
 
 /** A policy launching or ending soon, as the worklist filters it before reading whole records. */
 export interface UpcomingCapacity {
@@ -57,10 +55,7 @@ const UPCOMING_SQL = `SELECT c.rid, c.cidr_id, c.policy_status, c.launch_ms, c.e
      OR (c.end_ms > @from AND c.end_ms <= @to AND +c.policy_status IN (${statusList(ENDS)}))
   ORDER BY c.end_ms, c.rid`;
 
-/**
- * Rows of the first step of the read in slices: one short walk along an index. The steps after it are sized by the
- * time the last one took (`RowsByTime`), so a step stays short at 1,000,000 and under load as at 100,000.
- */
+/** Rows per step of the read in slices: one short walk along an index (each step well under a slice). */
 export const STEP_ROWS = 500;
 
 /** One of the two ranges of UPCOMING_SQL, a step at a time along its index, after the last row read. */
@@ -147,35 +142,26 @@ export class UpcomingInSlices {
   /** The window asked for ends at #toMs; it is read (and kept) to #readTo, as `upcomingOf` reads. */
   readonly #toMs: number;
   readonly #readTo: number;
-  /** Rows per step: sized by time, or fixed (tests take few, so a window of a few hundred rows takes several steps). */
-  readonly #stepRows: RowsByTime | number;
+  /** Rows per step (STEP_ROWS; tests take fewer, so a window of a few hundred rows takes several steps). */
+  readonly #stepRows: number;
   #connection: Connection | null = null;
   #version = '';
   #restarts = 0;
-  #phase: 'launches' | 'ends' | 'order' = 'launches';
+  #phase: 'launches' | 'ends' = 'launches';
   #after: { ms: number; rid: number } = { ms: 0, rid: 0 };
   #launches: UpcomingCapacity[] = [];
   #ends: UpcomingCapacity[] = [];
-  /** Both ranges put in UPCOMING_SQL's order, a step at a time, once both are read. */
-  #ordering: EndOrderSteps | null = null;
-  #largestStep = 0;
 
-  constructor(fromMs: number, toMs: number, stepRows?: number) {
+  constructor(fromMs: number, toMs: number, stepRows = STEP_ROWS) {
     this.#fromMs = fromMs;
     this.#toMs = toMs;
     this.#readTo = toMs + READ_AHEAD_MS;
-    this.#stepRows = stepRows ?? new RowsByTime(STEP_ROWS);
+    this.#stepRows = stepRows;
   }
 
-  /** The most rows one step read or put in order so far (a read finished for a person's query is not a step). */
-  get largestStep(): number {
-    return this.#largestStep;
-  }
-
-  /** Reads (or orders) the next rows on `connection`; false once the read is kept (or given up). */
+  /** Reads the next rows on `connection`; false once the read is kept (or given up). */
   step(connection: Connection): boolean {
-    const rows = this.#stepRows;
-    const more = typeof rows === 'number' ? this.#counted(connection, rows) : rows.timed((limit) => this.#counted(connection, limit));
+    const more = this.#step(connection, this.#stepRows);
     if (more) underWay.set(connection, this);
     else if (underWay.get(connection) === this) underWay.delete(connection);
     return more;
@@ -196,16 +182,6 @@ export class UpcomingInSlices {
     return connection === this.#connection && listVersion(connection) === this.#version && fromMs >= this.#fromMs && toMs <= this.#readTo;
   }
 
-  #counted(connection: Connection, limit: number): boolean {
-    this.#handled = 0;
-    const more = this.#step(connection, limit);
-    this.#largestStep = Math.max(this.#largestStep, this.#handled);
-    return more;
-  }
-
-  /** Rows the step under way read or put in order. */
-  #handled = 0;
-
   #step(connection: Connection, limit: number): boolean {
     const version = listVersion(connection);
     if (connection !== this.#connection || version !== this.#version) {
@@ -215,13 +191,11 @@ export class UpcomingInSlices {
     // A read kept meanwhile that holds the window asked (a person's query read it, from a moment earlier) is enough.
     const known = kept.get(connection);
     if (known?.version === version && known.fromMs <= this.#fromMs && this.#toMs <= known.toMs) return false;
-    if (this.#phase === 'order') return this.#order(connection, version, limit);
     const sql = this.#phase === 'launches' ? LAUNCH_STEP_SQL : END_STEP_SQL;
     const rows = (connection.prepare(sql).raw().all({ from: this.#fromMs, to: this.#readTo, afterMs: this.#after.ms, afterRid: this.#after.rid, limit }) as UpcomingTuple[]).map(
       upcomingRow,
     );
     (this.#phase === 'launches' ? this.#launches : this.#ends).push(...rows);
-    this.#handled += rows.length;
     const last = rows.at(-1);
     if (last) this.#after = { ms: (this.#phase === 'launches' ? last.launchMs : last.endMs) ?? this.#fromMs, rid: last.rid };
     if (rows.length === limit) return true;
@@ -230,20 +204,7 @@ export class UpcomingInSlices {
       this.#after = { ms: this.#fromMs, rid: Number.MAX_SAFE_INTEGER };
       return true;
     }
-    this.#phase = 'order';
-    this.#ordering = new EndOrderSteps(this.#launches, this.#ends);
-    return true;
-  }
-
-  /** A step of putting both ranges in order (ALL_ROWS: the rest at once); kept once done, under the version read. */
-  #order(connection: Connection, version: string, limit: number): boolean {
-    const ordering = this.#ordering as EndOrderSteps;
-    const rows = limit < 0 ? Number.POSITIVE_INFINITY : limit;
-    const before = ordering.done;
-    const more = ordering.step(rows);
-    this.#handled += ordering.done - before;
-    if (more) return true;
-    kept.set(connection, { version, fromMs: this.#fromMs, toMs: this.#readTo, rows: ordering.merged });
+    kept.set(connection, { version, fromMs: this.#fromMs, toMs: this.#readTo, rows: this.#inEndOrder() });
     return false;
   }
 
@@ -255,80 +216,29 @@ export class UpcomingInSlices {
     this.#after = { ms: this.#fromMs, rid: Number.MAX_SAFE_INTEGER };
     this.#launches = [];
     this.#ends = [];
-    this.#ordering = null;
-  }
-}
-
-const endKey = (row: UpcomingCapacity) => row.endMs ?? Number.NEGATIVE_INFINITY;
-/** UPCOMING_SQL's order: end (no end first), then id. */
-const byEnd = (a: UpcomingCapacity, b: UpcomingCapacity) => endKey(a) - endKey(b) || a.rid - b.rid;
-
-/**
- * Both ranges of the read as one list in UPCOMING_SQL's order, a bounded piece a step: the ends' ids noted, the
- * launches that do not end in the window kept, those sorted by end (SortSteps), then merged with the ends (in that
- * order already). In one piece at the end of the steps it was a turn of up to 1.1 s after a 1M first sync (curve17).
- */
-class EndOrderSteps {
-  readonly #launches: readonly UpcomingCapacity[];
-  readonly #ends: readonly UpcomingCapacity[];
-  readonly #ending = new Set<number>();
-  readonly #launching: UpcomingCapacity[] = [];
-  #noted = 0;
-  #kept = 0;
-  #sort: SortSteps<UpcomingCapacity> | null = null;
-  #l = 0;
-  #e = 0;
-  readonly merged: UpcomingCapacity[] = [];
-  /** Rows handled so far (noted, kept, sorted or merged): what a step did is the difference. */
-  done = 0;
-
-  constructor(launches: readonly UpcomingCapacity[], ends: readonly UpcomingCapacity[]) {
-    this.#launches = launches;
-    this.#ends = ends;
   }
 
-  /** Up to `rows` rows of the work; false once `merged` holds the whole list. */
-  step(rows: number): boolean {
-    const ends = this.#ends;
-    const launches = this.#launches;
-    if (this.#noted < ends.length) {
-      const to = Math.min(ends.length, this.#noted + rows);
-      for (let i = this.#noted; i < to; i += 1) this.#ending.add((ends[i] as UpcomingCapacity).rid);
-      this.done += to - this.#noted;
-      this.#noted = to;
-      return true;
-    }
-    if (this.#kept < launches.length) {
-      const to = Math.min(launches.length, this.#kept + rows);
-      for (let i = this.#kept; i < to; i += 1) {
-        const row = launches[i] as UpcomingCapacity;
-        if (!this.#ending.has(row.rid)) this.#launching.push(row);
-      }
-      this.done += to - this.#kept;
-      this.#kept = to;
-      return true;
-    }
-    this.#sort ??= new SortSteps(this.#launching, byEnd);
-    if (this.#sort.step(rows)) {
-      this.done += Math.min(rows, this.#launching.length);
-      return true;
-    }
-    const launching = this.#sort.sorted;
-    let budget = rows;
-    while (budget > 0 && (this.#l < launching.length || this.#e < ends.length)) {
-      const launch = launching[this.#l];
-      const end = ends[this.#e];
+  /** Both ranges as one list in UPCOMING_SQL's order (end, then id; no end first): the ends are in it already. */
+  #inEndOrder(): UpcomingCapacity[] {
+    const ending = new Set(this.#ends.map((row) => row.rid));
+    const endKey = (row: UpcomingCapacity) => row.endMs ?? Number.NEGATIVE_INFINITY;
+    const byEnd = (a: UpcomingCapacity, b: UpcomingCapacity) => endKey(a) - endKey(b) || a.rid - b.rid;
+    const launching = this.#launches.filter((row) => !ending.has(row.rid)).sort(byEnd);
+    const merged: UpcomingCapacity[] = [];
+    let l = 0;
+    let e = 0;
+    while (l < launching.length || e < this.#ends.length) {
+      const launch = launching[l];
+      const end = this.#ends[e];
       if (launch && (!end || byEnd(launch, end) < 0)) {
-        this.merged.push(launch);
-        this.#l += 1;
+        merged.push(launch);
+        l += 1;
       } else if (end) {
-        this.merged.push(end);
-        this.#e += 1;
+        merged.push(end);
+        e += 1;
       }
-      budget -= 1;
-      this.done += 1;
     }
-    return this.#l < launching.length || this.#e < ends.length;
+    return merged;
   }
 }
 
