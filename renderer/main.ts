@@ -9,7 +9,6 @@ import { scopeOf } from './lib/session-scope.js';
 import { overview } from './stores/overview.svelte.js';
 import { session } from './stores/session.svelte.js';
 import { showServiceTextSafely } from './lib/visible-service-text.js';
-import { holdFirstScreen } from './lib/first-screen-hold.js';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');
@@ -23,7 +22,4 @@ void session.load((status) => statusKnown(scopeOf(status)), firstCalls).finally(
 await loadViewState(firstCalls.viewState);
 // Bidi controls and zero-width characters in the service's text are shown, not obeyed, wherever the app shows it.
 showServiceTextSafely();
-// Mounted out of the document until the first screen is whole (App.svelte releases it), for a short while at most:
-// the overview's answer that comes during the mount is painted in the first frame, not after a frame of its skeleton.
-holdFirstScreen(target);
 mount(App, { target });

@@ -257,25 +257,6 @@ for (const keyFirst of [false, true]) {
   });
 }
 
-// A launch with the session kept: the app mounts out of the document until its first screen is whole, for a moment
-// at most (renderer/lib/first-screen-hold.ts). With the answer held until the test lets it go, the skeleton is shown
-// (the hold let go by itself), then the figures, the heading taking the focus. No clock in it.
-test('at a launch, an overview answer still on its way shows the skeleton, then the figures with the heading focused (branch overview18)', async ({ openSignedIn, page }) => {
-  await openSignedIn();
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/ipc/overview.summary', async (route) => {
-    await released;
-    await route.continue();
-  });
-  await page.reload();
-  await expect(page.getByText('Adding up your capacity policies…')).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  release();
-  await expect(page.getByTestId('tile-launching')).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeFocused();
-});
-
 test('the tiles are painted on the overview’s answer alone: the fees and the customers are asked after (issue 25)', async ({ openApp, page }) => {
   // Every call the page makes, noted as it is made (the browser host's calls are fetches to /ipc/<channel>).
   await page.addInitScript(`(() => {

@@ -71,12 +71,11 @@ const FOCUS_HOLDER_ID = 'content';
 export function focusIfLost(node: HTMLElement, ready: boolean = true): { update(ready: boolean): void; destroy(): void } {
   let moved = false;
   const move = () => {
-    // Not in the document (yet): the launch's first screen is built out of it (first-screen-hold.ts), and a key
-    // pressed then must still leave the move to be made once the heading is in.
-    if (moved || !node.isConnected) return;
+    if (moved) return;
     moved = true;
     window.removeEventListener('keydown', move, true);
     const active = document.activeElement;
+    if (!node.isConnected) return;
     if (!active || active === document.body || active.id === FOCUS_HOLDER_ID) node.focus({ preventScroll: true });
   };
   // A key pressed while the move is held goes on from the heading, as it would with the move made at once: from the
