@@ -8,9 +8,8 @@ import type { Figure } from './figure.js';
 import { hostStallTraceArgs, chooseCustomer, openList, requestPart, startKeyTimer, takeKeyTimings, typeOnSchedule, waitForPhase, type Host, type WaitParts } from './support/app-page.js';
 import { ANCHOR, BOOK_ACCOUNTS, LARGE, importBook } from './support/customers-page.js';
 import { changeSome } from './support/service-changes.js';
-import type { HostStallTraceRequest } from './support/host-stall-trace.js';
-import { stopHostStallTrace } from './support/host-stall-stop.js';
-import { stallLines, stallsByPhase, type TracedStall } from './support/stall-tracer.js';
+import { startHostStallTrace, stopHostStallTrace } from './support/host-stall-stop.js';
+import { stallLines, stallsByPhase, type TracedRequest, type TracedStall } from './support/stall-tracer.js';
 import { PAGE_RUNS, loadNow, median, p95, reloadApp, withSyncedApp } from './support/synced-app.js';
 
 /**
@@ -110,8 +109,9 @@ async function duringRefreshes(page: Page, host: Host, service: { client: ApiCli
   const durations: number[] = [];
   for (let choice = 0; into.keys.length < KEYS; ) {
     await changeSome(service.client, service.token, CHANGED_BETWEEN);
+    // The tracer's start (V8's profiler) blocks the host for a while: it begins and ends before the probe's reset.
+    if (TRACE) await startHostStallTrace(host);
     await host.probe('reset');
-    if (TRACE) host.child.send({ stallTrace: 'start' } satisfies HostStallTraceRequest);
     const clickedAt = Date.now();
     await page.getByTestId('replica-refresh').click();
     // A minute a 100,000: the refresh reaches its list after the details' and accounts' reads, longer with more rows.
@@ -150,14 +150,24 @@ async function duringRefreshes(page: Page, host: Host, service: { client: ApiCli
  * outside the probe's stall figure, which is read as the refresh is seen done).
  */
 async function printHostStalls(host: Host, clickedAt: number, typingFrom: number, refresh: number): Promise<void> {
-  const { stalls } = await stopHostStallTrace(host, TRACE_OVER_MS);
+  const { stalls, requests } = await stopHostStallTrace(host, TRACE_OVER_MS, true);
   const { phases, byPhase } = stallsByPhase(stalls, (await host.probe('read')).phases);
   const sum = (list: readonly TracedStall[]) => Math.round(list.reduce((total, s) => total + s.ms, 0));
   process.stderr.write(
     `  host stalls over ${TRACE_OVER_MS} ms, refresh ${refresh} (typing from ${typingFrom - clickedAt} ms after the click; phases at ${phases.map((p) => `${p.phase} ${p.firstAt - clickedAt}`).join(', ')}): ` +
       `${[...byPhase].map(([phase, list]) => `${phase} ${list.length} (sum ${sum(list)} ms, longest ${Math.round(list[0]?.ms ?? 0)})`).join('; ')}\n`,
   );
-  for (const [phase, list] of byPhase) process.stderr.write(stallLines(`refresh ${refresh} ${phase}`, list, phase === 'after done' ? 3 : 6));
+  for (const [phase, list] of byPhase) {
+    for (const stall of list.slice(0, phase === 'after done' ? 3 : 6)) {
+      process.stderr.write(stallLines(`refresh ${refresh} ${phase}`, [stall], 1).replace(/\n$/, ` answered in it: ${answeredIn(stall, requests)}\n`));
+    }
+  }
+}
+
+/** The page's IPC calls whose answers were written inside a traced turn (their handlers' work and sends ran in it). */
+function answeredIn(stall: TracedStall, requests: readonly TracedRequest[]): string {
+  const channels = requests.filter((r) => r.finishedAt !== null && r.finishedAt >= stall.at && r.finishedAt <= stall.at + stall.ms + 2).map((r) => r.channel);
+  return channels.length === 0 ? 'none' : channels.join(', ');
 }
 
 async function oneRun(page: Page, host: Host, service: { client: ApiClient; token: string }, label: string, size: number): Promise<Run> {

@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
 
 /** The answers a service keeps and gives again, each with its channel's check once made (null before its first send). */
 const checked = new WeakMap<object, { readonly schema: ZodType; readonly output: unknown } | null>();
@@ -17,6 +17,26 @@ export function keptAnswer<T extends object>(answer: T): T {
 }
 
 /**
+ * Records checked once where they are made (`checkedOnce`), each with the schema that checked it: the capacity list's
+ * rows read from the copy are checked as a record is first read and kept so (checked-records.ts), where every answer
+ * checked all its rows again (a full page's rows, 20 ms of a quiet turn of the host while the person typed during a
+ * refresh; 160-400 ms at load 35-40: keystroke-refresh's tracer, issue 25).
+ */
+const checkedRecords = new WeakMap<object, ZodType>();
+
+/**
+ * `value` checked by `schema`, frozen whole and marked as checked by it: an answer's `rows` made of such records are
+ * not checked again by `checkedOutput`. Null when it does not pass (the answer's own check then says so, as ever).
+ */
+export function checkedOnce<T extends object>(schema: ZodType<T>, value: unknown): T | null {
+  const output = schema.safeParse(value);
+  if (!output.success) return null;
+  deepFreeze(output.data);
+  checkedRecords.set(output.data, schema);
+  return output.data;
+}
+
+/**
  * The channel's output check of a handler's answer (dispatch.ts, the one place outputs are checked): parsed as
  * ever, but a kept answer (`keptAnswer`) already checked by this very schema is given as it was checked then.
  */
@@ -24,6 +44,12 @@ export function checkedOutput(schema: ZodType, value: unknown): ReturnType<ZodTy
   const isKept = typeof value === 'object' && value !== null && checked.has(value);
   const kept = isKept ? checked.get(value) : null;
   if (kept && kept.schema === schema) return { success: true, data: kept.output };
+  const rows = rowsCheckedBefore(schema, value);
+  if (rows) {
+    // The rest of the answer checked as ever; its rows, checked by this very row schema where they were read, put back.
+    const rest = schema.safeParse({ ...(value as object), rows: [] });
+    return rest.success ? { success: true, data: { ...(rest.data as object), rows } } : rest;
+  }
   const output = schema.safeParse(value);
   if (isKept && output.success) {
     // The checked copy is sent again as it is: it must not change either.
@@ -31,6 +57,16 @@ export function checkedOutput(schema: ZodType, value: unknown): ReturnType<ZodTy
     checked.set(value, { schema, output: output.data });
   }
   return output;
+}
+
+/** An answer's `rows` when the schema's `rows` is an array of one row schema and every row was checked by that schema (`checkedOnce`). */
+function rowsCheckedBefore(schema: ZodType, value: unknown): readonly object[] | null {
+  if (!(schema instanceof z.ZodObject) || typeof value !== 'object' || value === null) return null;
+  const field = (schema.shape as Record<string, ZodType>)['rows'];
+  const rows = (value as { rows?: unknown }).rows;
+  if (!(field instanceof z.ZodArray) || !Array.isArray(rows) || rows.length === 0) return null;
+  const row = field.element;
+  return rows.every((item: unknown) => typeof item === 'object' && item !== null && checkedRecords.get(item) === row) ? (rows as object[]) : null;
 }
 
 function deepFreeze(value: unknown): void {

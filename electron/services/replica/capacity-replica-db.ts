@@ -902,6 +902,11 @@ export class CapacityReplicaDb {
 
   /** Whole records for the given rows, in the order given. */
   bodies(rids: readonly number[]): CapacityRow[] {
+    return this.bodyTexts(rids).map((body) => JSON.parse(body) as CapacityRow);
+  }
+
+  /** The stored records of `rids` as their text, in the order of `rids` (a row gone meanwhile left out). */
+  bodyTexts(rids: readonly number[]): string[] {
     if (rids.length === 0) return [];
     this.#readBodies ??= this.#read.prepare(`SELECT rid, body FROM capacity_bodies WHERE rid IN (SELECT value FROM json_each(?))`);
     const found = this.#readBodies.all(JSON.stringify(rids)) as {
@@ -911,7 +916,7 @@ export class CapacityReplicaDb {
     const byRid = new Map(found.map((r) => [r.rid, r.body]));
     return rids.flatMap((rid) => {
       const body = byRid.get(rid);
-      return body === undefined ? [] : [JSON.parse(body) as CapacityRow];
+      return body === undefined ? [] : [body];
     });
   }
 

@@ -10,6 +10,7 @@ import { accountOfSearchText, type CapacityReplicaDb, type RefreshWrites, type S
 import { accountKey } from '../../../shared/customers/matching.js';
 import { markLaunch } from '../diagnostics/launch-marks.js';
 import { inSlices } from './time-slices.js';
+import { CheckedRecords } from './checked-records.js';
 import type { FirstSyncStream } from './first-sync-stream.js';
 import type { ListedAgainstStored } from './listed-against-stored.js';
 import type { SliceTurn } from './requests-first.js';
@@ -78,6 +79,8 @@ export class CapacityReplica {
   readonly #db: CapacityReplicaDb;
   #rows: SlimCapacityRow[] | null = null;
   #index: SortedRowIndex<SlimCapacityRow> | null = null;
+  /** The records answered, parsed and checked once each (a list answer's rows are then not checked again). */
+  readonly #checked = new CheckedRecords();
   #loading: Promise<void> | null = null;
   /** Bumped by every write: slim rows read before it are stale and read again. */
   #generation = 0;
@@ -188,7 +191,7 @@ export class CapacityReplica {
     if (!this.#rows) return this.#db.query(query);
     this.#index ??= new SortedRowIndex(this.#rows, SLIM_VIEW);
     const { rows, total } = this.#index.query(query);
-    return { rows: this.#db.bodies(rows.map((r) => r.rid)), total };
+    return { rows: this.#db.bodyTexts(rows.map((r) => r.rid)).map((body) => this.#checked.row(body)), total };
   }
 
   /**
