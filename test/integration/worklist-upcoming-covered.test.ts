@@ -84,7 +84,7 @@ async function earlierCopy(file: string, key: Buffer, policies: number): Promise
 }
 
 function tableReads(connection: Connection, sql: string): string[] {
-  const bind = { from: FROM, to: TO, afterMs: FROM, afterRid: Number.MAX_SAFE_INTEGER, limit: 500 };
+  const bind = { from: FROM, to: TO, headTo: TO, afterMs: FROM, afterRid: Number.MAX_SAFE_INTEGER, limit: 500 };
   return (connection.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(bind) as Array<{ detail: string }>)
     .map((row) => row.detail)
     .filter((detail) => /^(SCAN|SEARCH) (c|capacities)\b/.test(detail));
